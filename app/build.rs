@@ -1,0 +1,4 @@
+// The store embeds the SQL migrations at compile time; rebuild when they change.
+fn main() {
+    println!("cargo:rerun-if-changed=../migrations");
+}

@@ -1,0 +1,9 @@
+//! Server functions, grouped by what they act on.
+//!
+//! Each one is thin: authorise through [`crate::server::auth`], validate through the engine, call
+//! the store, and pass the result through [`crate::server::respond`] so errors carry their HTTP
+//! status. Endpoints are named explicitly (`/api/<name>`) so scripts and tests can rely on them.
+
+pub mod admin;
+pub mod pilots;
+pub mod session;

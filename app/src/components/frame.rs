@@ -1,0 +1,81 @@
+//! The frame around every signed-in page: navigation, the user menu and the page header.
+
+use crate::api::session::{Logout, whoami};
+use crate::error::AppError;
+use crate::model::SessionUser;
+use leptos::prelude::*;
+use leptos_router::components::{A, Outlet};
+use leptos_router::hooks::use_location;
+
+/// The signed-in user, refetched on every navigation; pages read it from the context.
+#[derive(Clone, Copy)]
+pub struct CurrentUser(pub Resource<Result<Option<SessionUser>, AppError>>);
+
+/// The navigation bar and the outlet for the page.
+#[component]
+pub fn Frame() -> impl IntoView {
+    let location = use_location();
+    let user = Resource::new(move || location.pathname.get(), |_| whoami());
+    provide_context(CurrentUser(user));
+    let logout = ServerAction::<Logout>::new();
+    view! {
+        <header class="topbar">
+            <a class="brand" href="/">
+                <span class="brand-mark" aria-hidden="true">"PD"</span>
+                "Pilot Desk"
+            </a>
+            <Transition fallback=|| ()>
+                {move || Suspend::new(async move {
+                    let user = user.await.ok().flatten();
+                    user.map(|user| {
+                        let admin = user.role.can_manage_accounts();
+                        view! {
+                            <nav class="mainnav" aria-label="Main">
+                                <A href="/" exact=true>"Pilots"</A>
+                                {admin.then(|| view! {
+                                    <A href="/admin/organisations">"Organisations"</A>
+                                    <A href="/admin/users">"Users"</A>
+                                })}
+                            </nav>
+                            <div class="usermenu">
+                                <a href="/account" class="user-link" title="Your account">
+                                    <span class="user-name">{user.display_name().to_string()}</span>
+                                    <span class="user-meta">
+                                        {user.role.label()} " · " {user.organisation_name.clone()}
+                                    </span>
+                                </a>
+                                <ActionForm action=logout>
+                                    <button type="submit" class="button button-quiet">"Sign out"</button>
+                                </ActionForm>
+                            </div>
+                        }
+                    })
+                })}
+            </Transition>
+        </header>
+        <main class="page">
+            <Outlet/>
+        </main>
+        <footer class="footer">
+            "Pilot Desk · plans, evidence and reports for private LLM pilots"
+        </footer>
+    }
+}
+
+/// A page's title row: heading, optional subtitle and actions on the right.
+#[component]
+pub fn PageHeader(
+    #[prop(into)] title: String,
+    #[prop(optional, into)] subtitle: Option<String>,
+    #[prop(optional)] children: Option<Children>,
+) -> impl IntoView {
+    view! {
+        <div class="page-header">
+            <div>
+                <h1>{title}</h1>
+                {subtitle.map(|s| view! { <p class="subtitle">{s}</p> })}
+            </div>
+            <div class="page-actions">{children.map(|c| c())}</div>
+        </div>
+    }
+}

@@ -1,0 +1,7 @@
+//! Widgets shared by the pages: the page frame, status badges, notices and empty states.
+
+pub mod frame;
+pub mod notice;
+
+pub use frame::{CurrentUser, Frame, PageHeader};
+pub use notice::{ActionResult, EmptyState, ErrorNotice, StatusBadge};

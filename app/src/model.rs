@@ -1,0 +1,101 @@
+//! Data the pages and server functions exchange.
+//!
+//! These types cross the wire between the server and the hydrated browser, so they hold only
+//! what a page may show: no password hashes, no session tokens.
+
+use engine::account::{OrganisationKind, Role};
+use engine::pilot::PilotStatus;
+use serde::{Deserialize, Serialize};
+
+/// The signed-in user, as every page and server function sees them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionUser {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+    pub organisation_id: i64,
+    pub organisation_name: String,
+}
+
+impl SessionUser {
+    /// The name to greet the user with: their name, or their e-mail address when they have none.
+    pub fn display_name(&self) -> &str {
+        if self.name.trim().is_empty() {
+            &self.email
+        } else {
+            &self.name
+        }
+    }
+}
+
+/// An organisation with how many users and pilots hang on it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Organisation {
+    pub id: i64,
+    pub name: String,
+    pub kind: OrganisationKind,
+    pub created_ms: i64,
+    pub users: i64,
+    pub pilots: i64,
+}
+
+/// A user account as the admin pages list it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UserSummary {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+    pub organisation_id: i64,
+    pub organisation_name: String,
+    pub disabled: bool,
+    pub created_ms: i64,
+}
+
+/// A user account just created or reset, with the generated password shown once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IssuedPassword {
+    pub user: UserSummary,
+    /// Present when the server generated the password; shown once and never stored in clear.
+    pub generated_password: Option<String>,
+}
+
+/// A pilot with its owning organisation's name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pilot {
+    pub id: i64,
+    pub organisation_id: i64,
+    pub organisation_name: String,
+    pub name: String,
+    pub description: String,
+    pub status: PilotStatus,
+    pub model: String,
+    pub gpu_type: String,
+    pub gpu_count: i64,
+    pub engine: String,
+    pub engine_version: String,
+    pub created_ms: i64,
+    pub updated_ms: i64,
+}
+
+impl Pilot {
+    /// `4 × Tesla V100-SXM2-16GB`, or empty when not noted.
+    pub fn hardware(&self) -> String {
+        engine::pilot::hardware_summary(self.gpu_count, &self.gpu_type)
+    }
+
+    /// `vLLM 0.8.5`, or empty when not noted.
+    pub fn serving(&self) -> String {
+        format!("{} {}", self.engine.trim(), self.engine_version.trim())
+            .trim()
+            .to_string()
+    }
+}
+
+/// What the pilot page needs: the pilot and whether the viewer may edit it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PilotView {
+    pub pilot: Pilot,
+    pub can_edit: bool,
+}

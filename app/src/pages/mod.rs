@@ -1,0 +1,79 @@
+//! The pages and the routes that lead to them.
+//!
+//! Every route renders with `SsrMode::Async`: the server waits for the page's data before it
+//! answers, so a pilot another organisation owns answers with a real HTTP 404 and the page arrives
+//! complete (also without JavaScript). Pages are small; the app is used by a handful of people per
+//! pilot, so the extra milliseconds of waiting buy correctness.
+
+mod account;
+mod admin;
+mod login;
+mod not_found;
+mod pilot;
+mod pilot_form;
+mod pilots;
+
+use crate::components::Frame;
+use leptos::prelude::*;
+use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
+use leptos_router::components::{ParentRoute, Route, Router, Routes};
+use leptos_router::{SsrMode, path};
+
+pub use not_found::NotFound;
+
+/// The HTML document around the app (server side only).
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <meta name="color-scheme" content="light"/>
+                <link rel="icon" type="image/svg+xml" href="/favicon.svg"/>
+                <AutoReload options=options.clone()/>
+                <HydrationScripts options/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+/// The document title for a page. Angle brackets are replaced by look-alikes because
+/// leptos_meta writes `<title>` text unescaped during server rendering, and a pilot name like
+/// `</title><script>…` must not become markup.
+fn page_title(page: String) -> String {
+    let page = page.replace('<', "‹").replace('>', "›");
+    if page.is_empty() {
+        "Pilot Desk".to_string()
+    } else {
+        format!("{page} · Pilot Desk")
+    }
+}
+
+/// The application: routes inside the signed-in frame, and the sign-in page outside it.
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Stylesheet id="leptos" href="/pkg/pilot-desk.css"/>
+        <Title formatter=page_title/>
+        <Router>
+            <Routes fallback=NotFound>
+                <Route path=path!("/login") view=login::LoginPage ssr=SsrMode::Async/>
+                <ParentRoute path=path!("") view=Frame ssr=SsrMode::Async>
+                    <Route path=path!("") view=pilots::PilotsPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/new") view=pilot_form::NewPilotPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id") view=pilot::PilotPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/edit") view=pilot_form::EditPilotPage ssr=SsrMode::Async/>
+                    <Route path=path!("/admin/organisations") view=admin::OrganisationsPage ssr=SsrMode::Async/>
+                    <Route path=path!("/admin/users") view=admin::UsersPage ssr=SsrMode::Async/>
+                    <Route path=path!("/account") view=account::AccountPage ssr=SsrMode::Async/>
+                </ParentRoute>
+            </Routes>
+        </Router>
+    }
+}

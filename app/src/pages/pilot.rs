@@ -1,0 +1,86 @@
+//! One pilot: what is being tried, on what, and where it stands.
+
+use super::pilots::or_dash;
+use crate::api::pilots::get_pilot;
+use crate::components::{ErrorNotice, PageHeader, StatusBadge};
+use engine::pilot::PilotStatus;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+/// The pilot id from the path, or -1 (which no pilot has) when it is not a number.
+pub fn pilot_id_param() -> impl Fn() -> i64 + Copy + Send + Sync + 'static {
+    let params = use_params_map();
+    move || {
+        params
+            .read()
+            .get("id")
+            .and_then(|id| id.parse().ok())
+            .unwrap_or(-1)
+    }
+}
+
+#[component]
+pub fn PilotPage() -> impl IntoView {
+    let id = pilot_id_param();
+    let pilot = Resource::new(id, get_pilot);
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading pilot…"</p> }>
+            {move || Suspend::new(async move {
+                let view = match pilot.await {
+                    Ok(view) => view,
+                    Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
+                };
+                let p = view.pilot;
+                let hardware = p.hardware();
+                let serving = p.serving();
+                let subtitle = format!("Pilot for {}", p.organisation_name);
+                view! {
+                    <Title text=p.name.clone()/>
+                    <nav class="breadcrumbs" aria-label="Breadcrumb"><a href="/">"Pilots"</a>" / "<span>{p.name.clone()}</span></nav>
+                    <PageHeader title=p.name.clone() subtitle=subtitle>
+                        <StatusBadge status=p.status/>
+                        {view.can_edit.then(|| view! {
+                            <a class="button" href=format!("/pilots/{}/edit", p.id)>"Edit pilot"</a>
+                        })}
+                    </PageHeader>
+                    <div class="grid-2">
+                        <section class="card">
+                            <h2>"What is being tried"</h2>
+                            <dl class="facts">
+                                <dt>"Customer"</dt><dd>{p.organisation_name.clone()}</dd>
+                                <dt>"Model"</dt><dd class="mono">{or_dash(&p.model)}</dd>
+                                <dt>"Pilot hardware"</dt><dd>{or_dash(&hardware)}</dd>
+                                <dt>"Serving engine"</dt><dd>{or_dash(&serving)}</dd>
+                                <dt>"Created"</dt><dd>{engine::clock::utc_minute(p.created_ms)}</dd>
+                                <dt>"Last updated"</dt><dd>{engine::clock::utc_minute(p.updated_ms)}</dd>
+                            </dl>
+                        </section>
+                        <section class="card">
+                            <h2>"Where it stands"</h2>
+                            <ol class="lifecycle">
+                                {PilotStatus::ALL.into_iter().map(|s| {
+                                    let class = if s == p.status { "current" } else if (s as u8) < (p.status as u8) { "done" } else { "" };
+                                    view! {
+                                        <li class=class>
+                                            <strong>{s.label()}</strong>
+                                            <span>{s.meaning()}</span>
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ol>
+                        </section>
+                    </div>
+                    <section class="card">
+                        <h2>"About this pilot"</h2>
+                        {if p.description.trim().is_empty() {
+                            view! { <p class="muted">"No description yet."</p> }.into_any()
+                        } else {
+                            view! { <p class="prose">{p.description.clone()}</p> }.into_any()
+                        }}
+                    </section>
+                }.into_any()
+            })}
+        </Suspense>
+    }
+}

@@ -1,0 +1,425 @@
+//! Passwords, sessions, and the one authorisation policy every route and server function uses.
+//!
+//! * Passwords are hashed with Argon2id (the `argon2` crate's default parameters: 19 MiB, two
+//!   passes), verified on a blocking thread so a sign-in never stalls the async runtime.
+//! * A session is a random 256-bit token in an HttpOnly, SameSite=Lax cookie; the database keeps
+//!   only its SHA-256, with an expiry that slides forward while the user is active. Because
+//!   sessions live in the database, several server instances can share them.
+//! * [`session_guard`] runs before every request: it refuses cross-site writes (the `Origin` of a
+//!   POST must be this site; together with SameSite cookies this is the CSRF defence), resolves
+//!   the session into a [`Viewer`] request extension, and sends anonymous page requests to the
+//!   sign-in page.
+//! * [`authorise`] and [`visible_pilot`] are the policy. Anything a user may not see answers 404
+//!   exactly like something missing; only a staff member lacking a staff privilege gets 403.
+//! * Failed sign-ins are counted per e-mail address in the database: after
+//!   [`MAX_FAILED_LOGINS`] failures within [`FAILED_LOGIN_WINDOW_MS`] that address is locked
+//!   until the oldest failure leaves the window.
+
+use super::Services;
+use super::store::{Store, now_ms};
+use crate::error::AppError;
+use crate::model::{Pilot, SessionUser};
+use argon2::password_hash::{SaltString, rand_core::OsRng};
+use argon2::{Argon2, PasswordHash, PasswordHasher, PasswordVerifier};
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+use http::{HeaderValue, Method, StatusCode, header};
+use rand::Rng;
+use sha2::{Digest, Sha256};
+
+/// Name of the session cookie.
+pub const SESSION_COOKIE: &str = "pilotdesk_session";
+/// Failed sign-ins allowed per e-mail address within [`FAILED_LOGIN_WINDOW_MS`].
+pub const MAX_FAILED_LOGINS: i64 = 5;
+/// The sliding window over which failed sign-ins are counted (15 minutes).
+pub const FAILED_LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
+
+/// Session and cookie settings from the configuration.
+#[derive(Clone, Debug)]
+pub struct AuthSettings {
+    /// Adds `Secure` to the cookie (set when served over HTTPS).
+    pub secure_cookies: bool,
+    /// Idle time after which a session expires.
+    pub session_ttl_ms: i64,
+}
+
+impl Default for AuthSettings {
+    fn default() -> Self {
+        AuthSettings {
+            secure_cookies: false,
+            session_ttl_ms: 12 * 3600 * 1000,
+        }
+    }
+}
+
+/// Who is making the current request, as resolved by [`session_guard`].
+#[derive(Clone, Debug, Default)]
+pub struct Viewer {
+    pub user: Option<SessionUser>,
+    /// SHA-256 of the session token, when there is a live session.
+    pub session_hash: Option<String>,
+}
+
+// ---- passwords ---------------------------------------------------------------------------------
+
+/// Argon2id hash in PHC string format.
+pub fn hash_password(password: &str) -> Result<String, AppError> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|hash| hash.to_string())
+        .map_err(|error| {
+            tracing::error!(%error, "password hashing failed");
+            AppError::Internal
+        })
+}
+
+/// True when `password` matches the PHC `hash`.
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash)
+        .map(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
+        .unwrap_or(false)
+}
+
+/// Hashes on a blocking thread (Argon2 is deliberately slow).
+pub async fn hash_password_off_thread(password: String) -> Result<String, AppError> {
+    tokio::task::spawn_blocking(move || hash_password(&password))
+        .await
+        .map_err(|_| AppError::Internal)?
+}
+
+/// Verifies on a blocking thread. With no stored hash it still spends the time of a verification,
+/// so response times do not tell which e-mail addresses have accounts.
+pub async fn verify_password_off_thread(password: String, hash: Option<String>) -> bool {
+    tokio::task::spawn_blocking(move || match hash {
+        Some(hash) => verify_password(&password, &hash),
+        None => {
+            let _ = hash_password(&password);
+            false
+        }
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// A random 20-character password from an alphabet without look-alike characters (~115 bits).
+pub fn generate_password() -> String {
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut rng = rand::thread_rng();
+    (0..20)
+        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+// ---- sessions ----------------------------------------------------------------------------------
+
+fn new_token() -> String {
+    let bytes: [u8; 32] = rand::thread_rng().r#gen();
+    hex::encode(bytes)
+}
+
+/// The SHA-256 (hex) under which a session token is stored.
+pub fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// The `Set-Cookie` value for a session token.
+pub fn session_cookie(token: &str, settings: &AuthSettings) -> String {
+    let secure = if settings.secure_cookies { "; Secure" } else { "" };
+    format!(
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
+        settings.session_ttl_ms / 1000
+    )
+}
+
+/// The `Set-Cookie` value that removes the session cookie.
+pub fn expired_cookie(settings: &AuthSettings) -> String {
+    let secure = if settings.secure_cookies { "; Secure" } else { "" };
+    format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}")
+}
+
+/// Starts a session for `user_id`; returns the cookie value to set.
+pub async fn start_session(services: &Services, user_id: i64) -> Result<(String, String), AppError> {
+    let token = new_token();
+    let hash = token_hash(&token);
+    services
+        .store
+        .create_session(&hash, user_id, now_ms() + services.auth.session_ttl_ms)
+        .await?;
+    Ok((session_cookie(&token, &services.auth), hash))
+}
+
+fn cookie_token(request: &Request) -> Option<String> {
+    request
+        .headers()
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value.to_string())
+        .filter(|token| token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// True when the request is a write coming from another site: its `Origin` (or, lacking that,
+/// `Referer`) names a host other than the one it was sent to. Requests without either header
+/// (scripts, the CLI, curl) are not browsers acting on someone's behalf and pass.
+fn is_cross_site_write(request: &Request) -> bool {
+    if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return false;
+    }
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or_default();
+    let source = request
+        .headers()
+        .get(header::ORIGIN)
+        .or_else(|| request.headers().get(header::REFERER))
+        .and_then(|h| h.to_str().ok());
+    match source {
+        None => false,
+        Some("null") => true,
+        Some(source) => {
+            let authority = source
+                .split_once("://")
+                .map(|(_, rest)| rest)
+                .unwrap_or(source)
+                .split('/')
+                .next()
+                .unwrap_or_default();
+            !authority.eq_ignore_ascii_case(host)
+        }
+    }
+}
+
+/// Paths anyone may request without a session: the sign-in page, built assets, the health check,
+/// server functions and the REST API (those authorise themselves and answer 401).
+fn is_public_path(path: &str) -> bool {
+    path == "/login"
+        || path == "/health"
+        || path.starts_with("/pkg/")
+        || path.starts_with("/api/")
+        || path
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains('.'))
+}
+
+/// `next` when it is a path on this site, else `/` (no open redirects).
+pub fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
+            path.to_string()
+        }
+        _ => "/".to_string(),
+    }
+}
+
+fn percent_encode_path(path: &str) -> String {
+    path.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+/// Axum middleware applied to the whole router. See the module documentation.
+pub async fn session_guard(State(services): State<Services>, mut request: Request, next: Next) -> Response {
+    if is_cross_site_write(&request) {
+        return (StatusCode::FORBIDDEN, "Cross-site request refused.").into_response();
+    }
+    let mut viewer = Viewer::default();
+    let mut refreshed_cookie = None;
+    if let Some(token) = cookie_token(&request) {
+        let hash = token_hash(&token);
+        match services.store.session(&hash).await {
+            Ok(Some(record)) => {
+                let now = now_ms();
+                let ttl = services.auth.session_ttl_ms;
+                if record.expires_ms - now < ttl / 2 {
+                    if let Err(error) = services.store.extend_session(&hash, now + ttl).await {
+                        tracing::warn!(%error, "could not extend a session");
+                    } else {
+                        refreshed_cookie = Some(session_cookie(&token, &services.auth));
+                    }
+                }
+                viewer.user = Some(record.user);
+                viewer.session_hash = Some(hash);
+            }
+            Ok(None) => {}
+            Err(error) => {
+                tracing::error!(%error, "session lookup failed");
+                return (StatusCode::SERVICE_UNAVAILABLE, "The database is unavailable; please try again shortly.")
+                    .into_response();
+            }
+        }
+    }
+    let path = request.uri().path().to_string();
+    if request.method() == Method::GET {
+        if viewer.user.is_none() && !is_public_path(&path) {
+            let target = match request.uri().query() {
+                Some(query) => format!("{path}?{query}"),
+                None => path.clone(),
+            };
+            let location = if target == "/" {
+                "/login".to_string()
+            } else {
+                format!("/login?next={}", percent_encode_path(&target).replace('?', "%3F"))
+            };
+            return Redirect::to(&location).into_response();
+        }
+        if viewer.user.is_some() && path == "/login" {
+            return Redirect::to("/").into_response();
+        }
+    }
+    request.extensions_mut().insert(viewer);
+    let mut response = next.run(request).await;
+    if let Some(cookie) = refreshed_cookie {
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            response.headers_mut().append(header::SET_COOKIE, value);
+        }
+    }
+    response
+}
+
+// ---- policy ------------------------------------------------------------------------------------
+
+/// What an operation needs of the person asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// Any signed-in user.
+    SignedIn,
+    /// A staff role (admin, assessor, sales).
+    Staff,
+    /// The admin role.
+    Admin,
+}
+
+/// The authorisation policy: is `user` allowed what `need` names?
+pub fn authorise(user: Option<&SessionUser>, need: Need) -> Result<SessionUser, AppError> {
+    let user = user.ok_or(AppError::Unauthenticated)?;
+    match need {
+        Need::SignedIn => {}
+        Need::Staff if !user.role.is_staff() => return Err(AppError::NotFound),
+        Need::Staff => {}
+        Need::Admin if !user.role.is_staff() => return Err(AppError::NotFound),
+        Need::Admin if !user.role.can_manage_accounts() => return Err(AppError::Forbidden),
+        Need::Admin => {}
+    }
+    Ok(user.clone())
+}
+
+/// The viewer of the current request (server functions and SSR).
+pub fn viewer() -> Viewer {
+    leptos::prelude::use_context::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Viewer>().cloned())
+        .unwrap_or_default()
+}
+
+/// The signed-in user of the current request, if allowed what `need` names.
+pub fn require(need: Need) -> Result<SessionUser, AppError> {
+    authorise(viewer().user.as_ref(), need)
+}
+
+/// Pilot `id` if `user` may see it: staff see every pilot, a customer only their own
+/// organisation's. Anything else is [`AppError::NotFound`].
+pub async fn visible_pilot(store: &Store, user: &SessionUser, id: i64) -> Result<Pilot, AppError> {
+    match store.pilot(id).await? {
+        Some(pilot) if user.role.is_staff() || pilot.organisation_id == user.organisation_id => Ok(pilot),
+        _ => Err(AppError::NotFound),
+    }
+}
+
+/// The pilot `id` if `user` may edit it (staff roles only), else 404.
+pub async fn editable_pilot(store: &Store, user: &SessionUser, id: i64) -> Result<Pilot, AppError> {
+    let pilot = visible_pilot(store, user, id).await?;
+    if user.role.can_edit_pilots() {
+        Ok(pilot)
+    } else {
+        Err(AppError::NotFound)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::account::Role;
+
+    fn user(role: Role) -> SessionUser {
+        SessionUser {
+            id: 1,
+            email: "a@b.io".into(),
+            name: String::new(),
+            role,
+            organisation_id: 7,
+            organisation_name: "Org".into(),
+        }
+    }
+
+    #[test]
+    fn the_policy_answers_404_to_customers_and_403_to_staff_without_the_privilege() {
+        assert_eq!(authorise(None, Need::SignedIn), Err(AppError::Unauthenticated));
+        assert!(authorise(Some(&user(Role::Customer)), Need::SignedIn).is_ok());
+        assert_eq!(authorise(Some(&user(Role::Customer)), Need::Staff), Err(AppError::NotFound));
+        assert_eq!(authorise(Some(&user(Role::Customer)), Need::Admin), Err(AppError::NotFound));
+        assert_eq!(authorise(Some(&user(Role::Sales)), Need::Admin), Err(AppError::Forbidden));
+        assert!(authorise(Some(&user(Role::Sales)), Need::Staff).is_ok());
+        assert!(authorise(Some(&user(Role::Admin)), Need::Admin).is_ok());
+    }
+
+    #[test]
+    fn passwords_hash_with_argon2id_and_verify() {
+        let hash = hash_password("correct horse battery").unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(verify_password("correct horse battery", &hash));
+        assert!(!verify_password("wrong horse battery", &hash));
+        assert!(!verify_password("anything", "not a hash"));
+    }
+
+    #[test]
+    fn generated_passwords_are_long_and_distinct() {
+        let a = generate_password();
+        assert_eq!(a.len(), 20);
+        assert_ne!(a, generate_password());
+    }
+
+    #[test]
+    fn next_must_stay_on_this_site() {
+        assert_eq!(safe_next(Some("/pilots/3")), "/pilots/3");
+        assert_eq!(safe_next(Some("//evil.example")), "/");
+        assert_eq!(safe_next(Some("https://evil.example")), "/");
+        assert_eq!(safe_next(Some("/\\evil")), "/");
+        assert_eq!(safe_next(None), "/");
+    }
+
+    #[test]
+    fn cookies_are_http_only_and_same_site() {
+        let settings = AuthSettings { secure_cookies: true, session_ttl_ms: 3_600_000 };
+        let cookie = session_cookie("abc", &settings);
+        assert!(cookie.contains("HttpOnly"));
+        assert!(cookie.contains("SameSite=Lax"));
+        assert!(cookie.contains("Secure"));
+        assert!(cookie.contains("Max-Age=3600"));
+    }
+
+    #[test]
+    fn public_paths_are_only_assets_sign_in_and_apis() {
+        for path in ["/login", "/health", "/pkg/pilot-desk.wasm", "/favicon.svg", "/api/login"] {
+            assert!(is_public_path(path), "{path}");
+        }
+        for path in ["/", "/pilots/1", "/admin/users", "/account"] {
+            assert!(!is_public_path(path), "{path}");
+        }
+    }
+}

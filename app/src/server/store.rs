@@ -1,0 +1,596 @@
+//! The store: every SQL statement of Pilot Desk lives in this module.
+//!
+//! One [`Store`] wraps an `AnyPool`, so the same binary runs on an embedded SQLite file (the
+//! default) or on PostgreSQL (`DATABASE_URL=postgres://…`, for several server instances). The SQL
+//! is the portable subset both accept: `$n` placeholders, `RETURNING`, integers for booleans and
+//! Unix-millisecond timestamps. Rows are read by column name into the domain types of
+//! [`crate::model`]; nothing outside this module builds a query.
+
+use crate::model::{Organisation, Pilot, SessionUser, UserSummary};
+use engine::account::{OrganisationKind, Role};
+use engine::pilot::{PilotFields, PilotStatus};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, Row};
+use std::str::FromStr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Which database the store talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a `DATABASE_URL` names, or `None` for an unsupported scheme.
+    pub fn of_url(url: &str) -> Option<Backend> {
+        if url.starts_with("sqlite:") {
+            Some(Backend::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Backend::Postgres)
+        } else {
+            None
+        }
+    }
+}
+
+/// A store failure. `Conflict` carries a message fit for the user (a name already taken);
+/// everything else is an internal error to be logged.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{0}")]
+    Conflict(String),
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migration failed: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    #[error("stored value out of range: {0}")]
+    Corrupt(String),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// Maps a unique-constraint violation to a user-facing conflict message.
+fn conflict(error: sqlx::Error, message: impl FnOnce() -> String) -> StoreError {
+    let unique = error
+        .as_database_error()
+        .map(|db| db.is_unique_violation())
+        .unwrap_or(false);
+    if unique {
+        StoreError::Conflict(message())
+    } else {
+        StoreError::Database(error)
+    }
+}
+
+/// Milliseconds since the Unix epoch, the store's one time unit.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn parse_column<T: FromStr>(value: String, column: &str) -> StoreResult<T> {
+    value
+        .parse()
+        .map_err(|_| StoreError::Corrupt(format!("{column} = `{value}`")))
+}
+
+/// A user row with the password hash, for sign-in only.
+#[derive(Debug, Clone)]
+pub struct Credentials {
+    pub user: UserSummary,
+    pub password_hash: String,
+}
+
+/// A session row joined with its user.
+#[derive(Debug, Clone)]
+pub struct SessionRecord {
+    pub user: SessionUser,
+    pub expires_ms: i64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+const USER_COLUMNS: &str = "u.id, u.email, u.name, u.role, u.organisation_id, o.name AS organisation_name, \
+     u.disabled, u.created_ms";
+
+const PILOT_COLUMNS: &str = "p.id, p.organisation_id, o.name AS organisation_name, p.name, p.description, \
+     p.status, p.model, p.gpu_type, p.gpu_count, p.engine, p.engine_version, p.created_ms, p.updated_ms";
+
+fn user_from_row(row: &AnyRow) -> StoreResult<UserSummary> {
+    Ok(UserSummary {
+        id: row.try_get("id")?,
+        email: row.try_get("email")?,
+        name: row.try_get("name")?,
+        role: parse_column(row.try_get("role")?, "users.role")?,
+        organisation_id: row.try_get("organisation_id")?,
+        organisation_name: row.try_get("organisation_name")?,
+        disabled: row.try_get::<i64, _>("disabled")? != 0,
+        created_ms: row.try_get("created_ms")?,
+    })
+}
+
+fn pilot_from_row(row: &AnyRow) -> StoreResult<Pilot> {
+    Ok(Pilot {
+        id: row.try_get("id")?,
+        organisation_id: row.try_get("organisation_id")?,
+        organisation_name: row.try_get("organisation_name")?,
+        name: row.try_get("name")?,
+        description: row.try_get("description")?,
+        status: parse_column::<PilotStatus>(row.try_get("status")?, "pilots.status")?,
+        model: row.try_get("model")?,
+        gpu_type: row.try_get("gpu_type")?,
+        gpu_count: row.try_get("gpu_count")?,
+        engine: row.try_get("engine")?,
+        engine_version: row.try_get("engine_version")?,
+        created_ms: row.try_get("created_ms")?,
+        updated_ms: row.try_get("updated_ms")?,
+    })
+}
+
+impl Store {
+    /// Opens the database `url` names and applies the migrations.
+    ///
+    /// SQLite files (and their folder) are created on first use and switched to WAL mode, so the
+    /// command line can write while a server is running on the same file. `pg_schema`, for tests,
+    /// confines every PostgreSQL connection to one existing schema.
+    pub async fn open(url: &str, pg_schema: Option<&str>) -> StoreResult<Store> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of_url(url).ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "unsupported database URL `{url}` (expected sqlite:… or postgres://…)"
+            ))
+        })?;
+        let mut options = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            .acquire_timeout(Duration::from_secs(10));
+        if let Some(schema) = pg_schema {
+            let schema = schema.to_string();
+            if !schema.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(StoreError::Corrupt(format!("bad schema name `{schema}`")));
+            }
+            options = options.after_connect(move |conn, _meta| {
+                let sql = format!("SET search_path TO {schema}");
+                Box::pin(async move {
+                    conn.execute(sql.as_str()).await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = options.connect(url).await?;
+        let store = Store { pool, backend };
+        if backend == Backend::Sqlite {
+            sqlx::query("PRAGMA journal_mode=WAL").execute(&store.pool).await?;
+        }
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> StoreResult<()> {
+        match self.backend {
+            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&self.pool).await?,
+            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&self.pool).await?,
+        }
+        Ok(())
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The SQLite journal mode (`wal` after [`Store::open`]); `None` on PostgreSQL.
+    pub async fn sqlite_journal_mode(&self) -> StoreResult<Option<String>> {
+        if self.backend != Backend::Sqlite {
+            return Ok(None);
+        }
+        let row = sqlx::query("PRAGMA journal_mode").fetch_one(&self.pool).await?;
+        Ok(Some(row.try_get::<String, _>(0)?))
+    }
+
+    /// A trivial query, for the health check.
+    pub async fn ping(&self) -> StoreResult<()> {
+        sqlx::query("SELECT 1").fetch_one(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Closes the pool (tests drop their schema afterwards).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Runs one statement outside the typed API; for test set-up and tear-down only.
+    #[doc(hidden)]
+    pub async fn execute_raw(&self, sql: &str) -> StoreResult<()> {
+        self.pool.execute(sql).await?;
+        Ok(())
+    }
+
+    // ---- organisations -------------------------------------------------------------------
+
+    /// Creates an organisation; a taken name is a [`StoreError::Conflict`].
+    pub async fn create_organisation(&self, name: &str, kind: OrganisationKind) -> StoreResult<i64> {
+        let row = sqlx::query(
+            "INSERT INTO organisations (name, kind, created_ms) VALUES ($1, $2, $3) RETURNING id",
+        )
+        .bind(name)
+        .bind(kind.as_str())
+        .bind(now_ms())
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| conflict(e, || format!("an organisation named “{name}” already exists")))?;
+        Ok(row.try_get("id")?)
+    }
+
+    /// The organisation with this exact name, as (id, kind).
+    pub async fn organisation_by_name(&self, name: &str) -> StoreResult<Option<(i64, OrganisationKind)>> {
+        let row = sqlx::query("SELECT id, kind FROM organisations WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| {
+            Ok((
+                row.try_get("id")?,
+                parse_column(row.try_get("kind")?, "organisations.kind")?,
+            ))
+        })
+        .transpose()
+    }
+
+    /// The kind of organisation `id`, or `None` when it does not exist.
+    pub async fn organisation_kind(&self, id: i64) -> StoreResult<Option<OrganisationKind>> {
+        let row = sqlx::query("SELECT kind FROM organisations WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| parse_column(row.try_get("kind")?, "organisations.kind"))
+            .transpose()
+    }
+
+    /// Every organisation, staff first, then by name, with user and pilot counts.
+    pub async fn list_organisations(&self) -> StoreResult<Vec<Organisation>> {
+        let rows = sqlx::query(
+            "SELECT o.id, o.name, o.kind, o.created_ms, \
+                    (SELECT COUNT(*) FROM users u WHERE u.organisation_id = o.id) AS users, \
+                    (SELECT COUNT(*) FROM pilots p WHERE p.organisation_id = o.id) AS pilots \
+             FROM organisations o ORDER BY CASE o.kind WHEN 'staff' THEN 0 ELSE 1 END, o.name",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Organisation {
+                    id: row.try_get("id")?,
+                    name: row.try_get("name")?,
+                    kind: parse_column(row.try_get("kind")?, "organisations.kind")?,
+                    created_ms: row.try_get("created_ms")?,
+                    users: row.try_get("users")?,
+                    pilots: row.try_get("pilots")?,
+                })
+            })
+            .collect()
+    }
+
+    // ---- users -----------------------------------------------------------------------------
+
+    pub async fn count_users(&self) -> StoreResult<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM users").fetch_one(&self.pool).await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// Creates a user; a taken e-mail address is a [`StoreError::Conflict`].
+    pub async fn create_user(
+        &self,
+        email: &str,
+        name: &str,
+        role: Role,
+        organisation_id: i64,
+        password_hash: &str,
+    ) -> StoreResult<UserSummary> {
+        let now = now_ms();
+        let row = sqlx::query(
+            "INSERT INTO users (email, name, role, organisation_id, password_hash, disabled, created_ms, password_changed_ms) \
+             VALUES ($1, $2, $3, $4, $5, 0, $6, $6) RETURNING id",
+        )
+        .bind(email)
+        .bind(name)
+        .bind(role.as_str())
+        .bind(organisation_id)
+        .bind(password_hash)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| conflict(e, || format!("a user with the e-mail address {email} already exists")))?;
+        let id: i64 = row.try_get("id")?;
+        self.user(id)
+            .await?
+            .ok_or_else(|| StoreError::Corrupt(format!("user {id} vanished after insert")))
+    }
+
+    pub async fn user(&self, id: i64) -> StoreResult<Option<UserSummary>> {
+        let sql = format!(
+            "SELECT {USER_COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id WHERE u.id = $1"
+        );
+        let row = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await?;
+        row.as_ref().map(user_from_row).transpose()
+    }
+
+    /// The user with this (normalised) e-mail address and their password hash.
+    pub async fn credentials(&self, email: &str) -> StoreResult<Option<Credentials>> {
+        let sql = format!(
+            "SELECT {USER_COLUMNS}, u.password_hash FROM users u \
+             JOIN organisations o ON o.id = u.organisation_id WHERE u.email = $1"
+        );
+        let row = sqlx::query(&sql).bind(email).fetch_optional(&self.pool).await?;
+        row.map(|row| {
+            Ok(Credentials {
+                user: user_from_row(&row)?,
+                password_hash: row.try_get("password_hash")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// The password hash of user `id`.
+    pub async fn password_hash(&self, id: i64) -> StoreResult<Option<String>> {
+        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| row.try_get("password_hash").map_err(StoreError::from))
+            .transpose()
+    }
+
+    /// Every user, by organisation then e-mail address.
+    pub async fn list_users(&self) -> StoreResult<Vec<UserSummary>> {
+        let sql = format!(
+            "SELECT {USER_COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id \
+             ORDER BY CASE o.kind WHEN 'staff' THEN 0 ELSE 1 END, o.name, u.email"
+        );
+        let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
+        rows.iter().map(user_from_row).collect()
+    }
+
+    /// Replaces a user's password hash and ends all their sessions, in one transaction.
+    pub async fn set_password_hash(&self, user_id: i64, password_hash: &str) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $1, password_changed_ms = $2 WHERE id = $3")
+            .bind(password_hash)
+            .bind(now_ms())
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Disables or re-enables an account; disabling ends its sessions. Returns false when the
+    /// user does not exist.
+    pub async fn set_disabled(&self, user_id: i64, disabled: bool) -> StoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query("UPDATE users SET disabled = $1 WHERE id = $2")
+            .bind(i64::from(disabled))
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            > 0;
+        if disabled {
+            sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(done)
+    }
+
+    /// How many enabled admins there are (the last one may not be disabled).
+    pub async fn count_active_admins(&self) -> StoreResult<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = 0")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    // ---- sessions --------------------------------------------------------------------------
+
+    pub async fn create_session(&self, id_hash: &str, user_id: i64, expires_ms: i64) -> StoreResult<()> {
+        sqlx::query("INSERT INTO sessions (id_hash, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)")
+            .bind(id_hash)
+            .bind(user_id)
+            .bind(now_ms())
+            .bind(expires_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The live session with this token hash: unexpired, of an enabled user.
+    pub async fn session(&self, id_hash: &str) -> StoreResult<Option<SessionRecord>> {
+        let row = sqlx::query(
+            "SELECT u.id, u.email, u.name, u.role, u.organisation_id, o.name AS organisation_name, s.expires_ms \
+             FROM sessions s JOIN users u ON u.id = s.user_id JOIN organisations o ON o.id = u.organisation_id \
+             WHERE s.id_hash = $1 AND s.expires_ms > $2 AND u.disabled = 0",
+        )
+        .bind(id_hash)
+        .bind(now_ms())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            Ok(SessionRecord {
+                user: SessionUser {
+                    id: row.try_get("id")?,
+                    email: row.try_get("email")?,
+                    name: row.try_get("name")?,
+                    role: parse_column(row.try_get("role")?, "users.role")?,
+                    organisation_id: row.try_get("organisation_id")?,
+                    organisation_name: row.try_get("organisation_name")?,
+                },
+                expires_ms: row.try_get("expires_ms")?,
+            })
+        })
+        .transpose()
+    }
+
+    pub async fn extend_session(&self, id_hash: &str, expires_ms: i64) -> StoreResult<()> {
+        sqlx::query("UPDATE sessions SET expires_ms = $1 WHERE id_hash = $2")
+            .bind(expires_ms)
+            .bind(id_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn delete_session(&self, id_hash: &str) -> StoreResult<()> {
+        sqlx::query("DELETE FROM sessions WHERE id_hash = $1")
+            .bind(id_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends every session of a user except the one whose hash is `keep`.
+    pub async fn delete_other_sessions(&self, user_id: i64, keep: &str) -> StoreResult<()> {
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2")
+            .bind(user_id)
+            .bind(keep)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Removes expired sessions and login failures older than `failure_window_ms`.
+    pub async fn purge_expired(&self, failure_window_ms: i64) -> StoreResult<()> {
+        let now = now_ms();
+        sqlx::query("DELETE FROM sessions WHERE expires_ms <= $1")
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM login_failures WHERE at_ms <= $1")
+            .bind(now - failure_window_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // ---- login failures --------------------------------------------------------------------
+
+    pub async fn record_login_failure(&self, email: &str) -> StoreResult<()> {
+        sqlx::query("INSERT INTO login_failures (email, at_ms) VALUES ($1, $2)")
+            .bind(email)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Failed sign-ins for `email` since `since_ms`: (count, time of the oldest).
+    pub async fn login_failures_since(&self, email: &str, since_ms: i64) -> StoreResult<(i64, Option<i64>)> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures WHERE email = $1 AND at_ms > $2",
+        )
+        .bind(email)
+        .bind(since_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((row.try_get("n")?, row.try_get::<Option<i64>, _>("oldest")?))
+    }
+
+    pub async fn clear_login_failures(&self, email: &str) -> StoreResult<()> {
+        sqlx::query("DELETE FROM login_failures WHERE email = $1")
+            .bind(email)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // ---- pilots ----------------------------------------------------------------------------
+
+    pub async fn count_pilots(&self) -> StoreResult<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM pilots").fetch_one(&self.pool).await?;
+        Ok(row.try_get("n")?)
+    }
+
+    pub async fn create_pilot(
+        &self,
+        organisation_id: i64,
+        fields: &PilotFields,
+        created_by: Option<i64>,
+    ) -> StoreResult<i64> {
+        let now = now_ms();
+        let row = sqlx::query(
+            "INSERT INTO pilots (organisation_id, name, description, status, model, gpu_type, gpu_count, \
+                                 engine, engine_version, created_by, created_ms, updated_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING id",
+        )
+        .bind(organisation_id)
+        .bind(&fields.name)
+        .bind(&fields.description)
+        .bind(fields.status.as_str())
+        .bind(&fields.model)
+        .bind(&fields.gpu_type)
+        .bind(fields.gpu_count)
+        .bind(&fields.engine)
+        .bind(&fields.engine_version)
+        .bind(created_by)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("id")?)
+    }
+
+    /// Updates a pilot's editable fields; false when it does not exist.
+    pub async fn update_pilot(&self, id: i64, fields: &PilotFields) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE pilots SET name = $1, description = $2, status = $3, model = $4, gpu_type = $5, \
+                               gpu_count = $6, engine = $7, engine_version = $8, updated_ms = $9 WHERE id = $10",
+        )
+        .bind(&fields.name)
+        .bind(&fields.description)
+        .bind(fields.status.as_str())
+        .bind(&fields.model)
+        .bind(&fields.gpu_type)
+        .bind(fields.gpu_count)
+        .bind(&fields.engine)
+        .bind(&fields.engine_version)
+        .bind(now_ms())
+        .bind(id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(done > 0)
+    }
+
+    pub async fn pilot(&self, id: i64) -> StoreResult<Option<Pilot>> {
+        let sql = format!(
+            "SELECT {PILOT_COLUMNS} FROM pilots p JOIN organisations o ON o.id = p.organisation_id WHERE p.id = $1"
+        );
+        let row = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await?;
+        row.as_ref().map(pilot_from_row).transpose()
+    }
+
+    /// Pilots, most recently updated first; only `organisation_id`'s when given.
+    pub async fn list_pilots(&self, organisation_id: Option<i64>) -> StoreResult<Vec<Pilot>> {
+        let filter = if organisation_id.is_some() { "WHERE p.organisation_id = $1" } else { "" };
+        let sql = format!(
+            "SELECT {PILOT_COLUMNS} FROM pilots p JOIN organisations o ON o.id = p.organisation_id \
+             {filter} ORDER BY p.updated_ms DESC, p.id DESC"
+        );
+        let mut query = sqlx::query(&sql);
+        if let Some(org) = organisation_id {
+            query = query.bind(org);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        rows.iter().map(pilot_from_row).collect()
+    }
+}

@@ -1,0 +1,64 @@
+//! The command line: `server` (serve), `server user add …`, `server user list`.
+//!
+//! Every command works on the database `DATABASE_URL`/`DATA_DIR` name, also while a server is
+//! running on it (SQLite runs in WAL mode with a busy timeout; PostgreSQL is concurrent anyway).
+
+use crate::config::Settings;
+use clap::{Parser, Subcommand};
+
+const ENVIRONMENT_HELP: &str = "\
+Environment variables (each also a flag; a .env file in the working folder is read too):
+  DATABASE_URL      sqlite://… or postgres://… (default: SQLite file pilotdesk.db in DATA_DIR)
+  DATA_DIR          folder for the embedded database and uploads (default: data)
+  LEPTOS_SITE_ADDR  listen address (default: 127.0.0.1:3000)
+  SECURE_COOKIES    mark the session cookie Secure, for HTTPS (default: false)
+  MAX_UPLOAD_MB     largest accepted upload in MiB (default: 200)
+  CHROMIUM_PATH     headless Chromium for PDF reports (default: unset, PDF export off)
+  DEMO              demo customer and pilot on first start (default: true)
+  SESSION_HOURS     idle hours before a session expires (default: 12)
+  RUST_LOG          log filter (default: info)";
+
+/// Pilot Desk: plans, evidence and reports for private LLM pilots.
+#[derive(Parser, Debug)]
+#[command(name = "server", version, after_help = ENVIRONMENT_HELP)]
+pub struct Cli {
+    #[command(flatten)]
+    pub settings: Settings,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Serve the web application (the default when no command is given)
+    Serve,
+    /// Manage user accounts
+    #[command(subcommand)]
+    User(UserCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum UserCommand {
+    /// Create a user; the organisation is created if it does not exist, and without --password
+    /// a random password is generated and printed once
+    Add {
+        /// Login e-mail address
+        #[arg(long)]
+        email: String,
+        /// One of admin, assessor, sales, customer
+        #[arg(long)]
+        role: engine::account::Role,
+        /// Organisation name (staff roles: the staff organisation, e.g. "Pilot Desk staff")
+        #[arg(long)]
+        org: String,
+        /// Password (at least 10 characters); generated when omitted
+        #[arg(long)]
+        password: Option<String>,
+        /// Display name
+        #[arg(long, default_value = "")]
+        name: String,
+    },
+    /// List all users
+    List,
+}

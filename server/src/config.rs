@@ -1,0 +1,158 @@
+//! Configuration: environment variables (and an optional `.env`) parsed into one typed struct.
+//!
+//! clap reads each setting from its environment variable (or the equivalent flag), so
+//! `server --help` lists every variable with its default, and a bad value stops the server at
+//! start-up with a message naming the variable. [`Settings::validate`] adds the checks clap cannot
+//! express (the database URL's scheme, a Chromium path that exists).
+
+use anyhow::{Context, bail};
+use clap::{ArgAction, Args};
+use clap::builder::BoolishValueParser;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// The settings as given.
+#[derive(Args, Debug, Clone)]
+pub struct Settings {
+    /// Database: `sqlite://path/to/file.db` or `postgres://user@host/db`
+    /// [default: SQLite file `pilotdesk.db` in DATA_DIR]
+    #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
+    pub database_url: Option<String>,
+
+    /// Folder for the embedded database and uploaded evidence files (created if missing)
+    #[arg(long, env = "DATA_DIR", default_value = "data", global = true)]
+    pub data_dir: PathBuf,
+
+    /// Address the web server listens on
+    #[arg(long, env = "LEPTOS_SITE_ADDR", default_value = "127.0.0.1:3000", global = true)]
+    pub site_addr: SocketAddr,
+
+    /// Mark the session cookie `Secure` (set to true when served over HTTPS)
+    #[arg(long, env = "SECURE_COOKIES", default_value = "false", value_parser = BoolishValueParser::new(), action = ArgAction::Set, global = true)]
+    pub secure_cookies: bool,
+
+    /// Largest accepted upload, in MiB (1–10240)
+    #[arg(long, env = "MAX_UPLOAD_MB", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10240), global = true)]
+    pub max_upload_mb: u64,
+
+    /// Headless Chromium used to print reports to PDF (PDF export is off when unset)
+    #[arg(long, env = "CHROMIUM_PATH", global = true)]
+    pub chromium_path: Option<PathBuf>,
+
+    /// Create a demo customer and pilot on first start (1/0, true/false, on/off)
+    #[arg(long, env = "DEMO", default_value = "true", value_parser = BoolishValueParser::new(), action = ArgAction::Set, global = true)]
+    pub demo: bool,
+
+    /// Idle time after which a session expires, in hours (1–720)
+    #[arg(long, env = "SESSION_HOURS", default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=720), global = true)]
+    pub session_hours: u64,
+}
+
+/// The validated configuration the server runs with.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub database_url: String,
+    pub data_dir: PathBuf,
+    pub site_addr: SocketAddr,
+    pub secure_cookies: bool,
+    pub max_upload_bytes: u64,
+    pub chromium_path: Option<PathBuf>,
+    pub demo: bool,
+    pub session_ttl_ms: i64,
+    /// PostgreSQL schema to confine the connection to (tests only).
+    pub pg_schema: Option<String>,
+}
+
+impl Settings {
+    /// Checks the settings and fills in defaults that depend on others.
+    pub fn validate(self) -> anyhow::Result<Config> {
+        let database_url = match self.database_url.filter(|u| !u.trim().is_empty()) {
+            Some(url) => {
+                if app::server::store::Backend::of_url(&url).is_none() {
+                    bail!(
+                        "DATABASE_URL must start with sqlite: or postgres:// (got `{}`)",
+                        url.split(':').next().unwrap_or_default()
+                    );
+                }
+                url
+            }
+            None => {
+                std::fs::create_dir_all(&self.data_dir).with_context(|| {
+                    format!("DATA_DIR: cannot create folder {}", self.data_dir.display())
+                })?;
+                format!(
+                    "sqlite://{}?mode=rwc",
+                    self.data_dir.join("pilotdesk.db").display()
+                )
+            }
+        };
+        if let Some(path) = &self.chromium_path {
+            if !path.is_file() {
+                bail!(
+                    "CHROMIUM_PATH: no file at {} (install Debian's chromium package or unset it)",
+                    path.display()
+                );
+            }
+        }
+        Ok(Config {
+            database_url,
+            data_dir: self.data_dir,
+            site_addr: self.site_addr,
+            secure_cookies: self.secure_cookies,
+            max_upload_bytes: self.max_upload_mb * 1024 * 1024,
+            chromium_path: self.chromium_path,
+            demo: self.demo,
+            session_ttl_ms: (self.session_hours * 3600 * 1000) as i64,
+            pg_schema: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Probe {
+        #[command(flatten)]
+        settings: Settings,
+    }
+
+    fn parse(args: &[&str]) -> Result<Probe, clap::Error> {
+        Probe::try_parse_from(std::iter::once("server").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn defaults_give_sqlite_in_the_data_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("d");
+        let probe = parse(&["--data-dir", data.to_str().unwrap()]).unwrap();
+        let config = probe.settings.validate().unwrap();
+        assert!(config.database_url.starts_with("sqlite://"));
+        assert!(config.database_url.ends_with("d/pilotdesk.db?mode=rwc"));
+        assert!(data.is_dir());
+        assert!(config.demo);
+        assert_eq!(config.max_upload_bytes, 200 * 1024 * 1024);
+    }
+
+    #[test]
+    fn bad_values_are_refused_with_the_setting_named() {
+        assert!(parse(&["--max-upload-mb", "0"]).is_err());
+        assert!(parse(&["--site-addr", "localhost"]).is_err());
+        assert!(parse(&["--demo", "maybe"]).is_err());
+        let wrong_scheme = parse(&["--database-url", "mysql://x"]).unwrap().settings.validate();
+        assert!(wrong_scheme.unwrap_err().to_string().contains("DATABASE_URL"));
+        let no_chromium = parse(&["--chromium-path", "/nonexistent/chromium"])
+            .unwrap()
+            .settings
+            .validate();
+        assert!(no_chromium.unwrap_err().to_string().contains("CHROMIUM_PATH"));
+    }
+
+    #[test]
+    fn booleans_accept_the_usual_spellings() {
+        assert!(!parse(&["--demo", "0"]).unwrap().settings.demo);
+        assert!(parse(&["--secure-cookies", "on"]).unwrap().settings.secure_cookies);
+    }
+}

@@ -1,0 +1,201 @@
+//! The Pilot Desk server: configuration, start-up, plain HTTP routes and the command line.
+//!
+//! `main.rs` only parses the command line; [`Application::build`] does the rest (open and migrate
+//! the database, first-start bootstrap, router, listener), so the integration tests start the real
+//! application on port 0 with a fresh database exactly as `server` does.
+
+pub mod cli;
+pub mod config;
+pub mod routes;
+
+use anyhow::Context;
+use app::server::Services;
+use app::server::auth::{AuthSettings, FAILED_LOGIN_WINDOW_MS, session_guard};
+use app::server::bootstrap::{FirstStart, first_start};
+use app::server::store::Store;
+use app::{App, shell};
+use axum::Router;
+use axum::extract::FromRef;
+use config::Config;
+use http::{HeaderName, HeaderValue};
+use leptos::prelude::*;
+use leptos_axum::{LeptosRoutes, generate_route_list};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// Shared state of the axum router.
+#[derive(Clone, FromRef)]
+pub struct AppState {
+    pub leptos_options: LeptosOptions,
+    pub services: Services,
+    pub config: Arc<Config>,
+}
+
+/// Opens the database named by the configuration and applies migrations.
+pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
+    Store::open(&config.database_url, config.pg_schema.as_deref())
+        .await
+        .with_context(|| {
+            format!(
+                "cannot open the database {}",
+                redact_url(&config.database_url)
+            )
+        })
+}
+
+/// The URL without its password, for messages.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let credentials = &url[scheme_end + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// The whole HTTP application: pages, server functions, plain routes, session guard, headers.
+pub fn router(state: AppState) -> Router {
+    let routes = generate_route_list(App);
+    let services = state.services.clone();
+    let leptos_options = state.leptos_options.clone();
+    Router::new()
+        .merge(routes::router())
+        .leptos_routes_with_context(
+            &state,
+            routes,
+            {
+                let services = services.clone();
+                move || provide_context(services.clone())
+            },
+            move || shell(leptos_options.clone()),
+        )
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(axum::middleware::from_fn_with_state(
+            services,
+            session_guard,
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static("x-content-type-options"),
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static("x-frame-options"),
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static("referrer-policy"),
+            HeaderValue::from_static("same-origin"),
+        ))
+        .with_state(state)
+}
+
+/// A built application, bound to its port and ready to serve.
+pub struct Application {
+    listener: tokio::net::TcpListener,
+    router: Router,
+    /// What the first start created (printed once by `main`).
+    pub first_start: Option<FirstStart>,
+    pub store: Store,
+}
+
+impl Application {
+    /// Opens the database, bootstraps it on first start, and binds the listener.
+    pub async fn build(config: Config) -> anyhow::Result<Application> {
+        let store = open_store(&config).await?;
+        let first_start = first_start(&store, config.demo)
+            .await
+            .map_err(|e| anyhow::anyhow!("first-start set-up failed: {e}"))?;
+        let mut leptos_options = get_configuration(None)
+            .context("reading the Leptos configuration (LEPTOS_* variables)")?
+            .leptos_options;
+        leptos_options.site_addr = config.site_addr;
+        let listener = tokio::net::TcpListener::bind(config.site_addr)
+            .await
+            .with_context(|| format!("LEPTOS_SITE_ADDR: cannot listen on {}", config.site_addr))?;
+        let services = Services {
+            store: store.clone(),
+            auth: AuthSettings {
+                secure_cookies: config.secure_cookies,
+                session_ttl_ms: config.session_ttl_ms,
+            },
+        };
+        let state = AppState {
+            leptos_options,
+            services,
+            config: Arc::new(config),
+        };
+        Ok(Application {
+            listener,
+            router: router(state),
+            first_start,
+            store,
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    /// Serves until Ctrl-C / SIGTERM; expired sessions are purged hourly meanwhile.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+            loop {
+                tick.tick().await;
+                if let Err(error) = store.purge_expired(FAILED_LOGIN_WINDOW_MS).await {
+                    tracing::warn!(%error, "purging expired sessions failed");
+                }
+            }
+        });
+        axum::serve(self.listener, self.router.into_make_service())
+            .with_graceful_shutdown(shutdown_signal())
+            .await
+            .context("server stopped with an error")
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut signal) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            signal.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_url;
+
+    #[test]
+    fn passwords_are_redacted_from_database_urls() {
+        assert_eq!(
+            redact_url("postgres://pd:secret@db:5432/pd"),
+            "postgres://pd:***@db:5432/pd"
+        );
+        assert_eq!(
+            redact_url("postgres://postgres@127.0.0.1/test"),
+            "postgres://postgres@127.0.0.1/test"
+        );
+        assert_eq!(redact_url("sqlite://data/x.db"), "sqlite://data/x.db");
+    }
+}

@@ -1,0 +1,92 @@
+//! `server`: parses the command line and hands over to the library.
+
+use anyhow::Context;
+use app::server::accounts::create_account_in_named_organisation;
+use clap::Parser;
+use server::cli::{Cli, Command, UserCommand};
+use server::{Application, open_store};
+use std::process::ExitCode;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let _ = dotenvy::dotenv();
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into()),
+        )
+        .init();
+    match run(cli).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let config = cli.settings.validate()?;
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(config).await,
+        Command::User(UserCommand::Add {
+            email,
+            role,
+            org,
+            password,
+            name,
+        }) => {
+            let store = open_store(&config).await?;
+            let issued =
+                create_account_in_named_organisation(&store, &email, &name, role, &org, password)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{e}"))
+                    .context("user add")?;
+            println!(
+                "Created {} ({}) in {}.",
+                issued.user.email, issued.user.role, issued.user.organisation_name
+            );
+            if let Some(password) = issued.generated_password {
+                println!("Password (shown once): {password}");
+            }
+            Ok(())
+        }
+        Command::User(UserCommand::List) => {
+            let store = open_store(&config).await?;
+            let users = store.list_users().await.map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!("{:<36} {:<9} {:<30} state", "e-mail", "role", "organisation");
+            for user in users {
+                println!(
+                    "{:<36} {:<9} {:<30} {}",
+                    user.email,
+                    user.role,
+                    user.organisation_name,
+                    if user.disabled { "disabled" } else { "active" }
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+async fn serve(config: server::config::Config) -> anyhow::Result<()> {
+    let app = Application::build(config).await?;
+    if let Some(first) = &app.first_start {
+        println!();
+        println!("  ┌──────────────────────────────────────────────────────────────┐");
+        println!("  │ First start: an administrator account was created.           │");
+        println!("  │   e-mail:   {:<49}│", first.admin_email);
+        println!("  │   password: {:<49}│", first.admin_password);
+        println!("  │ This password is shown only now. Change it under “Account”.  │");
+        if first.demo_pilot.is_some() {
+            println!("  │ A demo customer and pilot were created (DEMO=0 to skip).     │");
+        }
+        println!("  └──────────────────────────────────────────────────────────────┘");
+        println!();
+    }
+    let addr = app.local_addr();
+    tracing::info!("Pilot Desk listening on http://{addr}");
+    println!("Pilot Desk is running on http://{addr}");
+    app.run_until_stopped().await
+}

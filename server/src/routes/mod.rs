@@ -1,0 +1,11 @@
+//! Plain axum routes beside the Leptos pages and server functions.
+
+pub mod health;
+
+use crate::AppState;
+use axum::Router;
+use axum::routing::get;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/health", get(health::health))
+}

@@ -1,0 +1,208 @@
+//! `spawn_app()` and typed request helpers.
+
+use app::server::store::Store;
+use rand::Rng;
+use reqwest::{Client, Response, StatusCode};
+use serde_json::Value;
+use server::Application;
+use server::config::Config;
+use sqlx::{Connection, Executor};
+
+pub struct TestApp {
+    pub base: String,
+    pub store: Store,
+    /// The generated password of the first admin (`admin@pilotdesk.local`).
+    pub admin_password: String,
+    pub demo_pilot: Option<i64>,
+    _data_dir: tempfile::TempDir,
+    postgres: Option<(String, String)>,
+}
+
+pub const ADMIN: &str = "admin@pilotdesk.local";
+
+/// Starts the application with a fresh database.
+pub async fn spawn_app() -> TestApp {
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let (database_url, pg_schema) = match std::env::var("TEST_DATABASE_URL") {
+        Ok(url) if !url.trim().is_empty() => {
+            let schema = format!("pdtest_{:016x}", rand::thread_rng().r#gen::<u64>());
+            sqlx::any::install_default_drivers();
+            let mut conn = sqlx::AnyConnection::connect(&url)
+                .await
+                .expect("TEST_DATABASE_URL reachable");
+            conn.execute(format!("CREATE SCHEMA {schema}").as_str())
+                .await
+                .expect("create test schema");
+            (url, Some(schema))
+        }
+        _ => (
+            format!(
+                "sqlite://{}?mode=rwc",
+                data_dir.path().join("test.db").display()
+            ),
+            None,
+        ),
+    };
+    let config = Config {
+        database_url: database_url.clone(),
+        data_dir: data_dir.path().to_path_buf(),
+        site_addr: "127.0.0.1:0".parse().unwrap(),
+        secure_cookies: false,
+        max_upload_bytes: 10 * 1024 * 1024,
+        chromium_path: None,
+        demo: true,
+        session_ttl_ms: 3_600_000,
+        pg_schema: pg_schema.clone(),
+    };
+    let application = Application::build(config).await.expect("application builds");
+    let first = application.first_start.clone().expect("first start on a fresh database");
+    let store = application.store.clone();
+    let base = format!("http://{}", application.local_addr());
+    tokio::spawn(application.run_until_stopped());
+    TestApp {
+        base,
+        store,
+        admin_password: first.admin_password,
+        demo_pilot: first.demo_pilot,
+        _data_dir: data_dir,
+        postgres: pg_schema.map(|schema| (database_url, schema)),
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some((url, schema)) = self.postgres.take() {
+            let _ = std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                runtime.block_on(async move {
+                    if let Ok(mut conn) = sqlx::AnyConnection::connect(&url).await {
+                        let _ = conn
+                            .execute(format!("DROP SCHEMA IF EXISTS {schema} CASCADE").as_str())
+                            .await;
+                    }
+                });
+            })
+            .join();
+        }
+    }
+}
+
+/// A browser-like client: keeps cookies, does not follow redirects (tests look at them).
+pub fn client() -> Client {
+    Client::builder()
+        .cookie_store(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Calls a server function with form-encoded arguments.
+    pub async fn call(&self, client: &Client, endpoint: &str, form: &[(&str, &str)]) -> Response {
+        client
+            .post(self.url(&format!("/api/{endpoint}")))
+            .form(form)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// Calls a server function and expects success; returns its JSON result.
+    pub async fn call_ok(&self, client: &Client, endpoint: &str, form: &[(&str, &str)]) -> Value {
+        let response = self.call(client, endpoint, form).await;
+        let status = response.status();
+        let body = response.text().await.unwrap();
+        assert!(status.is_success(), "{endpoint} answered {status}: {body}");
+        serde_json::from_str(&body).unwrap_or(Value::Null)
+    }
+
+    /// Signs `client` in; panics on failure.
+    pub async fn login(&self, client: &Client, email: &str, password: &str) {
+        let response = self
+            .call(client, "login", &[("email", email), ("password", password)])
+            .await;
+        assert!(
+            response.status().is_success() || response.status() == StatusCode::FOUND,
+            "login as {email} failed: {}",
+            response.status()
+        );
+    }
+
+    /// A client signed in as the first admin.
+    pub async fn admin(&self) -> Client {
+        let client = client();
+        self.login(&client, ADMIN, &self.admin_password).await;
+        client
+    }
+
+    /// Creates a customer organisation through the admin API; returns its id.
+    pub async fn organisation(&self, admin: &Client, name: &str) -> i64 {
+        self.call_ok(admin, "create_organisation", &[("name", name)])
+            .await
+            .as_i64()
+            .expect("organisation id")
+    }
+
+    /// Creates a user with a known password through the admin API.
+    pub async fn user(&self, admin: &Client, email: &str, role: &str, organisation_id: i64) -> Client {
+        let org = organisation_id.to_string();
+        self.call_ok(
+            admin,
+            "create_user",
+            &[
+                ("email", email),
+                ("name", ""),
+                ("role", role),
+                ("organisation_id", &org),
+                ("password", PASSWORD),
+            ],
+        )
+        .await;
+        let client = client();
+        self.login(&client, email, PASSWORD).await;
+        client
+    }
+
+    /// The staff organisation's id.
+    pub async fn staff_organisation(&self) -> i64 {
+        self.store
+            .organisation_by_name(app::server::accounts::STAFF_ORGANISATION)
+            .await
+            .unwrap()
+            .unwrap()
+            .0
+    }
+
+    /// Creates a pilot for `organisation_id` as `staff`; returns its id.
+    pub async fn pilot(&self, staff: &Client, organisation_id: i64, name: &str) -> i64 {
+        let org = organisation_id.to_string();
+        self.call_ok(
+            staff,
+            "create_pilot",
+            &[
+                ("organisation_id", &org),
+                ("name", name),
+                ("description", "test pilot"),
+                ("status", "planning"),
+                ("model", "Qwen/Qwen3-8B"),
+                ("gpu_type", "NVIDIA L40S"),
+                ("gpu_count", "2"),
+                ("engine", "vLLM"),
+                ("engine_version", "0.11.0"),
+            ],
+        )
+        .await
+        .as_i64()
+        .expect("pilot id")
+    }
+}
+
+/// The password test users get.
+pub const PASSWORD: &str = "a long test password";

@@ -1,0 +1,10 @@
+//! HTTP and store tests: each test starts the real application on a free port with a fresh
+//! database — a SQLite file in a temporary folder, or, when `TEST_DATABASE_URL` is set, a
+//! PostgreSQL schema of its own that is dropped afterwards.
+
+mod accounts;
+mod authorisation;
+mod helpers;
+mod migrations;
+mod pages;
+mod pilots;
