@@ -17,10 +17,20 @@ pub mod server;
 
 pub use pages::{App, shell};
 
+/// Sets `window.__pilotDeskHydrated`, which the browser tests wait for before they type.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen(
+    inline_js = "export function mark_hydrated() { window.__pilotDeskHydrated = true; }"
+)]
+extern "C" {
+    fn mark_hydrated();
+}
+
 /// The browser entry point: attaches the app to the server-rendered page.
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
     leptos::mount::hydrate_body(App);
+    mark_hydrated();
 }

@@ -209,7 +209,14 @@ mod tests {
             "ada@example.com"
         );
         assert_eq!(normalise_email(" "), Err(EmailError::Empty));
-        for bad in ["ada", "ada@", "@example.com", "ada@example", "a b@x.io", "a@b@c.io"] {
+        for bad in [
+            "ada",
+            "ada@",
+            "@example.com",
+            "ada@example",
+            "a b@x.io",
+            "a@b@c.io",
+        ] {
             assert!(normalise_email(bad).is_err(), "{bad} accepted");
         }
     }

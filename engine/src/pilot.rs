@@ -54,7 +54,9 @@ impl PilotStatus {
         match self {
             PilotStatus::Planning => "The plan and its pass marks are being written.",
             PilotStatus::Running => "Pilot users are on the system; evidence is being collected.",
-            PilotStatus::Reporting => "Evidence is in; the verdict and the report are being written.",
+            PilotStatus::Reporting => {
+                "Evidence is in; the verdict and the report are being written."
+            }
             PilotStatus::Closed => "The pilot is finished.",
         }
     }
@@ -143,7 +145,10 @@ fn short_text(field: &'static str, value: &str, max: usize) -> Result<String, Fi
             format!("must be at most {max} characters"),
         ));
     }
-    if value.chars().any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t') {
+    if value
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t')
+    {
         return Err(field_error(field, "must not contain control characters"));
     }
     Ok(value.to_string())
@@ -231,16 +236,62 @@ mod tests {
     #[test]
     fn each_bad_field_is_named() {
         let cases = [
-            (PilotForm { name: " ".into(), ..form() }, "name"),
-            (PilotForm { name: "x".repeat(121), ..form() }, "name"),
-            (PilotForm { status: "done".into(), ..form() }, "status"),
-            (PilotForm { gpu_count: "four".into(), ..form() }, "gpu_count"),
-            (PilotForm { gpu_count: "0".into(), ..form() }, "gpu_count"),
-            (PilotForm { gpu_count: "5000".into(), ..form() }, "gpu_count"),
-            (PilotForm { model: "a\u{0}b".into(), ..form() }, "model"),
+            (
+                PilotForm {
+                    name: " ".into(),
+                    ..form()
+                },
+                "name",
+            ),
+            (
+                PilotForm {
+                    name: "x".repeat(121),
+                    ..form()
+                },
+                "name",
+            ),
+            (
+                PilotForm {
+                    status: "done".into(),
+                    ..form()
+                },
+                "status",
+            ),
+            (
+                PilotForm {
+                    gpu_count: "four".into(),
+                    ..form()
+                },
+                "gpu_count",
+            ),
+            (
+                PilotForm {
+                    gpu_count: "0".into(),
+                    ..form()
+                },
+                "gpu_count",
+            ),
+            (
+                PilotForm {
+                    gpu_count: "5000".into(),
+                    ..form()
+                },
+                "gpu_count",
+            ),
+            (
+                PilotForm {
+                    model: "a\u{0}b".into(),
+                    ..form()
+                },
+                "model",
+            ),
         ];
         for (bad, field) in cases {
-            assert_eq!(PilotFields::parse(&bad).unwrap_err().field, field, "{bad:?}");
+            assert_eq!(
+                PilotFields::parse(&bad).unwrap_err().field,
+                field,
+                "{bad:?}"
+            );
         }
     }
 

@@ -6,8 +6,8 @@
 //! express (the database URL's scheme, a Chromium path that exists).
 
 use anyhow::{Context, bail};
-use clap::{ArgAction, Args};
 use clap::builder::BoolishValueParser;
+use clap::{ArgAction, Args};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -24,7 +24,12 @@ pub struct Settings {
     pub data_dir: PathBuf,
 
     /// Address the web server listens on
-    #[arg(long, env = "LEPTOS_SITE_ADDR", default_value = "127.0.0.1:3000", global = true)]
+    #[arg(
+        long,
+        env = "LEPTOS_SITE_ADDR",
+        default_value = "127.0.0.1:3000",
+        global = true
+    )]
     pub site_addr: SocketAddr,
 
     /// Mark the session cookie `Secure` (set to true when served over HTTPS)
@@ -141,18 +146,36 @@ mod tests {
         assert!(parse(&["--max-upload-mb", "0"]).is_err());
         assert!(parse(&["--site-addr", "localhost"]).is_err());
         assert!(parse(&["--demo", "maybe"]).is_err());
-        let wrong_scheme = parse(&["--database-url", "mysql://x"]).unwrap().settings.validate();
-        assert!(wrong_scheme.unwrap_err().to_string().contains("DATABASE_URL"));
+        let wrong_scheme = parse(&["--database-url", "mysql://x"])
+            .unwrap()
+            .settings
+            .validate();
+        assert!(
+            wrong_scheme
+                .unwrap_err()
+                .to_string()
+                .contains("DATABASE_URL")
+        );
         let no_chromium = parse(&["--chromium-path", "/nonexistent/chromium"])
             .unwrap()
             .settings
             .validate();
-        assert!(no_chromium.unwrap_err().to_string().contains("CHROMIUM_PATH"));
+        assert!(
+            no_chromium
+                .unwrap_err()
+                .to_string()
+                .contains("CHROMIUM_PATH")
+        );
     }
 
     #[test]
     fn booleans_accept_the_usual_spellings() {
         assert!(!parse(&["--demo", "0"]).unwrap().settings.demo);
-        assert!(parse(&["--secure-cookies", "on"]).unwrap().settings.secure_cookies);
+        assert!(
+            parse(&["--secure-cookies", "on"])
+                .unwrap()
+                .settings
+                .secure_cookies
+        );
     }
 }

@@ -54,8 +54,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::User(UserCommand::List) => {
             let store = open_store(&config).await?;
-            let users = store.list_users().await.map_err(|e| anyhow::anyhow!("{e}"))?;
-            println!("{:<36} {:<9} {:<30} state", "e-mail", "role", "organisation");
+            let users = store
+                .list_users()
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!(
+                "{:<36} {:<9} {:<30} state",
+                "e-mail", "role", "organisation"
+            );
             for user in users {
                 println!(
                     "{:<36} {:<9} {:<30} {}",

@@ -11,7 +11,10 @@ pub async fn list_organisations() -> Result<Vec<Organisation>, AppError> {
     crate::server::respond(
         async move {
             require(Need::Admin)?;
-            Ok(crate::server::services()?.store.list_organisations().await?)
+            Ok(crate::server::services()?
+                .store
+                .list_organisations()
+                .await?)
         }
         .await,
     )
@@ -62,9 +65,10 @@ pub async fn create_user(
     crate::server::respond(
         async move {
             require(Need::Admin)?;
-            let role: engine::account::Role = role
-                .parse()
-                .map_err(|e: engine::account::UnknownRole| AppError::invalid(format!("role: {e}")))?;
+            let role: engine::account::Role =
+                role.parse().map_err(|e: engine::account::UnknownRole| {
+                    AppError::invalid(format!("role: {e}"))
+                })?;
             let store = crate::server::services()?.store;
             create_account(&store, &email, &name, role, organisation_id, Some(password)).await
         }
@@ -90,7 +94,9 @@ pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppEr
                 && !target.disabled
                 && store.count_active_admins().await? <= 1
             {
-                return Err(AppError::invalid("The last enabled administrator cannot be disabled."));
+                return Err(AppError::invalid(
+                    "The last enabled administrator cannot be disabled.",
+                ));
             }
             store.set_disabled(user_id, disabled).await?;
             Ok(())

@@ -14,19 +14,23 @@ pub async fn whoami() -> Result<Option<SessionUser>, AppError> {
 #[server(endpoint = "login")]
 pub async fn login(email: String, password: String, next: Option<String>) -> Result<(), AppError> {
     use crate::server::auth::{
-        FAILED_LOGIN_WINDOW_MS, MAX_FAILED_LOGINS, safe_next, start_session, verify_password_off_thread,
+        FAILED_LOGIN_WINDOW_MS, MAX_FAILED_LOGINS, safe_next, start_session,
+        verify_password_off_thread,
     };
     use crate::server::store::now_ms;
     crate::server::respond(
         async move {
             let services = crate::server::services()?;
             let store = &services.store;
-            let email = engine::account::normalise_email(&email).map_err(|_| AppError::BadCredentials)?;
+            let email =
+                engine::account::normalise_email(&email).map_err(|_| AppError::BadCredentials)?;
             let window_start = now_ms() - FAILED_LOGIN_WINDOW_MS;
             let (failures, oldest) = store.login_failures_since(&email, window_start).await?;
             if failures >= MAX_FAILED_LOGINS {
                 let unlock_ms = oldest.unwrap_or(window_start) + FAILED_LOGIN_WINDOW_MS - now_ms();
-                return Err(AppError::TooManyAttempts((unlock_ms.max(0) + 59_999) / 60_000));
+                return Err(AppError::TooManyAttempts(
+                    (unlock_ms.max(0) + 59_999) / 60_000,
+                ));
             }
             let credentials = store.credentials(&email).await?;
             let hash = credentials.as_ref().map(|c| c.password_hash.clone());
@@ -86,10 +90,14 @@ pub async fn change_password(
             let services = crate::server::services()?;
             let stored = services.store.password_hash(user.id).await?;
             if !verify_password_off_thread(current_password, stored).await {
-                return Err(AppError::invalid("current_password: the current password is wrong"));
+                return Err(AppError::invalid(
+                    "current_password: the current password is wrong",
+                ));
             }
             if new_password != confirm_password {
-                return Err(AppError::invalid("confirm_password: the two new passwords differ"));
+                return Err(AppError::invalid(
+                    "confirm_password: the two new passwords differ",
+                ));
             }
             engine::account::check_new_password(&new_password, &user.email)
                 .map_err(|e| AppError::invalid(format!("new_password: {e}")))?;

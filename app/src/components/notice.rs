@@ -58,8 +58,10 @@ where
 {
     move || {
         value.get().map(|result| match result {
-            Ok(v) => view! { <div class="notice notice-ok" role="status">{success.run(v)}</div> }.into_any(),
-            Err(e) => view! { <div class="notice notice-error" role="alert">{e.to_string()}</div> }.into_any(),
+            Ok(v) => view! { <div class="notice notice-ok" role="status">{success.run(v)}</div> }
+                .into_any(),
+            Err(e) => view! { <div class="notice notice-error" role="alert">{e.to_string()}</div> }
+                .into_any(),
         })
     }
 }

@@ -65,6 +65,14 @@ pub fn OrganisationsPage() -> impl IntoView {
     }
 }
 
+/// Customer organisations first (the usual case for a new account), then staff.
+fn customers_first(
+    mut organisations: Vec<crate::model::Organisation>,
+) -> Vec<crate::model::Organisation> {
+    organisations.sort_by_key(|o| (o.kind == OrganisationKind::Staff, o.name.to_lowercase()));
+    organisations
+}
+
 fn issued_message(issued: IssuedPassword) -> String {
     match issued.generated_password {
         Some(password) => format!(
@@ -82,7 +90,9 @@ pub fn UsersPage() -> impl IntoView {
     let reset = ServerAction::<ResetPassword>::new();
     let data = Resource::new(
         move || (create.version().get(), disable.version().get()),
-        |_| async move { Ok::<_, crate::error::AppError>((list_users().await?, list_organisations().await?)) },
+        |_| async move {
+            Ok::<_, crate::error::AppError>((list_users().await?, list_organisations().await?))
+        },
     );
     view! {
         <Title text="Users"/>
@@ -148,7 +158,7 @@ pub fn UsersPage() -> impl IntoView {
                                 </select>
                                 <label for="user-org">"Organisation"</label>
                                 <select id="user-org" name="organisation_id">
-                                    {organisations.into_iter().map(|o| {
+                                    {customers_first(organisations).into_iter().map(|o| {
                                         let label = match o.kind {
                                             OrganisationKind::Staff => format!("{} (staff)", o.name),
                                             OrganisationKind::Customer => o.name.clone(),

@@ -27,7 +27,11 @@ fn PilotFields(initial: Option<Pilot>) -> impl IntoView {
         created_ms: 0,
         updated_ms: 0,
     });
-    let gpu_count = if p.gpu_count > 0 { p.gpu_count.to_string() } else { String::new() };
+    let gpu_count = if p.gpu_count > 0 {
+        p.gpu_count.to_string()
+    } else {
+        String::new()
+    };
     view! {
         <label for="name">"Name" <span class="req" title="required">"*"</span></label>
         <input id="name" name="name" required maxlength="120" value=p.name placeholder="e.g. Support assistant on 4× L40S"/>
@@ -67,7 +71,9 @@ fn PilotFields(initial: Option<Pilot>) -> impl IntoView {
 
 fn error_of<T>(value: Option<Result<T, AppError>>) -> Option<impl IntoView> {
     match value {
-        Some(Err(error)) => Some(view! { <div class="notice notice-error" role="alert">{error.to_string()}</div> }),
+        Some(Err(error)) => {
+            Some(view! { <div class="notice notice-error" role="alert">{error.to_string()}</div> })
+        }
         _ => None,
     }
 }

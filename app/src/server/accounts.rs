@@ -24,7 +24,9 @@ pub fn organisation_name(input: &str) -> Result<String, AppError> {
         )));
     }
     if name.chars().any(char::is_control) {
-        return Err(AppError::invalid("name: must not contain control characters"));
+        return Err(AppError::invalid(
+            "name: must not contain control characters",
+        ));
     }
     Ok(name.to_string())
 }
@@ -55,7 +57,9 @@ pub async fn create_account(
     let email = normalise_email(email).map_err(|e| AppError::invalid(format!("email: {e}")))?;
     let name = name.trim().to_string();
     if name.chars().count() > 120 || name.chars().any(char::is_control) {
-        return Err(AppError::invalid("name: at most 120 characters, no control characters"));
+        return Err(AppError::invalid(
+            "name: at most 120 characters, no control characters",
+        ));
     }
     let kind = store
         .organisation_kind(organisation_id)
@@ -69,7 +73,8 @@ pub async fn create_account(
     }
     let (password, generated) = match password.filter(|p| !p.is_empty()) {
         Some(password) => {
-            check_new_password(&password, &email).map_err(|e| AppError::invalid(format!("password: {e}")))?;
+            check_new_password(&password, &email)
+                .map_err(|e| AppError::invalid(format!("password: {e}")))?;
             (password, None)
         }
         None => {
@@ -100,9 +105,11 @@ pub async fn create_account_in_named_organisation(
     let organisation = organisation_name(organisation)?;
     let organisation_id = match store.organisation_by_name(&organisation).await? {
         Some((id, _)) => id,
-        None => store
-            .create_organisation(&organisation, role.organisation_kind())
-            .await?,
+        None => {
+            store
+                .create_organisation(&organisation, role.organisation_kind())
+                .await?
+        }
     };
     create_account(store, email, name, role, organisation_id, password).await
 }

@@ -130,7 +130,11 @@ pub fn token_hash(token: &str) -> String {
 
 /// The `Set-Cookie` value for a session token.
 pub fn session_cookie(token: &str, settings: &AuthSettings) -> String {
-    let secure = if settings.secure_cookies { "; Secure" } else { "" };
+    let secure = if settings.secure_cookies {
+        "; Secure"
+    } else {
+        ""
+    };
     format!(
         "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
         settings.session_ttl_ms / 1000
@@ -139,12 +143,19 @@ pub fn session_cookie(token: &str, settings: &AuthSettings) -> String {
 
 /// The `Set-Cookie` value that removes the session cookie.
 pub fn expired_cookie(settings: &AuthSettings) -> String {
-    let secure = if settings.secure_cookies { "; Secure" } else { "" };
+    let secure = if settings.secure_cookies {
+        "; Secure"
+    } else {
+        ""
+    };
     format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}")
 }
 
 /// Starts a session for `user_id`; returns the cookie value to set.
-pub async fn start_session(services: &Services, user_id: i64) -> Result<(String, String), AppError> {
+pub async fn start_session(
+    services: &Services,
+    user_id: i64,
+) -> Result<(String, String), AppError> {
     let token = new_token();
     let hash = token_hash(&token);
     services
@@ -171,7 +182,10 @@ fn cookie_token(request: &Request) -> Option<String> {
 /// `Referer`) names a host other than the one it was sent to. Requests without either header
 /// (scripts, the CLI, curl) are not browsers acting on someone's behalf and pass.
 fn is_cross_site_write(request: &Request) -> bool {
-    if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+    if matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    ) {
         return false;
     }
     let host = request
@@ -235,7 +249,11 @@ fn percent_encode_path(path: &str) -> String {
 }
 
 /// Axum middleware applied to the whole router. See the module documentation.
-pub async fn session_guard(State(services): State<Services>, mut request: Request, next: Next) -> Response {
+pub async fn session_guard(
+    State(services): State<Services>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     if is_cross_site_write(&request) {
         return (StatusCode::FORBIDDEN, "Cross-site request refused.").into_response();
     }
@@ -260,7 +278,10 @@ pub async fn session_guard(State(services): State<Services>, mut request: Reques
             Ok(None) => {}
             Err(error) => {
                 tracing::error!(%error, "session lookup failed");
-                return (StatusCode::SERVICE_UNAVAILABLE, "The database is unavailable; please try again shortly.")
+                return (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "The database is unavailable; please try again shortly.",
+                )
                     .into_response();
             }
         }
@@ -275,7 +296,10 @@ pub async fn session_guard(State(services): State<Services>, mut request: Reques
             let location = if target == "/" {
                 "/login".to_string()
             } else {
-                format!("/login?next={}", percent_encode_path(&target).replace('?', "%3F"))
+                format!(
+                    "/login?next={}",
+                    percent_encode_path(&target).replace('?', "%3F")
+                )
             };
             return Redirect::to(&location).into_response();
         }
@@ -336,7 +360,9 @@ pub fn require(need: Need) -> Result<SessionUser, AppError> {
 /// organisation's. Anything else is [`AppError::NotFound`].
 pub async fn visible_pilot(store: &Store, user: &SessionUser, id: i64) -> Result<Pilot, AppError> {
     match store.pilot(id).await? {
-        Some(pilot) if user.role.is_staff() || pilot.organisation_id == user.organisation_id => Ok(pilot),
+        Some(pilot) if user.role.is_staff() || pilot.organisation_id == user.organisation_id => {
+            Ok(pilot)
+        }
         _ => Err(AppError::NotFound),
     }
 }
@@ -369,11 +395,23 @@ mod tests {
 
     #[test]
     fn the_policy_answers_404_to_customers_and_403_to_staff_without_the_privilege() {
-        assert_eq!(authorise(None, Need::SignedIn), Err(AppError::Unauthenticated));
+        assert_eq!(
+            authorise(None, Need::SignedIn),
+            Err(AppError::Unauthenticated)
+        );
         assert!(authorise(Some(&user(Role::Customer)), Need::SignedIn).is_ok());
-        assert_eq!(authorise(Some(&user(Role::Customer)), Need::Staff), Err(AppError::NotFound));
-        assert_eq!(authorise(Some(&user(Role::Customer)), Need::Admin), Err(AppError::NotFound));
-        assert_eq!(authorise(Some(&user(Role::Sales)), Need::Admin), Err(AppError::Forbidden));
+        assert_eq!(
+            authorise(Some(&user(Role::Customer)), Need::Staff),
+            Err(AppError::NotFound)
+        );
+        assert_eq!(
+            authorise(Some(&user(Role::Customer)), Need::Admin),
+            Err(AppError::NotFound)
+        );
+        assert_eq!(
+            authorise(Some(&user(Role::Sales)), Need::Admin),
+            Err(AppError::Forbidden)
+        );
         assert!(authorise(Some(&user(Role::Sales)), Need::Staff).is_ok());
         assert!(authorise(Some(&user(Role::Admin)), Need::Admin).is_ok());
     }
@@ -405,7 +443,10 @@ mod tests {
 
     #[test]
     fn cookies_are_http_only_and_same_site() {
-        let settings = AuthSettings { secure_cookies: true, session_ttl_ms: 3_600_000 };
+        let settings = AuthSettings {
+            secure_cookies: true,
+            session_ttl_ms: 3_600_000,
+        };
         let cookie = session_cookie("abc", &settings);
         assert!(cookie.contains("HttpOnly"));
         assert!(cookie.contains("SameSite=Lax"));
@@ -415,7 +456,13 @@ mod tests {
 
     #[test]
     fn public_paths_are_only_assets_sign_in_and_apis() {
-        for path in ["/login", "/health", "/pkg/pilot-desk.wasm", "/favicon.svg", "/api/login"] {
+        for path in [
+            "/login",
+            "/health",
+            "/pkg/pilot-desk.wasm",
+            "/favicon.svg",
+            "/api/login",
+        ] {
             assert!(is_public_path(path), "{path}");
         }
         for path in ["/", "/pilots/1", "/admin/users", "/account"] {

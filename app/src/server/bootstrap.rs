@@ -52,13 +52,23 @@ pub async fn first_start(store: &Store, demo: bool) -> Result<Option<FirstStart>
     if store.count_users().await? > 0 {
         return Ok(None);
     }
-    let admin = create_account(store, FIRST_ADMIN_EMAIL, "Administrator", Role::Admin, staff, None).await?;
+    let admin = create_account(
+        store,
+        FIRST_ADMIN_EMAIL,
+        "Administrator",
+        Role::Admin,
+        staff,
+        None,
+    )
+    .await?;
     let demo_pilot = if demo {
         let customer = match store.organisation_by_name(DEMO_ORGANISATION).await? {
             Some((id, _)) => id,
-            None => store
-                .create_organisation(DEMO_ORGANISATION, OrganisationKind::Customer)
-                .await?,
+            None => {
+                store
+                    .create_organisation(DEMO_ORGANISATION, OrganisationKind::Customer)
+                    .await?
+            }
         };
         Some(
             store

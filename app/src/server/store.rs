@@ -152,7 +152,10 @@ impl Store {
             .acquire_timeout(Duration::from_secs(10));
         if let Some(schema) = pg_schema {
             let schema = schema.to_string();
-            if !schema.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            if !schema
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
                 return Err(StoreError::Corrupt(format!("bad schema name `{schema}`")));
             }
             options = options.after_connect(move |conn, _meta| {
@@ -166,7 +169,9 @@ impl Store {
         let pool = options.connect(url).await?;
         let store = Store { pool, backend };
         if backend == Backend::Sqlite {
-            sqlx::query("PRAGMA journal_mode=WAL").execute(&store.pool).await?;
+            sqlx::query("PRAGMA journal_mode=WAL")
+                .execute(&store.pool)
+                .await?;
         }
         store.migrate().await?;
         Ok(store)
@@ -174,8 +179,16 @@ impl Store {
 
     async fn migrate(&self) -> StoreResult<()> {
         match self.backend {
-            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&self.pool).await?,
-            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&self.pool).await?,
+            Backend::Sqlite => {
+                sqlx::migrate!("../migrations/sqlite")
+                    .run(&self.pool)
+                    .await?
+            }
+            Backend::Postgres => {
+                sqlx::migrate!("../migrations/postgres")
+                    .run(&self.pool)
+                    .await?
+            }
         }
         Ok(())
     }
@@ -189,7 +202,9 @@ impl Store {
         if self.backend != Backend::Sqlite {
             return Ok(None);
         }
-        let row = sqlx::query("PRAGMA journal_mode").fetch_one(&self.pool).await?;
+        let row = sqlx::query("PRAGMA journal_mode")
+            .fetch_one(&self.pool)
+            .await?;
         Ok(Some(row.try_get::<String, _>(0)?))
     }
 
@@ -214,7 +229,11 @@ impl Store {
     // ---- organisations -------------------------------------------------------------------
 
     /// Creates an organisation; a taken name is a [`StoreError::Conflict`].
-    pub async fn create_organisation(&self, name: &str, kind: OrganisationKind) -> StoreResult<i64> {
+    pub async fn create_organisation(
+        &self,
+        name: &str,
+        kind: OrganisationKind,
+    ) -> StoreResult<i64> {
         let row = sqlx::query(
             "INSERT INTO organisations (name, kind, created_ms) VALUES ($1, $2, $3) RETURNING id",
         )
@@ -223,12 +242,19 @@ impl Store {
         .bind(now_ms())
         .fetch_one(&self.pool)
         .await
-        .map_err(|e| conflict(e, || format!("an organisation named “{name}” already exists")))?;
+        .map_err(|e| {
+            conflict(e, || {
+                format!("an organisation named “{name}” already exists")
+            })
+        })?;
         Ok(row.try_get("id")?)
     }
 
     /// The organisation with this exact name, as (id, kind).
-    pub async fn organisation_by_name(&self, name: &str) -> StoreResult<Option<(i64, OrganisationKind)>> {
+    pub async fn organisation_by_name(
+        &self,
+        name: &str,
+    ) -> StoreResult<Option<(i64, OrganisationKind)>> {
         let row = sqlx::query("SELECT id, kind FROM organisations WHERE name = $1")
             .bind(name)
             .fetch_optional(&self.pool)
@@ -279,7 +305,9 @@ impl Store {
     // ---- users -----------------------------------------------------------------------------
 
     pub async fn count_users(&self) -> StoreResult<i64> {
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM users").fetch_one(&self.pool).await?;
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM users")
+            .fetch_one(&self.pool)
+            .await?;
         Ok(row.try_get("n")?)
     }
 
@@ -316,7 +344,10 @@ impl Store {
         let sql = format!(
             "SELECT {USER_COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id WHERE u.id = $1"
         );
-        let row = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
         row.as_ref().map(user_from_row).transpose()
     }
 
@@ -326,7 +357,10 @@ impl Store {
             "SELECT {USER_COLUMNS}, u.password_hash FROM users u \
              JOIN organisations o ON o.id = u.organisation_id WHERE u.email = $1"
         );
-        let row = sqlx::query(&sql).bind(email).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(&sql)
+            .bind(email)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(|row| {
             Ok(Credentials {
                 user: user_from_row(&row)?,
@@ -396,15 +430,21 @@ impl Store {
 
     /// How many enabled admins there are (the last one may not be disabled).
     pub async fn count_active_admins(&self) -> StoreResult<i64> {
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = 0")
-            .fetch_one(&self.pool)
-            .await?;
+        let row =
+            sqlx::query("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = 0")
+                .fetch_one(&self.pool)
+                .await?;
         Ok(row.try_get("n")?)
     }
 
     // ---- sessions --------------------------------------------------------------------------
 
-    pub async fn create_session(&self, id_hash: &str, user_id: i64, expires_ms: i64) -> StoreResult<()> {
+    pub async fn create_session(
+        &self,
+        id_hash: &str,
+        user_id: i64,
+        expires_ms: i64,
+    ) -> StoreResult<()> {
         sqlx::query("INSERT INTO sessions (id_hash, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)")
             .bind(id_hash)
             .bind(user_id)
@@ -495,7 +535,11 @@ impl Store {
     }
 
     /// Failed sign-ins for `email` since `since_ms`: (count, time of the oldest).
-    pub async fn login_failures_since(&self, email: &str, since_ms: i64) -> StoreResult<(i64, Option<i64>)> {
+    pub async fn login_failures_since(
+        &self,
+        email: &str,
+        since_ms: i64,
+    ) -> StoreResult<(i64, Option<i64>)> {
         let row = sqlx::query(
             "SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures WHERE email = $1 AND at_ms > $2",
         )
@@ -517,7 +561,9 @@ impl Store {
     // ---- pilots ----------------------------------------------------------------------------
 
     pub async fn count_pilots(&self) -> StoreResult<i64> {
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM pilots").fetch_one(&self.pool).await?;
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM pilots")
+            .fetch_one(&self.pool)
+            .await?;
         Ok(row.try_get("n")?)
     }
 
@@ -575,13 +621,20 @@ impl Store {
         let sql = format!(
             "SELECT {PILOT_COLUMNS} FROM pilots p JOIN organisations o ON o.id = p.organisation_id WHERE p.id = $1"
         );
-        let row = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
         row.as_ref().map(pilot_from_row).transpose()
     }
 
     /// Pilots, most recently updated first; only `organisation_id`'s when given.
     pub async fn list_pilots(&self, organisation_id: Option<i64>) -> StoreResult<Vec<Pilot>> {
-        let filter = if organisation_id.is_some() { "WHERE p.organisation_id = $1" } else { "" };
+        let filter = if organisation_id.is_some() {
+            "WHERE p.organisation_id = $1"
+        } else {
+            ""
+        };
         let sql = format!(
             "SELECT {PILOT_COLUMNS} FROM pilots p JOIN organisations o ON o.id = p.organisation_id \
              {filter} ORDER BY p.updated_ms DESC, p.id DESC"

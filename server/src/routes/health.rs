@@ -14,7 +14,10 @@ pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<Value>) 
         Backend::Postgres => "postgres",
     };
     match store.ping().await {
-        Ok(()) => (StatusCode::OK, Json(json!({ "status": "ok", "database": database }))),
+        Ok(()) => (
+            StatusCode::OK,
+            Json(json!({ "status": "ok", "database": database })),
+        ),
         Err(error) => {
             tracing::error!(%error, "health check: database unreachable");
             (

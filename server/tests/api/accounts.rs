@@ -14,7 +14,12 @@ async fn first_start_creates_an_admin_with_an_argon2id_hash_and_the_demo_pilot()
     assert_eq!(credentials.user.role, Role::Admin);
     assert!(credentials.password_hash.starts_with("$argon2id$"));
     assert_eq!(app.admin_password.len(), 20);
-    let demo = app.store.pilot(app.demo_pilot.unwrap()).await.unwrap().unwrap();
+    let demo = app
+        .store
+        .pilot(app.demo_pilot.unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(demo.model, "RedHatAI/Qwen2.5-7B-Instruct");
     assert_eq!(demo.gpu_count, 4);
     assert_eq!(demo.organisation_name, "Demo Customer");
@@ -25,7 +30,14 @@ async fn login_sets_an_http_only_same_site_session_cookie_and_whoami_knows_the_u
     let app = spawn_app().await;
     let browser = client();
     let response = app
-        .call(&browser, "login", &[("email", " Admin@PilotDesk.local "), ("password", &app.admin_password)])
+        .call(
+            &browser,
+            "login",
+            &[
+                ("email", " Admin@PilotDesk.local "),
+                ("password", &app.admin_password),
+            ],
+        )
         .await;
     assert!(response.status().is_success(), "{}", response.status());
     let cookie = response
@@ -35,7 +47,10 @@ async fn login_sets_an_http_only_same_site_session_cookie_and_whoami_knows_the_u
         .map(|v| v.to_str().unwrap().to_string())
         .find(|c| c.starts_with("pilotdesk_session="))
         .expect("session cookie");
-    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
     let me = app.call_ok(&browser, "whoami", &[]).await;
     assert_eq!(me["email"], ADMIN);
     assert_eq!(me["role"], "admin");
@@ -46,7 +61,11 @@ async fn a_wrong_password_is_refused_with_401_and_no_session() {
     let app = spawn_app().await;
     let browser = client();
     let response = app
-        .call(&browser, "login", &[("email", ADMIN), ("password", "not the password")])
+        .call(
+            &browser,
+            "login",
+            &[("email", ADMIN), ("password", "not the password")],
+        )
         .await;
     assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(app.call_ok(&browser, "whoami", &[]).await, Value::Null);
@@ -58,16 +77,27 @@ async fn repeated_failures_lock_the_account_even_for_the_right_password() {
     let browser = client();
     for _ in 0..MAX_FAILED_LOGINS {
         let response = app
-            .call(&browser, "login", &[("email", ADMIN), ("password", "guess guess guess")])
+            .call(
+                &browser,
+                "login",
+                &[("email", ADMIN), ("password", "guess guess guess")],
+            )
             .await;
         assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
     }
     let response = app
-        .call(&browser, "login", &[("email", ADMIN), ("password", &app.admin_password)])
+        .call(
+            &browser,
+            "login",
+            &[("email", ADMIN), ("password", &app.admin_password)],
+        )
         .await;
     assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
     let body = response.text().await.unwrap();
-    assert_eq!(body, r#"{"TooManyAttempts":15}"#, "locked for the whole 15-minute window");
+    assert_eq!(
+        body, r#"{"TooManyAttempts":15}"#,
+        "locked for the whole 15-minute window"
+    );
 }
 
 #[tokio::test]
@@ -90,7 +120,11 @@ async fn changing_the_password_signs_out_other_sessions_and_keeps_this_one() {
         .call(
             &here,
             "change_password",
-            &[("current_password", "wrong"), ("new_password", new_password), ("confirm_password", new_password)],
+            &[
+                ("current_password", "wrong"),
+                ("new_password", new_password),
+                ("confirm_password", new_password),
+            ],
         )
         .await;
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
@@ -98,21 +132,33 @@ async fn changing_the_password_signs_out_other_sessions_and_keeps_this_one() {
         .call(
             &here,
             "change_password",
-            &[("current_password", &app.admin_password), ("new_password", "short"), ("confirm_password", "short")],
+            &[
+                ("current_password", &app.admin_password),
+                ("new_password", "short"),
+                ("confirm_password", "short"),
+            ],
         )
         .await;
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
     app.call_ok(
         &here,
         "change_password",
-        &[("current_password", &app.admin_password), ("new_password", new_password), ("confirm_password", new_password)],
+        &[
+            ("current_password", &app.admin_password),
+            ("new_password", new_password),
+            ("confirm_password", new_password),
+        ],
     )
     .await;
     assert_eq!(app.call_ok(&here, "whoami", &[]).await["email"], ADMIN);
     assert_eq!(app.call_ok(&elsewhere, "whoami", &[]).await, Value::Null);
     let fresh = client();
     let old = app
-        .call(&fresh, "login", &[("email", ADMIN), ("password", &app.admin_password)])
+        .call(
+            &fresh,
+            "login",
+            &[("email", ADMIN), ("password", &app.admin_password)],
+        )
         .await;
     assert_eq!(old.status(), StatusCode::UNAUTHORIZED);
     app.login(&fresh, ADMIN, new_password).await;
@@ -123,7 +169,9 @@ async fn the_admin_creates_organisations_and_users_and_roles_must_fit_the_organi
     let app = spawn_app().await;
     let admin = app.admin().await;
     let acme = app.organisation(&admin, "Acme Corp").await;
-    let duplicate = app.call(&admin, "create_organisation", &[("name", "Acme Corp")]).await;
+    let duplicate = app
+        .call(&admin, "create_organisation", &[("name", "Acme Corp")])
+        .await;
     assert_eq!(duplicate.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(duplicate.text().await.unwrap().contains("already exists"));
 
@@ -132,20 +180,38 @@ async fn the_admin_creates_organisations_and_users_and_roles_must_fit_the_organi
         .call(
             &admin,
             "create_user",
-            &[("email", "a@acme.io"), ("name", ""), ("role", "assessor"), ("organisation_id", &acme_s), ("password", "")],
+            &[
+                ("email", "a@acme.io"),
+                ("name", ""),
+                ("role", "assessor"),
+                ("organisation_id", &acme_s),
+                ("password", ""),
+            ],
         )
         .await;
-    assert_eq!(staff_in_customer_org.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        staff_in_customer_org.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
 
     let issued = app
         .call_ok(
             &admin,
             "create_user",
-            &[("email", "Carol@Acme.io"), ("name", "Carol"), ("role", "customer"), ("organisation_id", &acme_s), ("password", "")],
+            &[
+                ("email", "Carol@Acme.io"),
+                ("name", "Carol"),
+                ("role", "customer"),
+                ("organisation_id", &acme_s),
+                ("password", ""),
+            ],
         )
         .await;
     assert_eq!(issued["user"]["email"], "carol@acme.io");
-    let generated = issued["generated_password"].as_str().expect("generated password").to_string();
+    let generated = issued["generated_password"]
+        .as_str()
+        .expect("generated password")
+        .to_string();
     let carol = client();
     app.login(&carol, "carol@acme.io", &generated).await;
     assert_eq!(app.call_ok(&carol, "whoami", &[]).await["role"], "customer");
@@ -154,7 +220,13 @@ async fn the_admin_creates_organisations_and_users_and_roles_must_fit_the_organi
         .call(
             &admin,
             "create_user",
-            &[("email", "carol@acme.io"), ("name", ""), ("role", "customer"), ("organisation_id", &acme_s), ("password", PASSWORD)],
+            &[
+                ("email", "carol@acme.io"),
+                ("name", ""),
+                ("role", "customer"),
+                ("organisation_id", &acme_s),
+                ("password", PASSWORD),
+            ],
         )
         .await;
     assert_eq!(duplicate_user.status(), StatusCode::UNPROCESSABLE_ENTITY);
@@ -169,17 +241,36 @@ async fn a_disabled_account_loses_its_sessions_and_cannot_sign_in() {
     let admin = app.admin().await;
     let acme = app.organisation(&admin, "Acme Corp").await;
     let carol = app.user(&admin, "carol@acme.io", "customer", acme).await;
-    let carol_id = app.call_ok(&carol, "whoami", &[]).await["id"].as_i64().unwrap().to_string();
-    app.call_ok(&admin, "set_user_disabled", &[("user_id", &carol_id), ("disabled", "true")]).await;
+    let carol_id = app.call_ok(&carol, "whoami", &[]).await["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    app.call_ok(
+        &admin,
+        "set_user_disabled",
+        &[("user_id", &carol_id), ("disabled", "true")],
+    )
+    .await;
     assert_eq!(app.call_ok(&carol, "whoami", &[]).await, Value::Null);
     let again = app
-        .call(&client(), "login", &[("email", "carol@acme.io"), ("password", PASSWORD)])
+        .call(
+            &client(),
+            "login",
+            &[("email", "carol@acme.io"), ("password", PASSWORD)],
+        )
         .await;
     assert_eq!(again.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(again.text().await.unwrap().contains("disabled"));
-    let admin_id = app.call_ok(&admin, "whoami", &[]).await["id"].as_i64().unwrap().to_string();
+    let admin_id = app.call_ok(&admin, "whoami", &[]).await["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
     let own = app
-        .call(&admin, "set_user_disabled", &[("user_id", &admin_id), ("disabled", "true")])
+        .call(
+            &admin,
+            "set_user_disabled",
+            &[("user_id", &admin_id), ("disabled", "true")],
+        )
         .await;
     assert_eq!(own.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }
@@ -190,12 +281,21 @@ async fn reset_password_issues_a_new_one_and_the_old_one_stops_working() {
     let admin = app.admin().await;
     let acme = app.organisation(&admin, "Acme Corp").await;
     let carol = app.user(&admin, "carol@acme.io", "customer", acme).await;
-    let carol_id = app.call_ok(&carol, "whoami", &[]).await["id"].as_i64().unwrap().to_string();
-    let issued = app.call_ok(&admin, "reset_password", &[("user_id", &carol_id)]).await;
+    let carol_id = app.call_ok(&carol, "whoami", &[]).await["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let issued = app
+        .call_ok(&admin, "reset_password", &[("user_id", &carol_id)])
+        .await;
     let new_password = issued["generated_password"].as_str().unwrap();
     assert_eq!(app.call_ok(&carol, "whoami", &[]).await, Value::Null);
     let old = app
-        .call(&client(), "login", &[("email", "carol@acme.io"), ("password", PASSWORD)])
+        .call(
+            &client(),
+            "login",
+            &[("email", "carol@acme.io"), ("password", PASSWORD)],
+        )
         .await;
     assert_eq!(old.status(), StatusCode::UNAUTHORIZED);
     app.login(&client(), "carol@acme.io", new_password).await;
@@ -204,9 +304,16 @@ async fn reset_password_issues_a_new_one_and_the_old_one_stops_working() {
 #[tokio::test]
 async fn the_command_line_path_creates_the_organisation_when_missing() {
     let app = spawn_app().await;
-    let issued = create_account_in_named_organisation(&app.store, "dan@globex.io", "Dan", Role::Customer, "Globex", None)
-        .await
-        .unwrap();
+    let issued = create_account_in_named_organisation(
+        &app.store,
+        "dan@globex.io",
+        "Dan",
+        Role::Customer,
+        "Globex",
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(issued.user.organisation_name, "Globex");
     let password = issued.generated_password.unwrap();
     app.login(&client(), "dan@globex.io", &password).await;
@@ -221,6 +328,14 @@ async fn the_command_line_path_creates_the_organisation_when_missing() {
     )
     .await;
     assert!(wrong_kind.unwrap_err().to_string().contains("staff"));
-    let weak = create_account_in_named_organisation(&app.store, "fay@globex.io", "", Role::Customer, "Globex", Some("short".into())).await;
+    let weak = create_account_in_named_organisation(
+        &app.store,
+        "fay@globex.io",
+        "",
+        Role::Customer,
+        "Globex",
+        Some("short".into()),
+    )
+    .await;
     assert!(weak.unwrap_err().to_string().contains("password"));
 }

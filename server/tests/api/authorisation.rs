@@ -19,12 +19,20 @@ enum Need {
 /// organisation, `{user}` by the customer's user id, `{org}` by a customer organisation.
 const SERVER_FUNCTIONS: &[(&str, Need, &[(&str, &str)])] = &[
     ("whoami", Need::Anyone, &[]),
-    ("login", Need::Anyone, &[("email", "nobody@x.io"), ("password", "nothing at all")]),
+    (
+        "login",
+        Need::Anyone,
+        &[("email", "nobody@x.io"), ("password", "nothing at all")],
+    ),
     ("logout", Need::Anyone, &[]),
     (
         "change_password",
         Need::SignedIn,
-        &[("current_password", "x"), ("new_password", "y"), ("confirm_password", "y")],
+        &[
+            ("current_password", "x"),
+            ("new_password", "y"),
+            ("confirm_password", "y"),
+        ],
     ),
     ("list_pilots", Need::SignedIn, &[]),
     ("get_pilot", Need::SignedIn, &[("id", "{pilot}")]),
@@ -60,14 +68,28 @@ const SERVER_FUNCTIONS: &[(&str, Need, &[(&str, &str)])] = &[
         ],
     ),
     ("list_organisations", Need::Admin, &[]),
-    ("create_organisation", Need::Admin, &[("name", "Intruder Inc")]),
+    (
+        "create_organisation",
+        Need::Admin,
+        &[("name", "Intruder Inc")],
+    ),
     ("list_users", Need::Admin, &[]),
     (
         "create_user",
         Need::Admin,
-        &[("email", "intruder@x.io"), ("name", ""), ("role", "admin"), ("organisation_id", "{org}"), ("password", "")],
+        &[
+            ("email", "intruder@x.io"),
+            ("name", ""),
+            ("role", "admin"),
+            ("organisation_id", "{org}"),
+            ("password", ""),
+        ],
     ),
-    ("set_user_disabled", Need::Admin, &[("user_id", "{user}"), ("disabled", "true")]),
+    (
+        "set_user_disabled",
+        Need::Admin,
+        &[("user_id", "{user}"), ("disabled", "true")],
+    ),
     ("reset_password", Need::Admin, &[("user_id", "{user}")]),
 ];
 
@@ -80,7 +102,10 @@ fn every_registered_server_function_is_in_the_table() {
         .iter()
         .map(|(endpoint, _, _)| format!("/api/{endpoint}"))
         .collect();
-    assert_eq!(registered, covered, "server functions and the authorisation table differ");
+    assert_eq!(
+        registered, covered,
+        "server functions and the authorisation table differ"
+    );
 }
 
 struct World {
@@ -98,7 +123,9 @@ async fn world() -> (World, Client, Client) {
     let customer = app.user(&admin, "carol@acme.io", "customer", acme).await;
     let staff_org = app.staff_organisation().await;
     let sales = app.user(&admin, "sam@vendor.io", "sales", staff_org).await;
-    let user = app.call_ok(&customer, "whoami", &[]).await["id"].as_i64().unwrap();
+    let user = app.call_ok(&customer, "whoami", &[]).await["id"]
+        .as_i64()
+        .unwrap();
     let world = World {
         app,
         pilot: pilot.to_string(),
@@ -124,10 +151,20 @@ fn arguments<'a>(world: &'a World, args: &'a [(&'a str, &'a str)]) -> Vec<(&'a s
 
 async fn snapshot(world: &World) -> (usize, usize, String) {
     let store = &world.app.store;
-    let pilot = store.pilot(world.pilot.parse().unwrap()).await.unwrap().unwrap();
+    let pilot = store
+        .pilot(world.pilot.parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     (
         store.list_organisations().await.unwrap().len(),
-        store.list_users().await.unwrap().iter().filter(|u| !u.disabled).count(),
+        store
+            .list_users()
+            .await
+            .unwrap()
+            .iter()
+            .filter(|u| !u.disabled)
+            .count(),
         format!("{}|{}", pilot.name, pilot.status),
     )
 }
@@ -141,10 +178,17 @@ async fn anonymous_callers_get_401_from_everything_that_needs_a_session() {
         if *need == Need::Anyone {
             continue;
         }
-        let response = world.app.call(&anonymous, endpoint, &arguments(&world, args)).await;
+        let response = world
+            .app
+            .call(&anonymous, endpoint, &arguments(&world, args))
+            .await;
         assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{endpoint}");
     }
-    assert_eq!(snapshot(&world).await, before, "a refused call changed data");
+    assert_eq!(
+        snapshot(&world).await,
+        before,
+        "a refused call changed data"
+    );
 }
 
 #[tokio::test]
@@ -153,11 +197,18 @@ async fn customers_get_404_from_staff_and_admin_functions_even_for_their_own_pil
     let before = snapshot(&world).await;
     for (endpoint, need, args) in SERVER_FUNCTIONS {
         if matches!(need, Need::Staff | Need::Admin) {
-            let response = world.app.call(&customer, endpoint, &arguments(&world, args)).await;
+            let response = world
+                .app
+                .call(&customer, endpoint, &arguments(&world, args))
+                .await;
             assert_eq!(response.status(), StatusCode::NOT_FOUND, "{endpoint}");
         }
     }
-    assert_eq!(snapshot(&world).await, before, "a refused call changed data");
+    assert_eq!(
+        snapshot(&world).await,
+        before,
+        "a refused call changed data"
+    );
 }
 
 #[tokio::test]
@@ -166,18 +217,30 @@ async fn staff_without_the_admin_role_get_403_from_admin_functions() {
     let before = snapshot(&world).await;
     for (endpoint, need, args) in SERVER_FUNCTIONS {
         if *need == Need::Admin {
-            let response = world.app.call(&sales, endpoint, &arguments(&world, args)).await;
+            let response = world
+                .app
+                .call(&sales, endpoint, &arguments(&world, args))
+                .await;
             assert_eq!(response.status(), StatusCode::FORBIDDEN, "{endpoint}");
         }
     }
-    assert_eq!(snapshot(&world).await, before, "a refused call changed data");
+    assert_eq!(
+        snapshot(&world).await,
+        before,
+        "a refused call changed data"
+    );
 }
 
 #[tokio::test]
 async fn customers_get_404_for_pages_they_may_not_see_and_anonymous_visitors_are_sent_to_sign_in() {
     let (world, customer, sales) = world().await;
     let app = &world.app;
-    for path in ["/admin/users", "/admin/organisations", "/pilots/new", &format!("/pilots/{}/edit", world.pilot)] {
+    for path in [
+        "/admin/users",
+        "/admin/organisations",
+        "/pilots/new",
+        &format!("/pilots/{}/edit", world.pilot),
+    ] {
         let response = customer.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
     }
@@ -186,7 +249,12 @@ async fn customers_get_404_for_pages_they_may_not_see_and_anonymous_visitors_are
         assert_eq!(response.status(), StatusCode::FORBIDDEN, "{path}");
     }
     let anonymous = crate::helpers::client();
-    for path in ["/", "/account", "/admin/users", &format!("/pilots/{}", world.pilot)] {
+    for path in [
+        "/",
+        "/account",
+        "/admin/users",
+        &format!("/pilots/{}", world.pilot),
+    ] {
         let response = anonymous.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::SEE_OTHER, "{path}");
         let location = response.headers()["location"].to_str().unwrap();

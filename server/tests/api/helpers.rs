@@ -54,8 +54,13 @@ pub async fn spawn_app() -> TestApp {
         session_ttl_ms: 3_600_000,
         pg_schema: pg_schema.clone(),
     };
-    let application = Application::build(config).await.expect("application builds");
-    let first = application.first_start.clone().expect("first start on a fresh database");
+    let application = Application::build(config)
+        .await
+        .expect("application builds");
+    let first = application
+        .first_start
+        .clone()
+        .expect("first start on a fresh database");
     let store = application.store.clone();
     let base = format!("http://{}", application.local_addr());
     tokio::spawn(application.run_until_stopped());
@@ -151,7 +156,13 @@ impl TestApp {
     }
 
     /// Creates a user with a known password through the admin API.
-    pub async fn user(&self, admin: &Client, email: &str, role: &str, organisation_id: i64) -> Client {
+    pub async fn user(
+        &self,
+        admin: &Client,
+        email: &str,
+        role: &str,
+        organisation_id: i64,
+    ) -> Client {
         let org = organisation_id.to_string();
         self.call_ok(
             admin,

@@ -4,7 +4,9 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 fn migration_names(backend: &str) -> BTreeSet<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations").join(backend);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../migrations")
+        .join(backend);
     std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.unwrap().file_name().into_string().unwrap())
@@ -23,7 +25,9 @@ fn sqlite_and_postgres_migrations_have_the_same_versions_and_names() {
 #[test]
 fn both_backends_create_the_same_tables() {
     let tables = |backend: &str| -> BTreeSet<String> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations").join(backend);
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../migrations")
+            .join(backend);
         migration_names(backend)
             .iter()
             .flat_map(|name| {

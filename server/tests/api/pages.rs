@@ -10,7 +10,11 @@ async fn the_health_check_names_the_database() {
     assert_eq!(response.status(), StatusCode::OK);
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["status"], "ok");
-    let expected = if std::env::var("TEST_DATABASE_URL").is_ok_and(|u| !u.is_empty()) { "postgres" } else { "sqlite" };
+    let expected = if std::env::var("TEST_DATABASE_URL").is_ok_and(|u| !u.is_empty()) {
+        "postgres"
+    } else {
+        "sqlite"
+    };
     assert_eq!(body["database"], expected);
 }
 
@@ -26,9 +30,16 @@ async fn the_sqlite_database_runs_in_wal_mode() {
 #[tokio::test]
 async fn anonymous_visitors_are_sent_to_sign_in_with_the_page_they_wanted() {
     let app = spawn_app().await;
-    let response = client().get(app.url("/pilots/7?tab=plan")).send().await.unwrap();
+    let response = client()
+        .get(app.url("/pilots/7?tab=plan"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
-    assert_eq!(response.headers()["location"], "/login?next=/pilots/7%3Ftab%3Dplan");
+    assert_eq!(
+        response.headers()["location"],
+        "/login?next=/pilots/7%3Ftab%3Dplan"
+    );
     let login = client().get(app.url("/login")).send().await.unwrap();
     assert_eq!(login.status(), StatusCode::OK);
     let html = login.text().await.unwrap();
@@ -43,7 +54,10 @@ async fn signed_in_users_see_the_pilot_list_and_404_for_unknown_pages() {
     let home = admin.get(app.url("/")).send().await.unwrap();
     assert_eq!(home.status(), StatusCode::OK);
     let html = home.text().await.unwrap();
-    assert!(html.contains("Support assistant: Qwen2.5-7B on 4× V100"), "demo pilot listed");
+    assert!(
+        html.contains("Support assistant: Qwen2.5-7B on 4× V100"),
+        "demo pilot listed"
+    );
     assert!(html.contains("4 × Tesla V100-SXM2-16GB"));
     let login = admin.get(app.url("/login")).send().await.unwrap();
     assert_eq!(login.status(), StatusCode::SEE_OTHER);
@@ -59,13 +73,38 @@ async fn user_supplied_text_is_escaped_in_pages() {
     let admin = app.admin().await;
     let acme = app.organisation(&admin, "<b>Acme</b>").await;
     let id = app.pilot(&admin, acme, "<script>alert(1)</script>").await;
-    let breakout = app.pilot(&admin, acme, "</title><script>alert(2)</script>").await;
-    let html = admin.get(app.url(&format!("/pilots/{breakout}"))).send().await.unwrap().text().await.unwrap();
-    assert!(!html.contains("<script>alert(2)"), "the page title let markup through");
+    let breakout = app
+        .pilot(&admin, acme, "</title><script>alert(2)</script>")
+        .await;
+    let html = admin
+        .get(app.url(&format!("/pilots/{breakout}")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !html.contains("<script>alert(2)"),
+        "the page title let markup through"
+    );
     for path in ["/".to_string(), format!("/pilots/{id}")] {
-        let html = admin.get(app.url(&path)).send().await.unwrap().text().await.unwrap();
-        assert!(!html.contains("<script>alert(1)</script>"), "{path} not escaped");
-        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{path}");
+        let html = admin
+            .get(app.url(&path))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            !html.contains("<script>alert(1)</script>"),
+            "{path} not escaped"
+        );
+        assert!(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{path}"
+        );
         assert!(!html.contains("<b>Acme</b>"), "{path}");
     }
 }
@@ -76,7 +115,10 @@ async fn cross_site_writes_are_refused_and_security_headers_are_set() {
     let response = client()
         .post(app.url("/api/login"))
         .header("Origin", "https://evil.example")
-        .form(&[("email", crate::helpers::ADMIN), ("password", app.admin_password.as_str())])
+        .form(&[
+            ("email", crate::helpers::ADMIN),
+            ("password", app.admin_password.as_str()),
+        ])
         .send()
         .await
         .unwrap();
@@ -84,7 +126,10 @@ async fn cross_site_writes_are_refused_and_security_headers_are_set() {
     let same_site = client()
         .post(app.url("/api/login"))
         .header("Origin", app.base.clone())
-        .form(&[("email", crate::helpers::ADMIN), ("password", app.admin_password.as_str())])
+        .form(&[
+            ("email", crate::helpers::ADMIN),
+            ("password", app.admin_password.as_str()),
+        ])
         .send()
         .await
         .unwrap();
@@ -93,4 +138,3 @@ async fn cross_site_writes_are_refused_and_security_headers_are_set() {
     assert_eq!(page.headers()["x-content-type-options"], "nosniff");
     assert_eq!(page.headers()["x-frame-options"], "DENY");
 }
-

@@ -9,10 +9,14 @@ async fn staff_create_and_edit_pilots_and_bad_fields_are_named() {
     let admin = app.admin().await;
     let acme = app.organisation(&admin, "Acme Corp").await;
     let staff_org = app.staff_organisation().await;
-    let assessor = app.user(&admin, "ann@vendor.io", "assessor", staff_org).await;
+    let assessor = app
+        .user(&admin, "ann@vendor.io", "assessor", staff_org)
+        .await;
     let id = app.pilot(&assessor, acme, "Acme chat").await;
 
-    let view = app.call_ok(&assessor, "get_pilot", &[("id", &id.to_string())]).await;
+    let view = app
+        .call_ok(&assessor, "get_pilot", &[("id", &id.to_string())])
+        .await;
     assert_eq!(view["pilot"]["name"], "Acme chat");
     assert_eq!(view["pilot"]["organisation_name"], "Acme Corp");
     assert_eq!(view["pilot"]["gpu_count"], 2);
@@ -71,26 +75,47 @@ async fn a_customer_sees_only_their_organisations_pilots_and_gets_404_for_others
     let carol = app.user(&admin, "carol@acme.io", "customer", acme).await;
 
     let list = app.call_ok(&carol, "list_pilots", &[]).await;
-    let names: Vec<&str> = list.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["Acme chat"]);
 
-    let own = app.call_ok(&carol, "get_pilot", &[("id", &acme_pilot.to_string())]).await;
+    let own = app
+        .call_ok(&carol, "get_pilot", &[("id", &acme_pilot.to_string())])
+        .await;
     assert_eq!(own["can_edit"], false);
-    let other = app.call(&carol, "get_pilot", &[("id", &globex_pilot.to_string())]).await;
+    let other = app
+        .call(&carol, "get_pilot", &[("id", &globex_pilot.to_string())])
+        .await;
     assert_eq!(other.status(), StatusCode::NOT_FOUND);
     let missing = app.call(&carol, "get_pilot", &[("id", "999999")]).await;
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
     assert_eq!(other.text().await.unwrap(), missing.text().await.unwrap());
 
-    let own_page = carol.get(app.url(&format!("/pilots/{acme_pilot}"))).send().await.unwrap();
+    let own_page = carol
+        .get(app.url(&format!("/pilots/{acme_pilot}")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(own_page.status(), StatusCode::OK);
     let html = own_page.text().await.unwrap();
     assert!(html.contains("Acme chat"));
     assert!(!html.contains("Edit pilot"));
-    let other_page = carol.get(app.url(&format!("/pilots/{globex_pilot}"))).send().await.unwrap();
+    let other_page = carol
+        .get(app.url(&format!("/pilots/{globex_pilot}")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(other_page.status(), StatusCode::NOT_FOUND);
     assert!(!other_page.text().await.unwrap().contains("Globex RAG"));
 
     let staff_list = app.call_ok(&admin, "list_pilots", &[]).await;
-    assert_eq!(staff_list.as_array().unwrap().len(), 3, "two pilots plus the demo pilot");
+    assert_eq!(
+        staff_list.as_array().unwrap().len(),
+        3,
+        "two pilots plus the demo pilot"
+    );
 }

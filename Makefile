@@ -1,0 +1,20 @@
+# The two commands of the README, and a few for development.
+.PHONY: run test dev lint release-size clean
+
+run:          ## install what is missing, build, serve on http://127.0.0.1:3000
+	@scripts/run.sh
+
+test:         ## the whole suite: lints, unit, store/HTTP (SQLite, PostgreSQL if TEST_DATABASE_URL), browser
+	@scripts/test.sh
+
+dev:          ## live reload with cargo-leptos (installs the pinned version on first use)
+	@scripts/dev.sh
+
+lint:         ## formatting and clippy, also for the browser build
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate --target-dir target/front -- -D warnings
+
+clean:
+	cargo clean
+	rm -rf target/site

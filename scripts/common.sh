@@ -1,0 +1,115 @@
+# Shared by the scripts in this folder: paths, the tool folder, and installing pinned tools.
+#
+# Everything the project needs is installed from the package registries (crates.io, npm,
+# Debian) into `.tools/` and `end2end/node_modules/` inside the clone; a tool already on PATH at
+# the pinned version is used as it is.
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+export PATH="$TOOLS/bin:$ROOT/end2end/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+CARGO_LEPTOS_VERSION="0.3.10"
+OUTPUT_NAME="pilot-desk"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The wasm-bindgen version pinned in Cargo.lock; the CLI must match it exactly.
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
+}
+
+ensure_wasm_target() {
+  if rustc --print target-libdir --target wasm32-unknown-unknown >/dev/null 2>&1 &&
+    [ -d "$(rustc --print target-libdir --target wasm32-unknown-unknown)" ]; then
+    return
+  fi
+  command -v rustup >/dev/null || die "the wasm32-unknown-unknown target is missing and rustup is not installed"
+  say "Installing the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+}
+
+ensure_wasm_bindgen() {
+  local want have
+  want="$(wasm_bindgen_version)"
+  [ -n "$want" ] || die "no wasm-bindgen in Cargo.lock"
+  have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
+  if [ "$have" = "$want" ]; then return; fi
+  say "Installing wasm-bindgen-cli $want into .tools (about 9 minutes on 2 cores, once)"
+  # Without --locked: its lockfile names a webpki-roots release some registry mirrors lack.
+  cargo install wasm-bindgen-cli --version "$want" --root "$TOOLS"
+}
+
+ensure_npm_packages() {
+  command -v npm >/dev/null || die "npm is required (Debian: apt-get install nodejs npm)"
+  if [ ! -x "$ROOT/end2end/node_modules/.bin/playwright" ] || [ ! -x "$ROOT/end2end/node_modules/.bin/wasm-opt" ] ||
+    [ "$ROOT/end2end/package-lock.json" -nt "$ROOT/end2end/node_modules/.package-lock.json" ]; then
+    say "Installing the npm packages of end2end/ (Playwright, binaryen's wasm-opt)"
+    (cd "$ROOT/end2end" && npm ci --no-audit --no-fund)
+  fi
+}
+
+ensure_cargo_leptos() {
+  if [ "$(cargo-leptos --version 2>/dev/null | awk '{print $2}' || true)" = "$CARGO_LEPTOS_VERSION" ]; then return; fi
+  say "Installing cargo-leptos $CARGO_LEPTOS_VERSION into .tools (about 45 minutes on 2 cores, once)"
+  cargo install cargo-leptos --version "$CARGO_LEPTOS_VERSION" --locked --root "$TOOLS"
+}
+
+chromium_path() {
+  if [ -n "${CHROMIUM_PATH:-}" ] && [ -x "$CHROMIUM_PATH" ]; then echo "$CHROMIUM_PATH"; return; fi
+  for candidate in /usr/bin/chromium /usr/bin/chromium-browser; do
+    if [ -x "$candidate" ]; then echo "$candidate"; return; fi
+  done
+}
+
+ensure_chromium() {
+  if [ -n "$(chromium_path)" ]; then return; fi
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    say "Installing Debian's chromium for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    die "Chromium is needed for the browser tests: apt-get install chromium (as root), or set CHROMIUM_PATH"
+  fi
+}
+
+# Builds the browser bundle and the stylesheet into target/site (what cargo-leptos would do).
+# $1: "debug" or "release".
+build_site() {
+  local mode="$1" profile_dir cargo_profile=()
+  if [ "$mode" = "release" ]; then
+    cargo_profile=(--profile wasm-release)
+    profile_dir="wasm-release"
+  else
+    profile_dir="debug"
+  fi
+  say "Building the browser bundle ($mode)"
+  cargo build -p app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate \
+    --target-dir "$ROOT/target/front" "${cargo_profile[@]}"
+  local site="$ROOT/target/site" pkg="$ROOT/target/site/pkg"
+  rm -rf "$pkg.tmp" && mkdir -p "$pkg.tmp"
+  wasm-bindgen --target web --no-typescript --out-name "$OUTPUT_NAME" --out-dir "$pkg.tmp" \
+    "$ROOT/target/front/wasm32-unknown-unknown/$profile_dir/app.wasm"
+  mv "$pkg.tmp/${OUTPUT_NAME}_bg.wasm" "$pkg.tmp/$OUTPUT_NAME.wasm"
+  if [ "$mode" = "release" ]; then
+    say "Optimising the wasm module (wasm-opt -Oz)"
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+      "$pkg.tmp/$OUTPUT_NAME.wasm" -o "$pkg.tmp/$OUTPUT_NAME.opt.wasm"
+    mv "$pkg.tmp/$OUTPUT_NAME.opt.wasm" "$pkg.tmp/$OUTPUT_NAME.wasm"
+  fi
+  cp "$ROOT/style/main.css" "$pkg.tmp/$OUTPUT_NAME.css"
+  rm -rf "$pkg" && mkdir -p "$site" && mv "$pkg.tmp" "$pkg"
+  cp -R "$ROOT/public/." "$site/"
+}
+
+build_server() {
+  local mode="$1"
+  say "Building the server ($mode)"
+  if [ "$mode" = "release" ]; then
+    cargo build -p server --release
+  else
+    cargo build -p server
+  fi
+}

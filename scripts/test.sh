@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `make test`: the whole suite.
+#   1. formatting and clippy (SKIP_LINT=1 skips them)
+#   2. engine and app unit tests, store and HTTP tests on SQLite
+#   3. the store and HTTP tests again on PostgreSQL when TEST_DATABASE_URL is set
+#   4. the browser tests: Playwright driving Debian's Chromium against the real server
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$ROOT"
+unset DATABASE_URL DEMO
+
+ensure_wasm_target
+ensure_wasm_bindgen
+ensure_npm_packages
+ensure_chromium
+
+if [ "${SKIP_LINT:-0}" != "1" ]; then
+  say "Checking formatting and lints"
+  cargo fmt --all --check
+  cargo clippy --workspace --all-targets -- -D warnings
+fi
+
+say "Unit, store and HTTP tests on SQLite"
+env -u TEST_DATABASE_URL cargo test --workspace
+
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  say "Store and HTTP tests on PostgreSQL ($TEST_DATABASE_URL)"
+  cargo test -p server --test api
+else
+  say "TEST_DATABASE_URL is not set: skipping the PostgreSQL run"
+fi
+
+build_site debug
+build_server debug
+
+say "Browser tests (Playwright + $(chromium_path))"
+data="$(mktemp -d)"
+port="${E2E_PORT:-3123}"
+DATA_DIR="$data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 \
+  "$ROOT/target/debug/server" >"$data/server.log" 2>&1 &
+server_pid=$!
+cleanup() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$data"; }
+trap cleanup EXIT
+for _ in $(seq 1 120); do
+  curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$data/server.log"; die "the server did not start"; }
+  sleep 0.5
+done
+admin_password="$(sed -n 's/.*password: *\([A-Za-z0-9]\{20\}\).*/\1/p' "$data/server.log" | head -n 1)"
+[ -n "$admin_password" ] || { cat "$data/server.log"; die "no admin password in the server's first-start output"; }
+(
+  cd "$ROOT/end2end"
+  BASE_URL="http://127.0.0.1:$port" ADMIN_PASSWORD="$admin_password" CHROMIUM_PATH="$(chromium_path)" \
+    npx playwright test
+)
