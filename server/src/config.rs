@@ -91,13 +91,13 @@ impl Settings {
                 )
             }
         };
-        if let Some(path) = &self.chromium_path {
-            if !path.is_file() {
-                bail!(
-                    "CHROMIUM_PATH: no file at {} (install Debian's chromium package or unset it)",
-                    path.display()
-                );
-            }
+        if let Some(path) = &self.chromium_path
+            && !path.is_file()
+        {
+            bail!(
+                "CHROMIUM_PATH: no file at {} (install Debian's chromium package or unset it)",
+                path.display()
+            );
         }
         Ok(Config {
             database_url,

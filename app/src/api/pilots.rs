@@ -59,7 +59,6 @@ pub async fn customer_organisations() -> Result<Vec<Organisation>, AppError> {
 }
 
 /// Creates a pilot for a customer organisation (staff only) and opens it.
-#[allow(clippy::too_many_arguments)]
 #[server(endpoint = "create_pilot")]
 pub async fn create_pilot(
     organisation_id: i64,
@@ -108,7 +107,6 @@ pub async fn create_pilot(
 }
 
 /// Edits a pilot's name, description, status and hardware notes (staff only).
-#[allow(clippy::too_many_arguments)]
 #[server(endpoint = "update_pilot")]
 pub async fn update_pilot(
     id: i64,

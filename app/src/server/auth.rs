@@ -309,10 +309,10 @@ pub async fn session_guard(
     }
     request.extensions_mut().insert(viewer);
     let mut response = next.run(request).await;
-    if let Some(cookie) = refreshed_cookie {
-        if let Ok(value) = HeaderValue::from_str(&cookie) {
-            response.headers_mut().append(header::SET_COOKIE, value);
-        }
+    if let Some(cookie) = refreshed_cookie
+        && let Ok(value) = HeaderValue::from_str(&cookie)
+    {
+        response.headers_mut().append(header::SET_COOKIE, value);
     }
     response
 }

@@ -43,12 +43,11 @@ pub fn services() -> Result<Services, AppError> {
 /// Passes a server function's result through, setting the HTTP status of an error on the
 /// response so a browser, a script or a test sees 401/404/422 rather than a generic 500.
 pub fn respond<T>(result: Result<T, AppError>) -> Result<T, AppError> {
-    if let Err(error) = &result {
-        if let Some(options) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
-            if let Ok(status) = http::StatusCode::from_u16(error.status_code()) {
-                options.set_status(status);
-            }
-        }
+    if let Err(error) = &result
+        && let Some(options) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>()
+        && let Ok(status) = http::StatusCode::from_u16(error.status_code())
+    {
+        options.set_status(status);
     }
     result
 }

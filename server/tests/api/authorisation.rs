@@ -17,7 +17,10 @@ enum Need {
 
 /// (endpoint, need, arguments). `{pilot}` is replaced by a pilot of the customer's own
 /// organisation, `{user}` by the customer's user id, `{org}` by a customer organisation.
-const SERVER_FUNCTIONS: &[(&str, Need, &[(&str, &str)])] = &[
+/// Form arguments of one call.
+type Arguments = &'static [(&'static str, &'static str)];
+
+const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ("whoami", Need::Anyone, &[]),
     (
         "login",
