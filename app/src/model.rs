@@ -99,3 +99,21 @@ pub struct PilotView {
     pub pilot: Pilot,
     pub can_edit: bool,
 }
+
+/// A personal API token as its owner sees it (never the token itself, except once at creation).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ApiToken {
+    pub id: i64,
+    pub name: String,
+    /// The first characters of the token, to tell tokens apart.
+    pub prefix: String,
+    pub created_ms: i64,
+    pub last_used_ms: Option<i64>,
+}
+
+/// A token just created: the secret is shown once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IssuedToken {
+    pub token: ApiToken,
+    pub secret: String,
+}

@@ -36,6 +36,22 @@ pub enum Command {
     /// Manage user accounts
     #[command(subcommand)]
     User(UserCommand),
+    /// Manage personal API tokens
+    #[command(subcommand)]
+    Token(TokenCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TokenCommand {
+    /// Create an API token for a user; the token is printed once, as the last line
+    Create {
+        /// The user's e-mail address
+        #[arg(long)]
+        email: String,
+        /// What the token is for
+        #[arg(long, default_value = "command line")]
+        name: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]

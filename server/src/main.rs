@@ -3,7 +3,7 @@
 use anyhow::Context;
 use app::server::accounts::create_account_in_named_organisation;
 use clap::Parser;
-use server::cli::{Cli, Command, UserCommand};
+use server::cli::{Cli, Command, TokenCommand, UserCommand};
 use server::{Application, open_store};
 use std::process::ExitCode;
 
@@ -50,6 +50,26 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             if let Some(password) = issued.generated_password {
                 println!("Password (shown once): {password}");
             }
+            Ok(())
+        }
+        Command::Token(TokenCommand::Create { email, name }) => {
+            let store = open_store(&config).await?;
+            let email = engine::account::normalise_email(&email)
+                .map_err(|e| anyhow::anyhow!("--email: {e}"))?;
+            let user = store
+                .credentials(&email)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                .ok_or_else(|| anyhow::anyhow!("--email: no user {email}"))?
+                .user;
+            let issued = app::server::auth::issue_api_token(&store, user.id, &name)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!(
+                "Created API token “{}” for {email} (starts {}). Send it as “Authorization: Bearer <token>”; it is shown only now:",
+                issued.token.name, issued.token.prefix
+            );
+            println!("{}", issued.secret);
             Ok(())
         }
         Command::User(UserCommand::List) => {

@@ -7,3 +7,4 @@
 pub mod admin;
 pub mod pilots;
 pub mod session;
+pub mod tokens;

@@ -1,6 +1,7 @@
 //! The signed-in user's own account: who they are, and changing their password.
 
 use crate::api::session::ChangePassword;
+use crate::api::tokens::{CreateApiToken, RevokeApiToken, list_api_tokens};
 use crate::components::{ActionResult, CurrentUser, ErrorNotice, PageHeader};
 use crate::error::AppError;
 use leptos::prelude::*;
@@ -48,8 +49,79 @@ pub fn AccountPage() -> impl IntoView {
                             </ActionForm>
                         </section>
                     </div>
+                    <ApiTokens/>
                 }.into_any()
             })}
         </Suspense>
+    }
+}
+
+/// The user's API tokens: list, revoke, create (the secret is shown once).
+#[component]
+fn ApiTokens() -> impl IntoView {
+    let create = ServerAction::<CreateApiToken>::new();
+    let revoke = ServerAction::<RevokeApiToken>::new();
+    let tokens = Resource::new(
+        move || (create.version().get(), revoke.version().get()),
+        |_| list_api_tokens(),
+    );
+    view! {
+        <section class="card">
+            <h2>"API tokens"</h2>
+            <p class="muted">
+                "For scripts and CI pipelines: send a token as "<code>"Authorization: Bearer pd_…"</code>
+                " to the REST API under "<code>"/api/v1"</code>" ("
+                <a href="/api/v1/openapi.json">"OpenAPI description"</a>"). A token acts with your role."
+            </p>
+            {move || create.value().get().map(|result| match result {
+                Ok(issued) => view! {
+                    <div class="notice notice-ok" role="status">
+                        <strong>{format!("Token “{}” created. Copy it now; it is not shown again.", issued.token.name)}</strong>
+                        <code class="secret" id="new-token">{issued.secret}</code>
+                    </div>
+                }.into_any(),
+                Err(error) => view! { <div class="notice notice-error" role="alert">{error.to_string()}</div> }.into_any(),
+            })}
+            <Suspense fallback=|| ()>
+                {move || Suspend::new(async move {
+                    match tokens.await {
+                        Ok(list) if list.is_empty() => view! { <p class="muted">"No tokens yet."</p> }.into_any(),
+                        Ok(list) => view! {
+                            <table class="table" id="api-tokens">
+                                <thead><tr>
+                                    <th scope="col">"Name"</th><th scope="col">"Starts with"</th>
+                                    <th scope="col">"Created"</th><th scope="col">"Last used"</th>
+                                    <th scope="col"><span class="visually-hidden">"Actions"</span></th>
+                                </tr></thead>
+                                <tbody>
+                                    {list.into_iter().map(|t| view! {
+                                        <tr>
+                                            <td class="strong">{t.name}</td>
+                                            <td class="mono">{format!("{}…", t.prefix)}</td>
+                                            <td class="nowrap">{engine::clock::utc_minute(t.created_ms)}</td>
+                                            <td class="nowrap">{t.last_used_ms.map(engine::clock::utc_minute).unwrap_or_else(|| "never".into())}</td>
+                                            <td class="row-actions">
+                                                <ActionForm action=revoke>
+                                                    <input type="hidden" name="id" value=t.id.to_string()/>
+                                                    <button type="submit" class="button button-small button-quiet">"Revoke"</button>
+                                                </ActionForm>
+                                            </td>
+                                        </tr>
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        }.into_any(),
+                        Err(error) => view! { <div class="notice notice-error">{error.to_string()}</div> }.into_any(),
+                    }
+                })}
+            </Suspense>
+            <ActionForm action=create attr:class="form form-inline">
+                <label for="token-name">"New token"</label>
+                <div class="inline-row">
+                    <input id="token-name" name="name" required maxlength="80" placeholder="What it is for, e.g. “GitLab CI”"/>
+                    <button type="submit" class="button button-primary">"Create token"</button>
+                </div>
+            </ActionForm>
+        </section>
     }
 }

@@ -116,6 +116,57 @@ pub fn generate_password() -> String {
         .collect()
 }
 
+// ---- API tokens --------------------------------------------------------------------------------
+
+/// Prefix of every API token, so leaked tokens are recognisable (e.g. by secret scanners).
+pub const API_TOKEN_PREFIX: &str = "pd_";
+
+/// A new API token: `pd_` followed by 64 hex characters (256 random bits).
+pub fn new_api_token() -> String {
+    format!("{API_TOKEN_PREFIX}{}", new_token())
+}
+
+/// The user behind an `Authorization: Bearer` header value, if it names a live token.
+pub async fn bearer_user(
+    store: &Store,
+    authorization: Option<&str>,
+) -> Result<Option<SessionUser>, AppError> {
+    let Some(value) = authorization else {
+        return Ok(None);
+    };
+    let Some(token) = value.strip_prefix("Bearer ").map(str::trim) else {
+        return Err(AppError::Unauthenticated);
+    };
+    if !token.starts_with(API_TOKEN_PREFIX) {
+        return Err(AppError::Unauthenticated);
+    }
+    Ok(store.api_token_user(&token_hash(token)).await?)
+}
+
+/// Creates an API token named `name` for `user_id`; the secret is returned once.
+pub async fn issue_api_token(
+    store: &Store,
+    user_id: i64,
+    name: &str,
+) -> Result<crate::model::IssuedToken, AppError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
+        return Err(AppError::invalid(
+            "name: give the token a name of 1–80 characters (e.g. “CI pipeline”)",
+        ));
+    }
+    let secret = new_api_token();
+    let token = store
+        .create_api_token(
+            user_id,
+            name,
+            &token_hash(&secret),
+            &secret[..API_TOKEN_PREFIX.len() + 6],
+        )
+        .await?;
+    Ok(crate::model::IssuedToken { token, secret })
+}
+
 // ---- sessions ----------------------------------------------------------------------------------
 
 fn new_token() -> String {

@@ -6,7 +6,7 @@
 //! Unix-millisecond timestamps. Rows are read by column name into the domain types of
 //! [`crate::model`]; nothing outside this module builds a query.
 
-use crate::model::{Organisation, Pilot, SessionUser, UserSummary};
+use crate::model::{ApiToken, Organisation, Pilot, SessionUser, UserSummary};
 use engine::account::{OrganisationKind, Role};
 use engine::pilot::{PilotFields, PilotStatus};
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -217,13 +217,6 @@ impl Store {
     /// Closes the pool (tests drop their schema afterwards).
     pub async fn close(&self) {
         self.pool.close().await;
-    }
-
-    /// Runs one statement outside the typed API; for test set-up and tear-down only.
-    #[doc(hidden)]
-    pub async fn execute_raw(&self, sql: &str) -> StoreResult<()> {
-        self.pool.execute(sql).await?;
-        Ok(())
     }
 
     // ---- organisations -------------------------------------------------------------------
@@ -521,6 +514,97 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    // ---- API tokens ------------------------------------------------------------------------
+
+    pub async fn create_api_token(
+        &self,
+        user_id: i64,
+        name: &str,
+        token_hash: &str,
+        prefix: &str,
+    ) -> StoreResult<ApiToken> {
+        let now = now_ms();
+        let row = sqlx::query(
+            "INSERT INTO api_tokens (user_id, name, token_hash, prefix, created_ms) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        )
+        .bind(user_id)
+        .bind(name)
+        .bind(token_hash)
+        .bind(prefix)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(ApiToken {
+            id: row.try_get("id")?,
+            name: name.to_string(),
+            prefix: prefix.to_string(),
+            created_ms: now,
+            last_used_ms: None,
+        })
+    }
+
+    /// The user a live (unrevoked) token of an enabled account belongs to; records the use.
+    pub async fn api_token_user(&self, token_hash: &str) -> StoreResult<Option<SessionUser>> {
+        let row = sqlx::query(
+            "SELECT t.id AS token_id, u.id, u.email, u.name, u.role, u.organisation_id, o.name AS organisation_name \
+             FROM api_tokens t JOIN users u ON u.id = t.user_id JOIN organisations o ON o.id = u.organisation_id \
+             WHERE t.token_hash = $1 AND t.revoked_ms IS NULL AND u.disabled = 0",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        sqlx::query("UPDATE api_tokens SET last_used_ms = $1 WHERE id = $2")
+            .bind(now_ms())
+            .bind(row.try_get::<i64, _>("token_id")?)
+            .execute(&self.pool)
+            .await?;
+        Ok(Some(SessionUser {
+            id: row.try_get("id")?,
+            email: row.try_get("email")?,
+            name: row.try_get("name")?,
+            role: parse_column(row.try_get("role")?, "users.role")?,
+            organisation_id: row.try_get("organisation_id")?,
+            organisation_name: row.try_get("organisation_name")?,
+        }))
+    }
+
+    /// A user's live tokens, newest first.
+    pub async fn list_api_tokens(&self, user_id: i64) -> StoreResult<Vec<ApiToken>> {
+        let rows = sqlx::query(
+            "SELECT id, name, prefix, created_ms, last_used_ms FROM api_tokens \
+             WHERE user_id = $1 AND revoked_ms IS NULL ORDER BY created_ms DESC, id DESC",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(ApiToken {
+                    id: row.try_get("id")?,
+                    name: row.try_get("name")?,
+                    prefix: row.try_get("prefix")?,
+                    created_ms: row.try_get("created_ms")?,
+                    last_used_ms: row.try_get("last_used_ms")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Revokes token `id` of `user_id`; false when there is no such live token.
+    pub async fn revoke_api_token(&self, user_id: i64, id: i64) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE api_tokens SET revoked_ms = $1 WHERE id = $2 AND user_id = $3 AND revoked_ms IS NULL",
+        )
+        .bind(now_ms())
+        .bind(id)
+        .bind(user_id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(done > 0)
     }
 
     // ---- login failures --------------------------------------------------------------------

@@ -38,6 +38,9 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         ],
     ),
     ("list_pilots", Need::SignedIn, &[]),
+    ("list_api_tokens", Need::SignedIn, &[]),
+    ("create_api_token", Need::SignedIn, &[("name", "ci")]),
+    ("revoke_api_token", Need::SignedIn, &[("id", "1")]),
     ("get_pilot", Need::SignedIn, &[("id", "{pilot}")]),
     ("customer_organisations", Need::Staff, &[]),
     (

@@ -10,6 +10,8 @@ use sqlx::{Connection, Executor};
 
 pub struct TestApp {
     pub base: String,
+    /// The database URL the app runs on.
+    pub database_url: String,
     pub store: Store,
     /// The generated password of the first admin (`admin@pilotdesk.local`).
     pub admin_password: String,
@@ -22,6 +24,11 @@ pub const ADMIN: &str = "admin@pilotdesk.local";
 
 /// Starts the application with a fresh database.
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// Starts the application with a fresh database and a configuration adjusted by `adjust`.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let (database_url, pg_schema) = match std::env::var("TEST_DATABASE_URL") {
         Ok(url) if !url.trim().is_empty() => {
@@ -43,7 +50,7 @@ pub async fn spawn_app() -> TestApp {
             None,
         ),
     };
-    let config = Config {
+    let mut config = Config {
         database_url: database_url.clone(),
         data_dir: data_dir.path().to_path_buf(),
         site_addr: "127.0.0.1:0".parse().unwrap(),
@@ -54,6 +61,7 @@ pub async fn spawn_app() -> TestApp {
         session_ttl_ms: 3_600_000,
         pg_schema: pg_schema.clone(),
     };
+    adjust(&mut config);
     let application = Application::build(config)
         .await
         .expect("application builds");
@@ -66,6 +74,7 @@ pub async fn spawn_app() -> TestApp {
     tokio::spawn(application.run_until_stopped());
     TestApp {
         base,
+        database_url: database_url.clone(),
         store,
         admin_password: first.admin_password,
         demo_pilot: first.demo_pilot,
@@ -105,6 +114,17 @@ pub fn client() -> Client {
 }
 
 impl TestApp {
+    /// A `DATABASE_URL` with which another process (the CLI) reaches this app's database.
+    pub fn cli_database_url(&self) -> String {
+        match &self.postgres {
+            Some((url, schema)) => {
+                let separator = if url.contains('?') { '&' } else { '?' };
+                format!("{url}{separator}options=-c%20search_path%3D{schema}")
+            }
+            None => self.database_url.clone(),
+        }
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }

@@ -4,7 +4,9 @@
 
 mod accounts;
 mod authorisation;
+mod cli;
 mod helpers;
 mod migrations;
 mod pages;
 mod pilots;
+mod rest;

@@ -1,0 +1,197 @@
+//! The REST API for scripts and CI pipelines: `/api/v1/…`.
+//!
+//! Callers authenticate with a personal API token (`Authorization: Bearer pd_…`, created under
+//! *Account* or with `server token create`); a browser session works too. Authorisation is the
+//! same policy as everywhere else ([`app::server::auth`]): customers see only their organisation's
+//! pilots and get 404 for anything else. Errors are JSON: `{"error": "…"}`.
+
+use crate::AppState;
+use app::error::AppError;
+use app::model::SessionUser;
+use app::server::auth::{Need, Viewer, authorise, bearer_user};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequestParts, State};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use engine::account::OrganisationKind;
+use engine::pilot::{PilotFields, PilotForm};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/pilots", get(list_pilots).post(create_pilot))
+        .route("/api/v1/openapi.json", get(openapi))
+}
+
+/// An error answered as JSON with its status.
+pub struct ApiError(pub AppError);
+
+impl From<AppError> for ApiError {
+    fn from(error: AppError) -> Self {
+        ApiError(error)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status =
+            StatusCode::from_u16(self.0.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let mut response = (status, Json(json!({ "error": self.0.to_string() }))).into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Bearer realm=\"pilot-desk\""),
+            );
+        }
+        response
+    }
+}
+
+/// The caller of an API request: a token's owner, or the browser session's user.
+pub struct ApiCaller(pub SessionUser);
+
+impl FromRequestParts<AppState> for ApiCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let authorization = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .map(|value| value.to_str().map_err(|_| AppError::Unauthenticated))
+            .transpose()?;
+        let user = match bearer_user(&state.services.store, authorization).await? {
+            Some(user) => Some(user),
+            None if authorization.is_some() => None,
+            None => parts
+                .extensions
+                .get::<Viewer>()
+                .and_then(|viewer| viewer.user.clone()),
+        };
+        Ok(ApiCaller(authorise(user.as_ref(), Need::SignedIn)?))
+    }
+}
+
+/// A pilot as the API lists it.
+#[derive(Serialize)]
+pub struct PilotSummary {
+    pub id: i64,
+    pub name: String,
+    pub organisation: String,
+    pub status: String,
+    pub model: String,
+    pub gpu_type: String,
+    pub gpu_count: i64,
+    pub engine: String,
+    pub engine_version: String,
+}
+
+/// `GET /api/v1/pilots`: the pilots the caller may see.
+async fn list_pilots(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+) -> Result<Json<Vec<PilotSummary>>, ApiError> {
+    let filter = (!user.role.is_staff()).then_some(user.organisation_id);
+    let pilots = state
+        .services
+        .store
+        .list_pilots(filter)
+        .await
+        .map_err(AppError::from)?;
+    Ok(Json(
+        pilots
+            .into_iter()
+            .map(|p| PilotSummary {
+                id: p.id,
+                name: p.name,
+                organisation: p.organisation_name,
+                status: p.status.as_str().to_string(),
+                model: p.model,
+                gpu_type: p.gpu_type,
+                gpu_count: p.gpu_count,
+                engine: p.engine,
+                engine_version: p.engine_version,
+            })
+            .collect(),
+    ))
+}
+
+/// Body of `POST /api/v1/pilots`. Only `name` and `organisation` are required.
+#[derive(Deserialize)]
+pub struct NewPilot {
+    pub name: String,
+    /// Name of an existing customer organisation.
+    pub organisation: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub status: String,
+    #[serde(default)]
+    pub model: String,
+    #[serde(default)]
+    pub gpu_type: String,
+    #[serde(default)]
+    pub gpu_count: Option<i64>,
+    #[serde(default)]
+    pub engine: String,
+    #[serde(default)]
+    pub engine_version: String,
+}
+
+/// `POST /api/v1/pilots` (staff only): creates a pilot, answers `201 {"id": …}`.
+async fn create_pilot(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    body: Result<Json<NewPilot>, JsonRejection>,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let user = authorise(Some(&user), Need::Staff)?;
+    let Json(body) = body.map_err(|rejection| {
+        AppError::invalid(format!("request body: {}", rejection.body_text()))
+    })?;
+    let store = &state.services.store;
+    let organisation = match store
+        .organisation_by_name(body.organisation.trim())
+        .await
+        .map_err(AppError::from)?
+    {
+        Some((id, OrganisationKind::Customer)) => id,
+        _ => {
+            return Err(AppError::invalid(format!(
+                "organisation: no customer organisation named “{}”",
+                body.organisation.trim()
+            ))
+            .into());
+        }
+    };
+    let fields = PilotFields::parse(&PilotForm {
+        name: body.name,
+        description: body.description,
+        status: body.status,
+        model: body.model,
+        gpu_type: body.gpu_type,
+        gpu_count: body.gpu_count.map(|n| n.to_string()).unwrap_or_default(),
+        engine: body.engine,
+        engine_version: body.engine_version,
+    })
+    .map_err(AppError::from)?;
+    let id = store
+        .create_pilot(organisation, &fields, Some(user.id))
+        .await
+        .map_err(AppError::from)?;
+    Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
+}
+
+/// `GET /api/v1/openapi.json`: the OpenAPI 3.1 description of this API.
+async fn openapi() -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        include_str!("openapi.json"),
+    )
+        .into_response()
+}
