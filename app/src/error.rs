@@ -25,6 +25,10 @@ pub enum AppError {
     BadCredentials,
     #[error("Too many failed sign-in attempts for this account. Try again in {0} minute(s).")]
     TooManyAttempts(i64),
+    #[error("The file is larger than the upload limit of {0} MiB (MAX_UPLOAD_MB).")]
+    TooLarge(u64),
+    #[error("{0}")]
+    Conflict(String),
     #[error("Something went wrong on the server. It has been logged; please try again.")]
     Internal,
     #[error("{0}")]
@@ -40,6 +44,8 @@ impl AppError {
             AppError::Forbidden => 403,
             AppError::Invalid(_) => 422,
             AppError::TooManyAttempts(_) => 429,
+            AppError::TooLarge(_) => 413,
+            AppError::Conflict(_) => 409,
             AppError::Internal => 500,
             AppError::ServerFn(_) => 400,
         }

@@ -117,3 +117,48 @@ pub struct IssuedToken {
     pub token: ApiToken,
     pub secret: String,
 }
+
+/// An evidence file of a pilot (the raw bytes are kept on disk under its SHA-256).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceFile {
+    pub id: i64,
+    pub pilot_id: i64,
+    /// What the file is: `vllm_startup_log`, `load_test`, …
+    pub kind: String,
+    pub file_name: String,
+    pub sha256: String,
+    pub size_bytes: i64,
+    /// E-mail address of the uploader (empty when the account was deleted).
+    pub uploaded_by: String,
+    pub uploaded_ms: i64,
+}
+
+/// The settings a vLLM start-up log is predicted with: what the log does not say itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationSettings {
+    pub model_id: String,
+    pub weights: String,
+    pub kv_dtype: String,
+    pub gpu_id: String,
+    pub tp: u32,
+    pub pp: u32,
+    pub context_tokens: u64,
+    pub vllm_version: Option<String>,
+    pub gpu_memory_utilization: Option<f64>,
+}
+
+/// What is stored for a start-up log: the figures read from it and the settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StartupLogSummary {
+    pub log: engine::sizing::StartupLog,
+    pub settings: CalibrationSettings,
+}
+
+/// A stored start-up log with the vLLM memory model's prediction set against it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Calibration {
+    pub evidence: EvidenceFile,
+    pub summary: StartupLogSummary,
+    /// The prediction compared with the log, or why no prediction could be made.
+    pub comparison: Result<engine::sizing::Comparison, String>,
+}

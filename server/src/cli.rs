@@ -39,6 +39,10 @@ pub enum Command {
     /// Manage personal API tokens
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Size a deployment: weights, KV cache, sessions that fit, decode ceiling (no database)
+    Size(Box<crate::sizing_cli::SizeArgs>),
+    /// Read evidence files with the importers, without a database, and print what they hold
+    Inspect(crate::inspect_cli::InspectArgs),
 }
 
 #[derive(Subcommand, Debug)]

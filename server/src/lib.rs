@@ -6,7 +6,11 @@
 
 pub mod cli;
 pub mod config;
+pub mod evidence_import;
+pub mod inspect_cli;
 pub mod routes;
+pub mod sizing_cli;
+pub mod upload;
 
 use anyhow::Context;
 use app::server::Services;
@@ -64,7 +68,7 @@ pub fn router(state: AppState) -> Router {
     let services = state.services.clone();
     let leptos_options = state.leptos_options.clone();
     Router::new()
-        .merge(routes::router())
+        .merge(routes::router(state.config.max_upload_bytes))
         .leptos_routes_with_context(
             &state,
             routes,
@@ -123,6 +127,7 @@ impl Application {
                 secure_cookies: config.secure_cookies,
                 session_ttl_ms: config.session_ttl_ms,
             },
+            data_dir: config.data_dir.clone(),
         };
         let state = AppState {
             leptos_options,

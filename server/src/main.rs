@@ -27,9 +27,17 @@ async fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
+    match &cli.command {
+        Some(Command::Size(args)) => return server::sizing_cli::run(args),
+        Some(Command::Inspect(args)) => return server::inspect_cli::run(args),
+        _ => {}
+    }
     let config = cli.settings.validate()?;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config).await,
+        Command::Size(_) | Command::Inspect(_) => {
+            unreachable!("handled before the configuration is read")
+        }
         Command::User(UserCommand::Add {
             email,
             role,

@@ -5,6 +5,8 @@
 //! status. Endpoints are named explicitly (`/api/<name>`) so scripts and tests can rely on them.
 
 pub mod admin;
+pub mod calibration;
 pub mod pilots;
+pub mod plans;
 pub mod session;
 pub mod tokens;

@@ -32,6 +32,7 @@ pub fn Frame() -> impl IntoView {
                         view! {
                             <nav class="mainnav" aria-label="Main">
                                 <A href="/" exact=true>"Pilots"</A>
+                                <A href="/sizing">"Sizing"</A>
                                 {admin.then(|| view! {
                                     <A href="/admin/organisations">"Organisations"</A>
                                     <A href="/admin/users">"Users"</A>

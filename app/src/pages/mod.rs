@@ -7,11 +7,16 @@
 
 mod account;
 mod admin;
+mod calibration;
 mod login;
 mod not_found;
 mod pilot;
 mod pilot_form;
 mod pilots;
+mod plan;
+mod plan_edit;
+mod plan_history;
+pub mod sizing;
 
 use crate::components::Frame;
 use leptos::prelude::*;
@@ -69,9 +74,14 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/pilots/new") view=pilot_form::NewPilotPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id") view=pilot::PilotPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/edit") view=pilot_form::EditPilotPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/plan") view=plan::PlanPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/plan/edit") view=plan_edit::PlanEditPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/plan/history") view=plan_history::PlanHistoryPage ssr=SsrMode::Async/>
                     <Route path=path!("/admin/organisations") view=admin::OrganisationsPage ssr=SsrMode::Async/>
                     <Route path=path!("/admin/users") view=admin::UsersPage ssr=SsrMode::Async/>
                     <Route path=path!("/account") view=account::AccountPage ssr=SsrMode::Async/>
+                    <Route path=path!("/sizing") view=sizing::SizingPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/calibration") view=calibration::CalibrationPage ssr=SsrMode::Async/>
                 </ParentRoute>
             </Routes>
         </Router>

@@ -8,6 +8,29 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+/// `/sizing?…` prefilled with the pilot's model, GPU and card count where the catalog knows them.
+fn sizing_link(pilot: &crate::model::Pilot) -> String {
+    use super::sizing::{guess_gpu_id, guess_model_id};
+    let mut query = vec![];
+    if let Some(model) = guess_model_id(&pilot.model) {
+        query.push(format!("model={model}"));
+    }
+    if let Some(gpu) = guess_gpu_id(&pilot.gpu_type) {
+        query.push(format!("gpu={gpu}"));
+        if pilot.gpu_count > 1 {
+            query.push(format!("tp={}", pilot.gpu_count));
+        }
+    }
+    if query.iter().any(|q| q.starts_with("model=")) {
+        query.push("weights=fp16&kv=16bit".into());
+    }
+    if query.is_empty() {
+        "/sizing".into()
+    } else {
+        format!("/sizing?{}", query.join("&"))
+    }
+}
+
 /// The pilot id from the path, or -1 (which no pilot has) when it is not a number.
 pub fn pilot_id_param() -> impl Fn() -> i64 + Copy + Send + Sync + 'static {
     let params = use_params_map();
@@ -32,6 +55,7 @@ pub fn PilotPage() -> impl IntoView {
                     Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
                 };
                 let p = view.pilot;
+                let sizing_href = sizing_link(&p);
                 let hardware = p.hardware();
                 let serving = p.serving();
                 let subtitle = format!("Pilot for {}", p.organisation_name);
@@ -40,6 +64,8 @@ pub fn PilotPage() -> impl IntoView {
                     <nav class="breadcrumbs" aria-label="Breadcrumb"><a href="/">"Pilots"</a>" / "<span>{p.name.clone()}</span></nav>
                     <PageHeader title=p.name.clone() subtitle=subtitle>
                         <StatusBadge status=p.status/>
+                        <a class="button" href=sizing_href.clone() title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>
+                        <a class="button" href=format!("/pilots/{}/calibration", p.id) title="vLLM start-up logs against the sizing engine">"Calibration"</a>
                         {view.can_edit.then(|| view! {
                             <a class="button" href=format!("/pilots/{}/edit", p.id)>"Edit pilot"</a>
                         })}
@@ -71,6 +97,7 @@ pub fn PilotPage() -> impl IntoView {
                             </ol>
                         </section>
                     </div>
+                    <super::plan::PlanSummaryCard pilot_id=p.id/>
                     <section class="card">
                         <h2>"About this pilot"</h2>
                         {if p.description.trim().is_empty() {

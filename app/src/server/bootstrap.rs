@@ -2,8 +2,9 @@
 //!
 //! The demo pilot is the deployment of the benchmark report in `shared/seeds/` (Qwen2.5-7B-Instruct
 //! served by vLLM 0.8.5 with tensor parallelism 4 on four Tesla V100-SXM2-16GB), so a newcomer
-//! opens a populated app. It is created only together with the first admin, so deleting it later
-//! does not bring it back.
+//! opens a populated app; the pilot gets an approved plan (the MLPerf v6.0 Interactive pass marks
+//! on its serving configuration). It is created only together with the first admin, so deleting
+//! it later does not bring it back.
 
 use super::accounts::{create_account, staff_organisation};
 use super::store::Store;
@@ -44,6 +45,62 @@ pub fn demo_pilot_fields() -> PilotFields {
     }
 }
 
+/// The demo pilot's plan: the MLPerf Inference v6.0 Interactive limits (TTFT p99 ≤ 450 ms and
+/// TPOT p99 ≤ 40 ms at the client, as a load generator measures them) on the pilot's serving
+/// configuration (vLLM 0.8.5, 4× Tesla V100-SXM2-16GB, FP16, tensor parallelism 4, prefix caching
+/// and CUDA graphs off).
+pub fn demo_plan_content() -> engine::plan::PlanContent {
+    let mut content = engine::plan::templates::by_id("mlperf-v6-llama2-70b-interactive")
+        .map(|t| t.content())
+        .unwrap_or_default();
+    content.serving = engine::plan::PilotServing {
+        engine: "vLLM".into(),
+        engine_version: "0.8.5".into(),
+        gpu: "Tesla V100-SXM2-16GB".into(),
+        precision: "FP16".into(),
+        kv_cache_dtype: "auto".into(),
+        tensor_parallel: Some(4),
+        max_num_batched_tokens: None,
+        prefix_caching: Some(false),
+        cuda_graphs: Some(false),
+    };
+    content
+}
+
+/// Gives the demo pilot its plan, approved by the first admin, so the plan pages, the pilot's
+/// pass marks and `GET /api/v1/pilots/{id}/plan` have something to show from the start.
+async fn demo_plan(
+    store: &Store,
+    pilot: i64,
+    admin: i64,
+    admin_name: &str,
+) -> Result<(), AppError> {
+    use super::store::now_ms;
+    use engine::plan::{Approver, PlanVersion};
+    let mut version = PlanVersion::first_draft(demo_plan_content(), now_ms());
+    store
+        .insert_plan_version(pilot, &version, Some(admin))
+        .await?;
+    let at = now_ms();
+    version
+        .approve(
+            &Approver {
+                user_id: admin,
+                name: admin_name.to_string(),
+                role: Role::Admin,
+            },
+            at,
+        )
+        .map_err(|e| {
+            tracing::error!(error = %e, "the demo plan does not validate");
+            AppError::Internal
+        })?;
+    store
+        .approve_plan_version(pilot, version.number, 1, admin, at)
+        .await?;
+    Ok(())
+}
+
 /// Creates the staff organisation, and on an empty database the first admin (random password)
 /// and, when `demo` is set, the demo customer and pilot. Returns what it created on a first
 /// start, `None` otherwise.
@@ -70,11 +127,11 @@ pub async fn first_start(store: &Store, demo: bool) -> Result<Option<FirstStart>
                     .await?
             }
         };
-        Some(
-            store
-                .create_pilot(customer, &demo_pilot_fields(), Some(admin.user.id))
-                .await?,
-        )
+        let pilot = store
+            .create_pilot(customer, &demo_pilot_fields(), Some(admin.user.id))
+            .await?;
+        demo_plan(store, pilot, admin.user.id, &admin.user.name).await?;
+        Some(pilot)
     } else {
         None
     };

@@ -4,10 +4,12 @@
 //! * [`auth`]: passwords, sessions, the request guard and the one authorisation policy.
 //! * [`accounts`]: creating accounts the same way from the admin pages and the command line.
 //! * [`bootstrap`]: the first start (admin account, demo pilot).
+//! * [`evidence`]: keeping evidence files and reading vLLM start-up logs for calibration.
 
 pub mod accounts;
 pub mod auth;
 pub mod bootstrap;
+pub mod evidence;
 pub mod store;
 
 use crate::error::AppError;
@@ -18,6 +20,8 @@ use store::{Store, StoreError};
 pub struct Services {
     pub store: Store,
     pub auth: auth::AuthSettings,
+    /// `DATA_DIR`: evidence files are kept under `evidence/`, uploads in progress under `uploads/`.
+    pub data_dir: std::path::PathBuf,
 }
 
 impl From<StoreError> for AppError {

@@ -6,6 +6,9 @@
 //! Unix-millisecond timestamps. Rows are read by column name into the domain types of
 //! [`crate::model`]; nothing outside this module builds a query.
 
+mod evidence;
+pub mod plans;
+
 use crate::model::{ApiToken, Organisation, Pilot, SessionUser, UserSummary};
 use engine::account::{OrganisationKind, Role};
 use engine::pilot::{PilotFields, PilotStatus};

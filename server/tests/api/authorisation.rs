@@ -13,6 +13,8 @@ enum Need {
     SignedIn,
     Staff,
     Admin,
+    /// Assessors and admins (plan editing): customers get 404, sales engineers 403.
+    PlanEditor,
 }
 
 /// (endpoint, need, arguments). `{pilot}` is replaced by a pilot of the customer's own
@@ -43,6 +45,25 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ("revoke_api_token", Need::SignedIn, &[("id", "1")]),
     ("get_pilot", Need::SignedIn, &[("id", "{pilot}")]),
     ("customer_organisations", Need::Staff, &[]),
+    (
+        "list_calibrations",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "add_startup_log",
+        Need::Staff,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("log_text", "INFO GPU KV cache size: 1,000 tokens"),
+            ("model", "llama-3.1-8b"),
+            ("weights", "bf16"),
+            ("kv_dtype", "16bit"),
+            ("gpu", "h100-sxm"),
+            ("tp", "1"),
+            ("context", "8192"),
+        ],
+    ),
     (
         "create_pilot",
         Need::Staff,
@@ -97,6 +118,127 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("user_id", "{user}"), ("disabled", "true")],
     ),
     ("reset_password", Need::Admin, &[("user_id", "{user}")]),
+    ("get_plan", Need::SignedIn, &[("pilot_id", "{pilot}")]),
+    (
+        "create_plan",
+        Need::PlanEditor,
+        &[("pilot_id", "{pilot}"), ("template", "interactive-chat")],
+    ),
+    (
+        "apply_plan_template",
+        Need::PlanEditor,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("version", "1"),
+            ("revision", "1"),
+            ("template", "rag-assistant"),
+        ],
+    ),
+    (
+        "save_pass_mark",
+        Need::PlanEditor,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("version", "1"),
+            ("revision", "1"),
+            ("index", ""),
+            ("metric", "ttft"),
+            ("custom_name", ""),
+            ("statistic", "p95"),
+            ("comparator", "le"),
+            ("threshold", "500"),
+            ("unit", "ms"),
+            ("point", "gateway"),
+            ("definition", ""),
+            ("scope", ""),
+            ("rationale", ""),
+        ],
+    ),
+    (
+        "move_pass_mark",
+        Need::PlanEditor,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("version", "1"),
+            ("revision", "1"),
+            ("index", "0"),
+            ("direction", "down"),
+        ],
+    ),
+    (
+        "remove_pass_mark",
+        Need::PlanEditor,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("version", "1"),
+            ("revision", "1"),
+            ("index", "0"),
+        ],
+    ),
+    (
+        "save_scenario",
+        Need::PlanEditor,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("version", "1"),
+            ("revision", "1"),
+            ("index", ""),
+            ("name", "Chat"),
+            ("input_tokens_low", "100"),
+            ("input_tokens_high", "2000"),
+            ("output_tokens_low", "50"),
+            ("output_tokens_high", "500"),
+        ],
+    ),
+    (
+        "remove_scenario",
+        Need::PlanEditor,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("version", "1"),
+            ("revision", "1"),
+            ("index", "0"),
+        ],
+    ),
+    (
+        "save_plan_settings",
+        Need::PlanEditor,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("version", "1"),
+            ("revision", "1"),
+            ("pilot_users", "5"),
+            ("production_users", ""),
+            ("peak_arrival_rate_req_s", ""),
+            ("context_tokens_per_request", ""),
+            ("questions", ""),
+            ("hit_k", ""),
+            ("engine", ""),
+            ("engine_version", ""),
+            ("gpu", ""),
+            ("precision", ""),
+            ("kv_cache_dtype", ""),
+            ("tensor_parallel", ""),
+            ("max_num_batched_tokens", ""),
+            ("prefix_caching", ""),
+            ("cuda_graphs", ""),
+        ],
+    ),
+    (
+        "approve_plan",
+        Need::PlanEditor,
+        &[("pilot_id", "{pilot}"), ("version", "1"), ("revision", "1")],
+    ),
+    (
+        "amend_plan",
+        Need::PlanEditor,
+        &[("pilot_id", "{pilot}"), ("reason", "intruder")],
+    ),
+    (
+        "discard_plan_draft",
+        Need::PlanEditor,
+        &[("pilot_id", "{pilot}"), ("version", "1")],
+    ),
 ];
 
 #[test]
@@ -202,7 +344,7 @@ async fn customers_get_404_from_staff_and_admin_functions_even_for_their_own_pil
     let (world, customer, _) = world().await;
     let before = snapshot(&world).await;
     for (endpoint, need, args) in SERVER_FUNCTIONS {
-        if matches!(need, Need::Staff | Need::Admin) {
+        if matches!(need, Need::Staff | Need::Admin | Need::PlanEditor) {
             let response = world
                 .app
                 .call(&customer, endpoint, &arguments(&world, args))
@@ -234,6 +376,37 @@ async fn staff_without_the_admin_role_get_403_from_admin_functions() {
         snapshot(&world).await,
         before,
         "a refused call changed data"
+    );
+}
+
+#[tokio::test]
+async fn sales_engineers_get_403_from_plan_editing_functions() {
+    let (world, _, sales) = world().await;
+    let before = snapshot(&world).await;
+    for (endpoint, need, args) in SERVER_FUNCTIONS {
+        if *need == Need::PlanEditor {
+            let response = world
+                .app
+                .call(&sales, endpoint, &arguments(&world, args))
+                .await;
+            assert_eq!(response.status(), StatusCode::FORBIDDEN, "{endpoint}");
+        }
+    }
+    assert_eq!(
+        snapshot(&world).await,
+        before,
+        "a refused call changed data"
+    );
+    let pilot = world.pilot.parse().unwrap();
+    assert!(
+        world
+            .app
+            .store
+            .plan_versions(pilot)
+            .await
+            .unwrap()
+            .is_empty(),
+        "a refused call wrote a plan"
     );
 }
 

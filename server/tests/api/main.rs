@@ -4,9 +4,13 @@
 
 mod accounts;
 mod authorisation;
+mod calibration;
 mod cli;
 mod helpers;
+mod load_tests;
 mod migrations;
 mod pages;
 mod pilots;
+mod plans;
 mod rest;
+mod sizing;

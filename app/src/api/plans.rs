@@ -1,0 +1,687 @@
+//! The pilot plan: pass marks and the rest of the plan, drafted, approved, amended (issue #4).
+//!
+//! Who may do what:
+//!
+//! * assessors and administrators draft, edit, approve and amend
+//!   ([`engine::plan::can_edit_plans`], [`engine::plan::can_approve_plans`]);
+//! * sales engineers see every version, drafts included, and change nothing (403);
+//! * customers see the **approved** versions of their own organisation's pilots only; drafts
+//!   stay with the assessment team until approved. Anything else is 404, like everywhere.
+//!
+//! Every edit names the draft it changes by version number and the `revision` the editor loaded:
+//! a draft saved by someone else in between is refused (409) instead of silently overwritten, and
+//! an approved version is refused (409) by the server function and, again, by the store, whose
+//! `UPDATE` only touches rows `WHERE status = 'draft'`. Edits go through the engine's plan forms
+//! ([`PlanForm`](engine::plan::PlanForm) → [`PlanContent::parse`]), so an error names the mark or
+//! scenario by number and the field: `pass mark 2, threshold: must be greater than zero`.
+
+use crate::error::AppError;
+use crate::model::Pilot;
+use engine::account::Role;
+use engine::plan::{Approval, PlanContent, PlanStatus, PlanVersion};
+use engine::verdict::PlanGrade;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// One stored version of a pilot's plan, with who created and approved it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanVersionRecord {
+    pub pilot_id: i64,
+    /// 1 for the first version, one more per amendment.
+    pub number: u32,
+    pub status: PlanStatus,
+    pub content: PlanContent,
+    /// How many times the draft was saved; edits must name the revision they started from.
+    pub revision: i64,
+    pub created_by: Option<i64>,
+    pub created_by_name: String,
+    pub created_ms: i64,
+    pub updated_ms: i64,
+    /// Why the previous version was amended; `None` for version 1.
+    pub amendment_reason: Option<String>,
+    pub approved_by: Option<i64>,
+    pub approved_by_name: Option<String>,
+    /// From this instant the version is in force.
+    pub approved_ms: Option<i64>,
+}
+
+impl PlanVersionRecord {
+    /// The engine's view of this version (for the life-cycle rules, diffs and grading).
+    pub fn to_engine(&self) -> PlanVersion {
+        PlanVersion {
+            number: self.number,
+            content: self.content.clone(),
+            created_at_ms: self.created_ms,
+            amendment_reason: self.amendment_reason.clone(),
+            approval: self.approved_ms.map(|at| Approval {
+                approver_user_id: self.approved_by.unwrap_or_default(),
+                approver_name: self.approved_by_name.clone().unwrap_or_default(),
+                approved_at_ms: at,
+            }),
+        }
+    }
+
+    pub fn is_draft(&self) -> bool {
+        self.status == PlanStatus::Draft
+    }
+}
+
+/// What the plan pages need: the pilot, the versions the viewer may see, the grade of the plan
+/// in force and what the viewer may do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanView {
+    pub pilot: Pilot,
+    /// The versions the viewer may see, oldest first (customers: approved ones only).
+    pub versions: Vec<PlanVersionRecord>,
+    /// The approved version with the highest number, if any.
+    pub in_force: Option<u32>,
+    /// Every pass mark of [`PlanView::graded_version`] with its status against the evidence.
+    pub grade: Option<PlanGrade>,
+    /// The version graded: the one in force, or (for staff, before any approval) the draft.
+    pub graded_version: Option<u32>,
+    /// May draft, edit and amend (assessors and administrators).
+    pub can_edit: bool,
+    /// May approve a draft (assessors and administrators).
+    pub can_approve: bool,
+    /// The viewer sees approved versions only (customers).
+    pub approved_only: bool,
+}
+
+impl PlanView {
+    pub fn version(&self, number: u32) -> Option<&PlanVersionRecord> {
+        self.versions.iter().find(|v| v.number == number)
+    }
+
+    /// The plan in force.
+    pub fn in_force_version(&self) -> Option<&PlanVersionRecord> {
+        self.in_force.and_then(|n| self.version(n))
+    }
+
+    /// The open draft, if the viewer may see it.
+    pub fn draft(&self) -> Option<&PlanVersionRecord> {
+        self.versions.iter().rev().find(|v| v.is_draft())
+    }
+
+    pub fn latest(&self) -> Option<&PlanVersionRecord> {
+        self.versions.iter().max_by_key(|v| v.number)
+    }
+}
+
+/// The versions someone of `role` may see: staff every one, customers the approved ones.
+pub fn visible_versions(role: Role, versions: Vec<PlanVersionRecord>) -> Vec<PlanVersionRecord> {
+    if role.is_staff() {
+        versions
+    } else {
+        versions.into_iter().filter(|v| !v.is_draft()).collect()
+    }
+}
+
+// ---- server-side helpers -----------------------------------------------------------------------
+
+#[cfg(feature = "ssr")]
+mod editing {
+    use super::*;
+    use crate::model::SessionUser;
+    use crate::server::store::Store;
+    use crate::server::store::plans::DraftWrite;
+    use engine::plan::{LifecycleError, PlanErrors, PlanForm, can_edit_plans};
+
+    /// [`crate::server::respond`] for calls from scripts and the hydrated pages. A plain HTML
+    /// form post (before hydration) keeps the redirect the server function layer answers it
+    /// with: back to the page, the error in its address, where the page shows it next to the
+    /// form. Setting the error's status there would turn that redirect into a bare error
+    /// response the browser shows instead of the page.
+    pub fn respond<T>(result: Result<T, AppError>) -> Result<T, AppError> {
+        let form_post = leptos::prelude::use_context::<http::request::Parts>()
+            .and_then(|parts| {
+                parts
+                    .headers
+                    .get(http::header::ACCEPT)
+                    .and_then(|accept| accept.to_str().ok())
+                    .map(|accept| accept.contains("text/html"))
+            })
+            .unwrap_or(false);
+        if form_post {
+            result
+        } else {
+            crate::server::respond(result)
+        }
+    }
+
+    /// The signed-in user and the pilot, if the user may edit its plan: customers get 404 (as
+    /// for anything they may not change), sales engineers 403.
+    pub async fn plan_editor(pilot_id: i64) -> Result<(SessionUser, Store, Pilot), AppError> {
+        use crate::server::auth::{Need, require, visible_pilot};
+        let user = require(Need::SignedIn)?;
+        let store = crate::server::services()?.store;
+        let pilot = visible_pilot(&store, &user, pilot_id).await?;
+        if !user.role.is_staff() {
+            return Err(AppError::NotFound);
+        }
+        if !can_edit_plans(user.role) {
+            return Err(AppError::Forbidden);
+        }
+        Ok((user, store, pilot))
+    }
+
+    /// Every error of a plan, each naming its item and field.
+    pub fn plan_errors(errors: &PlanErrors) -> AppError {
+        AppError::Invalid(
+            errors
+                .errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    }
+
+    /// A life-cycle refusal with the status it deserves.
+    pub fn lifecycle(error: LifecycleError) -> AppError {
+        match error {
+            LifecycleError::Invalid(errors) => plan_errors(&errors),
+            LifecycleError::NotAllowedToApprove { .. } => AppError::Forbidden,
+            LifecycleError::MissingReason | LifecycleError::BadReason(_) => {
+                AppError::Invalid(format!("reason: {error}"))
+            }
+            LifecycleError::NoPassMarks => AppError::Invalid(format!("pass marks: {error}")),
+            other => AppError::Conflict(other.to_string()),
+        }
+    }
+
+    pub fn stale() -> AppError {
+        AppError::Conflict(
+            "The draft was saved by someone else since this page was loaded; reload the page \
+             and make the change again."
+                .into(),
+        )
+    }
+
+    pub fn frozen(version: u32) -> AppError {
+        lifecycle(LifecycleError::Frozen { version })
+    }
+
+    fn draft_write(result: DraftWrite, version: u32) -> Result<(), AppError> {
+        match result {
+            DraftWrite::Done(_) => Ok(()),
+            DraftWrite::Frozen => Err(frozen(version)),
+            DraftWrite::Stale => Err(stale()),
+            DraftWrite::Missing => Err(AppError::NotFound),
+        }
+    }
+
+    /// Changes draft `version` of pilot `pilot_id`'s plan through its form: `change` edits the
+    /// form of the current content, the engine parses and validates the result, and the store
+    /// writes it if the draft is still at `revision`.
+    pub async fn edit_draft<T>(
+        pilot_id: i64,
+        version: u32,
+        revision: i64,
+        change: impl FnOnce(&mut PlanForm, &PlanContent) -> Result<T, AppError>,
+    ) -> Result<T, AppError> {
+        let (_, store, _) = plan_editor(pilot_id).await?;
+        let versions = store.plan_versions(pilot_id).await?;
+        let record = versions
+            .iter()
+            .find(|v| v.number == version)
+            .ok_or(AppError::NotFound)?;
+        if !record.is_draft() {
+            return Err(frozen(version));
+        }
+        if record.revision != revision {
+            return Err(stale());
+        }
+        let mut form = PlanForm::from(&record.content);
+        let outcome = change(&mut form, &record.content)?;
+        let content = PlanContent::parse(&form).map_err(|e| plan_errors(&e))?;
+        let mut draft = record.to_engine();
+        draft.edit(content).map_err(lifecycle)?;
+        draft_write(
+            store
+                .update_plan_draft(pilot_id, version, revision, &draft.content)
+                .await?,
+            version,
+        )?;
+        Ok(outcome)
+    }
+
+    /// `""`/`new` → `None` (append); a number → that 0-based position, if it exists.
+    pub fn position(index: &str, len: usize, what: &str) -> Result<Option<usize>, AppError> {
+        match index.trim() {
+            "" | "new" => Ok(None),
+            text => match text.parse::<usize>() {
+                Ok(i) if i < len => Ok(Some(i)),
+                _ => Err(AppError::Invalid(format!(
+                    "index: there is no {what} {text}; reload the page"
+                ))),
+            },
+        }
+    }
+
+    pub fn existing(index: usize, len: usize, what: &str) -> Result<usize, AppError> {
+        if index < len {
+            Ok(index)
+        } else {
+            Err(AppError::Invalid(format!(
+                "index: there is no {what} {}; reload the page",
+                index + 1
+            )))
+        }
+    }
+
+    pub fn template(id: &str) -> Result<engine::plan::templates::Template, AppError> {
+        engine::plan::templates::by_id(id)
+            .ok_or_else(|| AppError::Invalid(format!("template: no template `{}`", id.trim())))
+    }
+}
+
+// ---- reading -------------------------------------------------------------------------------------
+
+/// The plan of pilot `pilot_id` as the signed-in user may see it, with every pass mark of the
+/// plan in force graded against the evidence recorded so far.
+#[server(endpoint = "get_plan")]
+pub async fn get_plan(pilot_id: i64) -> Result<PlanView, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    use engine::plan::{can_approve_plans, can_edit_plans};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let store = crate::server::services()?.store;
+            let pilot = visible_pilot(&store, &user, pilot_id).await?;
+            let versions = visible_versions(user.role, store.plan_versions(pilot_id).await?);
+            let in_force = versions
+                .iter()
+                .filter(|v| !v.is_draft())
+                .map(|v| v.number)
+                .max();
+            let graded = in_force
+                .and_then(|n| versions.iter().find(|v| v.number == n))
+                .or_else(|| versions.last());
+            let evidence = store.pilot_evidence_statistics(pilot_id).await?;
+            let grade = graded.map(|v| engine::verdict::grade_plan(&v.content, &evidence));
+            Ok(PlanView {
+                pilot,
+                in_force,
+                graded_version: graded.map(|v| v.number),
+                grade,
+                versions,
+                can_edit: can_edit_plans(user.role),
+                can_approve: can_approve_plans(user.role),
+                approved_only: !user.role.is_staff(),
+            })
+        }
+        .await,
+    )
+}
+
+// ---- the life cycle ------------------------------------------------------------------------------
+
+/// Starts pilot `pilot_id`'s plan: version 1, a draft, from template `template` (empty: an empty
+/// plan). The pilot's serving engine, version and GPU fill the plan's serving section.
+#[server(endpoint = "create_plan")]
+pub async fn create_plan(pilot_id: i64, template: String) -> Result<u32, AppError> {
+    use crate::server::store::now_ms;
+    editing::respond(
+        async move {
+            let (user, store, pilot) = editing::plan_editor(pilot_id).await?;
+            if !store.plan_versions(pilot_id).await?.is_empty() {
+                return Err(AppError::Conflict(
+                    "This pilot already has a plan: edit its draft or amend it.".into(),
+                ));
+            }
+            let mut content = match template.trim() {
+                "" | "empty" => PlanContent::default(),
+                id => editing::template(id)?.content(),
+            };
+            let serving = &mut content.serving;
+            for (field, value) in [
+                (&mut serving.engine, &pilot.engine),
+                (&mut serving.engine_version, &pilot.engine_version),
+                (&mut serving.gpu, &pilot.gpu_type),
+            ] {
+                if field.trim().is_empty() {
+                    *field = value.trim().to_string();
+                }
+            }
+            let first = PlanVersion::first_draft(content, now_ms());
+            first
+                .content
+                .validate()
+                .map_err(|e| editing::plan_errors(&e))?;
+            store
+                .insert_plan_version(pilot_id, &first, Some(user.id))
+                .await?;
+            Ok(first.number)
+        }
+        .await,
+    )
+}
+
+/// Approves draft `version` (assessors and administrators): records who and when; from then on
+/// the version is frozen and in force. Opens the plan page.
+#[server(endpoint = "approve_plan")]
+pub async fn approve_plan(pilot_id: i64, version: u32, revision: i64) -> Result<(), AppError> {
+    use crate::server::store::now_ms;
+    use crate::server::store::plans::DraftWrite;
+    use engine::plan::Approver;
+    editing::respond(
+        async move {
+            let (user, store, _) = editing::plan_editor(pilot_id).await?;
+            let versions = store.plan_versions(pilot_id).await?;
+            let record = versions
+                .iter()
+                .find(|v| v.number == version)
+                .ok_or(AppError::NotFound)?;
+            if record.revision != revision && record.is_draft() {
+                return Err(editing::stale());
+            }
+            let mut draft = record.to_engine();
+            let at = now_ms();
+            draft
+                .approve(
+                    &Approver {
+                        user_id: user.id,
+                        name: user.display_name().to_string(),
+                        role: user.role,
+                    },
+                    at,
+                )
+                .map_err(editing::lifecycle)?;
+            match store
+                .approve_plan_version(pilot_id, version, revision, user.id, at)
+                .await?
+            {
+                DraftWrite::Done(_) => {}
+                DraftWrite::Frozen => {
+                    return Err(editing::lifecycle(
+                        engine::plan::LifecycleError::AlreadyApproved { version },
+                    ));
+                }
+                DraftWrite::Stale => return Err(editing::stale()),
+                DraftWrite::Missing => return Err(AppError::NotFound),
+            }
+            leptos_axum::redirect(&format!("/pilots/{pilot_id}/plan"));
+            Ok(())
+        }
+        .await,
+    )
+}
+
+/// Amends the plan: a new draft version copied from the approved latest one, with the reason
+/// for the change (required). The approved versions stay as they are.
+#[server(endpoint = "amend_plan")]
+pub async fn amend_plan(pilot_id: i64, reason: String) -> Result<u32, AppError> {
+    use crate::server::store::now_ms;
+    editing::respond(
+        async move {
+            let (user, store, _) = editing::plan_editor(pilot_id).await?;
+            let versions: Vec<PlanVersion> = store
+                .plan_versions(pilot_id)
+                .await?
+                .iter()
+                .map(PlanVersionRecord::to_engine)
+                .collect();
+            let amendment = engine::plan::version::amend_latest(&versions, &reason, now_ms())
+                .map_err(editing::lifecycle)?;
+            store
+                .insert_plan_version(pilot_id, &amendment, Some(user.id))
+                .await?;
+            Ok(amendment.number)
+        }
+        .await,
+    )
+}
+
+/// Throws away the open draft `version` (never an approved version).
+#[server(endpoint = "discard_plan_draft")]
+pub async fn discard_plan_draft(pilot_id: i64, version: u32) -> Result<(), AppError> {
+    editing::respond(
+        async move {
+            let (_, store, _) = editing::plan_editor(pilot_id).await?;
+            let versions = store.plan_versions(pilot_id).await?;
+            match versions.iter().find(|v| v.number == version) {
+                None => return Err(AppError::NotFound),
+                Some(v) if !v.is_draft() => return Err(editing::frozen(version)),
+                Some(_) => {}
+            }
+            if store.discard_plan_draft(pilot_id, version).await? {
+                Ok(())
+            } else {
+                Err(editing::frozen(version))
+            }
+        }
+        .await,
+    )
+}
+
+// ---- editing a draft -----------------------------------------------------------------------------
+
+/// Adds the marks of template `template` the draft lacks (same metric, statistic, point and
+/// scope); returns how many were added.
+#[server(endpoint = "apply_plan_template")]
+pub async fn apply_plan_template(
+    pilot_id: i64,
+    version: u32,
+    revision: i64,
+    template: String,
+) -> Result<usize, AppError> {
+    editing::respond(
+        editing::edit_draft(pilot_id, version, revision, |form, content| {
+            let template = editing::template(&template)?;
+            let mut merged = content.clone();
+            let added = template.merge_into(&mut merged);
+            *form = engine::plan::PlanForm::from(&merged);
+            Ok(added)
+        })
+        .await,
+    )
+}
+
+/// Adds a pass mark (`index` empty) or replaces mark `index` (0-based) of the draft.
+#[server(endpoint = "save_pass_mark")]
+#[allow(clippy::too_many_arguments)]
+pub async fn save_pass_mark(
+    pilot_id: i64,
+    version: u32,
+    revision: i64,
+    index: String,
+    metric: String,
+    custom_name: String,
+    statistic: String,
+    comparator: String,
+    threshold: String,
+    unit: String,
+    point: String,
+    definition: String,
+    scope: String,
+    rationale: String,
+) -> Result<(), AppError> {
+    use engine::plan::PassMarkForm;
+    editing::respond(
+        editing::edit_draft(pilot_id, version, revision, |form, _| {
+            let mark = PassMarkForm {
+                metric,
+                custom_name,
+                statistic,
+                comparator,
+                threshold,
+                unit,
+                point,
+                definition,
+                scope,
+                rationale,
+            };
+            match editing::position(&index, form.pass_marks.len(), "pass mark")? {
+                Some(i) => form.pass_marks[i] = mark,
+                None => form.pass_marks.push(mark),
+            }
+            Ok(())
+        })
+        .await,
+    )
+}
+
+/// Moves pass mark `index` one place `up` or `down`.
+#[server(endpoint = "move_pass_mark")]
+pub async fn move_pass_mark(
+    pilot_id: i64,
+    version: u32,
+    revision: i64,
+    index: usize,
+    direction: String,
+) -> Result<(), AppError> {
+    editing::respond(
+        editing::edit_draft(pilot_id, version, revision, |form, _| {
+            let len = form.pass_marks.len();
+            let from = editing::existing(index, len, "pass mark")?;
+            let to = match direction.trim() {
+                "up" => from.checked_sub(1),
+                "down" => Some(from + 1).filter(|&to| to < len),
+                other => {
+                    return Err(AppError::Invalid(format!(
+                        "direction: expected up or down, not `{other}`"
+                    )));
+                }
+            };
+            if let Some(to) = to {
+                form.pass_marks.swap(from, to);
+            }
+            Ok(())
+        })
+        .await,
+    )
+}
+
+/// Removes pass mark `index` from the draft.
+#[server(endpoint = "remove_pass_mark")]
+pub async fn remove_pass_mark(
+    pilot_id: i64,
+    version: u32,
+    revision: i64,
+    index: usize,
+) -> Result<(), AppError> {
+    editing::respond(
+        editing::edit_draft(pilot_id, version, revision, |form, _| {
+            let index = editing::existing(index, form.pass_marks.len(), "pass mark")?;
+            form.pass_marks.remove(index);
+            Ok(())
+        })
+        .await,
+    )
+}
+
+/// Adds a scenario (`index` empty) or replaces scenario `index`; pass marks scoped to a renamed
+/// scenario follow the new name.
+#[server(endpoint = "save_scenario")]
+#[allow(clippy::too_many_arguments)]
+pub async fn save_scenario(
+    pilot_id: i64,
+    version: u32,
+    revision: i64,
+    index: String,
+    name: String,
+    input_tokens_low: String,
+    input_tokens_high: String,
+    output_tokens_low: String,
+    output_tokens_high: String,
+) -> Result<(), AppError> {
+    use engine::plan::{ScenarioForm, Scope};
+    editing::respond(
+        editing::edit_draft(pilot_id, version, revision, |form, content| {
+            let scenario = ScenarioForm {
+                name: name.trim().to_string(),
+                input_tokens_low,
+                input_tokens_high,
+                output_tokens_low,
+                output_tokens_high,
+            };
+            match editing::position(&index, form.scenarios.len(), "scenario")? {
+                Some(i) => {
+                    let old = content.scenarios[i].name.clone();
+                    if !old.trim().eq_ignore_ascii_case(scenario.name.trim()) {
+                        let old_scope = Scope::Scenario(old).form_value();
+                        let new_scope = Scope::Scenario(scenario.name.clone()).form_value();
+                        for mark in &mut form.pass_marks {
+                            if Scope::parse(&mark.scope) == Scope::parse(&old_scope) {
+                                mark.scope = new_scope.clone();
+                            }
+                        }
+                    }
+                    form.scenarios[i] = scenario;
+                }
+                None => form.scenarios.push(scenario),
+            }
+            Ok(())
+        })
+        .await,
+    )
+}
+
+/// Removes scenario `index` (refused while a pass mark is scoped to it).
+#[server(endpoint = "remove_scenario")]
+pub async fn remove_scenario(
+    pilot_id: i64,
+    version: u32,
+    revision: i64,
+    index: usize,
+) -> Result<(), AppError> {
+    editing::respond(
+        editing::edit_draft(pilot_id, version, revision, |form, _| {
+            let index = editing::existing(index, form.scenarios.len(), "scenario")?;
+            form.scenarios.remove(index);
+            Ok(())
+        })
+        .await,
+    )
+}
+
+/// Saves the draft's demand assumptions, quality set and pilot serving settings. Empty fields
+/// are "not known yet".
+#[server(endpoint = "save_plan_settings")]
+#[allow(clippy::too_many_arguments)]
+pub async fn save_plan_settings(
+    pilot_id: i64,
+    version: u32,
+    revision: i64,
+    pilot_users: String,
+    production_users: String,
+    peak_arrival_rate_req_s: String,
+    context_tokens_per_request: String,
+    questions: String,
+    hit_k: String,
+    engine: String,
+    engine_version: String,
+    gpu: String,
+    precision: String,
+    kv_cache_dtype: String,
+    tensor_parallel: String,
+    max_num_batched_tokens: String,
+    prefix_caching: String,
+    cuda_graphs: String,
+) -> Result<(), AppError> {
+    use engine::plan::{DemandForm, QualityForm, ServingForm};
+    editing::respond(
+        editing::edit_draft(pilot_id, version, revision, |form, _| {
+            form.demand = DemandForm {
+                pilot_users,
+                production_users,
+                peak_arrival_rate_req_s,
+                context_tokens_per_request,
+            };
+            form.quality = QualityForm { questions, hit_k };
+            form.serving = ServingForm {
+                engine,
+                engine_version,
+                gpu,
+                precision,
+                kv_cache_dtype,
+                tensor_parallel,
+                max_num_batched_tokens,
+                prefix_caching,
+                cuda_graphs,
+            };
+            Ok(())
+        })
+        .await,
+    )
+}

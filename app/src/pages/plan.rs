@@ -1,0 +1,512 @@
+//! The pilot plan, read-only: the pass marks in plain words with their current status, and the
+//! rest of the plan (scenarios, demand, quality set, serving). Also the plan card of the pilot
+//! page and the helpers the editor and history pages share.
+//!
+//! Customers see approved versions only; the page says so. `?version=N` shows an older version.
+
+use super::pilot::pilot_id_param;
+use crate::api::plans::{PlanVersionRecord, PlanView, get_plan};
+use crate::components::{EmptyState, ErrorNotice, PageHeader};
+use engine::plan::{
+    DemandAssumptions, PassMark, PilotServing, PlanContent, PlanStatus, QualitySet, format_number,
+};
+use engine::verdict::{GradedMark, PlanGrade, Verdict};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+// ---- shared helpers ------------------------------------------------------------------------------
+
+/// A verdict as a badge: pass, fail, not measured (plain), not comparable (warning).
+pub(super) fn verdict_badge(verdict: &Verdict) -> AnyView {
+    let class = match verdict {
+        Verdict::Pass => "badge badge-pass",
+        Verdict::Fail => "badge badge-fail",
+        Verdict::NotMeasured => "badge",
+        Verdict::NotComparable { .. } => "badge badge-warn",
+    };
+    view! { <span class=class data-verdict=verdict.as_str()>{verdict.label()}</span> }.into_any()
+}
+
+/// `Draft` / `Approved` as a badge.
+pub(super) fn plan_status_badge(status: PlanStatus) -> AnyView {
+    let class = match status {
+        PlanStatus::Draft => "badge badge-staff",
+        PlanStatus::Approved => "badge badge-pass",
+    };
+    view! { <span class=class>{status.label()}</span> }.into_any()
+}
+
+/// `Version 2 · approved by Ann on 2026-11-30 09:18 UTC`, or `Draft version 3 · not approved`.
+pub(super) fn version_line(version: &PlanVersionRecord) -> String {
+    match (&version.approved_by_name, version.approved_ms) {
+        (Some(who), Some(at)) => format!(
+            "Version {} · approved by {who} on {}",
+            version.number,
+            engine::clock::utc_minute(at)
+        ),
+        _ => format!(
+            "Draft version {} · not approved, not in force",
+            version.number
+        ),
+    }
+}
+
+fn or_not_stated(value: Option<String>) -> String {
+    value.unwrap_or_else(|| "not stated".into())
+}
+
+fn text_or_not_stated(value: &str) -> String {
+    match value.trim() {
+        "" => "not stated".into(),
+        value => value.to_string(),
+    }
+}
+
+fn switch(value: Option<bool>) -> &'static str {
+    match value {
+        Some(true) => "on",
+        Some(false) => "off",
+        None => "not stated",
+    }
+}
+
+/// Definition, scope and rationale of a mark, in small print.
+pub(super) fn mark_details(mark: &PassMark) -> AnyView {
+    let rationale = mark.rationale.trim().to_string();
+    view! {
+        <dl class="mark-details">
+            <dt>"Definition"</dt><dd>{mark.effective_definition().to_string()}</dd>
+            <dt>"Scope"</dt><dd>{mark.scope.to_string()}</dd>
+            {(!rationale.is_empty()).then(|| view! { <dt>"Why"</dt><dd>{rationale}</dd> })}
+        </dl>
+    }
+    .into_any()
+}
+
+/// The status cell of a graded mark: badge, the value it was graded on, the explanation.
+fn status_cell(graded: &GradedMark) -> AnyView {
+    let value = graded
+        .grade
+        .value_used
+        .map(|q| format!("{}: {q}", graded.pass_mark.key().label()));
+    view! {
+        <div class="mark-status">
+            {verdict_badge(&graded.grade.verdict)}
+            {value.map(|v| view! { <span class="mark-value">{v}</span> })}
+            <span class="small muted">{graded.grade.explanation.clone()}</span>
+        </div>
+    }
+    .into_any()
+}
+
+/// The pass marks of `content` as a table; with `grade`, each mark's status.
+pub(super) fn marks_table(content: &PlanContent, grade: Option<&PlanGrade>) -> AnyView {
+    if content.pass_marks.is_empty() {
+        return view! { <p class="muted">"No pass marks yet."</p> }.into_any();
+    }
+    let graded = grade.is_some();
+    let rows = content
+        .pass_marks
+        .iter()
+        .enumerate()
+        .map(|(i, mark)| {
+            let status = grade
+                .and_then(|g| g.marks.iter().find(|m| m.mark_index == i))
+                .map(status_cell);
+            view! {
+                <tr>
+                    <td class="num mark-index">{i + 1}</td>
+                    <td>
+                        <p class="mark-sentence">{format!("{}.", mark.sentence())}</p>
+                        {mark_details(mark)}
+                    </td>
+                    <td class="mono nowrap mark-notation">{mark.notation()}</td>
+                    {graded.then(|| view! { <td>{status}</td> })}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="table plan-marks-table">
+            <thead><tr>
+                <th scope="col" class="num">"#"</th>
+                <th scope="col">"Pass mark"</th>
+                <th scope="col">"Limit"</th>
+                {graded.then(|| view! { <th scope="col">"Status"</th> })}
+            </tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+    .into_any()
+}
+
+/// `2 pass · 1 fail · 3 not measured · 0 not comparable`.
+pub(super) fn tally_line(grade: &PlanGrade) -> String {
+    let t = grade.tally;
+    format!(
+        "{} · {} pass · {} fail · {} not measured · {} not comparable",
+        grade.outcome.label(),
+        t.passed,
+        t.failed,
+        t.not_measured,
+        t.not_comparable
+    )
+}
+
+fn demand_facts(demand: &DemandAssumptions) -> AnyView {
+    let count = |v: Option<u32>, unit: &str| {
+        or_not_stated(v.map(|v| {
+            format!("{} {unit}", format_number(v.into()))
+                .trim()
+                .to_string()
+        }))
+    };
+    let scale = demand
+        .user_scale_factor()
+        .map(|f| format!(" (× {} of the pilot)", format_number(f)))
+        .unwrap_or_default();
+    view! {
+        <dl class="facts">
+            <dt>"Pilot users"</dt><dd>{count(demand.pilot_users, "")}</dd>
+            <dt>"Production users"</dt><dd>{format!("{}{scale}", count(demand.production_users, ""))}</dd>
+            <dt>"Peak arrival rate"</dt>
+            <dd>{or_not_stated(demand.peak_arrival_rate_req_s.map(|r| format!("{} req/s at the busiest hour", format_number(r))))}</dd>
+            <dt>"Context per request"</dt><dd>{count(demand.context_tokens_per_request, "tokens (prompt + answer)")}</dd>
+        </dl>
+    }
+    .into_any()
+}
+
+fn quality_facts(quality: &QualitySet) -> AnyView {
+    view! {
+        <dl class="facts">
+            <dt>"Evaluation questions"</dt>
+            <dd>{or_not_stated(quality.questions.map(|q| format!("{q} real questions with accepted answers")))}</dd>
+            <dt>"k of hit rate@k"</dt>
+            <dd>{or_not_stated(quality.hit_k.map(|k| format!("{k} passages retrieved per question")))}</dd>
+        </dl>
+    }
+    .into_any()
+}
+
+fn serving_facts(serving: &PilotServing) -> AnyView {
+    let count = |v: Option<u32>| or_not_stated(v.map(|v| format_number(v.into())));
+    view! {
+        <dl class="facts">
+            <dt>"Serving engine"</dt>
+            <dd>{text_or_not_stated(&format!("{} {}", serving.engine.trim(), serving.engine_version.trim()))}</dd>
+            <dt>"GPU"</dt><dd>{text_or_not_stated(&serving.gpu)}</dd>
+            <dt>"Weights precision"</dt><dd>{text_or_not_stated(&serving.precision)}</dd>
+            <dt>"KV cache dtype"</dt><dd>{text_or_not_stated(&serving.kv_cache_dtype)}</dd>
+            <dt>"Tensor parallel"</dt><dd>{count(serving.tensor_parallel)}</dd>
+            <dt>"max_num_batched_tokens"</dt><dd>{count(serving.max_num_batched_tokens).replace("not stated", "not stated (engine default)")}</dd>
+            <dt>"Prefix caching"</dt><dd>{switch(serving.prefix_caching)}</dd>
+            <dt>"CUDA graphs"</dt><dd>{switch(serving.cuda_graphs)}</dd>
+        </dl>
+    }
+    .into_any()
+}
+
+/// Scenarios, demand, quality set and serving of a plan version.
+pub(super) fn plan_sections(content: &PlanContent) -> AnyView {
+    let scenarios = if content.scenarios.is_empty() {
+        view! { <p class="muted">"No scenarios: the marks cover all traffic."</p> }.into_any()
+    } else {
+        view! {
+            <table class="table">
+                <thead><tr><th scope="col">"Scenario"</th><th scope="col">"Prompt"</th><th scope="col">"Answer"</th></tr></thead>
+                <tbody>
+                    {content.scenarios.iter().map(|s| view! {
+                        <tr>
+                            <td class="strong">{s.name.clone()}</td>
+                            <td class="nowrap">{s.input_tokens.to_string()}</td>
+                            <td class="nowrap">{s.output_tokens.to_string()}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        }
+        .into_any()
+    };
+    view! {
+        <div class="grid-2">
+            <section class="card">
+                <h2>"Scenarios"</h2>
+                {scenarios}
+            </section>
+            <section class="card">
+                <h2>"Demand assumptions"</h2>
+                {demand_facts(&content.demand)}
+            </section>
+        </div>
+        <div class="grid-2">
+            <section class="card">
+                <h2>"Pilot hardware and serving"</h2>
+                <p class="small muted">"Latency and throughput belong to the configuration they are measured with."</p>
+                {serving_facts(&content.serving)}
+            </section>
+            <section class="card">
+                <h2>"Quality set"</h2>
+                {quality_facts(&content.quality)}
+            </section>
+        </div>
+    }
+    .into_any()
+}
+
+/// The plan's sub-navigation: plan, history, editor.
+pub(super) fn plan_tabs(view: &PlanView, current: &'static str) -> AnyView {
+    let id = view.pilot.id;
+    let tab = |href: String, label: &'static str, key: &'static str| {
+        let aria = (key == current).then_some("page");
+        view! { <a href=href aria-current=aria>{label}</a> }
+    };
+    view! {
+        <nav class="plan-tabs" aria-label="Plan">
+            {tab(format!("/pilots/{id}/plan"), "Plan", "plan")}
+            {tab(format!("/pilots/{id}/plan/history"), "History", "history")}
+            {view.can_edit.then(|| tab(format!("/pilots/{id}/plan/edit"), "Edit", "edit"))}
+        </nav>
+    }
+    .into_any()
+}
+
+pub(super) fn breadcrumbs(view: &PlanView, last: &'static str) -> AnyView {
+    let p = &view.pilot;
+    view! {
+        <nav class="breadcrumbs" aria-label="Breadcrumb">
+            <a href="/">"Pilots"</a>" / "
+            <a href=format!("/pilots/{}", p.id)>{p.name.clone()}</a>" / "
+            {if last == "Plan" {
+                view! { <span>"Plan"</span> }.into_any()
+            } else {
+                view! { <a href=format!("/pilots/{}/plan", p.id)>"Plan"</a>" / "<span>{last}</span> }.into_any()
+            }}
+        </nav>
+    }
+    .into_any()
+}
+
+/// The notice customers see on plan pages.
+pub(super) fn approved_only_notice() -> AnyView {
+    view! {
+        <p class="notice notice-info" id="approved-only">
+            "You see the approved versions of this plan. Drafts stay with the assessment team until they are approved; the plan is read-only for customers."
+        </p>
+    }
+    .into_any()
+}
+
+// ---- the plan page -------------------------------------------------------------------------------
+
+#[component]
+pub fn PlanPage() -> impl IntoView {
+    let id = pilot_id_param();
+    let query = use_query_map();
+    let requested = move || {
+        query
+            .read()
+            .get("version")
+            .and_then(|v| v.parse::<u32>().ok())
+    };
+    let plan = Resource::new(id, get_plan);
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading plan…"</p> }>
+            {move || Suspend::new(async move {
+                let view = match plan.await {
+                    Ok(view) => view,
+                    Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
+                };
+                plan_page(view, requested())
+            })}
+        </Suspense>
+    }
+}
+
+fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
+    let pilot = view.pilot.clone();
+    let title = format!("Plan · {}", pilot.name);
+    let header_actions = view.can_edit.then(|| {
+        let (label, primary) = match (view.draft(), view.latest()) {
+            (Some(_), _) => ("Edit draft", true),
+            (None, None) => ("Start the plan", true),
+            (None, Some(_)) => ("Amend plan", false),
+        };
+        let class = if primary {
+            "button button-primary"
+        } else {
+            "button"
+        };
+        view! { <a class=class href=format!("/pilots/{}/plan/edit", pilot.id)>{label}</a> }
+    });
+    let shown = match requested {
+        Some(n) => view.version(n),
+        None => view.in_force_version().or_else(|| view.draft()),
+    };
+    let top = view! {
+        <Title text=title/>
+        {breadcrumbs(&view, "Plan")}
+        <PageHeader title="Pilot plan" subtitle=format!("{} · for {}", pilot.name, pilot.organisation_name)>
+            {header_actions}
+        </PageHeader>
+        {plan_tabs(&view, "plan")}
+        {view.approved_only.then(approved_only_notice)}
+    };
+    let Some(shown) = shown.cloned() else {
+        if requested.is_some() {
+            return view! { {top}<ErrorNotice error=crate::error::AppError::NotFound/> }.into_any();
+        }
+        let body = if view.approved_only {
+            "The assessment team has not approved a plan for this pilot yet. Its pass marks appear here once they are approved."
+        } else {
+            "No plan yet. A plan names every figure the pilot measures and the pass mark it must meet, approved before the pilot starts."
+        };
+        return view! {
+            {top}
+            <EmptyState title="No approved plan yet"><p>{body}</p></EmptyState>
+        }
+        .into_any();
+    };
+    let graded = (view.graded_version == Some(shown.number))
+        .then(|| view.grade.clone())
+        .flatten();
+    let in_force = view.in_force == Some(shown.number);
+    let superseded = !shown.is_draft() && !in_force;
+    let draft_notice = view.draft().filter(|d| d.number != shown.number).map(|d| {
+        view! {
+            <div class="notice notice-warn">
+                <strong>{format!("Draft version {} is being prepared", d.number)}</strong>
+                <p>
+                    {d.amendment_reason.clone().map(|r| format!("Amendment: {r}. ")).unwrap_or_default()}
+                    "It is not in force until it is approved. "
+                    {view.can_edit.then(|| view! { <a href=format!("/pilots/{}/plan/edit", pilot.id)>"Open the draft"</a> })}
+                </p>
+            </div>
+        }
+    });
+    let state = if shown.is_draft() {
+        view! {
+            <div class="notice notice-warn">
+                <strong>{format!("Version {} is a draft", shown.number)}</strong>
+                <p>"Its pass marks can still change and are not in force until an assessor or administrator approves them."</p>
+            </div>
+        }
+        .into_any()
+    } else if superseded {
+        view! {
+            <div class="notice notice-warn">
+                <strong>{format!("Version {} is superseded", shown.number)}</strong>
+                <p>
+                    {view.in_force.map(|n| format!("Version {n} is in force. ")).unwrap_or_default()}
+                    <a href=format!("/pilots/{}/plan", pilot.id)>"Show the plan in force"</a>
+                </p>
+            </div>
+        }
+        .into_any()
+    } else {
+        ().into_any()
+    };
+    let reason = shown.amendment_reason.clone();
+    let tally = graded.as_ref().map(tally_line);
+    view! {
+        {top}
+        {draft_notice}
+        {state}
+        <section class="card plan-version-card" id="plan-in-force">
+            <div class="card-head">
+                <div>
+                    <h2>{format!("Pass marks · version {}", shown.number)}</h2>
+                    <p class="small muted version-line">{version_line(&shown)}</p>
+                </div>
+                <div class="card-head-badges">
+                    {plan_status_badge(shown.status)}
+                    {in_force.then(|| view! { <span class="badge badge-pass">"In force"</span> })}
+                </div>
+            </div>
+            {reason.map(|r| view! { <p class="amendment-reason"><strong>"Why this version: "</strong>{r}</p> })}
+            {tally.map(|t| view! {
+                <p class="plan-tally small">
+                    {t}
+                    <span class="muted">{format!(" · graded against version {}", shown.number)}</span>
+                </p>
+            })}
+            {marks_table(&shown.content, graded.as_ref())}
+            {graded.as_ref().filter(|g| g.tally.not_measured == g.marks.len()).map(|_| view! {
+                <p class="small muted">"Not measured: no evidence has been recorded for this pilot yet. Statuses appear as evidence arrives."</p>
+            })}
+        </section>
+        {plan_sections(&shown.content)}
+    }
+    .into_any()
+}
+
+// ---- the card on the pilot page ------------------------------------------------------------------
+
+/// The pilot page's plan card: the plan in force (or, for staff, the draft) with each pass
+/// mark's status, and a link to the plan.
+#[component]
+pub fn PlanSummaryCard(pilot_id: i64) -> impl IntoView {
+    let plan = Resource::new(move || pilot_id, get_plan);
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                let Ok(view) = plan.await else { return ().into_any() };
+                summary_card(view)
+            })}
+        </Suspense>
+    }
+}
+
+fn summary_card(view: PlanView) -> AnyView {
+    let id = view.pilot.id;
+    let graded = view.graded_version.and_then(|n| view.version(n)).cloned();
+    let body = match (&graded, &view.grade) {
+        (Some(version), Some(grade)) => {
+            let marks = grade
+                .marks
+                .iter()
+                .map(|m| {
+                    view! {
+                        <li>
+                            {verdict_badge(&m.grade.verdict)}
+                            <span class="mark-summary">
+                                <span>{format!("{}.", m.sentence)}</span>
+                                <span class="mono small muted">{m.pass_mark.notation()}</span>
+                            </span>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <p class="small muted version-line">{version_line(version)}</p>
+                <ul class="mark-status-list">{marks}</ul>
+                <p class="small muted">{tally_line(grade)}</p>
+            }
+            .into_any()
+        }
+        _ if view.approved_only => view! {
+            <p class="muted">"The assessment team has not approved the plan yet."</p>
+        }
+        .into_any(),
+        _ => view! {
+            <p class="muted">"No plan yet: the pass marks the pilot must meet, written down and approved before it starts."</p>
+        }
+        .into_any(),
+    };
+    let link = match (&graded, view.can_edit) {
+        (None, true) => view! { <a class="button button-small button-primary" href=format!("/pilots/{id}/plan/edit")>"Start the plan"</a> }.into_any(),
+        (None, false) => ().into_any(),
+        (Some(_), _) => view! { <a class="button button-small" href=format!("/pilots/{id}/plan")>"Open plan"</a> }.into_any(),
+    };
+    view! {
+        <section class="card" id="plan-summary">
+            <div class="card-head">
+                <h2>"Pilot plan"</h2>
+                {link}
+            </div>
+            {body}
+        </section>
+    }
+    .into_any()
+}

@@ -1,0 +1,890 @@
+//! The plan editor (assessors and administrators): start a plan from a template, edit the
+//! draft's pass marks (add, edit, reorder, remove), scenarios and settings, approve it, amend an
+//! approved plan.
+//!
+//! Every form is an `ActionForm` posting to a server function, so the editor works before the
+//! wasm bundle loads (each post returns to this page) and, after hydration, without reloading:
+//! the plan is fetched again after each successful change. Hydration adds to the pass-mark form
+//! only: choices a metric does not admit are greyed out and the mark is read back in plain words
+//! as it is typed. The engine validates every save; its errors name the mark and the field and
+//! appear next to the form that sent them.
+
+use super::pilot::pilot_id_param;
+use super::plan::{
+    approved_only_notice, breadcrumbs, mark_details, plan_status_badge, plan_tabs, version_line,
+};
+use crate::api::plans::{
+    AmendPlan, ApplyPlanTemplate, ApprovePlan, CreatePlan, DiscardPlanDraft, MovePassMark,
+    PlanVersionRecord, PlanView, RemovePassMark, RemoveScenario, SavePassMark, SavePlanSettings,
+    SaveScenario, get_plan,
+};
+use crate::components::{ErrorNotice, PageHeader};
+use crate::error::AppError;
+use engine::plan::templates::{Provenance, all as all_templates};
+use engine::plan::{
+    Comparator, DemandForm, Direction, MeasurementPoint, Metric, PassMark, PassMarkForm,
+    PlanSection, QualityForm, ScenarioForm, Scope, ServingForm, Statistic, Unit,
+};
+use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
+use leptos_meta::Title;
+
+/// What every form of the draft needs: which draft, at which revision, and how to refresh.
+#[derive(Clone, Copy)]
+struct Draft {
+    pilot_id: i64,
+    version: u32,
+    revision: i64,
+    refresh: RwSignal<u32>,
+}
+
+impl Draft {
+    fn hidden(self) -> impl IntoView {
+        view! {
+            <input type="hidden" name="pilot_id" value=self.pilot_id.to_string()/>
+            <input type="hidden" name="version" value=self.version.to_string()/>
+            <input type="hidden" name="revision" value=self.revision.to_string()/>
+        }
+    }
+}
+
+/// Fetches the plan again once `action` succeeded.
+fn refresh_after<S>(action: ServerAction<S>, refresh: RwSignal<u32>)
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    Effect::new(move |_| {
+        if matches!(action.value().get(), Some(Ok(_))) {
+            refresh.update(|n| *n += 1);
+        }
+    });
+}
+
+/// The error of the action's last run, next to its form. Only for runs dispatched on this page:
+/// an error a plain form post came back with (before hydration) reaches every action of its
+/// kind, so [`returned_errors`] shows it once instead.
+fn action_error<S>(action: ServerAction<S>) -> impl IntoView
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    move || match action.value().get() {
+        Some(Err(error)) if action.version().get() > 0 => Some(view! {
+            <div class="notice notice-error form-error" role="alert">{error.to_string()}</div>
+        }),
+        _ => None,
+    }
+}
+
+/// The error a plain form post of kind `S` came back with, if any (it travels in the address).
+fn returned_error<S>() -> Option<String>
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    ServerAction::<S>::new()
+        .value()
+        .get_untracked()
+        .and_then(Result::err)
+        .map(|error| error.to_string())
+}
+
+/// Without JavaScript a refused form returns to this page with its error in the address; the
+/// error is shown here, once, above the editor. After a change saved since, it is old news.
+fn returned_errors(refresh: RwSignal<u32>) -> Option<AnyView> {
+    if refresh.get_untracked() > 0 {
+        return None;
+    }
+    let errors: Vec<String> = [
+        returned_error::<CreatePlan>(),
+        returned_error::<AmendPlan>(),
+        returned_error::<ApprovePlan>(),
+        returned_error::<DiscardPlanDraft>(),
+        returned_error::<ApplyPlanTemplate>(),
+        returned_error::<SavePassMark>(),
+        returned_error::<MovePassMark>(),
+        returned_error::<RemovePassMark>(),
+        returned_error::<SaveScenario>(),
+        returned_error::<RemoveScenario>(),
+        returned_error::<SavePlanSettings>(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!errors.is_empty()).then(|| {
+        view! {
+            <div class="notice notice-error" role="alert" id="returned-error">
+                <strong>"The change was not saved"</strong>
+                {errors.into_iter().map(|e| view! { <p>{e}</p> }).collect_view()}
+            </div>
+        }
+        .into_any()
+    })
+}
+
+#[component]
+pub fn PlanEditPage() -> impl IntoView {
+    let id = pilot_id_param();
+    let refresh = RwSignal::new(0u32);
+    let plan = Resource::new(move || (id(), refresh.get()), |(id, _)| get_plan(id));
+    view! {
+        <Transition fallback=|| view! { <p class="loading">"Loading plan…"</p> }>
+            {move || Suspend::new(async move {
+                match plan.await {
+                    Ok(view) if view.can_edit => {
+                        // Keyed by the draft's revision: after each save the forms are built
+                        // afresh (cleared, closed) instead of patched with stale typed values.
+                        let key = (view.versions.len(), view.latest().map(|v| (v.number, v.revision, v.is_draft())));
+                        view! {
+                            <For each=move || [key] key=|key| *key children=move |_| editor(view.clone(), refresh)/>
+                        }.into_any()
+                    }
+                    Ok(view) if view.approved_only => view! { <Title text="Not found"/><ErrorNotice error=AppError::NotFound/> }.into_any(),
+                    Ok(view) => view! {
+                        <Title text="Not allowed"/>
+                        {plan_tabs(&view, "edit")}
+                        <ErrorNotice error=AppError::Forbidden/>
+                        <p class="muted">"Assessors and administrators write and approve plans. "
+                            <a href=format!("/pilots/{}/plan", view.pilot.id)>"See the plan"</a></p>
+                    }.into_any(),
+                    Err(error) => view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+fn editor(view: PlanView, refresh: RwSignal<u32>) -> AnyView {
+    let pilot = view.pilot.clone();
+    let top = view! {
+        <Title text=format!("Edit plan · {}", pilot.name)/>
+        {breadcrumbs(&view, "Edit")}
+        <PageHeader title="Edit the plan" subtitle=format!("{} · for {}", pilot.name, pilot.organisation_name)/>
+        {plan_tabs(&view, "edit")}
+        {view.approved_only.then(approved_only_notice)}
+        {returned_errors(refresh)}
+    };
+    let body = match (view.draft().cloned(), view.latest().cloned()) {
+        (Some(draft), _) => draft_editor(&view, draft, refresh),
+        (None, Some(latest)) => view! { <AmendPlanCard latest refresh/> }.into_any(),
+        (None, None) => view! { <StartPlan pilot_id=pilot.id refresh/> }.into_any(),
+    };
+    view! { {top}{body} }.into_any()
+}
+
+// ---- starting a plan -----------------------------------------------------------------------------
+
+#[component]
+fn StartPlan(pilot_id: i64, refresh: RwSignal<u32>) -> impl IntoView {
+    let create = ServerAction::<CreatePlan>::new();
+    refresh_after(create, refresh);
+    let templates = all_templates()
+        .into_iter()
+        .map(|t| {
+            let marks = t
+                .marks
+                .iter()
+                .map(|m| {
+                    let default = m.provenance == Provenance::PilotDeskDefault;
+                    view! {
+                        <li>
+                            <span class="mono">{m.pass_mark.notation()}</span>
+                            {default.then(|| view! { <span class="badge badge-warn" title="The source gives no number; Pilot Desk's starting point, to be revisited">"Pilot Desk default"</span> })}
+                        </li>
+                    }
+                })
+                .collect_view();
+            let id = t.id.clone();
+            let data_id = t.id.clone();
+            let start_label = format!("Start from {}", t.title);
+            view! {
+                <article class="card template-card" data-template=data_id>
+                    <h3>{t.title.clone()}</h3>
+                    <p class="small">{t.description.clone()}</p>
+                    <ul class="template-marks">{marks}</ul>
+                    <p class="template-source small"><strong>"Source: "</strong>{t.source.clone()}</p>
+                    <ActionForm action=create attr:class="template-form">
+                        <input type="hidden" name="pilot_id" value=pilot_id.to_string()/>
+                        <input type="hidden" name="template" value=id/>
+                        <button type="submit" class="button button-primary" aria-label=start_label>"Start from this template"</button>
+                    </ActionForm>
+                </article>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="card">
+            <h2>"Start the plan"</h2>
+            <p>"Pick the reference targets closest to the pilot's use case; every mark stays editable until the plan is approved. Each template cites where its numbers come from; a mark marked “Pilot Desk default” has no published number behind it."</p>
+            {action_error(create)}
+            <ActionForm action=create attr:class="form-inline">
+                <input type="hidden" name="pilot_id" value=pilot_id.to_string()/>
+                <input type="hidden" name="template" value="empty"/>
+                <button type="submit" class="button">"Start from an empty plan"</button>
+            </ActionForm>
+        </section>
+        <div class="template-grid">{templates}</div>
+    }
+}
+
+// ---- amending an approved plan ---------------------------------------------------------------------
+
+#[component]
+fn AmendPlanCard(latest: PlanVersionRecord, refresh: RwSignal<u32>) -> impl IntoView {
+    let amend = ServerAction::<AmendPlan>::new();
+    refresh_after(amend, refresh);
+    let next = latest.number + 1;
+    view! {
+        <section class="card form-card" id="amend">
+            <div class="card-head">
+                <h2>{format!("Version {} is approved and frozen", latest.number)}</h2>
+                {plan_status_badge(latest.status)}
+            </div>
+            <p class="small muted">{version_line(&latest)}</p>
+            <p>"Its pass marks cannot change any more. To change the plan, amend it: a new draft version, copied from this one, that records why it changes and needs approval again. Every version stays in the history."</p>
+            {action_error(amend)}
+            <ActionForm action=amend attr:class="form">
+                <input type="hidden" name="pilot_id" value=latest.pilot_id.to_string()/>
+                <label for="reason">"Reason for the amendment" <span class="req" title="required">"*"</span></label>
+                <textarea id="reason" name="reason" rows="3" required maxlength="2000"
+                    placeholder="e.g. The customer moved the chat target from 450 ms to 400 ms p99 after the kick-off."></textarea>
+                <div class="form-actions">
+                    <button type="submit" class="button button-primary">{format!("Amend: start version {next}")}</button>
+                </div>
+            </ActionForm>
+        </section>
+        <section class="card">
+            <h2>{format!("Pass marks of version {}", latest.number)}</h2>
+            {super::plan::marks_table(&latest.content, None)}
+        </section>
+    }
+}
+
+// ---- the draft ---------------------------------------------------------------------------------------
+
+fn draft_editor(view: &PlanView, draft: PlanVersionRecord, refresh: RwSignal<u32>) -> AnyView {
+    let ctx = Draft {
+        pilot_id: draft.pilot_id,
+        version: draft.number,
+        revision: draft.revision,
+        refresh,
+    };
+    let content = draft.content.clone();
+    let warnings = content.warnings();
+    let scenario_names: Vec<String> = content.scenarios.iter().map(|s| s.name.clone()).collect();
+    let marks = content
+        .pass_marks
+        .iter()
+        .enumerate()
+        .map(|(index, mark)| {
+            let count = content.pass_marks.len();
+            let mark = mark.clone();
+            let names = scenario_names.clone();
+            view! { <MarkItem ctx index count mark scenarios=names/> }
+        })
+        .collect_view();
+    let mark_warnings = warnings
+        .iter()
+        .filter(|w| w.section == PlanSection::PassMark)
+        .map(ToString::to_string)
+        .collect::<Vec<_>>();
+    let other_warnings = warnings
+        .iter()
+        .filter(|w| w.section != PlanSection::PassMark)
+        .map(ToString::to_string)
+        .collect::<Vec<_>>();
+    let empty = content.pass_marks.is_empty();
+    let reason = draft.amendment_reason.clone();
+    view! {
+        <section class="card draft-head" id="draft">
+            <div class="card-head">
+                <div>
+                    <h2>{format!("Draft version {}", draft.number)}</h2>
+                    <p class="small muted">
+                        {format!("Started by {} on {} · last saved {}", draft.created_by_name, engine::clock::utc_minute(draft.created_ms), engine::clock::utc_minute(draft.updated_ms))}
+                    </p>
+                </div>
+                {plan_status_badge(draft.status)}
+            </div>
+            {reason.map(|r| view! { <p class="amendment-reason"><strong>"Reason for this amendment: "</strong>{r}</p> })}
+            {view.in_force.map(|n| view! {
+                <p class="small">{format!("Version {n} stays in force until this draft is approved.")}</p>
+            })}
+            <ApproveDraft ctx can_approve=view.can_approve/>
+        </section>
+
+        <section class="card" id="pass-marks">
+            <div class="card-head">
+                <h2>"Pass marks"</h2>
+                <span class="small muted">"Each mark names one figure exactly: metric, statistic, where it is measured, its definition and scope."</span>
+            </div>
+            {(!mark_warnings.is_empty()).then(|| view! { <Warnings items=mark_warnings/> })}
+            <ol class="plan-marks">{marks}</ol>
+            <details class="add-mark" open=empty>
+                <summary class="button">"Add a pass mark"</summary>
+                <MarkForm ctx index=None initial=new_mark_form() scenarios=scenario_names.clone()/>
+            </details>
+            <TemplateMerge ctx/>
+        </section>
+
+        <section class="card" id="scenarios">
+            <h2>"Scenarios"</h2>
+            <p class="small muted">"Kinds of traffic by prompt and answer length; a pass mark can be scoped to one."</p>
+            <ScenarioList ctx scenarios=content.scenarios.clone()/>
+        </section>
+
+        <section class="card" id="settings">
+            <h2>"Demand, quality set and pilot serving"</h2>
+            {(!other_warnings.is_empty()).then(|| view! { <Warnings items=other_warnings/> })}
+            <SettingsForm ctx
+                demand=DemandForm::from(&content.demand)
+                quality=QualityForm::from(&content.quality)
+                serving=ServingForm::from(&content.serving)/>
+        </section>
+    }
+    .into_any()
+}
+
+#[component]
+fn Warnings(items: Vec<String>) -> impl IntoView {
+    view! {
+        <div class="notice notice-warn plan-warnings">
+            <strong>"Worth a second look (does not block saving or approval)"</strong>
+            <ul>{items.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
+        </div>
+    }
+}
+
+#[component]
+fn ApproveDraft(ctx: Draft, can_approve: bool) -> impl IntoView {
+    let approve = ServerAction::<ApprovePlan>::new();
+    let discard = ServerAction::<DiscardPlanDraft>::new();
+    refresh_after(approve, ctx.refresh);
+    refresh_after(discard, ctx.refresh);
+    let discard_label = if ctx.version == 1 {
+        "Discard draft"
+    } else {
+        "Discard amendment"
+    };
+    view! {
+        {action_error(approve)}
+        {action_error(discard)}
+        <div class="approve-row">
+            {can_approve.then(|| view! {
+                <ActionForm action=approve>
+                    {ctx.hidden()}
+                    <button type="submit" class="button button-primary">{format!("Approve version {}", ctx.version)}</button>
+                </ActionForm>
+            })}
+            <p class="small muted grow">"Approving records who and when, puts the version in force and freezes its pass marks: later changes need an amendment with a reason."</p>
+            <ActionForm action=discard>
+                <input type="hidden" name="pilot_id" value=ctx.pilot_id.to_string()/>
+                <input type="hidden" name="version" value=ctx.version.to_string()/>
+                <button type="submit" class="button button-quiet button-small">{discard_label}</button>
+            </ActionForm>
+        </div>
+    }
+}
+
+#[component]
+fn TemplateMerge(ctx: Draft) -> impl IntoView {
+    let apply = ServerAction::<ApplyPlanTemplate>::new();
+    refresh_after(apply, ctx.refresh);
+    view! {
+        <details class="merge-template">
+            <summary class="button button-quiet">"Add marks from a template"</summary>
+            {action_error(apply)}
+            <ActionForm action=apply attr:class="form form-inline">
+                {ctx.hidden()}
+                <label for="merge-template">"Template"</label>
+                <div class="inline-row">
+                    <select id="merge-template" name="template">
+                        {all_templates().into_iter().map(|t| view! { <option value=t.id.clone()>{t.title.clone()}</option> }).collect_view()}
+                    </select>
+                    <button type="submit" class="button">"Add its missing marks"</button>
+                </div>
+                <p class="hint">"Marks the plan already has (same metric, statistic, point and scope) stay as they are."</p>
+            </ActionForm>
+        </details>
+    }
+}
+
+// ---- one pass mark -------------------------------------------------------------------------------
+
+#[component]
+fn MarkItem(
+    ctx: Draft,
+    index: usize,
+    count: usize,
+    mark: PassMark,
+    scenarios: Vec<String>,
+) -> impl IntoView {
+    let move_mark = ServerAction::<MovePassMark>::new();
+    let remove = ServerAction::<RemovePassMark>::new();
+    refresh_after(move_mark, ctx.refresh);
+    refresh_after(remove, ctx.refresh);
+    let number = index + 1;
+    let arrow = move |direction: &'static str, label: &'static str, disabled: bool| {
+        view! {
+            <ActionForm action=move_mark>
+                {ctx.hidden()}
+                <input type="hidden" name="index" value=index.to_string()/>
+                <input type="hidden" name="direction" value=direction/>
+                <button type="submit" class="button button-small button-quiet" disabled=disabled
+                    aria-label=format!("Move mark {number} {direction}")>{label}</button>
+            </ActionForm>
+        }
+    };
+    view! {
+        <li class="plan-mark" data-mark=number>
+            <div class="plan-mark-head">
+                <span class="mark-number" aria-hidden="true">{number}</span>
+                <div class="grow">
+                    <p class="mark-sentence">{format!("{}.", mark.sentence())}</p>
+                    <p class="mono small mark-notation">{mark.notation()}</p>
+                </div>
+                <div class="row-actions">
+                    {arrow("up", "↑", index == 0)}
+                    {arrow("down", "↓", index + 1 == count)}
+                    <ActionForm action=remove>
+                        {ctx.hidden()}
+                        <input type="hidden" name="index" value=index.to_string()/>
+                        <button type="submit" class="button button-small button-quiet"
+                            aria-label=format!("Remove mark {number}")>"Remove"</button>
+                    </ActionForm>
+                </div>
+            </div>
+            {mark_details(&mark)}
+            {action_error(move_mark)}
+            {action_error(remove)}
+            <details class="edit-mark">
+                <summary>{format!("Edit mark {number}")}</summary>
+                <MarkForm ctx index=Some(index) initial=PassMarkForm::from(&mark) scenarios/>
+            </details>
+        </li>
+    }
+}
+
+fn new_mark_form() -> PassMarkForm {
+    PassMarkForm {
+        metric: "ttft".into(),
+        statistic: "p95".into(),
+        comparator: "le".into(),
+        unit: "ms".into(),
+        point: "gateway".into(),
+        scope: "all_traffic".into(),
+        ..PassMarkForm::default()
+    }
+}
+
+/// The metric a form value names (`None` for a custom metric or nothing chosen).
+fn built_in(metric: &str) -> Option<Metric> {
+    Metric::parse_built_in(metric)
+}
+
+/// A select whose options are `(value, label, allowed)`; after hydration the options the
+/// metric does not admit are disabled and the selection follows the signal.
+#[component]
+fn Choice(
+    id: String,
+    name: &'static str,
+    label: &'static str,
+    value: RwSignal<String>,
+    options: Vec<(String, String)>,
+    #[prop(into)] allowed: Signal<Vec<String>>,
+) -> impl IntoView {
+    let initial = value.get_untracked();
+    view! {
+        <div>
+            <label for=id.clone()>{label}</label>
+            <select id=id name=name prop:value=move || value.get()
+                on:change=move |ev| value.set(event_target_value(&ev))>
+                {options.into_iter().map(|(option, text)| {
+                    let selected = option == initial;
+                    let this = option.clone();
+                    view! {
+                        <option value=option selected=selected
+                            disabled=move || !allowed.get().is_empty() && !allowed.get().contains(&this)>{text}</option>
+                    }
+                }).collect_view()}
+            </select>
+        </div>
+    }
+}
+
+#[component]
+fn MarkForm(
+    ctx: Draft,
+    index: Option<usize>,
+    initial: PassMarkForm,
+    scenarios: Vec<String>,
+) -> impl IntoView {
+    let save = ServerAction::<SavePassMark>::new();
+    refresh_after(save, ctx.refresh);
+    let prefix = index
+        .map(|i| format!("mark-{i}"))
+        .unwrap_or_else(|| "mark-new".into());
+    let field = move |name: &str| format!("{prefix}-{name}");
+    let hydrated = RwSignal::new(false);
+    Effect::new(move |_| hydrated.set(true));
+    let metric = RwSignal::new(initial.metric.clone());
+    let custom_name = RwSignal::new(initial.custom_name.clone());
+    let statistic = RwSignal::new(initial.statistic.clone());
+    let comparator = RwSignal::new(initial.comparator.clone());
+    let threshold = RwSignal::new(initial.threshold.clone());
+    let unit = RwSignal::new(initial.unit.clone());
+    let point = RwSignal::new(initial.point.clone());
+    let definition = RwSignal::new(initial.definition.clone());
+    let scope = RwSignal::new(initial.scope.clone());
+    let rationale = RwSignal::new(initial.rationale.clone());
+
+    // A new metric picks the first statistic, unit, point and direction it admits when the
+    // current ones do not fit.
+    Effect::watch(
+        move || metric.get(),
+        move |metric_value, _, _| {
+            let Some(m) = built_in(metric_value) else {
+                return;
+            };
+            let stats = m.allowed_statistics();
+            if !stats
+                .iter()
+                .any(|s| s.as_str() == statistic.get_untracked())
+            {
+                let preferred = if stats.contains(&Statistic::P95) {
+                    Statistic::P95
+                } else {
+                    stats[0]
+                };
+                statistic.set(preferred.as_str().into());
+            }
+            let units = m.allowed_units();
+            if !units.iter().any(|u| u.as_str() == unit.get_untracked()) {
+                unit.set(units[0].as_str().into());
+            }
+            let points = m.allowed_points();
+            if !points.iter().any(|p| p.as_str() == point.get_untracked()) {
+                point.set(points[0].as_str().into());
+            }
+            let upper = Comparator::parse(&comparator.get_untracked()).map(|c| c.is_upper_limit());
+            match (m.direction(), upper) {
+                (Direction::LowerIsBetter, Some(false) | None) => comparator.set("le".into()),
+                (Direction::HigherIsBetter, Some(true) | None) => comparator.set("ge".into()),
+                _ => {}
+            }
+        },
+        false,
+    );
+
+    let allowed = move |list: fn(&Metric) -> Vec<String>| {
+        Signal::derive(move || {
+            if !hydrated.get() {
+                return Vec::new();
+            }
+            built_in(&metric.get())
+                .map(|m| list(&m))
+                .unwrap_or_default()
+        })
+    };
+    let metric_options: Vec<(String, String)> = Metric::BUILT_IN
+        .iter()
+        .map(|m| (m.as_str().to_string(), m.label()))
+        .chain([("custom".to_string(), "Custom metric…".to_string())])
+        .collect();
+    let statistic_options = Statistic::ALL
+        .iter()
+        .map(|s| (s.as_str().to_string(), s.label().to_string()))
+        .collect::<Vec<_>>();
+    let comparator_options = Comparator::ALL
+        .iter()
+        .map(|c| {
+            (
+                c.as_str().to_string(),
+                format!("{} ({})", c.symbol(), c.words()),
+            )
+        })
+        .collect::<Vec<_>>();
+    let unit_options = Unit::ALL
+        .iter()
+        .map(|u| (u.as_str().to_string(), u.symbol().to_string()))
+        .collect::<Vec<_>>();
+    let point_options = MeasurementPoint::ALL
+        .iter()
+        .map(|p| (p.as_str().to_string(), p.label().to_string()))
+        .collect::<Vec<_>>();
+    let scope_options = [
+        ("all_traffic".to_string(), "All traffic".to_string()),
+        (
+            "planned_peak".to_string(),
+            "Load test at the planned peak".to_string(),
+        ),
+    ]
+    .into_iter()
+    .chain(scenarios.iter().map(|name| {
+        (
+            Scope::Scenario(name.clone()).form_value(),
+            format!("Scenario “{name}”"),
+        )
+    }))
+    .collect::<Vec<_>>();
+
+    let preview = move || {
+        let form = PassMarkForm {
+            metric: metric.get(),
+            custom_name: custom_name.get(),
+            statistic: statistic.get(),
+            comparator: comparator.get(),
+            threshold: threshold.get(),
+            unit: unit.get(),
+            point: point.get(),
+            definition: definition.get(),
+            scope: scope.get(),
+            rationale: rationale.get(),
+        };
+        match PassMark::parse(&form) {
+            Ok(mark) => view! {
+                <p class="mark-preview"><span class="muted">"Reads: "</span>{format!("{}.", mark.sentence())}
+                    " "<span class="mono small muted">{mark.notation()}</span></p>
+            }
+            .into_any(),
+            Err(e) => view! {
+                <p class="mark-preview muted">{format!("Not a valid mark yet — {}: {}", e.field, e.message)}</p>
+            }
+            .into_any(),
+        }
+    };
+    let default_definition = move || {
+        built_in(&metric.get())
+            .map(|m| m.default_definition().to_string())
+            .unwrap_or_else(|| "how the figure is computed (required for a custom metric)".into())
+    };
+    let label = match index {
+        Some(i) => format!("Save mark {}", i + 1),
+        None => "Add pass mark".into(),
+    };
+    view! {
+        <ActionForm action=save attr:class="form mark-form">
+            {ctx.hidden()}
+            <input type="hidden" name="index" value=index.map(|i| i.to_string()).unwrap_or_default()/>
+            <div class="field-row">
+                <Choice id=field("metric") name="metric" label="Metric" value=metric options=metric_options allowed=Signal::derive(Vec::new)/>
+                <div class="grow" hidden=move || hydrated.get() && metric.get() != "custom">
+                    <label for=field("custom_name")>"Custom metric name"</label>
+                    <input id=field("custom_name") name="custom_name" value=initial.custom_name.clone() maxlength="80"
+                        placeholder="only for a custom metric, e.g. Citations per answer"
+                        on:input=move |ev| custom_name.set(event_target_value(&ev))/>
+                </div>
+            </div>
+            <div class="field-row">
+                <Choice id=field("statistic") name="statistic" label="Statistic" value=statistic options=statistic_options
+                    allowed=allowed(|m| m.allowed_statistics().iter().map(|s| s.as_str().to_string()).collect())/>
+                <Choice id=field("comparator") name="comparator" label="Comparator" value=comparator options=comparator_options
+                    allowed=allowed(|m| Comparator::ALL.iter().filter(|c| match m.direction() {
+                        Direction::LowerIsBetter => c.is_upper_limit(),
+                        Direction::HigherIsBetter => !c.is_upper_limit(),
+                        Direction::Either => true,
+                    }).map(|c| c.as_str().to_string()).collect())/>
+                <div class="grow">
+                    <label for=field("threshold")>"Threshold"</label>
+                    <input id=field("threshold") name="threshold" value=initial.threshold.clone() inputmode="decimal"
+                        autocomplete="off" placeholder="e.g. 450"
+                        on:input=move |ev| threshold.set(event_target_value(&ev))/>
+                </div>
+                <Choice id=field("unit") name="unit" label="Unit" value=unit options=unit_options
+                    allowed=allowed(|m| m.allowed_units().iter().map(|u| u.as_str().to_string()).collect())/>
+            </div>
+            <div class="field-row">
+                <Choice id=field("point") name="point" label="Measured at" value=point options=point_options
+                    allowed=allowed(|m| m.allowed_points().iter().map(|p| p.as_str().to_string()).collect())/>
+                <Choice id=field("scope") name="scope" label="Scope" value=scope options=scope_options allowed=Signal::derive(Vec::new)/>
+            </div>
+            <label for=field("definition")>"Definition"</label>
+            <input id=field("definition") name="definition" value=initial.definition.clone() maxlength="300"
+                placeholder=default_definition
+                on:input=move |ev| definition.set(event_target_value(&ev))/>
+            <p class="hint">"Empty: the metric's standard definition. Grading compares figures of this exact definition only."</p>
+            <label for=field("rationale")>"Rationale"</label>
+            <textarea id=field("rationale") name="rationale" rows="2" maxlength="1000"
+                placeholder="Why this limit: the use case, where the number comes from."
+                on:input=move |ev| rationale.set(event_target_value(&ev))>{initial.rationale.clone()}</textarea>
+            {preview}
+            {action_error(save)}
+            <div class="form-actions">
+                <button type="submit" class="button button-primary">{label}</button>
+            </div>
+        </ActionForm>
+    }
+}
+
+// ---- scenarios ---------------------------------------------------------------------------------------
+
+#[component]
+fn ScenarioList(ctx: Draft, scenarios: Vec<engine::plan::Scenario>) -> impl IntoView {
+    let remove = ServerAction::<RemoveScenario>::new();
+    refresh_after(remove, ctx.refresh);
+    let empty = scenarios.is_empty();
+    let rows = scenarios
+        .into_iter()
+        .enumerate()
+        .map(|(index, s)| {
+            let summary = format!(": {} in, {} out", s.input_tokens, s.output_tokens);
+            let remove_label = format!("Remove scenario {}", s.name);
+            let form = ScenarioForm::from(&s);
+            view! {
+                <li class="plan-scenario">
+                    <div class="plan-mark-head">
+                        <p class="grow"><strong>{s.name}</strong>{summary}</p>
+                        <ActionForm action=remove>
+                            {ctx.hidden()}
+                            <input type="hidden" name="index" value=index.to_string()/>
+                            <button type="submit" class="button button-small button-quiet"
+                                aria-label=remove_label>"Remove"</button>
+                        </ActionForm>
+                    </div>
+                    <details class="edit-mark">
+                        <summary>{format!("Edit scenario {}", index + 1)}</summary>
+                        <ScenarioFields ctx index=Some(index) initial=form/>
+                    </details>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        {action_error(remove)}
+        {empty.then(|| view! { <p class="muted">"No scenarios: every mark covers all traffic."</p> })}
+        <ul class="plan-marks">{rows}</ul>
+        <details class="add-mark">
+            <summary class="button">"Add a scenario"</summary>
+            <ScenarioFields ctx index=None initial=ScenarioForm::default()/>
+        </details>
+    }
+}
+
+#[component]
+fn ScenarioFields(ctx: Draft, index: Option<usize>, initial: ScenarioForm) -> impl IntoView {
+    let save = ServerAction::<SaveScenario>::new();
+    refresh_after(save, ctx.refresh);
+    let prefix = index
+        .map(|i| format!("scenario-{i}"))
+        .unwrap_or_else(|| "scenario-new".into());
+    let field = move |name: &str| format!("{prefix}-{name}");
+    let number = |id: String, name: &'static str, label: &'static str, value: String| {
+        view! {
+            <div>
+                <label for=id.clone()>{label}</label>
+                <input id=id name=name value=value type="number" min="1" step="1" inputmode="numeric"/>
+            </div>
+        }
+    };
+    view! {
+        <ActionForm action=save attr:class="form mark-form">
+            {ctx.hidden()}
+            <input type="hidden" name="index" value=index.map(|i| i.to_string()).unwrap_or_default()/>
+            <label for=field("name")>"Name"</label>
+            <input id=field("name") name="name" value=initial.name required maxlength="80" placeholder="e.g. RAG lookups"/>
+            <div class="field-row">
+                {number(field("input_tokens_low"), "input_tokens_low", "Prompt from (tokens)", initial.input_tokens_low)}
+                {number(field("input_tokens_high"), "input_tokens_high", "Prompt to (tokens)", initial.input_tokens_high)}
+                {number(field("output_tokens_low"), "output_tokens_low", "Answer from (tokens)", initial.output_tokens_low)}
+                {number(field("output_tokens_high"), "output_tokens_high", "Answer to (tokens)", initial.output_tokens_high)}
+            </div>
+            {action_error(save)}
+            <div class="form-actions">
+                <button type="submit" class="button button-primary">
+                    {if index.is_some() { "Save scenario" } else { "Add scenario" }}
+                </button>
+            </div>
+        </ActionForm>
+    }
+}
+
+// ---- demand, quality set, serving ------------------------------------------------------------------
+
+#[component]
+fn SettingsForm(
+    ctx: Draft,
+    demand: DemandForm,
+    quality: QualityForm,
+    serving: ServingForm,
+) -> impl IntoView {
+    let save = ServerAction::<SavePlanSettings>::new();
+    refresh_after(save, ctx.refresh);
+    let text = |name: &'static str,
+                label: &'static str,
+                value: String,
+                placeholder: &'static str| {
+        view! {
+            <div class="grow">
+                <label for=format!("settings-{name}")>{label}</label>
+                <input id=format!("settings-{name}") name=name value=value placeholder=placeholder/>
+            </div>
+        }
+    };
+    let number = |name: &'static str,
+                  label: &'static str,
+                  value: String,
+                  placeholder: &'static str| {
+        view! {
+            <div class="grow">
+                <label for=format!("settings-{name}")>{label}</label>
+                <input id=format!("settings-{name}") name=name value=value placeholder=placeholder inputmode="decimal"/>
+            </div>
+        }
+    };
+    let switch = |name: &'static str, label: &'static str, value: String| {
+        view! {
+            <div class="grow">
+                <label for=format!("settings-{name}")>{label}</label>
+                <select id=format!("settings-{name}") name=name>
+                    <option value="" selected=value.is_empty()>"not stated"</option>
+                    <option value="on" selected=value == "on">"on"</option>
+                    <option value="off" selected=value == "off">"off"</option>
+                </select>
+            </div>
+        }
+    };
+    view! {
+        <ActionForm action=save attr:class="form settings-form">
+            {ctx.hidden()}
+            <fieldset>
+                <legend>"Demand assumptions"</legend>
+                <div class="field-row">
+                    {number("pilot_users", "Pilot users", demand.pilot_users, "e.g. 20")}
+                    {number("production_users", "Production users", demand.production_users, "e.g. 400")}
+                    {number("peak_arrival_rate_req_s", "Peak arrival rate (req/s)", demand.peak_arrival_rate_req_s, "e.g. 2.5")}
+                    {number("context_tokens_per_request", "Context per request (tokens)", demand.context_tokens_per_request, "e.g. 8192")}
+                </div>
+            </fieldset>
+            <fieldset>
+                <legend>"Quality set"</legend>
+                <div class="field-row">
+                    {number("questions", "Evaluation questions", quality.questions, "50–100 recommended")}
+                    {number("hit_k", "k of hit rate@k", quality.hit_k, "e.g. 5")}
+                </div>
+            </fieldset>
+            <fieldset>
+                <legend>"Pilot hardware and serving"</legend>
+                <div class="field-row">
+                    {text("engine", "Serving engine", serving.engine, "vLLM")}
+                    {text("engine_version", "Engine version", serving.engine_version, "e.g. 0.8.5")}
+                    {text("gpu", "GPU", serving.gpu, "e.g. Tesla V100-SXM2-16GB")}
+                </div>
+                <div class="field-row">
+                    {text("precision", "Weights precision", serving.precision, "e.g. FP16")}
+                    {text("kv_cache_dtype", "KV cache dtype", serving.kv_cache_dtype, "e.g. auto")}
+                    {number("tensor_parallel", "Tensor parallel", serving.tensor_parallel, "e.g. 4")}
+                    {number("max_num_batched_tokens", "max_num_batched_tokens", serving.max_num_batched_tokens, "engine default")}
+                </div>
+                <div class="field-row">
+                    {switch("prefix_caching", "Prefix caching", serving.prefix_caching)}
+                    {switch("cuda_graphs", "CUDA graphs", serving.cuda_graphs)}
+                </div>
+            </fieldset>
+            {action_error(save)}
+            <div class="form-actions">
+                <button type="submit" class="button button-primary">"Save settings"</button>
+            </div>
+        </ActionForm>
+    }
+}

@@ -1,0 +1,630 @@
+//! The sizing what-if: model, precision, GPU, topology and context in; memory, sessions and the
+//! decode ceiling out, with the arithmetic.
+//!
+//! Everything on this page is computed by the shared sizing engine (`engine::sizing`), which is
+//! compiled into the browser's wasm: after hydration every change recomputes locally, with no
+//! server round trip. The server renders the same computation for the first paint, so the page is
+//! complete without JavaScript too (the form then submits as a GET and the server answers).
+//! The query string holds the inputs, so a configuration can be linked (the pilot page links its
+//! own hardware here).
+
+use crate::components::PageHeader;
+use engine::charts::{DecodeBar, decode_ceiling_chart, memory_bar_chart};
+use engine::sizing::{
+    Candidate, Demand, GpuOffer, GpuSpec, KvDtype, MemoryModel, RecommendOptions, SizingInput,
+    SizingResult, Topology, WeightPrecision, gpu_by_id, gpus, model_by_id, models, recommend, size,
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+use std::str::FromStr;
+
+/// The what-if inputs, kept as the text the user typed so errors can name the field.
+#[derive(Clone, Copy)]
+struct WhatIf {
+    model: RwSignal<String>,
+    weights: RwSignal<String>,
+    kv: RwSignal<String>,
+    gpu: RwSignal<String>,
+    tp: RwSignal<String>,
+    pp: RwSignal<String>,
+    copies: RwSignal<String>,
+    context: RwSignal<String>,
+    memory_model: RwSignal<String>,
+    vllm_version: RwSignal<String>,
+    tpot_target_ms: RwSignal<String>,
+    peak_sessions: RwSignal<String>,
+    max_cards: RwSignal<String>,
+}
+
+/// Defaults: the guide's worked example (Llama 3.3 70B in FP8 on one RTX PRO 6000 Server Edition).
+const DEFAULTS: [(&str, &str); 13] = [
+    ("model", "llama-3.3-70b"),
+    ("weights", "fp8"),
+    ("kv", "fp8"),
+    ("gpu", "rtx-pro-6000-server"),
+    ("tp", "1"),
+    ("pp", "1"),
+    ("copies", "1"),
+    ("context", "8192"),
+    ("memory_model", "planning"),
+    ("vllm_version", ""),
+    ("tpot", "40"),
+    ("sessions", "30"),
+    ("max_cards", "8"),
+];
+
+impl WhatIf {
+    fn from_query() -> WhatIf {
+        let query = use_query_map();
+        let value = |key: &str| {
+            query
+                .with_untracked(|q| q.get(key))
+                .filter(|v| !v.trim().is_empty() || key == "vllm_version")
+                .unwrap_or_else(|| {
+                    DEFAULTS
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map(|(_, v)| v.to_string())
+                        .unwrap_or_default()
+                })
+        };
+        WhatIf {
+            model: RwSignal::new(value("model")),
+            weights: RwSignal::new(value("weights")),
+            kv: RwSignal::new(value("kv")),
+            gpu: RwSignal::new(value("gpu")),
+            tp: RwSignal::new(value("tp")),
+            pp: RwSignal::new(value("pp")),
+            copies: RwSignal::new(value("copies")),
+            context: RwSignal::new(value("context")),
+            memory_model: RwSignal::new(value("memory_model")),
+            vllm_version: RwSignal::new(value("vllm_version")),
+            tpot_target_ms: RwSignal::new(value("tpot")),
+            peak_sessions: RwSignal::new(value("sessions")),
+            max_cards: RwSignal::new(value("max_cards")),
+        }
+    }
+}
+
+fn number<T: FromStr>(field: &str, text: &str) -> Result<T, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{field}: `{}` is not a whole number", text.trim()))
+}
+
+fn target_tokens_per_s(form: &WhatIf) -> Option<f64> {
+    form.tpot_target_ms
+        .get()
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|ms| *ms > 0.0)
+        .map(|ms| 1000.0 / ms)
+}
+
+/// Builds the engine's question from the form; errors name the field.
+fn question(form: &WhatIf, gpu: Option<GpuSpec>) -> Result<SizingInput, String> {
+    let model = model_by_id(&form.model.get()).ok_or("model: choose a model from the catalog")?;
+    let gpu = match gpu {
+        Some(gpu) => gpu,
+        None => gpu_by_id(&form.gpu.get()).ok_or("GPU: choose a GPU from the catalog")?,
+    };
+    let weights = WeightPrecision::from_str(&form.weights.get()).map_err(|e| e.to_string())?;
+    let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.to_string())?;
+    let memory_model =
+        MemoryModel::from_str(&form.memory_model.get()).map_err(|e| e.to_string())?;
+    let topology = Topology::new(
+        number("TP", &form.tp.get())?,
+        number("PP", &form.pp.get())?,
+        number("copies", &form.copies.get())?,
+    );
+    let context: u64 = number("context", &form.context.get())?;
+    let mut input = SizingInput::new(model, weights, kv, gpu, topology, context, memory_model);
+    let version = form.vllm_version.get();
+    input.vllm_version = (!version.trim().is_empty()).then(|| version.trim().to_string());
+    Ok(input)
+}
+
+fn sized(form: &WhatIf, gpu: Option<GpuSpec>) -> Result<(SizingInput, SizingResult), String> {
+    let input = question(form, gpu)?;
+    let result = size(&input).map_err(|e| e.to_string())?;
+    Ok((input, result))
+}
+
+fn fmt_gib(value: f64) -> String {
+    format!("{value:.1} GiB")
+}
+
+/// `443328` → `443,328`.
+pub(crate) fn fmt_int(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn fmt_step_value(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        fmt_int(value.abs() as u64)
+    } else if value.abs() >= 100.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    }
+}
+
+#[component]
+pub fn SizingPage() -> impl IntoView {
+    let form = WhatIf::from_query();
+    let outcome = Memo::new(move |_| sized(&form, None));
+    view! {
+        <Title text="Sizing"/>
+        <PageHeader
+            title="Sizing what-if"
+            subtitle="Memory per card, KV cache, sessions that fit and the single-stream decode ceiling, from the shared sizing engine. Recomputed in your browser as you type."
+        />
+        <div class="sizing">
+            <WhatIfForm form/>
+            <div class="sizing-results" id="sizing-results">
+                {move || match outcome.get() {
+                    Ok((input, result)) => view! { <SizingSummary input result form/> }.into_any(),
+                    Err(error) => view! { <div class="notice notice-error" role="alert">{error}</div> }.into_any(),
+                }}
+            </div>
+        </div>
+        <GpuComparison form/>
+        <Recommendation form/>
+    }
+}
+
+#[component]
+fn WhatIfForm(form: WhatIf) -> impl IntoView {
+    let select = |signal: RwSignal<String>, options: Vec<(String, String)>| {
+        options
+            .into_iter()
+            .map(|(value, label)| {
+                let selected_value = value.clone();
+                view! { <option value=value selected=move || signal.get() == selected_value>{label}</option> }
+            })
+            .collect_view()
+    };
+    let model_options: Vec<(String, String)> =
+        models().into_iter().map(|m| (m.id, m.name)).collect();
+    let gpu_options: Vec<(String, String)> = gpus().into_iter().map(|g| (g.id, g.name)).collect();
+    let weight_options: Vec<(String, String)> = WeightPrecision::ALL
+        .into_iter()
+        .map(|p| (p.as_str().to_string(), p.label().to_string()))
+        .collect();
+    let kv_options: Vec<(String, String)> = KvDtype::ALL
+        .into_iter()
+        .map(|k| (k.as_str().to_string(), k.label().to_string()))
+        .collect();
+    let memory_options: Vec<(String, String)> = MemoryModel::ALL
+        .into_iter()
+        .map(|m| (m.as_str().to_string(), m.label().to_string()))
+        .collect();
+    view! {
+        <form class="card form sizing-form" method="get" action="/sizing" aria-label="What-if">
+            <label for="sz-model">"Model"</label>
+            <select id="sz-model" name="model" on:change=move |ev| form.model.set(event_target_value(&ev))>
+                {select(form.model, model_options)}
+            </select>
+            <div class="field-row">
+                <div class="grow">
+                    <label for="sz-weights">"Weights"</label>
+                    <select id="sz-weights" name="weights" on:change=move |ev| form.weights.set(event_target_value(&ev))>
+                        {select(form.weights, weight_options)}
+                    </select>
+                </div>
+                <div class="grow">
+                    <label for="sz-kv">"KV cache"</label>
+                    <select id="sz-kv" name="kv" on:change=move |ev| form.kv.set(event_target_value(&ev))>
+                        {select(form.kv, kv_options)}
+                    </select>
+                </div>
+            </div>
+            <label for="sz-gpu">"GPU"</label>
+            <select id="sz-gpu" name="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))>
+                {select(form.gpu, gpu_options)}
+            </select>
+            <div class="field-row">
+                <div>
+                    <label for="sz-tp" title="tensor parallel: one copy split across cards">"TP"</label>
+                    <input id="sz-tp" name="tp" type="number" min="1" max="64" inputmode="numeric"
+                        prop:value=move || form.tp.get() value=form.tp.get_untracked()
+                        on:input=move |ev| form.tp.set(event_target_value(&ev))/>
+                </div>
+                <div>
+                    <label for="sz-pp" title="pipeline stages of one copy">"PP"</label>
+                    <input id="sz-pp" name="pp" type="number" min="1" max="64" inputmode="numeric"
+                        prop:value=move || form.pp.get() value=form.pp.get_untracked()
+                        on:input=move |ev| form.pp.set(event_target_value(&ev))/>
+                </div>
+                <div>
+                    <label for="sz-copies" title="independent copies, each with its own weights">"Copies"</label>
+                    <input id="sz-copies" name="copies" type="number" min="1" max="512" inputmode="numeric"
+                        prop:value=move || form.copies.get() value=form.copies.get_untracked()
+                        on:input=move |ev| form.copies.set(event_target_value(&ev))/>
+                </div>
+            </div>
+            <label for="sz-context">"Context per session (tokens)"</label>
+            <input id="sz-context" name="context" type="number" min="1" inputmode="numeric"
+                prop:value=move || form.context.get() value=form.context.get_untracked()
+                on:input=move |ev| form.context.set(event_target_value(&ev))/>
+            <p class="hint">"Prompt + answer of one request, e.g. the p95 from the traffic profile."</p>
+            <label for="sz-memory-model">"Memory model"</label>
+            <select id="sz-memory-model" name="memory_model" on:change=move |ev| form.memory_model.set(event_target_value(&ev))>
+                {select(form.memory_model, memory_options)}
+            </select>
+            <p class="hint">
+                {move || if form.memory_model.get() == "vllm" {
+                    "vLLM: CUDA-visible memory, the version's default utilisation, activation, non-torch and CUDA-graph memory, block rounding — what vLLM will print at start-up."
+                } else {
+                    "Planning: the guide's convention, 0.9 × memory the driver reports − 3 GiB per card − weights."
+                }}
+            </p>
+            <label for="sz-vllm-version">"vLLM version (optional)"</label>
+            <input id="sz-vllm-version" name="vllm_version" placeholder="e.g. 0.11.0"
+                prop:value=move || form.vllm_version.get() value=form.vllm_version.get_untracked()
+                on:input=move |ev| form.vllm_version.set(event_target_value(&ev))/>
+            <label for="sz-tpot">"Per-stream target: TPOT ≤ (ms)"</label>
+            <input id="sz-tpot" name="tpot" type="number" min="1" step="any" inputmode="decimal"
+                prop:value=move || form.tpot_target_ms.get() value=form.tpot_target_ms.get_untracked()
+                on:input=move |ev| form.tpot_target_ms.set(event_target_value(&ev))/>
+            <noscript>
+                <div class="form-actions"><button type="submit" class="button button-primary">"Recompute"</button></div>
+            </noscript>
+        </form>
+    }
+}
+
+#[component]
+fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl IntoView {
+    let target = target_tokens_per_s(&form);
+    let meets = target.map(|t| result.decode_tokens_per_s >= t);
+    let memory_svg = memory_bar_chart(
+        &result.per_card,
+        &format!("One {} ({})", input.gpu.name, input.memory_model.label()),
+    )
+    .unwrap_or_default();
+    let tpot_ms = if result.decode_tokens_per_s > 0.0 {
+        1000.0 / result.decode_tokens_per_s
+    } else {
+        f64::INFINITY
+    };
+    view! {
+        <section class="card">
+            <div class="sizing-headline">
+                <span class=if result.fits { "badge badge-pass" } else { "badge badge-fail" } id="sizing-fits">
+                    {if result.fits { "Fits" } else { "Does not fit" }}
+                </span>
+                <span class="muted">{format!("{} · {} · {} card(s)", input.topology.label(), input.memory_model.label(), result.cards)}</span>
+            </div>
+            <dl class="figures">
+                <div>
+                    <dt>"Whole sessions"</dt>
+                    <dd id="sizing-sessions">{fmt_int(result.sessions)}</dd>
+                    <p>{format!("of {} tokens, all copies (floor)", fmt_int(input.context_tokens))}</p>
+                </div>
+                <div>
+                    <dt>"KV cache"</dt>
+                    <dd id="sizing-kv-tokens">{fmt_int(result.kv_cache_tokens)}</dd>
+                    <p>{format!("tokens per copy · {} per card", fmt_gib(result.kv_pool_gib_per_card))}</p>
+                </div>
+                <div>
+                    <dt>"Max concurrency"</dt>
+                    <dd>{format!("{:.2}×", result.max_concurrency)}</dd>
+                    <p>"per copy, at full context (vLLM's start-up line)"</p>
+                </div>
+                <div>
+                    <dt>"Decode ceiling"</dt>
+                    <dd id="sizing-decode">{format!("{:.1}", result.decode_tokens_per_s)}</dd>
+                    <p>{format!("tok/s, one stream (TPOT ≥ {tpot_ms:.1} ms); an upper bound")}</p>
+                </div>
+            </dl>
+            {meets.map(|ok| {
+                let text = if ok {
+                    format!("The ceiling is above the target of {:.1} tok/s; a load test on this configuration decides.", target.unwrap_or_default())
+                } else {
+                    format!("The ceiling is below the target of {:.1} tok/s: this configuration fails on speed before any load.", target.unwrap_or_default())
+                };
+                view! { <p class=if ok { "notice notice-ok" } else { "notice notice-error" }>{text}</p> }
+            })}
+            <figure class="chart" inner_html=memory_svg></figure>
+            {(!result.warnings.is_empty()).then(|| view! {
+                <ul class="warnings">
+                    {result.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
+                </ul>
+            })}
+        </section>
+        <section class="card">
+            <h2>"The arithmetic"</h2>
+            <table class="table steps" id="sizing-steps">
+                <thead><tr><th scope="col">"Step"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col">"How"</th></tr></thead>
+                <tbody>
+                    {result.steps.iter().map(|s| view! {
+                        <tr>
+                            <td>{s.label.clone()}</td>
+                            <td class="num">{fmt_step_value(s.value)}</td>
+                            <td>{s.unit.clone()}</td>
+                            <td class="muted">{s.formula.clone()}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn GpuComparison(form: WhatIf) -> impl IntoView {
+    let rows = Memo::new(move |_| {
+        gpus()
+            .into_iter()
+            .map(|gpu| {
+                let id = gpu.id.clone();
+                let name = gpu.name.clone();
+                let memory = gpu.memory_driver_gib;
+                let bandwidth = gpu.bandwidth_gb_s;
+                (
+                    id,
+                    name,
+                    memory,
+                    bandwidth,
+                    sized(&form, Some(gpu)).map(|(_, r)| r),
+                )
+            })
+            .collect::<Vec<_>>()
+    });
+    let chart = move || {
+        let selected = form.gpu.get();
+        let mut bars: Vec<DecodeBar> = rows
+            .get()
+            .into_iter()
+            .filter_map(|(id, name, _, _, result)| {
+                result.ok().map(|r| DecodeBar {
+                    label: name,
+                    tokens_per_s: r.decode_tokens_per_s,
+                    highlighted: id == selected,
+                })
+            })
+            .collect();
+        bars.sort_by(|a, b| b.tokens_per_s.total_cmp(&a.tokens_per_s));
+        decode_ceiling_chart(&bars, target_tokens_per_s(&form)).unwrap_or_default()
+    };
+    view! {
+        <section class="card">
+            <h2>"Every GPU in the catalog, same model, precision and topology"</h2>
+            <figure class="chart" inner_html=chart></figure>
+            <div class="table-scroll">
+                <table class="table" id="gpu-comparison">
+                    <thead><tr>
+                        <th scope="col">"GPU"</th>
+                        <th scope="col" class="num" title="as the driver (nvidia-smi) reports it">"Memory, GiB"</th>
+                        <th scope="col" class="num">"Bandwidth, GB/s"</th>
+                        <th scope="col">"Fits"</th>
+                        <th scope="col" class="num">"Sessions"</th>
+                        <th scope="col" class="num">"KV cache, tokens"</th>
+                        <th scope="col" class="num">"Decode ceiling, tok/s"</th>
+                    </tr></thead>
+                    <tbody>
+                        {move || {
+                            let selected = form.gpu.get();
+                            rows.get().into_iter().map(|(id, name, memory, bandwidth, result)| {
+                                let class = if id == selected { "selected" } else { "" };
+                                match result {
+                                    Ok(r) => view! {
+                                        <tr class=class>
+                                            <td>{name}</td>
+                                            <td class="num">{format!("{memory:.1}")}</td>
+                                            <td class="num">{fmt_int(bandwidth.round() as u64)}</td>
+                                            <td>{if r.fits { view! { <span class="badge badge-pass">"fits"</span> } } else { view! { <span class="badge badge-fail">"no"</span> } }}</td>
+                                            <td class="num">{fmt_int(r.sessions)}</td>
+                                            <td class="num">{fmt_int(r.kv_cache_tokens)}</td>
+                                            <td class="num">{format!("{:.1}", r.decode_tokens_per_s)}</td>
+                                        </tr>
+                                    }.into_any(),
+                                    Err(error) => view! {
+                                        <tr class=class>
+                                            <td>{name}</td>
+                                            <td class="num">{format!("{memory:.1}")}</td>
+                                            <td class="num">{fmt_int(bandwidth.round() as u64)}</td>
+                                            <td colspan="4" class="muted">{error}</td>
+                                        </tr>
+                                    }.into_any(),
+                                }
+                            }).collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+fn recommendation(form: &WhatIf) -> Result<Vec<Candidate>, String> {
+    let model = model_by_id(&form.model.get()).ok_or("model: choose a model from the catalog")?;
+    let memory_model =
+        MemoryModel::from_str(&form.memory_model.get()).map_err(|e| e.to_string())?;
+    let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.to_string())?;
+    let sessions: u64 = number("peak sessions", &form.peak_sessions.get())?;
+    let max_cards: u32 = number("card limit", &form.max_cards.get())?;
+    if !(1..=16).contains(&max_cards) {
+        return Err("card limit: between 1 and 16".into());
+    }
+    let mut demand = Demand {
+        peak_concurrent_sessions: sessions,
+        context_tokens: number("context", &form.context.get())?,
+        min_decode_tokens_per_s: None,
+        max_ttft_ms: None,
+        prompt_tokens: None,
+    };
+    demand.min_decode_tokens_per_s = target_tokens_per_s(form);
+    let version = form.vllm_version.get();
+    let options = RecommendOptions {
+        model,
+        precisions: vec![
+            WeightPrecision::Bf16,
+            WeightPrecision::Fp8,
+            WeightPrecision::Nvfp4,
+            WeightPrecision::Int4,
+        ],
+        kv_dtypes: vec![kv],
+        gpus: gpus()
+            .into_iter()
+            .map(|gpu| GpuOffer {
+                gpu,
+                unit_price: None,
+            })
+            .collect(),
+        max_cards,
+        memory_model,
+        allow_pipeline: false,
+        gpu_memory_utilization: None,
+        vllm_version: (!version.trim().is_empty()).then(|| version.trim().to_string()),
+        max_num_batched_tokens: None,
+    };
+    Ok(recommend(&demand, &options))
+}
+
+#[component]
+fn Recommendation(form: WhatIf) -> impl IntoView {
+    let candidates = Memo::new(move |_| recommendation(&form));
+    view! {
+        <section class="card">
+            <h2>"Recommendation for a demand"</h2>
+            <p class="muted">
+                "Every configuration of every catalog GPU up to the card limit (BF16, FP8, NVFP4 and INT4 weights; the KV cache above), "
+                "ranked by fewest cards, then cost, then headroom. Only precisions that passed the pilot's evaluation set belong in a real recommendation."
+            </p>
+            <div class="field-row recommend-inputs">
+                <div>
+                    <label for="rc-sessions">"Peak concurrent sessions"</label>
+                    <input id="rc-sessions" type="number" min="1" inputmode="numeric"
+                        prop:value=move || form.peak_sessions.get() value=form.peak_sessions.get_untracked()
+                        on:input=move |ev| form.peak_sessions.set(event_target_value(&ev))/>
+                </div>
+                <div>
+                    <label for="rc-cards">"Card limit"</label>
+                    <input id="rc-cards" type="number" min="1" max="16" inputmode="numeric"
+                        prop:value=move || form.max_cards.get() value=form.max_cards.get_untracked()
+                        on:input=move |ev| form.max_cards.set(event_target_value(&ev))/>
+                </div>
+                <p class="hint grow">{move || format!(
+                    "Context {} tokens per session; per-stream target {}.",
+                    form.context.get(),
+                    target_tokens_per_s(&form).map(|t| format!("≥ {t:.1} tok/s (TPOT ≤ {} ms)", form.tpot_target_ms.get())).unwrap_or_else(|| "none".into())
+                )}</p>
+            </div>
+            {move || match candidates.get() {
+                Err(error) => view! { <div class="notice notice-error" role="alert">{error}</div> }.into_any(),
+                Ok(all) => {
+                    let feasible: Vec<Candidate> = all.iter().filter(|c| c.feasible).take(12).cloned().collect();
+                    let rejected = all.iter().filter(|c| !c.feasible).count();
+                    if feasible.is_empty() {
+                        return view! {
+                            <div class="empty-state">
+                                <h3>"No configuration meets this demand"</h3>
+                                <p>{format!("All {rejected} configurations fail on memory, speed or format support. Raise the card limit, allow a smaller precision, or lower the target.")}</p>
+                            </div>
+                        }.into_any();
+                    }
+                    view! {
+                        <div class="table-scroll">
+                            <table class="table" id="recommendation">
+                                <thead><tr>
+                                    <th scope="col" class="num">"Rank"</th><th scope="col">"GPU"</th><th scope="col">"Weights"</th>
+                                    <th scope="col">"Topology"</th><th scope="col" class="num">"Cards"</th>
+                                    <th scope="col" class="num">"Sessions"</th><th scope="col" class="num">"Headroom"</th>
+                                    <th scope="col" class="num">"Decode ceiling, tok/s"</th><th scope="col">"Arithmetic"</th>
+                                </tr></thead>
+                                <tbody>
+                                    {feasible.into_iter().map(|c| view! {
+                                        <tr>
+                                            <td class="num">{c.rank.map(|r| r.to_string()).unwrap_or_default()}</td>
+                                            <td>{c.gpu_name.clone()}</td>
+                                            <td>{c.precision.label()}</td>
+                                            <td>{c.topology.label()}</td>
+                                            <td class="num">{c.cards}</td>
+                                            <td class="num">{fmt_int(c.sessions)}</td>
+                                            <td class="num">{format!("{:.2}×", c.headroom)}</td>
+                                            <td class="num">{format!("{:.1}", c.decode_tokens_per_s)}</td>
+                                            <td>
+                                                <details>
+                                                    <summary>"show"</summary>
+                                                    <ol class="arithmetic">
+                                                        {c.steps.iter().map(|s| view! { <li><strong>{s.label.clone()}</strong>": "{s.formula.clone()}</li> }).collect_view()}
+                                                    </ol>
+                                                </details>
+                                            </td>
+                                        </tr>
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        </div>
+                        <p class="muted small">{format!("{rejected} other configurations do not fit, miss the target, or need a format the card lacks. Ceilings are upper bounds; the last step is always a load test on the candidate.")}</p>
+                    }.into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+/// A catalog model id for free text such as `RedHatAI/Qwen2.5-7B-Instruct`, if one matches.
+pub fn guess_model_id(text: &str) -> Option<String> {
+    let wanted = normalise(text.rsplit('/').next().unwrap_or(text));
+    models()
+        .into_iter()
+        .filter(|m| {
+            let id = normalise(&m.id);
+            wanted.starts_with(&id) || normalise(&m.name).starts_with(&wanted) && !wanted.is_empty()
+        })
+        .max_by_key(|m| m.id.len())
+        .map(|m| m.id)
+}
+
+/// A catalog GPU id for free text such as `Tesla V100-SXM2-16GB`, if one matches.
+pub fn guess_gpu_id(text: &str) -> Option<String> {
+    let wanted = normalise(text);
+    gpus()
+        .into_iter()
+        .filter(|g| {
+            wanted.contains(&normalise(&g.id))
+                || normalise(&g.name).contains(&wanted) && !wanted.is_empty()
+        })
+        .max_by_key(|g| g.id.len())
+        .map(|g| g.id)
+}
+
+fn normalise(text: &str) -> String {
+    text.to_lowercase()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '.')
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pilot_notes_map_to_catalog_ids() {
+        assert_eq!(
+            guess_model_id("RedHatAI/Qwen2.5-7B-Instruct").as_deref(),
+            Some("qwen2.5-7b")
+        );
+        assert_eq!(
+            guess_gpu_id("Tesla V100-SXM2-16GB").as_deref(),
+            Some("v100-sxm2-16gb")
+        );
+        assert_eq!(guess_gpu_id("NVIDIA L40S").as_deref(), Some("l40s"));
+        assert_eq!(guess_model_id("something else"), None);
+        assert_eq!(guess_gpu_id(""), None);
+    }
+}

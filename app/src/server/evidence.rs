@@ -1,0 +1,219 @@
+//! Keeping evidence: raw files under `DATA_DIR/evidence/<sha256>`, a row per file, and the
+//! vLLM start-up logs that calibrate the sizing engine's vLLM memory model.
+//!
+//! A start-up log says what vLLM actually did ("GPU KV cache size: N tokens", "Maximum concurrency
+//! … x", weights loaded, available KV memory). Stored with the settings it ran with (model,
+//! precision, GPU, TP — the log names some of them itself, and those win), it is predicted again
+//! every time it is shown, so an improved engine immediately shows how far it now lands from
+//! reality.
+
+use super::Services;
+use crate::error::AppError;
+use crate::model::{Calibration, CalibrationSettings, EvidenceFile, Pilot, StartupLogSummary};
+use engine::sizing::{
+    GpuSpec, KvDtype, MemoryModel, ModelSpec, SizingInput, StartupLog, Topology, WeightPrecision,
+    compare, gpu_by_id, model_by_id, size,
+};
+use sha2::{Digest, Sha256};
+use std::str::FromStr;
+
+/// The evidence kind of a vLLM start-up log.
+pub const STARTUP_LOG: &str = "vllm_startup_log";
+
+/// Largest start-up log accepted when pasted (they are a few hundred KiB at most).
+pub const MAX_STARTUP_LOG_BYTES: usize = 4 * 1024 * 1024;
+
+fn internal(error: impl std::fmt::Display) -> AppError {
+    tracing::error!(%error, "evidence storage failed");
+    AppError::Internal
+}
+
+/// SHA-256 of `bytes`, hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Writes `bytes` to `DATA_DIR/evidence/<sha256>` (unless already there) and records the row.
+/// When the row cannot be written the file is removed again if this call created it.
+pub async fn keep_bytes(
+    services: &Services,
+    pilot_id: i64,
+    kind: &str,
+    file_name: &str,
+    bytes: &[u8],
+    summary_json: &str,
+    uploaded_by: i64,
+) -> Result<i64, AppError> {
+    let sha = sha256_hex(bytes);
+    if let Some(existing) = services.store.evidence_by_hash(pilot_id, &sha).await? {
+        return Err(duplicate(file_name, &existing));
+    }
+    let dir = services.data_dir.join("evidence");
+    tokio::fs::create_dir_all(&dir).await.map_err(internal)?;
+    let path = dir.join(&sha);
+    let created = !tokio::fs::try_exists(&path).await.map_err(internal)?;
+    if created {
+        let temp = dir.join(format!("{sha}.part"));
+        tokio::fs::write(&temp, bytes).await.map_err(internal)?;
+        tokio::fs::rename(&temp, &path).await.map_err(internal)?;
+    }
+    let recorded = services
+        .store
+        .create_evidence(
+            pilot_id,
+            kind,
+            file_name,
+            &sha,
+            bytes.len() as i64,
+            summary_json,
+            uploaded_by,
+        )
+        .await;
+    match recorded {
+        Ok(id) => Ok(id),
+        Err(error) => {
+            if created {
+                let _ = tokio::fs::remove_file(&path).await;
+            }
+            Err(error.into())
+        }
+    }
+}
+
+/// The refusal of a file already stored on this pilot.
+pub fn duplicate(file_name: &str, existing: &EvidenceFile) -> AppError {
+    AppError::Conflict(format!(
+        "{file_name}: the same file is already evidence #{} of this pilot (“{}”, uploaded {})",
+        existing.id,
+        existing.file_name,
+        engine::clock::utc_minute(existing.uploaded_ms)
+    ))
+}
+
+/// The raw form fields of a start-up log's settings (empty = take from the log or the pilot).
+#[derive(Clone, Debug, Default)]
+pub struct CalibrationForm {
+    pub model: String,
+    pub weights: String,
+    pub kv_dtype: String,
+    pub gpu: String,
+    pub tp: String,
+    pub context: String,
+}
+
+/// Settings for a log: the form where filled in, else what the log says, else the pilot's notes.
+pub fn calibration_settings(
+    form: &CalibrationForm,
+    log: &StartupLog,
+    pilot: &Pilot,
+) -> Result<CalibrationSettings, AppError> {
+    use crate::pages::sizing::{guess_gpu_id, guess_model_id};
+    let pick = |value: &str| (!value.trim().is_empty()).then(|| value.trim().to_string());
+    let model_id = pick(&form.model)
+        .or_else(|| log.model.as_deref().and_then(guess_model_id))
+        .or_else(|| guess_model_id(&pilot.model))
+        .ok_or_else(|| AppError::invalid("model: the log names no catalog model; choose one"))?;
+    if model_by_id(&model_id).is_none() {
+        return Err(AppError::invalid(format!(
+            "model: no catalog model `{model_id}`"
+        )));
+    }
+    let gpu_id = pick(&form.gpu)
+        .or_else(|| guess_gpu_id(&pilot.gpu_type))
+        .ok_or_else(|| {
+            AppError::invalid("gpu: the pilot's GPU is not in the catalog; choose one")
+        })?;
+    if gpu_by_id(&gpu_id).is_none() {
+        return Err(AppError::invalid(format!("gpu: no catalog GPU `{gpu_id}`")));
+    }
+    let weights = pick(&form.weights).unwrap_or_else(|| "bf16".into());
+    WeightPrecision::from_str(&weights).map_err(|e| AppError::invalid(format!("weights: {e}")))?;
+    let kv_dtype = pick(&form.kv_dtype)
+        .or_else(|| log.kv_cache_dtype.clone())
+        .unwrap_or_else(|| "16bit".into());
+    KvDtype::from_str(&kv_dtype).map_err(|e| AppError::invalid(format!("kv_dtype: {e}")))?;
+    let tp = match pick(&form.tp) {
+        Some(text) => text
+            .parse()
+            .map_err(|_| AppError::invalid(format!("tp: `{text}` is not a whole number")))?,
+        None => log
+            .tensor_parallel_size
+            .unwrap_or_else(|| u32::try_from(pilot.gpu_count.max(1)).unwrap_or(1)),
+    };
+    let context_tokens = match pick(&form.context) {
+        Some(text) => text
+            .parse()
+            .map_err(|_| AppError::invalid(format!("context: `{text}` is not a whole number")))?,
+        None => log
+            .max_model_len
+            .or(log.max_concurrency_context_tokens)
+            .ok_or_else(|| {
+                AppError::invalid("context: the log does not say max_model_len; give the context")
+            })?,
+    };
+    Ok(CalibrationSettings {
+        model_id,
+        weights,
+        kv_dtype,
+        gpu_id,
+        tp,
+        pp: log.pipeline_parallel_size.unwrap_or(1),
+        context_tokens,
+        vllm_version: log.vllm_version.clone(),
+        gpu_memory_utilization: log.gpu_memory_utilization,
+    })
+}
+
+/// Reads a pasted or uploaded start-up log; the error says which lines were expected.
+pub fn read_startup_log(file_name: &str, text: &str) -> Result<StartupLog, AppError> {
+    engine::sizing::startup_log::parse(text)
+        .map_err(|e| AppError::invalid(format!("{file_name}: {e}")))
+}
+
+/// The question the vLLM memory model answers for a stored log.
+pub fn prediction_input(settings: &CalibrationSettings) -> Result<SizingInput, String> {
+    let model: ModelSpec =
+        model_by_id(&settings.model_id).ok_or("model no longer in the catalog")?;
+    let gpu: GpuSpec = gpu_by_id(&settings.gpu_id).ok_or("GPU no longer in the catalog")?;
+    let mut input = SizingInput::new(
+        model,
+        WeightPrecision::from_str(&settings.weights).map_err(|e| e.to_string())?,
+        KvDtype::from_str(&settings.kv_dtype).map_err(|e| e.to_string())?,
+        gpu,
+        Topology::new(settings.tp, settings.pp, 1),
+        settings.context_tokens,
+        MemoryModel::Vllm,
+    );
+    input.vllm_version = settings.vllm_version.clone();
+    input.gpu_memory_utilization = settings.gpu_memory_utilization;
+    Ok(input)
+}
+
+/// A stored log with today's prediction against it.
+pub fn calibrate(evidence: EvidenceFile, summary: StartupLogSummary) -> Calibration {
+    let comparison = prediction_input(&summary.settings)
+        .and_then(|input| size(&input).map_err(|e| e.to_string()))
+        .map(|predicted| compare(&predicted, &summary.log));
+    Calibration {
+        evidence,
+        summary,
+        comparison,
+    }
+}
+
+/// Every start-up log of a pilot, newest first, each calibrated.
+pub async fn calibrations(
+    services: &Services,
+    pilot_id: i64,
+) -> Result<Vec<Calibration>, AppError> {
+    services
+        .store
+        .list_evidence(pilot_id, Some(STARTUP_LOG))
+        .await?
+        .into_iter()
+        .map(|(file, summary)| {
+            let summary: StartupLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+            Ok(calibrate(file, summary))
+        })
+        .collect()
+}

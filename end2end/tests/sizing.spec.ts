@@ -1,0 +1,45 @@
+import { expect, test } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, hydrated, signIn, watchForErrors } from "./helpers";
+
+test("the sizing what-if recomputes in the browser without a server round trip", async ({ page }) => {
+  const errors = watchForErrors(page);
+  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await page.getByRole("link", { name: "Sizing" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sizing what-if" })).toBeVisible();
+  await hydrated(page);
+
+  // The guide's worked example is the default: Llama 3.3 70B, FP8, one RTX PRO 6000 Server Edition.
+  await expect(page.locator("#sizing-sessions")).toHaveText("12");
+  await expect(page.locator("#sizing-decode")).toHaveText("22.6");
+
+  const requests: string[] = [];
+  page.on("request", (request) => requests.push(request.url()));
+
+  await page.getByLabel("GPU", { exact: true }).selectOption("h200-nvl");
+  await expect(page.locator("#sizing-sessions")).toHaveText("44");
+  await expect(page.locator("#sizing-decode")).toHaveText("68.0");
+
+  await page.getByLabel("GPU", { exact: true }).selectOption("rtx-pro-6000-server");
+  await page.getByLabel("TP", { exact: true }).fill("2");
+  await expect(page.locator("#sizing-sessions")).toHaveText("78");
+  await expect(page.locator("#sizing-decode")).toHaveText("45.2");
+
+  await page.getByLabel("KV cache", { exact: true }).selectOption("16bit");
+  await page.getByLabel("TP", { exact: true }).fill("1");
+  await expect(page.locator("#sizing-sessions")).toHaveText("6");
+  await expect(page.locator("#recommendation tbody tr").first()).toBeVisible();
+
+  expect(requests, "no request left the browser while recomputing").toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test("a pilot's hardware opens in the sizing what-if", async ({ page }) => {
+  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await page.getByRole("link", { name: "Support assistant: Qwen2.5-7B on 4× V100" }).click();
+  await page.getByRole("link", { name: "Size this pilot" }).click();
+  await expect(page).toHaveURL(/model=qwen2\.5-7b/);
+  await expect(page.getByLabel("Model", { exact: true })).toHaveValue("qwen2.5-7b");
+  await expect(page.getByLabel("GPU", { exact: true })).toHaveValue("v100-sxm2-16gb");
+  await expect(page.getByLabel("TP", { exact: true })).toHaveValue("4");
+  await expect(page.locator("#sizing-fits")).toHaveText("Fits");
+});

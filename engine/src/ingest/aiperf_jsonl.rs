@@ -1,0 +1,600 @@
+//! AIPerf per-request `profile_export.jsonl`, streamed.
+//!
+//! One JSON object per request: `{"metadata": {…}, "metrics": {tag: {"value", "unit"}},
+//! "error": null | {code, type, message}}`. The file has no summary, so the operating point's
+//! statistics are computed here (exact percentiles, see [`super::stats`]).
+//!
+//! Decisions:
+//! * Streaming: lines are read one at a time into a reused buffer and parsed into borrowed,
+//!   typed structs (unknown tags are skipped without allocation). Memory is the kept records
+//!   plus 8 bytes per value per metric (see [`super::ImportOptions`]). Only when a line fails the
+//!   typed parse is it re-read as a generic JSON value, to name the offending field.
+//! * Both metadata generations are read: current (`request_start_ns`, `request_end_ns`,
+//!   `benchmark_phase`) and early (`timestamp_ns`, `credit_phase`, tags `ttft`/`ttst`).
+//!   Warm-up records are skipped (and counted in a warning).
+//! * Errored records count as failed and keep their error text; they add no latency values.
+//! * Duration is AIPerf's own definition: latest response end − earliest request start over
+//!   successful records; throughputs are derived from it.
+//! * Output length is `output_sequence_length` (including reasoning), else
+//!   `output_token_count + reasoning_token_count`. TPOT is the record's
+//!   `inter_token_latency`, else (E2E − TTFT) ÷ (output − 1).
+
+use super::ImportOptions;
+use super::aiperf::ms_per_unit;
+use super::common::{AIPERF_DEFS, def_for, finish_point};
+use super::error::{Ctx, ErrorKind, IngestError, describe};
+use super::json::{Result, replace_non_finite};
+use super::model::{Format, Import, MetricKey, OperatingPoint, RequestRecord};
+use super::stats::Series;
+use serde::Deserialize;
+use serde_json::Value;
+use std::borrow::Cow;
+use std::io::BufRead;
+
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(default, borrow)]
+    metadata: Option<Meta<'a>>,
+    #[serde(default, borrow)]
+    metrics: Option<Metrics<'a>>,
+    #[serde(default, borrow)]
+    error: Option<ErrorInfo<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Meta<'a> {
+    #[serde(default, borrow)]
+    x_request_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    request_start_ns: Option<serde_json::Number>,
+    #[serde(default)]
+    request_end_ns: Option<serde_json::Number>,
+    #[serde(default)]
+    timestamp_ns: Option<serde_json::Number>,
+    #[serde(default, borrow)]
+    benchmark_phase: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    credit_phase: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct Metrics<'a> {
+    #[serde(default, borrow, alias = "ttft")]
+    time_to_first_token: Option<Scalar<'a>>,
+    #[serde(default, borrow, alias = "ttst")]
+    time_to_second_token: Option<Scalar<'a>>,
+    #[serde(default, borrow)]
+    request_latency: Option<Scalar<'a>>,
+    #[serde(default, borrow)]
+    inter_token_latency: Option<Scalar<'a>>,
+    #[serde(default, borrow)]
+    inter_chunk_latency: Option<List<'a>>,
+    #[serde(default, borrow)]
+    input_sequence_length: Option<Scalar<'a>>,
+    #[serde(default, borrow)]
+    output_sequence_length: Option<Scalar<'a>>,
+    #[serde(default, borrow)]
+    output_token_count: Option<Scalar<'a>>,
+    #[serde(default, borrow)]
+    reasoning_token_count: Option<Scalar<'a>>,
+    #[serde(default, borrow)]
+    output_token_throughput_per_user: Option<Scalar<'a>>,
+    #[serde(default)]
+    min_request_timestamp: Option<Ns>,
+    #[serde(default)]
+    max_response_timestamp: Option<Ns>,
+}
+
+#[derive(Deserialize)]
+struct Scalar<'a> {
+    value: Option<f64>,
+    #[serde(default, borrow)]
+    unit: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct List<'a> {
+    value: Option<Vec<f64>>,
+    #[serde(default, borrow)]
+    unit: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct Ns {
+    value: Option<serde_json::Number>,
+}
+
+#[derive(Deserialize)]
+struct ErrorInfo<'a> {
+    #[serde(default)]
+    code: Option<Value>,
+    #[serde(default, rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    message: Option<Cow<'a, str>>,
+}
+
+fn ns(n: &serde_json::Number) -> Option<u64> {
+    n.as_u64()
+        .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
+}
+
+/// Tags whose values the importer reads, and what each must hold (for error diagnosis).
+const SCALAR_TAGS: [&str; 11] = [
+    "time_to_first_token",
+    "ttft",
+    "time_to_second_token",
+    "ttst",
+    "request_latency",
+    "inter_token_latency",
+    "input_sequence_length",
+    "output_sequence_length",
+    "output_token_count",
+    "reasoning_token_count",
+    "output_token_throughput_per_user",
+];
+
+/// Accumulates the run while lines stream by.
+struct Acc {
+    opts: ImportOptions,
+    ttft: Series,
+    ttst: Series,
+    tpot: Series,
+    itl: Series,
+    e2e: Series,
+    isl: Series,
+    osl: Series,
+    per_user: Series,
+    completed: u64,
+    failed: u64,
+    warmup_skipped: u64,
+    isl_total: u64,
+    isl_seen: u64,
+    osl_total: u64,
+    osl_seen: u64,
+    min_start_ns: Option<u64>,
+    max_end_ns: Option<u64>,
+    records: Vec<RequestRecord>,
+    /// Absolute start (ns) per kept record, to turn into offsets at the end.
+    record_starts: Vec<Option<u64>>,
+    early_layout: bool,
+    /// Lines that needed NaN/Infinity read as missing.
+    non_finite_lines: u64,
+}
+
+impl Acc {
+    fn new(opts: ImportOptions) -> Self {
+        Acc {
+            opts,
+            ttft: Series::new(true),
+            ttst: Series::new(true),
+            tpot: Series::new(true),
+            itl: Series::new(opts.exact_itl_percentiles),
+            e2e: Series::new(true),
+            isl: Series::new(true),
+            osl: Series::new(true),
+            per_user: Series::new(true),
+            completed: 0,
+            failed: 0,
+            warmup_skipped: 0,
+            isl_total: 0,
+            isl_seen: 0,
+            osl_total: 0,
+            osl_seen: 0,
+            min_start_ns: None,
+            max_end_ns: None,
+            records: Vec::new(),
+            record_starts: Vec::new(),
+            early_layout: false,
+            non_finite_lines: 0,
+        }
+    }
+
+    fn add(&mut self, line: Line, ctx: &Ctx) -> Result<()> {
+        let meta = line.metadata;
+        if let Some(m) = &meta {
+            let phase = m.benchmark_phase.as_deref().or(m.credit_phase.as_deref());
+            if m.credit_phase.is_some() || m.timestamp_ns.is_some() {
+                self.early_layout = true;
+            }
+            if phase.is_some_and(|p| p.eq_ignore_ascii_case("warmup")) {
+                self.warmup_skipped += 1;
+                return Ok(());
+            }
+        }
+        let id = meta
+            .as_ref()
+            .and_then(|m| m.x_request_id.as_deref())
+            .map(str::to_string);
+        let meta_start = meta
+            .as_ref()
+            .and_then(|m| m.request_start_ns.as_ref().or(m.timestamp_ns.as_ref()))
+            .and_then(ns);
+        let meta_end = meta
+            .as_ref()
+            .and_then(|m| m.request_end_ns.as_ref())
+            .and_then(ns);
+
+        if let Some(err) = line.error {
+            self.failed += 1;
+            if self.opts.keep_requests {
+                let mut r = RequestRecord::new(0);
+                r.id = id;
+                let mut text = String::new();
+                if let Some(code) = err.code.as_ref().and_then(super::json::scalar_text) {
+                    text.push_str(&code);
+                    text.push(' ');
+                }
+                text.push_str(err.kind.as_deref().unwrap_or("error"));
+                if let Some(msg) = err.message.as_deref() {
+                    text.push_str(": ");
+                    text.push_str(msg);
+                }
+                r.error = Some(text);
+                self.records.push(r);
+                self.record_starts.push(meta_start);
+            }
+            return Ok(());
+        }
+        let Some(m) = line.metrics else {
+            return Err(ctx.err(
+                ErrorKind::MissingField,
+                Some("metrics"),
+                "a record needs \"metrics\" (or an \"error\")",
+            ));
+        };
+        self.completed += 1;
+        let ms = |s: &Option<Scalar>, tag: &str| -> Result<Option<f64>> {
+            match s {
+                Some(Scalar {
+                    value: Some(v),
+                    unit,
+                }) => Ok(Some(v * factor(unit, tag, ctx)?)),
+                _ => Ok(None),
+            }
+        };
+        let plain = |s: &Option<Scalar>| s.as_ref().and_then(|s| s.value);
+        let ttft = ms(&m.time_to_first_token, "time_to_first_token")?;
+        let ttst = ms(&m.time_to_second_token, "time_to_second_token")?;
+        let e2e = ms(&m.request_latency, "request_latency")?;
+        let isl = plain(&m.input_sequence_length).map(|v| v.max(0.0) as u64);
+        let osl = plain(&m.output_sequence_length)
+            .or_else(|| {
+                plain(&m.output_token_count)
+                    .map(|o| o + plain(&m.reasoning_token_count).unwrap_or(0.0))
+            })
+            .map(|v| v.max(0.0) as u64);
+        let tpot = match ms(&m.inter_token_latency, "inter_token_latency")? {
+            Some(t) => Some(t),
+            None => match (e2e, ttft, osl) {
+                (Some(e), Some(t), Some(o)) if o > 1 => Some((e - t) / (o - 1) as f64),
+                _ => None,
+            },
+        };
+        let per_user = plain(&m.output_token_throughput_per_user);
+        let (icl, icl_factor) = match &m.inter_chunk_latency {
+            Some(List {
+                value: Some(v),
+                unit,
+            }) => (v.as_slice(), factor(unit, "inter_chunk_latency", ctx)?),
+            _ => (&[][..], 1.0),
+        };
+
+        if let Some(v) = ttft {
+            self.ttft.push(v);
+        }
+        if let Some(v) = ttst {
+            self.ttst.push(v);
+        }
+        if let Some(v) = e2e {
+            self.e2e.push(v);
+        }
+        if let Some(v) = tpot {
+            self.tpot.push(v);
+        }
+        if let Some(v) = per_user {
+            self.per_user.push(v);
+        }
+        if let Some(v) = isl {
+            self.isl.push(v as f64);
+            self.isl_total += v;
+            self.isl_seen += 1;
+        }
+        if let Some(v) = osl {
+            self.osl.push(v as f64);
+            self.osl_total += v;
+            self.osl_seen += 1;
+        }
+        for &gap in icl {
+            self.itl.push(gap * icl_factor);
+        }
+
+        let start = meta_start.or_else(|| {
+            m.min_request_timestamp
+                .as_ref()
+                .and_then(|n| n.value.as_ref())
+                .and_then(ns)
+        });
+        let end = meta_end
+            .or_else(|| {
+                m.max_response_timestamp
+                    .as_ref()
+                    .and_then(|n| n.value.as_ref())
+                    .and_then(ns)
+            })
+            .or_else(|| match (start, e2e) {
+                (Some(s), Some(e)) => Some(s + (e * 1e6) as u64),
+                _ => None,
+            });
+        if let Some(s) = start {
+            self.min_start_ns = Some(self.min_start_ns.map_or(s, |m| m.min(s)));
+        }
+        if let Some(e) = end {
+            self.max_end_ns = Some(self.max_end_ns.map_or(e, |m| m.max(e)));
+        }
+
+        if self.opts.keep_requests {
+            let mut r = RequestRecord::new(0);
+            r.id = id;
+            r.ttft_ms = ttft;
+            r.e2e_ms = e2e;
+            r.tpot_ms = tpot;
+            r.input_tokens = isl;
+            r.output_tokens = osl;
+            if self.opts.keep_itl_lists {
+                r.itl_ms = icl.iter().map(|g| g * icl_factor).collect();
+            }
+            self.records.push(r);
+            self.record_starts.push(start);
+        }
+        Ok(())
+    }
+
+    fn finish(self, file: &str) -> Import {
+        let layout = if self.early_layout {
+            "per-request records, early metadata (timestamp_ns, credit_phase)"
+        } else {
+            "per-request records"
+        };
+        let mut import = Import::new(Format::AiperfJsonl, layout);
+        let mut point = OperatingPoint::new(file.to_string());
+        point.completed = Some(self.completed);
+        point.failed = Some(self.failed);
+        if let (Some(s), Some(e)) = (self.min_start_ns, self.max_end_ns)
+            && e > s
+        {
+            let d = (e - s) as f64 / 1e9;
+            point.duration_s = Some(d);
+            point.request_throughput = Some(self.completed as f64 / d);
+            if self.osl_seen == self.completed {
+                point.output_tokens_per_s = Some(self.osl_total as f64 / d);
+                if self.isl_seen == self.completed {
+                    point.total_tokens_per_s = Some((self.osl_total + self.isl_total) as f64 / d);
+                }
+            }
+        }
+        if self.isl_seen == self.completed && self.completed > 0 {
+            point.input_tokens_total = Some(self.isl_total);
+        }
+        if self.osl_seen == self.completed && self.completed > 0 {
+            point.output_tokens_total = Some(self.osl_total);
+        }
+        let series = [
+            (MetricKey::TtftMs, self.ttft),
+            (MetricKey::TtstMs, self.ttst),
+            (MetricKey::TpotMs, self.tpot),
+            (MetricKey::ItlMs, self.itl),
+            (MetricKey::E2eMs, self.e2e),
+            (MetricKey::InputTokens, self.isl),
+            (MetricKey::OutputTokens, self.osl),
+            (MetricKey::OutputTokensPerSPerUser, self.per_user),
+        ];
+        for (key, s) in series {
+            let def = def_for(AIPERF_DEFS, key).expect("every AIPerf key has a definition");
+            if let Some(stats) = s.into_stats(key, def.text, def.source) {
+                point.metrics.insert(key, stats);
+            }
+        }
+        point.output_tokens_per_s_per_user = point
+            .metrics
+            .get(&MetricKey::OutputTokensPerSPerUser)
+            .and_then(|m| m.mean);
+        finish_point(&mut point);
+        import.points.push(point);
+
+        let earliest = self.record_starts.iter().flatten().min().copied();
+        let mut records = self.records;
+        if let Some(e) = earliest {
+            for (r, s) in records.iter_mut().zip(&self.record_starts) {
+                r.start_s = s.map(|s| (s as f64 - e as f64) / 1e9);
+            }
+        }
+        import.requests = records;
+        import.warnings.push(format!(
+            "{file}: per-request export; statistics were computed from {} records (exact percentiles); the run configuration (model, concurrency, workload) is not in this file",
+            self.completed + self.failed
+        ));
+        if self.non_finite_lines > 0 {
+            import.warnings.push(format!(
+                "{} ({} lines)",
+                super::json::non_finite_warning(file),
+                self.non_finite_lines
+            ));
+        }
+        if self.warmup_skipped > 0 {
+            import.warnings.push(format!(
+                "{file}: {} warm-up records skipped",
+                self.warmup_skipped
+            ));
+        }
+        if self.opts.keep_requests && !self.opts.exact_itl_percentiles {
+            import.warnings.push(format!(
+                "{file}: ITL percentiles not computed (exact_itl_percentiles is off); count, mean, std, min and max are exact"
+            ));
+        }
+        import
+    }
+}
+
+fn factor(unit: &Option<Cow<str>>, tag: &str, ctx: &Ctx) -> Result<f64> {
+    match unit.as_deref() {
+        None | Some("ms") => Ok(1.0),
+        Some(u) => ms_per_unit(u).ok_or_else(|| {
+            ctx.invalid(
+                &format!("metrics.{tag}.unit"),
+                format!("\"{u}\" is not a time unit"),
+            )
+        }),
+    }
+}
+
+/// True for a parsed line that is an AIPerf per-request record.
+pub(crate) fn looks_like_record(value: &Value) -> bool {
+    value.as_object().is_some_and(|m| {
+        (m.contains_key("metrics") || m.contains_key("error"))
+            && m.get("metadata").is_some_and(Value::is_object)
+    })
+}
+
+/// Streams an AIPerf per-request JSONL from `reader`.
+pub(crate) fn import_stream(
+    mut reader: impl BufRead,
+    ctx: &Ctx,
+    opts: &ImportOptions,
+) -> Result<Import> {
+    let mut acc = Acc::new(*opts);
+    let mut buf: Vec<u8> = Vec::with_capacity(16 * 1024);
+    let mut line_no = 0u64;
+    let mut seen = 0u64;
+    loop {
+        buf.clear();
+        let n = reader.read_until(b'\n', &mut buf).map_err(|e| {
+            ctx.at_line(line_no + 1)
+                .err(ErrorKind::Read, None, format!("could not read: {e}"))
+        })?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        let mut text: &[u8] = &buf;
+        if line_no == 1 {
+            text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+        }
+        if text.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let line_ctx = ctx.at_line(line_no);
+        match serde_json::from_slice::<Line>(text) {
+            Ok(line) => acc.add(line, &line_ctx)?,
+            Err(e) => {
+                let clean = replace_non_finite(text);
+                match clean.as_deref().map(serde_json::from_slice::<Line>) {
+                    Some(Ok(line)) => {
+                        acc.non_finite_lines += 1;
+                        acc.add(line, &line_ctx)?;
+                    }
+                    _ => return Err(diagnose(text, &e, &line_ctx)),
+                }
+            }
+        }
+        seen += 1;
+    }
+    if seen == 0 {
+        return Err(ctx.err(ErrorKind::Empty, None, "the file has no records"));
+    }
+    Ok(acc.finish(&ctx.file))
+}
+
+/// Explains why a line failed the typed parse, naming the field when it is a wrong type.
+fn diagnose(text: &[u8], typed_error: &serde_json::Error, ctx: &Ctx) -> IngestError {
+    let value: Value = match serde_json::from_slice(text) {
+        Ok(v) => v,
+        Err(e) => return ctx.syntax(&e),
+    };
+    let Some(root) = value.as_object() else {
+        return ctx.err(
+            ErrorKind::WrongType,
+            None,
+            format!(
+                "expected a JSON object per line, found {}",
+                describe(&value)
+            ),
+        );
+    };
+    let is_number = |v: &Value| v.is_number() || v.is_null();
+    if let Some(meta) = root.get("metadata") {
+        let Some(meta) = meta.as_object() else {
+            return ctx.wrong_type("metadata", "an object", meta);
+        };
+        for key in ["request_start_ns", "request_end_ns", "timestamp_ns"] {
+            if let Some(v) = meta.get(key).filter(|v| !is_number(v)) {
+                return ctx.wrong_type(&format!("metadata.{key}"), "a number", v);
+            }
+        }
+        for key in ["x_request_id", "benchmark_phase", "credit_phase"] {
+            if let Some(v) = meta.get(key).filter(|v| !(v.is_string() || v.is_null())) {
+                return ctx.wrong_type(&format!("metadata.{key}"), "a string", v);
+            }
+        }
+    }
+    if let Some(metrics) = root.get("metrics") {
+        let Some(metrics) = metrics.as_object() else {
+            return ctx.wrong_type("metrics", "an object", metrics);
+        };
+        let mut tags: Vec<&str> = SCALAR_TAGS.to_vec();
+        tags.extend([
+            "inter_chunk_latency",
+            "min_request_timestamp",
+            "max_response_timestamp",
+        ]);
+        for tag in tags {
+            let Some(entry) = metrics.get(tag) else {
+                continue;
+            };
+            let Some(entry) = entry.as_object() else {
+                return ctx.wrong_type(
+                    &format!("metrics.{tag}"),
+                    "an object with \"value\"",
+                    entry,
+                );
+            };
+            let field = format!("metrics.{tag}.value");
+            match (tag, entry.get("value")) {
+                (_, None) => return ctx.missing(&field),
+                ("inter_chunk_latency", Some(Value::Array(items))) => {
+                    if let Some((i, bad)) = items.iter().enumerate().find(|(_, v)| !v.is_number()) {
+                        return ctx.wrong_type(&format!("{field}[{i}]"), "a number", bad);
+                    }
+                }
+                ("inter_chunk_latency", Some(v)) if !v.is_null() => {
+                    return ctx.wrong_type(&field, "a list of numbers", v);
+                }
+                (_, Some(v)) if !is_number(v) && tag != "inter_chunk_latency" => {
+                    return ctx.wrong_type(&field, "a number", v);
+                }
+                _ => {}
+            }
+            if let Some(u) = entry
+                .get("unit")
+                .filter(|u| !(u.is_string() || u.is_null()))
+            {
+                return ctx.wrong_type(&format!("metrics.{tag}.unit"), "a string", u);
+            }
+        }
+    }
+    if let Some(err) = root
+        .get("error")
+        .filter(|e| !(e.is_null() || e.is_object()))
+    {
+        return ctx.wrong_type("error", "an object or null", err);
+    }
+    let msg = typed_error.to_string();
+    let reason = msg
+        .rfind(" at line ")
+        .map_or(msg.as_str(), |cut| &msg[..cut]);
+    ctx.err(
+        ErrorKind::InvalidValue,
+        None,
+        format!("unexpected record shape: {reason}"),
+    )
+}

@@ -1,0 +1,334 @@
+//! `/metrics` tests on the real vLLM 0.25.1 scrapes (idle, then under load, from one server run)
+//! and on small scrapes in older naming written here. Expected values are read from the files.
+
+use super::*;
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> String {
+    let dir = match std::env::var_os("PILOTDESK_FIXTURES") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
+    };
+    let path = dir.join("er0080-vllm-benchmarking").join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("fixture {} unreadable: {e}", path.display()))
+}
+
+fn idle() -> VllmSnapshot {
+    VllmSnapshot::parse(&fixture("metrics_vllm_0_25_1_idle.txt")).unwrap()
+}
+
+fn loaded() -> VllmSnapshot {
+    VllmSnapshot::parse(&fixture("metrics_vllm_0_25_1_loaded.txt")).unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+macro_rules! assert_close {
+    ($a:expr, $b:expr) => {
+        assert!(close($a, $b), "{} = {} ≠ {}", stringify!($a), $a, $b)
+    };
+}
+
+fn bounds(q: &Option<crate::stats::BucketQuantile>) -> (Option<f64>, Option<f64>) {
+    let q = q.as_ref().unwrap();
+    (q.lower_bound, q.upper_bound)
+}
+
+#[test]
+fn the_parser_reads_every_line_of_the_real_scrapes() {
+    let scrape = parse_exposition(&fixture("metrics_vllm_0_25_1_loaded.txt")).unwrap();
+    assert!(scrape.families().all(|f| !f.name.ends_with("_created")));
+    let e2e = scrape.family("vllm:e2e_request_latency_seconds").unwrap();
+    assert_eq!(e2e.kind, MetricType::Histogram);
+    assert_eq!(e2e.samples_with_suffix("_bucket").count(), 22);
+    let success = scrape.family("vllm:request_success").unwrap();
+    assert_eq!(success.name, "vllm:request_success_total");
+    assert_eq!(success.kind, MetricType::Counter);
+    assert_eq!(success.value_samples().count(), 5);
+    let http = scrape.family("http_request_size_bytes").unwrap();
+    assert_eq!(http.kind, MetricType::Summary);
+    assert_eq!(http.samples_with_suffix("_count").count(), 3);
+}
+
+#[test]
+fn an_idle_scrape_gives_configuration_and_zero_totals() {
+    let snapshot = idle();
+    assert_eq!(snapshot.model_names, vec!["opt-125m-tp2"]);
+    assert_eq!(snapshot.engines, vec!["0"]);
+    assert_eq!(snapshot.timestamp_ms, None);
+    assert_eq!(snapshot.process_start_time_s, Some(1.78692899276e9));
+    assert_eq!(snapshot.totals.requests_finished, 0.0);
+    let reasons: Vec<&str> = snapshot
+        .totals
+        .requests_by_finished_reason
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        reasons,
+        vec!["abort", "error", "length", "repetition", "stop"]
+    );
+    assert_eq!(snapshot.gauges.requests_waiting, Some(0.0));
+    assert_eq!(snapshot.histograms.len(), VllmHistogram::ALL.len());
+    let config = snapshot.cache_config.as_ref().unwrap();
+    assert_eq!(config.block_size, Some(16));
+    assert_eq!(config.num_gpu_blocks, Some(25_028));
+    assert_eq!(config.kv_cache_size_tokens, Some(400_448));
+    assert_eq!(config.kv_cache_max_concurrency, Some(195.53125));
+    assert_eq!(config.gpu_memory_utilization, Some(0.3));
+    assert_eq!(config.enable_prefix_caching, Some(true));
+    assert_eq!(config.cache_dtype.as_deref(), Some("auto"));
+    let report = snapshot.report();
+    assert!(report.alarms.is_empty());
+    let e2e = report.distributions_since_start.e2e_ms.unwrap();
+    assert_eq!((e2e.count, e2e.mean, e2e.p50), (0.0, None, None));
+    assert!(
+        report
+            .needs_second_scrape
+            .iter()
+            .any(|what| what.contains("mean requests in flight"))
+    );
+}
+
+#[test]
+fn a_loaded_scrape_gives_totals_since_start_gauges_and_an_alarm() {
+    let snapshot = loaded();
+    let totals = &snapshot.totals;
+    assert_eq!(totals.requests_by_finished_reason["length"], 600.0);
+    assert_eq!(totals.requests_by_finished_reason["stop"], 0.0);
+    assert_eq!(totals.requests_finished, 600.0);
+    assert_eq!(totals.prompt_tokens, Some(339_968.0));
+    assert_eq!(totals.generation_tokens, Some(165_293.0));
+    assert_eq!(totals.preemptions, Some(0.0));
+    assert_eq!(totals.prefix_cache_queries, Some(339_968.0));
+    assert_eq!(totals.prefix_cache_hits, Some(2_480.0));
+    assert_eq!(
+        totals.prefix_cache_metric.as_deref(),
+        Some("vllm:prefix_cache_queries")
+    );
+    let gauges = &snapshot.gauges;
+    assert_eq!(gauges.requests_running, Some(64.0));
+    assert_eq!(gauges.requests_waiting, Some(64.0));
+    assert_eq!(gauges.kv_cache_usage, Some(0.11223878211531546));
+    assert_eq!(
+        gauges.kv_cache_usage_metric.as_deref(),
+        Some("vllm:kv_cache_usage_perc")
+    );
+    let itl = snapshot
+        .histogram(VllmHistogram::InterTokenLatency)
+        .unwrap();
+    assert_eq!(itl.metric, "vllm:inter_token_latency_seconds");
+    assert_eq!((itl.count, itl.sum), (164_629.0, 998.1225105317717));
+
+    let report = snapshot.report();
+    assert_eq!(report.alarms.len(), 1);
+    let alarm = &report.alarms[0];
+    assert_eq!((alarm.kind, alarm.value), (AlarmKind::WaitingQueue, 64.0));
+    assert!(
+        alarm.message.starts_with(LIMIT_MESSAGE),
+        "{}",
+        alarm.message
+    );
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["alarms"][0]["kind"], "waiting_queue");
+}
+
+#[test]
+fn two_scrapes_give_the_window_deltas_rates_and_mean_in_flight() {
+    let window = vllm_window(&idle(), &loaded(), Some(60.0)).unwrap();
+    assert_eq!(
+        (window.elapsed_s, window.elapsed_from),
+        (Some(60.0), ElapsedSource::Caller)
+    );
+    assert_eq!(window.totals.requests_by_finished_reason["length"], 600.0);
+    assert_eq!(window.totals.requests_finished, 600.0);
+    assert_close!(window.request_rate_per_s.unwrap(), 10.0);
+    assert_close!(window.generation_tokens_per_s.unwrap(), 165_293.0 / 60.0);
+    assert_close!(window.prompt_tokens_per_s.unwrap(), 339_968.0 / 60.0);
+    assert_close!(window.prefix_cache_hit_rate.unwrap(), 2_480.0 / 339_968.0);
+    // Δ vllm:e2e_request_latency_seconds_sum ÷ Δt
+    assert_close!(window.mean_in_flight.unwrap(), 999.2306158542633 / 60.0);
+    assert_eq!(window.gauges_at_end.requests_running, Some(64.0));
+    assert_eq!(window.alarms.len(), 1);
+    assert_eq!(window.alarms[0].kind, AlarmKind::WaitingQueue);
+    assert!(window.notes.is_empty(), "{:?}", window.notes);
+}
+
+#[test]
+fn window_quantiles_follow_histogram_quantile_with_bucket_bounds() {
+    let d = vllm_window(&idle(), &loaded(), Some(60.0))
+        .unwrap()
+        .distributions;
+    // E2E buckets (s): ≤1.5: 24, ≤2.0: 591, ≤2.5: 600 of 600.
+    let e2e = d.e2e_ms.unwrap();
+    assert_close!(e2e.mean.unwrap(), 999.2306158542633 / 600.0 * 1000.0);
+    // p50: rank 300 in (1.5, 2.0]: 1.5 + 0.5 × 276/567 s
+    assert_close!(
+        e2e.p50.as_ref().unwrap().value,
+        1500.0 + 500.0 * 276.0 / 567.0
+    );
+    assert_eq!(bounds(&e2e.p50), (Some(1500.0), Some(2000.0)));
+    // p95: rank 570 → 1.5 + 0.5 × 546/567 s
+    assert_close!(
+        e2e.p95.as_ref().unwrap().value,
+        1500.0 + 500.0 * 546.0 / 567.0
+    );
+    // p99: rank 594 in (2.0, 2.5]: 2.0 + 0.5 × 3/9 s
+    assert_close!(e2e.p99.as_ref().unwrap().value, 2000.0 + 500.0 / 3.0);
+    assert_eq!(bounds(&e2e.p99), (Some(2000.0), Some(2500.0)));
+    assert_eq!(e2e.p99.as_ref().unwrap().error_bound(), Some(500.0));
+
+    // TTFT (664 observations, running requests included): ≤0.1: 166, ≤0.25: 593.
+    let ttft = d.ttft_ms.unwrap();
+    assert_eq!(ttft.count, 664.0);
+    assert_close!(
+        ttft.p50.as_ref().unwrap().value,
+        100.0 + 150.0 * 166.0 / 427.0
+    );
+    assert_eq!(bounds(&ttft.p50), (Some(100.0), Some(250.0)));
+
+    // Inter-token latency: 155,912 of 164,629 gaps ≤ 10 ms, the first bucket: "below 10 ms".
+    let itl = d.inter_token_latency_ms.unwrap();
+    assert_eq!(itl.metric, "vllm:inter_token_latency_seconds");
+    assert_close!(itl.p50.as_ref().unwrap().value, 10.0 * 82_314.5 / 155_912.0);
+    assert_eq!(bounds(&itl.p50), (Some(0.0), Some(10.0)));
+    // p99: rank 162,982.71 in (25, 50] ms: 25 + 25 × (162,982.71 − 157,981)/6,648
+    assert_close!(
+        itl.p99.as_ref().unwrap().value,
+        25.0 + 25.0 * (0.99 * 164_629.0 - 157_981.0) / 6_648.0
+    );
+
+    // Token histograms (1-2-5 buckets): all 600 prompts in (500, 1000], mean 512.
+    let prompt = d.prompt_tokens.unwrap();
+    assert_eq!(prompt.unit, "tokens");
+    assert_close!(prompt.mean.unwrap(), 512.0);
+    assert_close!(prompt.p50.as_ref().unwrap().value, 750.0);
+    assert_eq!(bounds(&prompt.p50), (Some(500.0), Some(1000.0)));
+    let generation = d.generation_tokens.unwrap();
+    assert_close!(generation.mean.unwrap(), 256.0);
+    assert_close!(generation.p50.as_ref().unwrap().value, 350.0);
+    assert_eq!(bounds(&generation.p50), (Some(200.0), Some(500.0)));
+}
+
+#[test]
+fn scrapes_in_the_wrong_order_are_a_counter_reset() {
+    let error = vllm_window(&loaded(), &idle(), Some(60.0)).unwrap_err();
+    assert!(
+        matches!(error, MetricsError::CounterReset { .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("restarted"));
+    assert_eq!(
+        vllm_window(&idle(), &loaded(), Some(0.0)).unwrap_err(),
+        MetricsError::InvalidElapsed
+    );
+}
+
+#[test]
+fn without_elapsed_time_the_window_says_what_it_cannot_compute() {
+    let window = vllm_window(&idle(), &loaded(), None).unwrap();
+    assert_eq!(window.elapsed_from, ElapsedSource::Unknown);
+    assert_eq!(
+        (window.mean_in_flight, window.request_rate_per_s),
+        (None, None)
+    );
+    assert_eq!(window.totals.requests_finished, 600.0);
+    assert_eq!(window.notes.len(), 1);
+}
+
+/// A pre-0.9 style scrape: old metric names, only `model_name`, two engines' worth of series
+/// written as two models, and sample timestamps.
+fn old_style(t_ms: i64, preemptions: u32, itl_counts: [u32; 3], waiting: u32) -> String {
+    let [a, b, c] = itl_counts;
+    format!(
+        "# HELP vllm:num_requests_running Number of requests currently running on GPU.
+# TYPE vllm:num_requests_running gauge
+vllm:num_requests_running{{model_name=\"llama\"}} 3.0 {t_ms}
+vllm:num_requests_running{{model_name=\"llama-b\"}} 4.0 {t_ms}
+# TYPE vllm:num_requests_waiting gauge
+vllm:num_requests_waiting{{model_name=\"llama\"}} {waiting}.0 {t_ms}
+# TYPE vllm:gpu_cache_usage_perc gauge
+vllm:gpu_cache_usage_perc{{model_name=\"llama\"}} 0.25 {t_ms}
+vllm:gpu_cache_usage_perc{{model_name=\"llama-b\"}} 0.5 {t_ms}
+# TYPE vllm:num_preemptions_total counter
+vllm:num_preemptions_total{{model_name=\"llama\"}} {preemptions}.0 {t_ms}
+# TYPE vllm:request_success_total counter
+vllm:request_success_total{{finished_reason=\"stop\",model_name=\"llama\"}} {a}.0 {t_ms}
+# TYPE vllm:time_per_output_token_seconds histogram
+vllm:time_per_output_token_seconds_bucket{{le=\"0.01\",model_name=\"llama\"}} {a}.0 {t_ms}
+vllm:time_per_output_token_seconds_bucket{{le=\"0.025\",model_name=\"llama\"}} {b}.0 {t_ms}
+vllm:time_per_output_token_seconds_bucket{{le=\"+Inf\",model_name=\"llama\"}} {c}.0 {t_ms}
+vllm:time_per_output_token_seconds_count{{model_name=\"llama\"}} {c}.0 {t_ms}
+vllm:time_per_output_token_seconds_sum{{model_name=\"llama\"}} 1.0 {t_ms}
+"
+    )
+}
+
+#[test]
+fn old_metric_names_and_timestamps_are_understood() {
+    let before = VllmSnapshot::parse(&old_style(1_700_000_000_000, 1, [10, 20, 20], 0)).unwrap();
+    let after = VllmSnapshot::parse(&old_style(1_700_000_030_000, 3, [30, 60, 80], 2)).unwrap();
+    assert_eq!(after.engines, Vec::<String>::new());
+    assert_eq!(after.model_names, vec!["llama", "llama-b"]);
+    assert_eq!(after.gauges.requests_running, Some(7.0));
+    assert_eq!(after.gauges.kv_cache_usage, Some(0.5));
+    assert_eq!(
+        after.gauges.kv_cache_usage_metric.as_deref(),
+        Some("vllm:gpu_cache_usage_perc")
+    );
+    let report = before.report();
+    assert_eq!(report.alarms.len(), 1);
+    assert_eq!(report.alarms[0].kind, AlarmKind::Preemptions);
+    assert!(
+        report.alarms[0]
+            .message
+            .contains("since the server started")
+    );
+
+    let window = vllm_window(&before, &after, None).unwrap();
+    assert_eq!(
+        (window.elapsed_s, window.elapsed_from),
+        (Some(30.0), ElapsedSource::Timestamps)
+    );
+    assert_close!(window.request_rate_per_s.unwrap(), 20.0 / 30.0);
+    let kinds: Vec<AlarmKind> = window.alarms.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, vec![AlarmKind::Preemptions, AlarmKind::WaitingQueue]);
+    assert_eq!(window.alarms[0].value, 2.0);
+    // Δ buckets: ≤10 ms 20, ≤25 ms 40, +Inf 60 → p50 rank 30 in (10, 25]: 10 + 15 × 10/20
+    let itl = window.distributions.inter_token_latency_ms.unwrap();
+    assert_eq!(itl.metric, "vllm:time_per_output_token_seconds");
+    assert_close!(itl.p50.as_ref().unwrap().value, 17.5);
+    // p90: rank 54 in +Inf → the last finite edge, unbounded above
+    assert_eq!(itl.p90.as_ref().unwrap().value, 25.0);
+    assert_eq!(bounds(&itl.p90), (Some(25.0), None));
+    assert!(
+        window
+            .notes
+            .iter()
+            .any(|n| n.contains("e2e_request_latency"))
+    );
+}
+
+#[test]
+fn a_scrape_without_vllm_metrics_is_refused() {
+    assert_eq!(
+        VllmSnapshot::parse("# TYPE up gauge\nup 1\n"),
+        Err(MetricsError::NotVllm)
+    );
+    let error = VllmSnapshot::parse("vllm:x{a=\"1\" 2").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "line 1: expected `,` or `}` after label a of vllm:x"
+    );
+}
+
+#[test]
+fn snapshots_round_trip_through_json() {
+    let snapshot = loaded();
+    let json = serde_json::to_string(&snapshot).unwrap();
+    let back: VllmSnapshot = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, snapshot);
+}

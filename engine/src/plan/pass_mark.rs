@@ -1,0 +1,602 @@
+//! The pass mark: one figure, the limit it must meet, and everything that makes it that figure.
+//!
+//! A pass mark is only gradable if it says exactly which number it is about: metric, statistic,
+//! measurement point, definition and scope, besides comparator and threshold with its unit.
+//! [`PassMark::validate`] holds the rules of [`Metric`] (which statistics, units,
+//! directions and points a metric admits) and keeps thresholds meaningful: positive, shares within
+//! 0–100 %, and no mark that can never fail (error rate ≤ 100 %) or never pass (hit rate > 100 %).
+//!
+//! Within a plan a mark is identified by its [`MarkKey`] (metric, statistic, point, scope): two
+//! marks on the same figure would be redundant or contradictory, and the key gives plan versions a
+//! stable identity for diffs without ids.
+
+use super::comparator::Comparator;
+use super::metric::{Direction, Metric, MetricFamily};
+use super::point::MeasurementPoint;
+use super::scope::Scope;
+use super::statistic::Statistic;
+use super::unit::{Unit, format_quantity};
+use crate::pilot::FieldError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Longest custom metric name.
+pub const MAX_CUSTOM_NAME_CHARS: usize = 80;
+/// Longest definition text.
+pub const MAX_DEFINITION_CHARS: usize = 300;
+/// Longest rationale text.
+pub const MAX_RATIONALE_CHARS: usize = 1_000;
+
+/// One pass mark of a pilot plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PassMark {
+    pub metric: Metric,
+    pub statistic: Statistic,
+    pub comparator: Comparator,
+    /// The limit, in [`PassMark::unit`].
+    pub threshold: f64,
+    pub unit: Unit,
+    pub point: MeasurementPoint,
+    /// How the figure is computed; empty means the metric's default
+    /// ([`Metric::default_definition`]).
+    #[serde(default)]
+    pub definition: String,
+    #[serde(default)]
+    pub scope: Scope,
+    /// Why this limit: the use case, the source of the number.
+    #[serde(default)]
+    pub rationale: String,
+}
+
+/// What identifies a pass mark within a plan: one mark per metric, statistic, point and scope.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MarkKey {
+    pub metric: Metric,
+    pub statistic: Statistic,
+    pub point: MeasurementPoint,
+    pub scope: Scope,
+}
+
+impl MarkKey {
+    /// Whether two keys name the same figure (custom names and scenario names compare loosely).
+    pub fn same_as(&self, other: &MarkKey) -> bool {
+        self.metric.same_as(&other.metric)
+            && self.statistic == other.statistic
+            && self.point == other.point
+            && self.scope.same_as(&other.scope)
+    }
+
+    /// `p95 TTFT at the gateway`, `error rate at the gateway (scenario “RAG”)`.
+    pub fn label(&self) -> String {
+        let statistic = match self.statistic {
+            Statistic::Rate => String::new(),
+            Statistic::Max if self.metric.family() == MetricFamily::Throughput => "peak ".into(),
+            Statistic::P50 if self.metric.family() != MetricFamily::Latency => "median ".into(),
+            statistic => format!("{statistic} "),
+        };
+        let scope = match self.scope {
+            Scope::AllTraffic => String::new(),
+            ref scope => format!(" ({scope})"),
+        };
+        format!(
+            "{statistic}{} at {}{scope}",
+            self.metric.short_label(),
+            self.point.noun()
+        )
+    }
+}
+
+impl fmt::Display for MarkKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+fn error(field: &'static str, message: impl Into<String>) -> FieldError {
+    FieldError {
+        field,
+        message: message.into(),
+    }
+}
+
+fn or_list<T: fmt::Display>(items: &[T]) -> String {
+    let names: Vec<String> = items.iter().map(ToString::to_string).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [only] => only.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Checks free text: length and no control characters other than line breaks and tabs.
+pub(crate) fn check_text(field: &'static str, value: &str, max: usize) -> Result<(), FieldError> {
+    if value.chars().count() > max {
+        return Err(error(field, format!("must be at most {max} characters")));
+    }
+    if value
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t')
+    {
+        return Err(error(field, "must not contain control characters"));
+    }
+    Ok(())
+}
+
+impl PassMark {
+    /// The mark's identity within a plan.
+    pub fn key(&self) -> MarkKey {
+        MarkKey {
+            metric: self.metric.clone(),
+            statistic: self.statistic,
+            point: self.point,
+            scope: self.scope.clone(),
+        }
+    }
+
+    /// The definition in force: the stated one, or the metric's default when none is stated.
+    pub fn effective_definition(&self) -> &str {
+        effective_definition(&self.metric, &self.definition)
+    }
+
+    /// The threshold with its unit, e.g. `500 ms`.
+    pub fn threshold_text(&self) -> String {
+        format_quantity(self.threshold, self.unit)
+    }
+
+    /// Compact notation, e.g. `TTFT p95 ≤ 500 ms @ gateway`.
+    pub fn notation(&self) -> String {
+        format!(
+            "{} {} {} {} @ {}",
+            self.metric.short_label(),
+            self.statistic,
+            self.comparator.symbol(),
+            self.threshold_text(),
+            self.point
+        )
+    }
+
+    /// Checks the mark on its own (the plan adds checks across marks and scenarios). The error
+    /// names the form field: `custom_name`, `statistic`, `unit`, `comparator`, `point`,
+    /// `threshold`, `definition`, `scope` or `rationale`.
+    pub fn validate(&self) -> Result<(), FieldError> {
+        if let Metric::Custom { name, .. } = &self.metric {
+            if name.trim().is_empty() {
+                return Err(error("custom_name", "a custom metric needs a name"));
+            }
+            check_text("custom_name", name, MAX_CUSTOM_NAME_CHARS)?;
+        }
+        self.check_statistic()?;
+        self.check_unit()?;
+        self.check_comparator()?;
+        self.check_point()?;
+        self.check_threshold()?;
+        check_text("definition", &self.definition, MAX_DEFINITION_CHARS)?;
+        if matches!(self.metric, Metric::Custom { .. }) && self.definition.trim().is_empty() {
+            return Err(error(
+                "definition",
+                "a custom metric needs its definition: how the figure is computed",
+            ));
+        }
+        if let Scope::Scenario(name) = &self.scope
+            && name.trim().is_empty()
+        {
+            return Err(error("scope", "name the scenario this mark applies to"));
+        }
+        check_text("rationale", &self.rationale, MAX_RATIONALE_CHARS)
+    }
+
+    fn check_statistic(&self) -> Result<(), FieldError> {
+        let label = self.metric.short_label();
+        let allowed = self.metric.allowed_statistics();
+        if allowed.contains(&self.statistic) {
+            return Ok(());
+        }
+        let message = match (self.metric.family(), self.statistic) {
+            (MetricFamily::PerStreamSpeed, statistic) if statistic.is_percentile() => format!(
+                "a {statistic} of per-user speed describes the fastest requests, not the slow \
+                 tail; write a tail limit as a TPOT percentile instead (X tokens/s = 1000 ÷ X ms), \
+                 or use {}",
+                or_list(allowed)
+            ),
+            (_, Statistic::Rate) => {
+                format!(
+                    "`rate` is for shares of requests; {label} takes {}",
+                    or_list(allowed)
+                )
+            }
+            (_, statistic) if statistic.is_percentile() => format!(
+                "percentiles are for latency (TTFT, TPOT, ITL, E2E); {label} takes {}",
+                or_list(allowed)
+            ),
+            (_, statistic) => format!("{label} cannot be graded on its {statistic}; use {}", {
+                or_list(allowed)
+            }),
+        };
+        Err(error("statistic", message))
+    }
+
+    fn check_unit(&self) -> Result<(), FieldError> {
+        let label = self.metric.short_label();
+        let allowed = self.metric.allowed_units();
+        if !allowed.contains(&self.unit) {
+            let symbols: Vec<&str> = allowed.iter().map(|u| u.symbol()).collect();
+            return Err(error(
+                "unit",
+                format!(
+                    "{label} is measured in {}, not {}",
+                    or_list(&symbols),
+                    self.unit.symbol()
+                ),
+            ));
+        }
+        match (self.statistic, self.unit) {
+            (Statistic::Rate, Unit::Percent) => Ok(()),
+            (Statistic::Rate, unit) => Err(error(
+                "unit",
+                format!("a rate is a share of requests, written in %, not {unit}"),
+            )),
+            (statistic, Unit::Percent) => Err(error(
+                "statistic",
+                format!("{label} in % is a share of requests: use `rate`, not {statistic}"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_comparator(&self) -> Result<(), FieldError> {
+        let label = self.metric.short_label();
+        match (self.metric.direction(), self.comparator.is_upper_limit()) {
+            (Direction::LowerIsBetter, false) => Err(error(
+                "comparator",
+                format!("less {label} is better, so its mark is an upper limit (≤ or <)"),
+            )),
+            (Direction::HigherIsBetter, true) => Err(error(
+                "comparator",
+                format!("more {label} is better, so its mark is a floor (≥ or >)"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_point(&self) -> Result<(), FieldError> {
+        let allowed = self.metric.allowed_points();
+        if allowed.contains(&self.point) {
+            return Ok(());
+        }
+        let message = if self.point == MeasurementPoint::EvaluationSet {
+            format!(
+                "{} is measured on live traffic or a load test: at the {}",
+                self.metric.short_label(),
+                or_list(allowed)
+            )
+        } else {
+            format!(
+                "{} is scored on the evaluation set, not at the {}",
+                self.metric.short_label(),
+                self.point
+            )
+        };
+        Err(error("point", message))
+    }
+
+    fn check_threshold(&self) -> Result<(), FieldError> {
+        let value = self.threshold;
+        if !value.is_finite() {
+            return Err(error("threshold", "must be a number"));
+        }
+        if self.unit == Unit::Percent {
+            if !(0.0..=100.0).contains(&value) {
+                return Err(error("threshold", "a share must lie between 0 and 100 %"));
+            }
+            let never_fails = matches!(
+                (self.comparator, value),
+                (Comparator::Le, v) if v >= 100.0
+            ) || matches!((self.comparator, value), (Comparator::Ge, v) if v <= 0.0);
+            let never_passes = matches!(
+                (self.comparator, value),
+                (Comparator::Lt, v) if v <= 0.0
+            ) || matches!((self.comparator, value), (Comparator::Gt, v) if v >= 100.0);
+            if never_fails {
+                return Err(error(
+                    "threshold",
+                    format!(
+                        "{} {} can never fail; choose a tighter limit",
+                        self.comparator.symbol(),
+                        self.threshold_text()
+                    ),
+                ));
+            }
+            if never_passes {
+                return Err(error(
+                    "threshold",
+                    format!(
+                        "{} {} can never pass; choose a reachable limit",
+                        self.comparator.symbol(),
+                        self.threshold_text()
+                    ),
+                ));
+            }
+            return Ok(());
+        }
+        if value <= 0.0 {
+            return Err(error("threshold", "must be greater than zero"));
+        }
+        Ok(())
+    }
+}
+
+/// `definition` if it is stated, else the metric's default.
+pub(crate) fn effective_definition<'a>(metric: &'a Metric, definition: &'a str) -> &'a str {
+    match definition.trim() {
+        "" => metric.default_definition(),
+        stated => stated,
+    }
+}
+
+/// Whether two definitions are the same text once spacing, case and the usual typographic
+/// variants (− – for -, ÷ for /, × for *, → for ->) are set aside.
+pub fn same_definition(a: &str, b: &str) -> bool {
+    fn normalise(text: &str) -> String {
+        text.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(|c| match c {
+                '−' | '–' | '—' => vec!['-'],
+                '÷' => vec!['/'],
+                '×' => vec!['*'],
+                '→' => vec!['-', '>'],
+                c => c.to_lowercase().collect(),
+            })
+            .collect()
+    }
+    normalise(a) == normalise(b)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// TTFT p95 ≤ 500 ms at the gateway: the workhorse of these tests.
+    pub(crate) fn ttft_p95() -> PassMark {
+        PassMark {
+            metric: Metric::Ttft,
+            statistic: Statistic::P95,
+            comparator: Comparator::Le,
+            threshold: 500.0,
+            unit: Unit::Ms,
+            point: MeasurementPoint::Gateway,
+            definition: Metric::Ttft.default_definition().into(),
+            scope: Scope::AllTraffic,
+            rationale: "Chat users notice a wait beyond half a second.".into(),
+        }
+    }
+
+    fn field_of(mark: PassMark) -> &'static str {
+        mark.validate().unwrap_err().field
+    }
+
+    #[test]
+    fn a_sound_mark_validates_and_serialises_with_stable_names() {
+        let mark = ttft_p95();
+        mark.validate().unwrap();
+        let json = serde_json::to_value(&mark).unwrap();
+        assert_eq!(json["metric"], "ttft");
+        assert_eq!(json["statistic"], "p95");
+        assert_eq!(json["comparator"], "le");
+        assert_eq!(json["unit"], "ms");
+        assert_eq!(json["point"], "gateway");
+        assert_eq!(json["scope"], "all_traffic");
+        let back: PassMark = serde_json::from_value(json).unwrap();
+        assert_eq!(back, mark);
+        assert_eq!(mark.notation(), "TTFT p95 ≤ 500 ms @ gateway");
+        assert_eq!(
+            mark.effective_definition(),
+            "submission → first content token"
+        );
+    }
+
+    #[test]
+    fn thresholds_must_be_positive_and_finite() {
+        for bad in [0.0, -5.0, f64::NAN, f64::INFINITY] {
+            let mark = PassMark {
+                threshold: bad,
+                ..ttft_p95()
+            };
+            assert_eq!(field_of(mark), "threshold", "{bad}");
+        }
+    }
+
+    fn error_rate(comparator: Comparator, threshold: f64) -> PassMark {
+        PassMark {
+            metric: Metric::ErrorRate,
+            statistic: Statistic::Rate,
+            comparator,
+            threshold,
+            unit: Unit::Percent,
+            ..ttft_p95()
+        }
+    }
+
+    #[test]
+    fn shares_stay_within_0_to_100_and_must_be_able_to_fail_and_pass() {
+        error_rate(Comparator::Le, 1.0).validate().unwrap();
+        error_rate(Comparator::Le, 0.0).validate().unwrap();
+        error_rate(Comparator::Lt, 100.0).validate().unwrap();
+        assert_eq!(field_of(error_rate(Comparator::Le, 101.0)), "threshold");
+        assert_eq!(field_of(error_rate(Comparator::Le, 100.0)), "threshold");
+        assert_eq!(field_of(error_rate(Comparator::Lt, 0.0)), "threshold");
+        let hit = |comparator, threshold| PassMark {
+            metric: Metric::RetrievalHitRate,
+            point: MeasurementPoint::EvaluationSet,
+            ..error_rate(comparator, threshold)
+        };
+        hit(Comparator::Ge, 100.0).validate().unwrap();
+        hit(Comparator::Gt, 0.0).validate().unwrap();
+        assert_eq!(field_of(hit(Comparator::Ge, 0.0)), "threshold");
+        assert_eq!(field_of(hit(Comparator::Gt, 100.0)), "threshold");
+        assert_eq!(field_of(hit(Comparator::Ge, -1.0)), "threshold");
+    }
+
+    #[test]
+    fn percentiles_only_for_latency_and_rate_only_for_rates() {
+        let speed_p95 = PassMark {
+            metric: Metric::OutputSpeedPerUser,
+            statistic: Statistic::P95,
+            comparator: Comparator::Ge,
+            threshold: 25.0,
+            unit: Unit::TokensPerS,
+            ..ttft_p95()
+        };
+        let error = speed_p95.validate().unwrap_err();
+        assert_eq!(error.field, "statistic");
+        assert!(error.message.contains("TPOT"), "{}", error.message);
+
+        let throughput_p99 = PassMark {
+            metric: Metric::AggregateOutputThroughput,
+            statistic: Statistic::P99,
+            ..speed_p95.clone()
+        };
+        assert!(
+            throughput_p99
+                .validate()
+                .unwrap_err()
+                .message
+                .contains("percentiles are for latency")
+        );
+        let ttft_rate = PassMark {
+            statistic: Statistic::Rate,
+            ..ttft_p95()
+        };
+        assert_eq!(field_of(ttft_rate), "statistic");
+        let error_rate_p95 = PassMark {
+            statistic: Statistic::P95,
+            ..error_rate(Comparator::Le, 1.0)
+        };
+        assert_eq!(field_of(error_rate_p95), "statistic");
+        for statistic in Metric::Ttft.allowed_statistics() {
+            PassMark {
+                statistic: *statistic,
+                ..ttft_p95()
+            }
+            .validate()
+            .unwrap();
+        }
+    }
+
+    #[test]
+    fn units_must_fit_the_metric() {
+        let ttft_in_tokens = PassMark {
+            unit: Unit::TokensPerS,
+            ..ttft_p95()
+        };
+        let error = ttft_in_tokens.validate().unwrap_err();
+        assert_eq!(error.field, "unit");
+        assert_eq!(error.message, "TTFT is measured in ms or s, not tokens/s");
+        PassMark {
+            threshold: 2.0,
+            unit: Unit::S,
+            ..ttft_p95()
+        }
+        .validate()
+        .unwrap();
+        let answer_score_in_percent_as_mean = PassMark {
+            metric: Metric::AnswerScore,
+            statistic: Statistic::Mean,
+            comparator: Comparator::Ge,
+            threshold: 80.0,
+            unit: Unit::Percent,
+            point: MeasurementPoint::EvaluationSet,
+            ..ttft_p95()
+        };
+        assert_eq!(field_of(answer_score_in_percent_as_mean), "statistic");
+    }
+
+    #[test]
+    fn direction_follows_the_metric() {
+        let ttft_floor = PassMark {
+            comparator: Comparator::Ge,
+            ..ttft_p95()
+        };
+        assert_eq!(field_of(ttft_floor), "comparator");
+        let speed_ceiling = PassMark {
+            metric: Metric::OutputSpeedPerUser,
+            statistic: Statistic::Mean,
+            comparator: Comparator::Le,
+            threshold: 25.0,
+            unit: Unit::TokensPerS,
+            ..ttft_p95()
+        };
+        assert_eq!(field_of(speed_ceiling), "comparator");
+    }
+
+    #[test]
+    fn points_follow_the_metric() {
+        let ttft_on_eval = PassMark {
+            point: MeasurementPoint::EvaluationSet,
+            ..ttft_p95()
+        };
+        assert_eq!(field_of(ttft_on_eval), "point");
+        let hit_at_gateway = PassMark {
+            metric: Metric::RetrievalHitRate,
+            comparator: Comparator::Ge,
+            threshold: 80.0,
+            ..error_rate(Comparator::Le, 1.0)
+        };
+        assert_eq!(field_of(hit_at_gateway), "point");
+    }
+
+    #[test]
+    fn custom_metrics_need_a_name_a_definition_and_a_matching_unit() {
+        let custom = |name: &str, unit| PassMark {
+            metric: Metric::Custom {
+                name: name.into(),
+                unit,
+            },
+            statistic: Statistic::Mean,
+            comparator: Comparator::Ge,
+            threshold: 2.0,
+            unit: Unit::Score,
+            definition: "citations counted in each answer".into(),
+            ..ttft_p95()
+        };
+        custom("Citations per answer", Unit::Score)
+            .validate()
+            .unwrap();
+        assert_eq!(field_of(custom("  ", Unit::Score)), "custom_name");
+        assert_eq!(field_of(custom("Citations", Unit::Ms)), "unit");
+        let undefined = PassMark {
+            definition: " ".into(),
+            ..custom("Citations", Unit::Score)
+        };
+        assert_eq!(field_of(undefined), "definition");
+    }
+
+    #[test]
+    fn keys_identify_the_figure_and_read_well() {
+        assert_eq!(ttft_p95().key().label(), "p95 TTFT at the gateway");
+        let scoped = PassMark {
+            scope: Scope::Scenario("RAG".into()),
+            ..error_rate(Comparator::Le, 1.0)
+        };
+        assert_eq!(
+            scoped.key().label(),
+            "error rate at the gateway (scenario “RAG”)"
+        );
+        let tighter = PassMark {
+            threshold: 400.0,
+            ..ttft_p95()
+        };
+        assert!(ttft_p95().key().same_as(&tighter.key()));
+    }
+
+    #[test]
+    fn definitions_compare_without_typography() {
+        assert!(same_definition(
+            "per request: (E2E − TTFT) ÷ (output tokens − 1)",
+            "Per request: (E2E - TTFT)/(output tokens - 1)"
+        ));
+        assert!(!same_definition(
+            "(E2E − TTFT) ÷ (output tokens − 1)",
+            "(last − first) ÷ output tokens"
+        ));
+    }
+}

@@ -1,0 +1,418 @@
+//! GPUs: the facts the sizing needs, and the reviewed catalog in `engine/data/gpus.json`.
+//!
+//! Memory is recorded three ways because three different numbers are in circulation:
+//! * **as marketed** ("96 GB GDDR7"), which is what a quote says;
+//! * **as the driver reports it**: `nvidia-smi`'s `memory.total` in MiB, converted to GiB and
+//!   rounded to 0.1 (97,887 MiB → 95.6 GiB). The planning convention uses this figure;
+//! * **as CUDA sees it** (`cudaMemGetInfo`, `torch.cuda.mem_get_info`), 0.45–0.75 GiB below the
+//!   driver figure on recent drivers. vLLM's `gpu_memory_utilization` multiplies this one. When
+//!   no measurement is known the catalog estimates it as driver − 0.6 GiB and says so
+//!   (`memory_cuda_estimated`).
+//!
+//! Format support is what vLLM can do with the card, not what the silicon markets: FP8 on Ampere
+//! runs weight-only through FP8-Marlin (1 byte per weight read, 16-bit compute), FP4 on Hopper
+//! weight-only through Marlin, and Volta has no kernels for FP8 or 4-bit formats at all.
+//!
+//! The catalog is parsed once (`include_str!` + serde_json) and handed out as clones so the
+//! browser can hold and edit a copy.
+
+use super::SizingError;
+use super::precision::WeightPrecision;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// How vLLM can run a weight format on a card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum FormatSupport {
+    /// Tensor cores compute in the format.
+    Native,
+    /// A dequantising kernel (Marlin-class) reads the format and computes in 16-bit: memory and
+    /// decode read are the format's, prefill compute is 16-bit.
+    WeightOnly,
+    /// vLLM cannot serve the format on this card.
+    #[default]
+    Unsupported,
+}
+
+impl FormatSupport {
+    /// True unless unsupported.
+    pub fn is_usable(self) -> bool {
+        !matches!(self, FormatSupport::Unsupported)
+    }
+}
+
+/// One GPU as the sizing sees it. Catalog rows and custom cards share this type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GpuSpec {
+    /// Stable id, e.g. `rtx-pro-6000-server`, `h200-nvl`, `v100-sxm2-16gb`; `custom` for a card
+    /// typed in by hand.
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub vendor: String,
+    #[serde(default)]
+    pub architecture: String,
+    /// CUDA compute capability (`9.0`), when the card is NVIDIA's.
+    #[serde(default)]
+    pub compute_capability: Option<String>,
+    /// Memory as the vendor markets it, in words ("141 GB HBM3e").
+    #[serde(default)]
+    pub memory_marketed: String,
+    /// The marketed figure as a number (vendor "GB").
+    #[serde(default)]
+    pub memory_marketed_gb: f64,
+    /// `nvidia-smi` `memory.total` in MiB, when known.
+    #[serde(default)]
+    pub memory_driver_mib: Option<f64>,
+    /// Memory the driver reports, GiB (MiB ÷ 1024 rounded to 0.1 for catalog rows).
+    pub memory_driver_gib: f64,
+    /// Memory CUDA reports as total, GiB: vLLM's denominator.
+    pub memory_cuda_gib: f64,
+    /// True when `memory_cuda_gib` is an estimate (driver − 0.6 GiB or a sibling card's figure).
+    #[serde(default)]
+    pub memory_cuda_estimated: bool,
+    /// CPU and GPU share the memory (DGX Spark): less of it is free when vLLM starts.
+    #[serde(default)]
+    pub unified_memory: bool,
+    /// Highest `gpu_memory_utilization` at which vLLM is expected to start on this card, when
+    /// lower than what the driver total suggests (unified memory).
+    #[serde(default)]
+    pub max_startup_utilization: Option<f64>,
+    /// Memory bandwidth, decimal GB/s as the vendor states it.
+    pub bandwidth_gb_s: f64,
+    /// Dense BF16 (FP16 on Volta) tensor TFLOPS.
+    #[serde(default)]
+    pub bf16_dense_tflops: Option<f64>,
+    /// Dense FP8 tensor TFLOPS, when the card has FP8 tensor cores.
+    #[serde(default)]
+    pub fp8_dense_tflops: Option<f64>,
+    /// Dense FP4 tensor TFLOPS, when the card has FP4 tensor cores.
+    #[serde(default)]
+    pub fp4_dense_tflops: Option<f64>,
+    /// Native BF16 (false on Volta, which runs BF16 checkpoints as FP16).
+    #[serde(default = "yes")]
+    pub bf16: bool,
+    #[serde(default)]
+    pub fp8: FormatSupport,
+    #[serde(default)]
+    pub nvfp4: FormatSupport,
+    #[serde(default)]
+    pub mxfp4: FormatSupport,
+    /// INT4 AWQ/GPTQ (and, by the same kernels' requirements, INT8).
+    #[serde(default)]
+    pub int4: FormatSupport,
+    #[serde(default)]
+    pub interconnect: String,
+    /// Cards can be joined by NVLink (tensor parallelism pays less for its all-reduces).
+    #[serde(default)]
+    pub nvlink: bool,
+    /// Board power, W.
+    #[serde(default)]
+    pub power_w: Option<f64>,
+    /// Where each figure was read.
+    #[serde(default)]
+    pub sources: Vec<String>,
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// How much below the driver total CUDA's total is assumed to be when it was never measured.
+pub const CUDA_BELOW_DRIVER_ESTIMATE_GIB: f64 = 0.6;
+
+impl GpuSpec {
+    /// A card typed in by hand. `memory_cuda_gib` defaults to driver − 0.6 GiB (marked as an
+    /// estimate); formats default to what a current NVIDIA data-centre card does (FP8 native,
+    /// FP4 weight-only) unless the caller changes the fields.
+    pub fn custom(
+        name: &str,
+        memory_driver_gib: f64,
+        memory_cuda_gib: Option<f64>,
+        bandwidth_gb_s: f64,
+        bf16_dense_tflops: Option<f64>,
+    ) -> GpuSpec {
+        let estimated = memory_cuda_gib.is_none();
+        GpuSpec {
+            id: "custom".into(),
+            name: name.into(),
+            vendor: String::new(),
+            architecture: String::new(),
+            compute_capability: None,
+            memory_marketed: String::new(),
+            memory_marketed_gb: memory_driver_gib,
+            memory_driver_mib: None,
+            memory_driver_gib,
+            memory_cuda_gib: memory_cuda_gib
+                .unwrap_or(memory_driver_gib - CUDA_BELOW_DRIVER_ESTIMATE_GIB),
+            memory_cuda_estimated: estimated,
+            unified_memory: false,
+            max_startup_utilization: None,
+            bandwidth_gb_s,
+            bf16_dense_tflops,
+            fp8_dense_tflops: bf16_dense_tflops.map(|t| 2.0 * t),
+            fp4_dense_tflops: None,
+            bf16: true,
+            fp8: FormatSupport::Native,
+            nvfp4: FormatSupport::WeightOnly,
+            mxfp4: FormatSupport::WeightOnly,
+            int4: FormatSupport::Native,
+            interconnect: String::new(),
+            nvlink: false,
+            power_w: None,
+            sources: vec!["entered by hand".into()],
+            notes: None,
+        }
+    }
+
+    /// How vLLM can run weights of `precision` on this card.
+    pub fn support_for(&self, precision: WeightPrecision) -> FormatSupport {
+        match precision {
+            WeightPrecision::Bf16 | WeightPrecision::Fp16 => FormatSupport::Native,
+            WeightPrecision::Fp8 => self.fp8,
+            WeightPrecision::Nvfp4 => self.nvfp4,
+            WeightPrecision::Mxfp4 => self.mxfp4,
+            WeightPrecision::Int4 | WeightPrecision::Int8 => self.int4,
+        }
+    }
+
+    /// Dense TFLOPS the prefill of a `precision` checkpoint runs at: the FP8 or FP4 rate where
+    /// the format is native, the 16-bit rate otherwise (weight-only kernels compute in 16-bit).
+    pub fn dense_tflops_for(&self, precision: WeightPrecision) -> Option<f64> {
+        let support = self.support_for(precision);
+        let native_rate = match precision {
+            WeightPrecision::Fp8 => self.fp8_dense_tflops,
+            WeightPrecision::Nvfp4 | WeightPrecision::Mxfp4 => self.fp4_dense_tflops,
+            _ => None,
+        };
+        match (support, native_rate) {
+            (FormatSupport::Native, Some(rate)) => Some(rate),
+            _ => self.bf16_dense_tflops,
+        }
+    }
+
+    /// Checks that the numbers can describe a card.
+    pub fn validate(&self) -> Result<(), SizingError> {
+        let positive = |field: &str, value: f64| {
+            if value.is_finite() && value > 0.0 {
+                Ok(())
+            } else {
+                Err(SizingError::input(
+                    field,
+                    format!("must be a positive number, got {value} (GPU `{}`)", self.id),
+                ))
+            }
+        };
+        positive("memory_driver_gib", self.memory_driver_gib)?;
+        positive("memory_cuda_gib", self.memory_cuda_gib)?;
+        positive("bandwidth_gb_s", self.bandwidth_gb_s)?;
+        for (field, value) in [
+            ("bf16_dense_tflops", self.bf16_dense_tflops),
+            ("fp8_dense_tflops", self.fp8_dense_tflops),
+            ("fp4_dense_tflops", self.fp4_dense_tflops),
+        ] {
+            if let Some(value) = value {
+                positive(field, value)?;
+            }
+        }
+        if let Some(max) = self.max_startup_utilization
+            && !(max > 0.0 && max <= 1.0)
+        {
+            return Err(SizingError::input(
+                "max_startup_utilization",
+                format!("must be in (0, 1], got {max}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Deserialize)]
+struct GpuFile {
+    gpus: Vec<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Driver GiB from `nvidia-smi` MiB, rounded to 0.1 (the guide's rule: 97,887 MiB → 95.6).
+pub fn driver_gib_from_mib(mib: f64) -> f64 {
+    super::round1(mib / 1024.0)
+}
+
+fn parse_catalog(text: &str) -> Result<Vec<GpuSpec>, String> {
+    let file: GpuFile = serde_json::from_str(text).map_err(|e| format!("gpus.json: {e}"))?;
+    let mut out = Vec::with_capacity(file.gpus.len());
+    for mut fields in file.gpus {
+        let id = fields
+            .get("id")
+            .and_then(|v| v.as_str())
+            .unwrap_or("?")
+            .to_string();
+        let mib = fields.get("memory_driver_mib").and_then(|v| v.as_f64());
+        let given_gib = fields.get("memory_driver_gib").and_then(|v| v.as_f64());
+        let driver_gib = match (mib, given_gib) {
+            (Some(mib), _) => driver_gib_from_mib(mib),
+            (None, Some(gib)) => gib,
+            (None, None) => {
+                return Err(format!(
+                    "gpus.json: `{id}` has neither memory_driver_mib nor memory_driver_gib"
+                ));
+            }
+        };
+        fields.insert("memory_driver_gib".into(), serde_json::json!(driver_gib));
+        let spec: GpuSpec = serde_json::from_value(serde_json::Value::Object(fields))
+            .map_err(|e| format!("gpus.json: `{id}`: {e}"))?;
+        out.push(spec);
+    }
+    Ok(out)
+}
+
+fn catalog() -> &'static [GpuSpec] {
+    static CATALOG: OnceLock<Vec<GpuSpec>> = OnceLock::new();
+    CATALOG.get_or_init(|| {
+        parse_catalog(include_str!("../../data/gpus.json"))
+            .unwrap_or_else(|e| panic!("the bundled GPU catalog is invalid: {e}"))
+    })
+}
+
+/// Every catalog GPU, in catalog order.
+pub fn gpus() -> Vec<GpuSpec> {
+    catalog().to_vec()
+}
+
+/// The catalog GPU with this id (case-insensitive), if any.
+pub fn gpu_by_id(id: &str) -> Option<GpuSpec> {
+    let id = id.trim();
+    catalog()
+        .iter()
+        .find(|gpu| gpu.id.eq_ignore_ascii_case(id))
+        .cloned()
+}
+
+/// Like [`gpu_by_id`], with an error naming the unknown id.
+pub fn require_gpu(id: &str) -> Result<GpuSpec, SizingError> {
+    gpu_by_id(id).ok_or_else(|| SizingError::UnknownGpu(id.trim().to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REQUIRED: [&str; 21] = [
+        "dgx-spark",
+        "rtx-pro-6000-workstation",
+        "rtx-pro-6000-max-q",
+        "rtx-pro-6000-server",
+        "h200-nvl",
+        "h200-sxm",
+        "h100-sxm",
+        "h100-pcie",
+        "h100-nvl",
+        "a100-sxm4-40gb",
+        "a100-sxm4-80gb",
+        "a100-pcie-80gb",
+        "l40s",
+        "l4",
+        "a10",
+        "v100-sxm2-16gb",
+        "v100-sxm2-32gb",
+        "b200",
+        "rtx-4090",
+        "rtx-5090",
+        "mi300x",
+    ];
+
+    #[test]
+    fn every_catalog_row_parses_and_is_sane() {
+        let all = gpus();
+        assert!(all.len() >= REQUIRED.len());
+        let mut ids = std::collections::HashSet::new();
+        for gpu in &all {
+            assert!(ids.insert(gpu.id.clone()), "duplicate id {}", gpu.id);
+            gpu.validate().unwrap();
+            assert!(
+                !gpu.name.is_empty() && !gpu.sources.is_empty(),
+                "{}",
+                gpu.id
+            );
+            assert!(
+                gpu.memory_cuda_gib <= gpu.memory_driver_gib + 0.05,
+                "{}: CUDA total above the driver total",
+                gpu.id
+            );
+            assert!(
+                gpu.memory_driver_gib <= gpu.memory_marketed_gb * 1.01,
+                "{}: driver total above the marketed memory",
+                gpu.id
+            );
+            assert!(
+                (100.0..=10_000.0).contains(&gpu.bandwidth_gb_s),
+                "{}",
+                gpu.id
+            );
+            assert!(gpu.bf16_dense_tflops.is_some(), "{}", gpu.id);
+            if gpu.memory_cuda_estimated {
+                assert!(gpu.notes.is_some(), "{}: an estimate must say so", gpu.id);
+            }
+            if gpu.fp8 == FormatSupport::Native {
+                assert!(gpu.fp8_dense_tflops.is_some(), "{}", gpu.id);
+            }
+            if gpu.nvfp4 == FormatSupport::Native {
+                assert!(gpu.fp4_dense_tflops.is_some(), "{}", gpu.id);
+            }
+        }
+        for id in REQUIRED {
+            assert!(gpu_by_id(id).is_some(), "missing {id}");
+        }
+    }
+
+    #[test]
+    fn driver_memory_is_rounded_from_smi_mib() {
+        assert_eq!(
+            gpu_by_id("rtx-pro-6000-server").unwrap().memory_driver_gib,
+            95.6
+        );
+        assert_eq!(gpu_by_id("h200-nvl").unwrap().memory_driver_gib, 140.4);
+        assert_eq!(gpu_by_id("v100-sxm2-16gb").unwrap().memory_driver_gib, 15.8);
+        assert_eq!(gpu_by_id("H100-SXM").unwrap().id, "h100-sxm");
+        assert!(gpu_by_id("tpu-v5").is_none());
+        assert_eq!(
+            require_gpu("tpu-v5").unwrap_err().to_string(),
+            "unknown GPU `tpu-v5` (see the GPU catalog for the ids, e.g. `h200-nvl`)"
+        );
+    }
+
+    #[test]
+    fn support_follows_the_vllm_kernels() {
+        let hopper = gpu_by_id("h100-sxm").unwrap();
+        assert_eq!(
+            hopper.support_for(WeightPrecision::Nvfp4),
+            FormatSupport::WeightOnly
+        );
+        assert_eq!(hopper.dense_tflops_for(WeightPrecision::Fp8), Some(1979.0));
+        assert_eq!(hopper.dense_tflops_for(WeightPrecision::Nvfp4), Some(989.0));
+        let volta = gpu_by_id("v100-sxm2-16gb").unwrap();
+        assert!(!volta.support_for(WeightPrecision::Fp8).is_usable());
+        assert!(volta.support_for(WeightPrecision::Fp16).is_usable());
+        let ampere = gpu_by_id("a100-sxm4-80gb").unwrap();
+        assert_eq!(
+            ampere.support_for(WeightPrecision::Fp8),
+            FormatSupport::WeightOnly
+        );
+    }
+
+    #[test]
+    fn custom_cards_estimate_the_cuda_total_and_refuse_nonsense() {
+        let card = GpuSpec::custom("lab card", 48.0, None, 960.0, Some(180.0));
+        assert!(card.memory_cuda_estimated);
+        assert!((card.memory_cuda_gib - 47.4).abs() < 1e-9);
+        card.validate().unwrap();
+        let broken = GpuSpec::custom("broken", -4.0, None, 960.0, None);
+        let err = broken.validate().unwrap_err().to_string();
+        assert!(
+            err.starts_with("memory_driver_gib: must be a positive number"),
+            "{err}"
+        );
+    }
+}

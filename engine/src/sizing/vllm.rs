@@ -1,0 +1,587 @@
+//! The vLLM memory model: what vLLM will print at start-up, and whether it starts at all.
+//!
+//! For each pipeline stage (all TP ranks of a stage are alike) the budget follows vLLM's own
+//! profile: `CUDA total × utilisation − weights − activation − non-torch − CUDA graphs (≥ 0.21)`.
+//! The KV pool is cut into blocks of 16 tokens; layers of different kinds (full and sliding)
+//! form equally sized KV-cache groups that share the blocks; every rank uses the smallest block
+//! count of any rank. Concurrency is blocks ÷ blocks one `max_model_len` request needs, and
+//! vLLM refuses to start below one. The assumptions and their sources are listed in
+//! [`super::memory_model`].
+
+use super::estimate::{CardMemory, MemoryOutcome, SizingInput, Step, VllmDetails, gib2, num};
+use super::kv_cache::kv_bytes_per_token_per_layer;
+use super::memory_model::{
+    CUDA_CONTEXT_GIB, VLLM_BLOCK_SIZE_TOKENS, VllmVersion, activation_gib, cuda_graph_gib,
+    cuda_graphs_in_budget, default_gpu_memory_utilization, default_max_num_batched_tokens,
+    hybrid_kv_manager, kv_tokens_from_concurrency, non_torch_gib,
+};
+use super::model::{LayerKind, ModelSpec};
+use super::planning::kv_per_token_formula;
+use super::topology::pipeline_stages;
+use super::weights::{
+    computed_checkpoint_bytes, measured_resident_gib, published_checkpoint_gib, rank_weight_bytes,
+};
+use super::{GIB, KIB, round2};
+use std::ops::Range;
+
+/// The KV-cache layout of one rank.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RankLayout {
+    /// Layers per KV-cache group (each group's layers share one block table).
+    pub group_size: u32,
+    /// Number of groups (including padded ones).
+    pub groups: u32,
+    /// Blocks one request of `max_model_len` needs across all groups.
+    pub blocks_per_request: u64,
+}
+
+fn cdiv(a: u64, b: u64) -> u64 {
+    a.div_ceil(b.max(1))
+}
+
+/// vLLM's grouping of a rank's layers and the blocks one request needs.
+pub fn rank_layout(
+    kinds: &[LayerKind],
+    context_tokens: u64,
+    window_tokens: Option<u64>,
+    max_num_batched_tokens: u64,
+    hybrid_manager: bool,
+) -> RankLayout {
+    let block = VLLM_BLOCK_SIZE_TOKENS;
+    let full_blocks = cdiv(context_tokens, block);
+    let mut full = kinds.iter().filter(|k| **k == LayerKind::Full).count() as u32;
+    let mut sliding = kinds.iter().filter(|k| **k == LayerKind::Sliding).count() as u32;
+    if !hybrid_manager {
+        full += sliding;
+        sliding = 0;
+    }
+    let sliding_blocks = window_tokens
+        .map(|w| cdiv((w - 1 + max_num_batched_tokens).min(context_tokens), block) + 1)
+        .unwrap_or(full_blocks);
+    match (full, sliding) {
+        (0, 0) => RankLayout {
+            group_size: 1,
+            groups: 1,
+            blocks_per_request: full_blocks,
+        },
+        (f, 0) => RankLayout {
+            group_size: f,
+            groups: 1,
+            blocks_per_request: full_blocks,
+        },
+        (0, s) => RankLayout {
+            group_size: s,
+            groups: 1,
+            blocks_per_request: sliding_blocks,
+        },
+        (f, s) => {
+            let (small, large) = (f.min(s), f.max(s));
+            let group_size = if (large as f64) < small as f64 * 1.25 {
+                large
+            } else {
+                small
+            };
+            let full_groups = f.div_ceil(group_size);
+            let sliding_groups = s.div_ceil(group_size);
+            RankLayout {
+                group_size,
+                groups: full_groups + sliding_groups,
+                blocks_per_request: full_groups as u64 * full_blocks
+                    + sliding_groups as u64 * sliding_blocks,
+            }
+        }
+    }
+}
+
+struct StageBudget {
+    layers: Range<u32>,
+    weights_gib: f64,
+    available_gib: f64,
+    page_bytes: f64,
+    layout: RankLayout,
+    num_blocks: u64,
+}
+
+/// Whole-model weights vLLM will hold, GiB, and where the figure comes from.
+fn resident_whole_gib(input: &SizingInput) -> (f64, String) {
+    let model = &input.model;
+    let computed = computed_checkpoint_bytes(model, input.weights) / GIB;
+    if let Some(gib) = input.weights_gib_override {
+        return (gib, format!("{} GiB as given", num(gib, 2)));
+    }
+    let published = published_checkpoint_gib(model, input.weights);
+    let measured = measured_resident_gib(model, input.weights);
+    let base = published.unwrap_or(computed);
+    match measured {
+        Some(m) if m > base => (
+            m,
+            format!(
+                "{} GiB measured in a vLLM log for {} (above the {} GiB checkpoint)",
+                num(m, 2),
+                input.weights.label(),
+                num(base, 2)
+            ),
+        ),
+        _ => (
+            base,
+            format!(
+                "{} checkpoint {} GiB{}",
+                input.weights.label(),
+                num(base, 2),
+                if published.is_some() {
+                    " (published)"
+                } else {
+                    " (computed from the shapes)"
+                }
+            ),
+        ),
+    }
+}
+
+pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> MemoryOutcome {
+    let gpu = &input.gpu;
+    let model = &input.model;
+    let topology = &input.topology;
+    let context = input.context_tokens;
+    let mut steps = Vec::new();
+    let mut warnings = Vec::new();
+    let mut refusal: Option<String> = None;
+
+    let util = input
+        .gpu_memory_utilization
+        .unwrap_or_else(|| default_gpu_memory_utilization(version));
+    let version_text = version.map(|v| v.to_string());
+    if version.is_none() {
+        warnings.push(
+            "vLLM version not given: the conservative choice of each version-dependent rule was taken (utilisation 0.9 unless set, CUDA-graph estimate subtracted)."
+                .into(),
+        );
+    }
+    let total = gpu.memory_cuda_gib;
+    if gpu.memory_cuda_estimated {
+        warnings.push(format!(
+            "The CUDA-visible total of {} is an estimate ({} GiB); vLLM's real denominator may differ.",
+            gpu.name,
+            num(total, 2)
+        ));
+    }
+    let mnbt = input
+        .max_num_batched_tokens
+        .unwrap_or_else(|| default_max_num_batched_tokens(total, &gpu.name));
+    let class = model.class();
+    let activation = activation_gib(class, model.total_params_b(), mnbt);
+    let non_torch = non_torch_gib(topology.tp, topology.pp);
+    let graphs = cuda_graph_gib(class);
+    let graphs_in_budget = cuda_graphs_in_budget(version);
+    let graphs_subtracted = if graphs_in_budget { graphs } else { 0.0 };
+    let hybrid = hybrid_kv_manager(version);
+
+    let requested = total * util;
+    steps.push(Step::new(
+        "Memory vLLM may use per card",
+        format!(
+            "CUDA total {} GiB{} × gpu_memory_utilization {util}{}",
+            num(total, 2),
+            if gpu.memory_cuda_estimated {
+                " (estimated)"
+            } else {
+                ""
+            },
+            if input.gpu_memory_utilization.is_none() {
+                format!(
+                    " (default of vLLM {})",
+                    version_text
+                        .clone()
+                        .unwrap_or_else(|| "unknown version".into())
+                )
+            } else {
+                String::new()
+            }
+        ),
+        requested,
+        "GiB",
+    ));
+
+    let (resident, resident_note) = resident_whole_gib(input);
+    let computed_whole = computed_checkpoint_bytes(model, input.weights);
+    let scale = resident * GIB / computed_whole;
+    steps.push(Step::new(
+        "Weights vLLM loads (whole model)",
+        resident_note,
+        resident,
+        "GiB",
+    ));
+
+    let kinds = model.layer_kinds();
+    let per_layer = kv_bytes_per_token_per_layer(model, input.kv_dtype, topology.tp);
+    let page_bytes = VLLM_BLOCK_SIZE_TOKENS as f64 * per_layer;
+    let stages = pipeline_stages(model.layers, topology.pp);
+    let last = stages.len() - 1;
+    let budgets: Vec<StageBudget> = stages
+        .into_iter()
+        .enumerate()
+        .map(|(i, layers)| {
+            let weights_gib = rank_weight_bytes(
+                model,
+                input.weights,
+                topology.tp,
+                layers.clone(),
+                i == 0,
+                i == last,
+            ) * scale
+                / GIB;
+            let available_gib =
+                requested - weights_gib - activation - non_torch - graphs_subtracted;
+            let stage_kinds = &kinds[layers.start as usize..layers.end as usize];
+            let layout = rank_layout(stage_kinds, context, model.window_tokens(), mnbt, hybrid);
+            let num_blocks = if available_gib > 0.0 && page_bytes > 0.0 {
+                (available_gib * GIB / page_bytes / layout.group_size as f64).floor() as u64
+            } else {
+                0
+            };
+            StageBudget {
+                layers,
+                weights_gib,
+                available_gib,
+                page_bytes,
+                layout,
+                num_blocks,
+            }
+        })
+        .collect();
+    let (bottleneck_index, bottleneck) = budgets
+        .iter()
+        .enumerate()
+        .min_by(|a, b| {
+            a.1.num_blocks
+                .cmp(&b.1.num_blocks)
+                .then(a.1.available_gib.total_cmp(&b.1.available_gib))
+        })
+        .expect("at least one stage");
+    let num_blocks = bottleneck.num_blocks;
+    let blocks_per_request = budgets
+        .iter()
+        .map(|b| b.layout.blocks_per_request)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+
+    steps.push(Step::new(
+        "Weights on the bottleneck card",
+        format!(
+            "{}{}",
+            if topology.tp > 1 {
+                format!(
+                    "linear layers and vocabulary ÷ TP {}, norms and routers whole",
+                    topology.tp
+                )
+            } else {
+                "the whole model".to_string()
+            },
+            if topology.pp > 1 {
+                format!(
+                    "; pipeline stage {} of {} (layers {}–{})",
+                    bottleneck_index + 1,
+                    topology.pp,
+                    bottleneck.layers.start,
+                    bottleneck.layers.end - 1
+                )
+            } else {
+                String::new()
+            }
+        ),
+        bottleneck.weights_gib,
+        "GiB",
+    ));
+    steps.push(Step::new(
+        "Activation + non-torch memory",
+        format!(
+            "{} GiB peak activation ({}, {} batched tokens) + {} GiB non-torch ({})",
+            num(activation, 2),
+            class.label(),
+            num(mnbt as f64, 0),
+            num(non_torch, 2),
+            if topology.tp * topology.pp > 1 {
+                "NCCL and all-reduce buffers"
+            } else {
+                "single card"
+            }
+        ),
+        activation + non_torch,
+        "GiB",
+    ));
+    steps.push(Step::new(
+        "CUDA graphs",
+        if graphs_in_budget {
+            format!(
+                "vLLM's estimate for a {} model, subtracted from the KV budget (vLLM ≥ 0.21 or version unknown)",
+                class.label()
+            )
+        } else {
+            format!(
+                "about {} GiB captured after the KV cache, out of the {} GiB headroom (vLLM < 0.21)",
+                num(graphs, 1),
+                gib2(total * (1.0 - util))
+            )
+        },
+        graphs_subtracted,
+        "GiB",
+    ));
+    steps.push(Step::new(
+        "Available KV cache memory",
+        format!(
+            "{} − {} − {} − {}{}",
+            gib2(requested),
+            gib2(bottleneck.weights_gib),
+            gib2(activation + non_torch),
+            gib2(graphs_subtracted),
+            if budgets.len() > 1 {
+                "; the most loaded stage sets every rank's pool"
+            } else {
+                ""
+            }
+        ),
+        bottleneck.available_gib,
+        "GiB",
+    ));
+    let (per_token_text, _) = kv_per_token_formula(model, input.kv_dtype);
+    steps.push(Step::new(
+        "KV per token and layer on one card",
+        if topology.tp > 1 {
+            format!(
+                "{per_token_text}; per layer on one of {} TP ranks: {} B",
+                topology.tp,
+                num(per_layer, 0)
+            )
+        } else {
+            format!("{per_token_text}; per layer: {} B", num(per_layer, 0))
+        },
+        per_layer / KIB,
+        "KiB",
+    ));
+    steps.push(Step::new(
+        "GPU blocks",
+        format!(
+            "floor({} GiB ÷ ({} tokens × {} B page) ÷ {} layers per group)",
+            gib2(bottleneck.available_gib.max(0.0)),
+            VLLM_BLOCK_SIZE_TOKENS,
+            num(bottleneck.page_bytes / VLLM_BLOCK_SIZE_TOKENS as f64, 0),
+            bottleneck.layout.group_size
+        ),
+        num_blocks as f64,
+        "blocks",
+    ));
+
+    let concurrency_raw = num_blocks as f64 / blocks_per_request as f64;
+    let kv_cache_tokens = if kv_tokens_from_concurrency(version) {
+        (concurrency_raw * context as f64).floor() as u64
+    } else {
+        num_blocks / bottleneck.layout.groups.max(1) as u64 * VLLM_BLOCK_SIZE_TOKENS
+    };
+    let max_concurrency = round2(concurrency_raw);
+    steps.push(Step::new(
+        "Maximum concurrency",
+        format!(
+            "{} blocks ÷ {} blocks per {}-token request{}",
+            num(num_blocks as f64, 0),
+            num(blocks_per_request as f64, 0),
+            num(context as f64, 0),
+            if bottleneck.layout.groups > 1 {
+                format!(
+                    " ({} KV-cache groups of {} layers; sliding groups hold window − 1 + {} batched tokens)",
+                    bottleneck.layout.groups,
+                    bottleneck.layout.group_size,
+                    num(mnbt as f64, 0)
+                )
+            } else {
+                String::new()
+            }
+        ),
+        max_concurrency,
+        "x",
+    ));
+    steps.push(Step::new(
+        "GPU KV cache size",
+        if kv_tokens_from_concurrency(version) {
+            format!(
+                "{} × {} tokens (as vLLM ≥ 0.21 logs it)",
+                num(concurrency_raw, 4),
+                num(context as f64, 0)
+            )
+        } else {
+            format!(
+                "{} blocks ÷ {} groups × {} tokens",
+                num(num_blocks as f64, 0),
+                bottleneck.layout.groups,
+                VLLM_BLOCK_SIZE_TOKENS
+            )
+        },
+        kv_cache_tokens as f64,
+        "tokens",
+    ));
+
+    if bottleneck.available_gib <= 0.0 {
+        refusal = Some(format!(
+            "No available memory for the cache blocks: the weights and overheads exceed {} GiB by {} GiB.",
+            gib2(requested),
+            gib2(-bottleneck.available_gib)
+        ));
+    } else if num_blocks < blocks_per_request {
+        refusal = Some(format!(
+            "One {}-token request needs {} blocks, the pool has {}: vLLM refuses to start (lower max_model_len or add memory).",
+            num(context as f64, 0),
+            num(blocks_per_request as f64, 0),
+            num(num_blocks as f64, 0)
+        ));
+    }
+    if context > model.max_context_tokens && refusal.is_none() {
+        refusal = Some(format!(
+            "max_model_len {} exceeds the model's {} positions: vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set.",
+            num(context as f64, 0),
+            num(model.max_context_tokens as f64, 0)
+        ));
+    }
+    if let Some(max) = gpu.max_startup_utilization
+        && util > max
+        && refusal.is_none()
+    {
+        refusal = Some(format!(
+            "{} shares its memory with the OS: free memory at start-up is about {max} of the total, below the requested {util}; vLLM refuses to start. Set gpu_memory_utilization ≤ {max}.",
+            gpu.name
+        ));
+    }
+    let headroom = total * (1.0 - util);
+    let needed_headroom = CUDA_CONTEXT_GIB + if graphs_in_budget { 0.0 } else { graphs / 2.0 };
+    if headroom < needed_headroom {
+        warnings.push(format!(
+            "Only {} GiB is left outside vLLM's budget for the CUDA context{}; start-up or graph capture may run out of memory (lower gpu_memory_utilization or use --enforce-eager).",
+            gib2(headroom),
+            if graphs_in_budget { "" } else { " and CUDA graphs" }
+        ));
+    }
+    if matches!(class, super::model::ModelClass::Hybrid) {
+        warnings.push(
+            "vLLM pads attention blocks to the Mamba state size for hybrid models; its token count can differ severalfold from this one."
+                .into(),
+        );
+    }
+    if let Some(reason) = &refusal {
+        warnings.push(reason.clone());
+    }
+    let fits = refusal.is_none();
+
+    let kv_allocated_gib =
+        num_blocks as f64 * bottleneck.page_bytes * bottleneck.layout.group_size as f64 / GIB;
+    let overhead = activation + non_torch + graphs;
+    let session_bytes_rank: f64 = session_bytes_vllm(
+        model,
+        &kinds,
+        &bottleneck.layers,
+        per_layer,
+        context,
+        mnbt,
+        hybrid,
+    );
+    let cards = topology.cards_per_copy() as f64;
+    MemoryOutcome {
+        checkpoint_gib: resident,
+        weights_gib_per_card: bottleneck.weights_gib,
+        kv_bytes_per_token_per_card: session_bytes_rank / context as f64,
+        session_gib: budgets
+            .iter()
+            .map(|b| session_bytes_vllm(model, &kinds, &b.layers, per_layer, context, mnbt, hybrid))
+            .sum::<f64>()
+            * topology.tp as f64
+            / GIB,
+        kv_pool_gib_per_card: bottleneck.available_gib,
+        kv_pool_gib_per_copy: bottleneck.available_gib.max(0.0) * cards,
+        kv_cache_tokens,
+        max_concurrency,
+        sessions_per_copy: if fits {
+            concurrency_raw.floor() as u64
+        } else {
+            0
+        },
+        fits,
+        utilization: util,
+        per_card: CardMemory::stacked(total, bottleneck.weights_gib, overhead, kv_allocated_gib),
+        steps,
+        warnings,
+        vllm: Some(VllmDetails {
+            version: version_text,
+            max_num_batched_tokens: mnbt,
+            model_class: class,
+            block_size_tokens: VLLM_BLOCK_SIZE_TOKENS,
+            num_blocks,
+            kv_cache_groups: bottleneck.layout.groups,
+            activation_gib: activation,
+            non_torch_gib: non_torch,
+            cuda_graph_gib: graphs,
+            cuda_graphs_in_budget: graphs_in_budget,
+            bottleneck_stage: bottleneck_index as u32,
+            refusal,
+        }),
+    }
+}
+
+/// Bytes one request of `context` holds on one rank of the stage owning `layers`, with vLLM's
+/// sliding bound (window − 1 + batched tokens) when the hybrid manager is on.
+fn session_bytes_vllm(
+    model: &ModelSpec,
+    kinds: &[LayerKind],
+    layers: &Range<u32>,
+    per_layer: f64,
+    context: u64,
+    mnbt: u64,
+    hybrid: bool,
+) -> f64 {
+    let bound = match (model.window_tokens(), hybrid) {
+        (Some(w), true) => (w - 1 + mnbt).min(context),
+        _ => context,
+    };
+    layers
+        .clone()
+        .map(|i| super::kv_cache::tokens_held(kinds[i as usize], context, bound) as f64 * per_layer)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_attention_is_one_group() {
+        let kinds = vec![LayerKind::Full; 80];
+        let layout = rank_layout(&kinds, 8_192, None, 8_192, true);
+        assert_eq!(
+            layout,
+            RankLayout {
+                group_size: 80,
+                groups: 1,
+                blocks_per_request: 512
+            }
+        );
+    }
+
+    #[test]
+    fn gemma_groups_ten_layers_and_pads_the_sliding_ones() {
+        let model = crate::sizing::model::model_by_id("gemma-3-27b").unwrap();
+        let layout = rank_layout(&model.layer_kinds(), 32_768, Some(1_024), 2_048, true);
+        assert_eq!(layout.group_size, 10);
+        assert_eq!(layout.groups, 7);
+        // 1 full group × 2,048 blocks + 6 sliding groups × (cdiv(3,071, 16) + 1 = 193).
+        assert_eq!(layout.blocks_per_request, 2_048 + 6 * 193);
+        let old = rank_layout(&model.layer_kinds(), 32_768, Some(1_024), 2_048, false);
+        assert_eq!(old.groups, 1);
+        assert_eq!(old.group_size, 62);
+    }
+
+    #[test]
+    fn nearly_equal_counts_use_the_larger_group() {
+        let mut kinds = vec![LayerKind::Full; 8];
+        kinds.extend(vec![LayerKind::Sliding; 9]);
+        let layout = rank_layout(&kinds, 4_096, Some(128), 2_048, true);
+        assert_eq!(layout.group_size, 9);
+        assert_eq!(layout.groups, 2);
+    }
+}

@@ -1,0 +1,293 @@
+//! LiteLLM proxy logs: `LiteLLM_SpendLogs` rows and `StandardLoggingPayload` objects.
+//!
+//! **SpendLogs** (the proxy's spend table, exported as CSV from the database or as the JSON array
+//! `GET /spend/logs` returns): `request_id`, `startTime`, `endTime`, `completionStartTime`,
+//! `model`, `model_group`, `prompt_tokens`, `completion_tokens`, `status`, and `response` when
+//! prompts are stored. **StandardLoggingPayload** (what LiteLLM's logging callbacks write to
+//! S3, GCS, files or OTel; usually one JSON object per line): `id`, `startTime`, `endTime`,
+//! `completionStartTime` (float Unix seconds), `stream`, `status`, `model`, `model_group`,
+//! `prompt_tokens`, `completion_tokens`, `response`, `error_str`, `error_information`.
+//!
+//! Decisions (LiteLLM is read leniently, it is not our schema):
+//! * Model: `model_group` (the public name the client asked for) when present, else `model` (the
+//!   upstream deployment string such as `hosted_vllm/...`).
+//! * First token: `completionStartTime`. For a non-streaming call LiteLLM sets it to `endTime`,
+//!   which is no time to first token, so it is kept only when the payload says `stream: true`,
+//!   or, where the log does not say (SpendLogs), when it lies strictly before `endTime`.
+//! * Status: `success` (or absent, as older SpendLogs only held successes) is `ok`; `failure`
+//!   is `timeout` when the error code is 408/504 or the error mentions a timeout, `cancelled`
+//!   when the code is 499 or the error mentions a cancellation or a disconnected client, and
+//!   `error` otherwise.
+//! * Finish reason: `response.choices[0].finish_reason`, also when `response` is a JSON string
+//!   (a CSV dump of the `jsonb` column); absent when prompts and responses are not stored.
+//! * Token counts: absent counts are 0 (LiteLLM writes 0 for failed calls).
+//! * Date-times without an offset are UTC (see [`super::timestamp`]).
+
+use super::fields::{self, FieldError, ObjectFields, ResponseProbe, Scalar, field_error};
+use super::generic::check_order;
+use super::record::{GatewayRecord, RequestStatus};
+use super::timestamp::OffsetRule;
+use serde::Deserialize;
+
+const RULE: OffsetRule = OffsetRule::DefaultsToUtc;
+
+/// CSV columns of a SpendLogs export, in the order [`SpendLogFields::from_columns`] expects.
+/// Header names are matched without regard to case (database dumps may fold them).
+pub(crate) const SPEND_LOG_COLUMNS: [&str; 10] = [
+    "request_id",
+    "startTime",
+    "endTime",
+    "completionStartTime",
+    "model",
+    "model_group",
+    "prompt_tokens",
+    "completion_tokens",
+    "status",
+    "response",
+];
+
+/// Cell texts that mean "no value" in database dumps.
+pub(crate) const CSV_NULLS: [&str; 5] = ["NULL", "null", "None", "\\N", "none"];
+
+/// One `LiteLLM_SpendLogs` row, before conversion.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct SpendLogFields<'a> {
+    #[serde(borrow, default)]
+    request_id: Option<Scalar<'a>>,
+    #[serde(borrow, default, rename = "startTime")]
+    start_time: Option<Scalar<'a>>,
+    #[serde(borrow, default, rename = "endTime")]
+    end_time: Option<Scalar<'a>>,
+    #[serde(borrow, default, rename = "completionStartTime")]
+    completion_start_time: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    model: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    model_group: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    prompt_tokens: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    completion_tokens: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    status: Option<Scalar<'a>>,
+    #[serde(default)]
+    response: Option<ResponseProbe>,
+}
+
+impl<'a> SpendLogFields<'a> {
+    /// From a CSV row: `column(i)` is the cell under [`SPEND_LOG_COLUMNS`]`[i]`.
+    pub fn from_columns(mut column: impl FnMut(usize) -> Option<Scalar<'a>>) -> Self {
+        SpendLogFields {
+            request_id: column(0),
+            start_time: column(1),
+            end_time: column(2),
+            completion_start_time: column(3),
+            model: column(4),
+            model_group: column(5),
+            prompt_tokens: column(6),
+            completion_tokens: column(7),
+            status: column(8),
+            response: match column(9) {
+                Some(Scalar::Str(text)) => Some(ResponseProbe::from_text(&text)),
+                _ => None,
+            },
+        }
+    }
+
+    pub fn into_record(self) -> Result<GatewayRecord, FieldError> {
+        let status = match fields::text("status", self.status.as_ref())?.as_deref() {
+            None | Some("success") => RequestStatus::Ok,
+            Some("failure") => RequestStatus::Error,
+            Some(other) => {
+                return Err(field_error(
+                    "status",
+                    format!("expected success or failure, found {other:?}"),
+                ));
+            }
+        };
+        let common = Common {
+            id_field: "request_id",
+            id: self.request_id,
+            start_time: self.start_time,
+            end_time: self.end_time,
+            completion_start_time: self.completion_start_time,
+            stream: None,
+            model: self.model,
+            model_group: self.model_group,
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: self.completion_tokens,
+        };
+        common.into_record(status, self.response.and_then(|r| r.finish_reason))
+    }
+}
+
+/// One `StandardLoggingPayload`, before conversion.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct PayloadFields<'a> {
+    #[serde(borrow, default)]
+    id: Option<Scalar<'a>>,
+    #[serde(borrow, default, rename = "startTime")]
+    start_time: Option<Scalar<'a>>,
+    #[serde(borrow, default, rename = "endTime")]
+    end_time: Option<Scalar<'a>>,
+    #[serde(borrow, default, rename = "completionStartTime")]
+    completion_start_time: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    stream: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    model: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    model_group: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    prompt_tokens: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    completion_tokens: Option<Scalar<'a>>,
+    #[serde(borrow, default)]
+    status: Option<Scalar<'a>>,
+    #[serde(default)]
+    response: Option<ResponseProbe>,
+    #[serde(borrow, default)]
+    error_str: Option<Scalar<'a>>,
+    #[serde(default)]
+    error_information: Option<ObjectFields>,
+}
+
+impl PayloadFields<'_> {
+    pub fn into_record(self) -> Result<GatewayRecord, FieldError> {
+        let status = match fields::text("status", self.status.as_ref())?.as_deref() {
+            None | Some("success") => RequestStatus::Ok,
+            Some("failure") => {
+                let info = self.error_information.unwrap_or_default();
+                let error_str = match &self.error_str {
+                    Some(Scalar::Str(s)) => s.as_ref(),
+                    _ => "",
+                };
+                classify_failure(
+                    info.error_code.as_deref().unwrap_or(""),
+                    info.error_class.as_deref().unwrap_or(""),
+                    error_str,
+                )
+            }
+            Some(other) => {
+                return Err(field_error(
+                    "status",
+                    format!("expected success or failure, found {other:?}"),
+                ));
+            }
+        };
+        let common = Common {
+            id_field: "id",
+            id: self.id,
+            start_time: self.start_time,
+            end_time: self.end_time,
+            completion_start_time: self.completion_start_time,
+            stream: fields::boolean("stream", self.stream.as_ref())?,
+            model: self.model,
+            model_group: self.model_group,
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: self.completion_tokens,
+        };
+        common.into_record(status, self.response.and_then(|r| r.finish_reason))
+    }
+}
+
+/// Timeout, cancellation or plain error, from LiteLLM's error fields (see the module docs).
+fn classify_failure(error_code: &str, error_class: &str, error_str: &str) -> RequestStatus {
+    let words = format!("{error_class} {error_str}").to_ascii_lowercase();
+    let code = error_code.trim().trim_end_matches(".0");
+    if code == "408" || code == "504" || words.contains("timeout") || words.contains("timed out") {
+        RequestStatus::Timeout
+    } else if code == "499" || words.contains("cancel") || words.contains("client disconnected") {
+        RequestStatus::Cancelled
+    } else {
+        RequestStatus::Error
+    }
+}
+
+/// What both LiteLLM shapes share.
+struct Common<'a> {
+    id_field: &'static str,
+    id: Option<Scalar<'a>>,
+    start_time: Option<Scalar<'a>>,
+    end_time: Option<Scalar<'a>>,
+    completion_start_time: Option<Scalar<'a>>,
+    stream: Option<bool>,
+    model: Option<Scalar<'a>>,
+    model_group: Option<Scalar<'a>>,
+    prompt_tokens: Option<Scalar<'a>>,
+    completion_tokens: Option<Scalar<'a>>,
+}
+
+impl Common<'_> {
+    fn into_record(
+        self,
+        status: RequestStatus,
+        finish_reason: Option<String>,
+    ) -> Result<GatewayRecord, FieldError> {
+        let request_id = fields::text(self.id_field, self.id.as_ref())?
+            .ok_or_else(|| field_error(self.id_field, "missing"))?;
+        let start_ms = fields::required_instant("startTime", self.start_time.as_ref(), RULE)?;
+        let end_ms = fields::required_instant("endTime", self.end_time.as_ref(), RULE)?;
+        let completion_start = fields::instant(
+            "completionStartTime",
+            self.completion_start_time.as_ref(),
+            RULE,
+        )?;
+        let first_token_ms = match self.stream {
+            Some(true) => completion_start,
+            Some(false) => None,
+            None => completion_start.filter(|&t| t < end_ms),
+        };
+        let model_group =
+            fields::text("model_group", self.model_group.as_ref())?.filter(|m| !m.is_empty());
+        let model = match model_group {
+            Some(group) => group,
+            None => fields::text("model", self.model.as_ref())?
+                .ok_or_else(|| field_error("model", "missing (and no model_group)"))?,
+        };
+        let prompt_tokens =
+            fields::tokens("prompt_tokens", self.prompt_tokens.as_ref())?.unwrap_or(0);
+        let completion_tokens =
+            fields::tokens("completion_tokens", self.completion_tokens.as_ref())?.unwrap_or(0);
+        check_order(
+            start_ms,
+            first_token_ms,
+            end_ms,
+            ["startTime", "completionStartTime", "endTime"],
+        )?;
+        Ok(GatewayRecord {
+            request_id,
+            start_ms,
+            first_token_ms,
+            end_ms,
+            model,
+            prompt_tokens,
+            completion_tokens,
+            status,
+            finish_reason,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_failures() {
+        assert_eq!(classify_failure("408", "", ""), RequestStatus::Timeout);
+        assert_eq!(
+            classify_failure("", "Timeout", "Request timed out"),
+            RequestStatus::Timeout
+        );
+        assert_eq!(classify_failure("499", "", ""), RequestStatus::Cancelled);
+        assert_eq!(
+            classify_failure("", "", "asyncio.CancelledError: client disconnected"),
+            RequestStatus::Cancelled
+        );
+        assert_eq!(
+            classify_failure("500", "APIError", "boom"),
+            RequestStatus::Error
+        );
+    }
+}

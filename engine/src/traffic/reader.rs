@@ -1,0 +1,751 @@
+//! Streaming gateway-log reader: format detection, JSON and CSV framing, bad-line handling.
+//!
+//! A log of several gigabytes passes through in constant memory: the reader holds one record's
+//! bytes at a time (plus the `BufRead`'s and the CSV parser's buffers) and hands out
+//! [`GatewayRecord`]s one by one, as an [`Iterator`] ([`GatewayReader`]) or through callbacks
+//! with progress reports ([`read_gateway_log`]). The caller opens the file; this module only
+//! reads a [`BufRead`].
+//!
+//! **Detection** looks at the first non-blank byte (a UTF-8 byte-order mark is skipped):
+//! * `{` or `[` → JSON. The first object's keys decide the schema: `start_time` → generic;
+//!   `startTime` with `request_id` → LiteLLM SpendLogs row; `startTime` with `id` → LiteLLM
+//!   StandardLoggingPayload. The framing is found from the first object too: one object per line
+//!   (JSON Lines), or objects spread over several lines, one after another or as the elements of
+//!   one top-level array (`GET /spend/logs`, a pretty-printed payload).
+//! * anything else → CSV with a header line: a `start_time` column → generic; a `startTime`
+//!   column (any case) → LiteLLM SpendLogs.
+//!
+//! **Bad records.** A record that cannot be read yields a [`LineError`] naming the source, the
+//! line where the record starts and, when one is at fault, the field. By default the first one
+//! ends the import with that error (the caller discards what it received: an import is all or
+//! nothing). With `skip_bad_lines` such records are skipped and counted in [`SkippedLines`]
+//! (the first few kept, for the message). In JSON Lines and CSV every line stands alone, so a
+//! broken line never harms its neighbours; in multi-line JSON a record with unbalanced braces
+//! swallows what follows it, and an unclosed one at the end of the file is one bad record. The
+//! first record must be readable in any case: it is what the format is recognised by.
+
+use super::error::{GatewayError, LineError, SkippedLines};
+use super::fields::{KeyList, Scalar, cell};
+use super::generic::{self, GenericFields};
+use super::litellm::{self, CSV_NULLS, PayloadFields, SpendLogFields};
+use super::record::GatewayRecord;
+use serde::{Deserialize, Serialize};
+use std::io::{self, BufRead};
+
+/// The formats the reader recognises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GatewayFormat {
+    /// The generic schema as JSON (one object per line, or multi-line objects).
+    GenericJsonl,
+    /// The generic schema as CSV.
+    GenericCsv,
+    /// `LiteLLM_SpendLogs` rows as JSON (the `/spend/logs` array, or one row per line).
+    LitellmSpendLogsJson,
+    /// `LiteLLM_SpendLogs` rows as CSV (a database or UI export).
+    LitellmSpendLogsCsv,
+    /// LiteLLM `StandardLoggingPayload` objects (logging callbacks), one per line or pretty-printed.
+    LitellmStandardPayload,
+}
+
+impl GatewayFormat {
+    /// A name for people: `generic JSON Lines`, `LiteLLM SpendLogs (CSV)`, …
+    pub fn label(self) -> &'static str {
+        match self {
+            GatewayFormat::GenericJsonl => "generic JSON Lines",
+            GatewayFormat::GenericCsv => "generic CSV",
+            GatewayFormat::LitellmSpendLogsJson => "LiteLLM SpendLogs (JSON)",
+            GatewayFormat::LitellmSpendLogsCsv => "LiteLLM SpendLogs (CSV)",
+            GatewayFormat::LitellmStandardPayload => "LiteLLM StandardLoggingPayload",
+        }
+    }
+}
+
+/// How to read a log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Name used in every message (`gateway.jsonl`); usually the uploaded file's name.
+    pub source_name: String,
+    /// Skip malformed records and count them instead of failing on the first.
+    pub skip_bad_lines: bool,
+    /// [`read_gateway_log`] reports progress each time this many more bytes have been read.
+    pub progress_every_bytes: u64,
+}
+
+impl ReadOptions {
+    /// Strict reading (fail on the first bad record), progress every MiB.
+    pub fn new(source_name: impl Into<String>) -> Self {
+        ReadOptions {
+            source_name: source_name.into(),
+            skip_bad_lines: false,
+            progress_every_bytes: 1 << 20,
+        }
+    }
+
+    pub fn skip_bad_lines(mut self, skip: bool) -> Self {
+        self.skip_bad_lines = skip;
+        self
+    }
+}
+
+/// What an import read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportSummary {
+    pub format: GatewayFormat,
+    /// Records delivered.
+    pub records: u64,
+    /// Records skipped as malformed (only with `skip_bad_lines`).
+    pub skipped: SkippedLines,
+    pub bytes_read: u64,
+}
+
+/// Reads a whole log, handing each record to `on_record` and the number of bytes read so far to
+/// `on_progress` (every [`ReadOptions::progress_every_bytes`] and once at the end). On an error
+/// the records already handed over belong to a failed import and must be discarded.
+pub fn read_gateway_log<R: BufRead>(
+    reader: R,
+    options: &ReadOptions,
+    mut on_record: impl FnMut(GatewayRecord),
+    mut on_progress: impl FnMut(u64),
+) -> Result<ImportSummary, GatewayError> {
+    let mut log = GatewayReader::new(reader, options)?;
+    let step = options.progress_every_bytes.max(1);
+    let mut next_report = step;
+    while let Some(item) = log.next() {
+        on_record(item?);
+        let bytes = log.bytes_read();
+        if bytes >= next_report {
+            on_progress(bytes);
+            next_report = bytes + step;
+        }
+    }
+    on_progress(log.bytes_read());
+    Ok(log.summary())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Schema {
+    Generic,
+    SpendLogs,
+    Payload,
+}
+
+/// Why the next record could not be produced.
+enum Failure {
+    /// This record is bad; the next one may be fine.
+    Line(LineError),
+    /// Reading cannot go on.
+    Fatal(GatewayError),
+}
+
+/// A streaming reader of one gateway log: an iterator of records (see the module docs).
+///
+/// After an error (with `skip_bad_lines` off) the iterator ends.
+pub struct GatewayReader<R: BufRead> {
+    source: Source<R>,
+    format: GatewayFormat,
+    source_name: String,
+    skip_bad_lines: bool,
+    skipped: SkippedLines,
+    records: u64,
+    finished: bool,
+}
+
+enum Source<R: BufRead> {
+    Json(JsonValues<R>, Schema),
+    Csv(CsvRows<R>),
+}
+
+impl<R: BufRead> GatewayReader<R> {
+    /// Recognises the format (reading the first record or the header) and prepares to stream.
+    pub fn new(mut reader: R, options: &ReadOptions) -> Result<Self, GatewayError> {
+        let name = options.source_name.clone();
+        let read_error = |e: io::Error| GatewayError::Read {
+            source_name: name.clone(),
+            message: e.to_string(),
+        };
+        let (first, skipped_lines, skipped_bytes) =
+            skip_leading_blanks(&mut reader).map_err(read_error)?;
+        let (source, format) = match first {
+            None => return Err(GatewayError::Empty { source_name: name }),
+            Some(b'{' | b'[') => {
+                let mut json = JsonValues::new(reader, 1 + skipped_lines, skipped_bytes);
+                let line = match json.next_value() {
+                    Ok(Some(line)) => line,
+                    Ok(None) => return Err(GatewayError::Empty { source_name: name }),
+                    Err(ScanError::Read(e)) => return Err(read_error(e)),
+                    Err(ScanError::Record { line, message }) => {
+                        return Err(line_error(&name, line, None, message).into());
+                    }
+                };
+                json.decide_framing(line);
+                let keys = serde_json::from_slice::<KeyList>(json.value())
+                    .map_err(|e| json_syntax_error(&name, line, &e))?
+                    .0;
+                let has = |key: &str| keys.iter().any(|k| k == key);
+                let (schema, format) = if has("start_time") {
+                    (Schema::Generic, GatewayFormat::GenericJsonl)
+                } else if has("startTime") && has("request_id") {
+                    (Schema::SpendLogs, GatewayFormat::LitellmSpendLogsJson)
+                } else if has("startTime") && has("id") {
+                    (Schema::Payload, GatewayFormat::LitellmStandardPayload)
+                } else {
+                    return Err(GatewayError::UnknownFormat {
+                        source_name: name,
+                        message: format!(
+                            "line {line}: the first JSON object has neither `start_time` (generic \
+                             schema) nor `startTime` with `request_id` or `id` (LiteLLM); its keys \
+                             are {}",
+                            keys.iter().take(12).cloned().collect::<Vec<_>>().join(", ")
+                        ),
+                    });
+                };
+                json.pending_first = true;
+                (Source::Json(json, schema), format)
+            }
+            Some(_) => {
+                let rows = CsvRows::new(reader, skipped_lines, skipped_bytes, &name)?;
+                let format = match rows.schema {
+                    Schema::Generic => GatewayFormat::GenericCsv,
+                    _ => GatewayFormat::LitellmSpendLogsCsv,
+                };
+                (Source::Csv(rows), format)
+            }
+        };
+        Ok(GatewayReader {
+            source,
+            format,
+            source_name: options.source_name.clone(),
+            skip_bad_lines: options.skip_bad_lines,
+            skipped: SkippedLines::default(),
+            records: 0,
+            finished: false,
+        })
+    }
+
+    /// The recognised format.
+    pub fn format(&self) -> GatewayFormat {
+        self.format
+    }
+
+    /// Bytes consumed from the reader so far.
+    pub fn bytes_read(&self) -> u64 {
+        match &self.source {
+            Source::Json(json, _) => json.bytes,
+            Source::Csv(rows) => rows.bytes_read(),
+        }
+    }
+
+    /// Records skipped so far (only with `skip_bad_lines`).
+    pub fn skipped(&self) -> &SkippedLines {
+        &self.skipped
+    }
+
+    /// Format, counts and bytes so far (complete once the iterator has ended).
+    pub fn summary(&self) -> ImportSummary {
+        ImportSummary {
+            format: self.format,
+            records: self.records,
+            skipped: self.skipped.clone(),
+            bytes_read: self.bytes_read(),
+        }
+    }
+
+    fn next_record(&mut self) -> Result<Option<GatewayRecord>, Failure> {
+        let name = &self.source_name;
+        match &mut self.source {
+            Source::Json(json, schema) => {
+                let line = match json.next_value() {
+                    Ok(Some(line)) => line,
+                    Ok(None) => return Ok(None),
+                    Err(ScanError::Read(e)) => {
+                        return Err(Failure::Fatal(GatewayError::Read {
+                            source_name: name.clone(),
+                            message: e.to_string(),
+                        }));
+                    }
+                    Err(ScanError::Record { line, message }) => {
+                        return Err(Failure::Line(line_error(name, line, None, message)));
+                    }
+                };
+                let bytes = json.value();
+                if bytes.first() != Some(&b'{') {
+                    let found = String::from_utf8_lossy(&bytes[..bytes.len().min(20)]).into_owned();
+                    return Err(Failure::Line(line_error(
+                        name,
+                        line,
+                        None,
+                        format!("expected a JSON object, found {found:?}"),
+                    )));
+                }
+                let converted = match schema {
+                    Schema::Generic => serde_json::from_slice::<GenericFields>(bytes)
+                        .map(GenericFields::into_record),
+                    Schema::SpendLogs => serde_json::from_slice::<SpendLogFields>(bytes)
+                        .map(SpendLogFields::into_record),
+                    Schema::Payload => serde_json::from_slice::<PayloadFields>(bytes)
+                        .map(PayloadFields::into_record),
+                };
+                match converted {
+                    Ok(Ok(record)) => Ok(Some(record)),
+                    Ok(Err(field)) => Err(Failure::Line(line_error(
+                        name,
+                        line,
+                        Some(field.field),
+                        field.message,
+                    ))),
+                    Err(e) => Err(Failure::Line(json_syntax_error(name, line, &e))),
+                }
+            }
+            Source::Csv(rows) => rows.next_record(name),
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for GatewayReader<R> {
+    type Item = Result<GatewayRecord, GatewayError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.finished {
+            match self.next_record() {
+                Ok(Some(record)) => {
+                    self.records += 1;
+                    return Some(Ok(record));
+                }
+                Ok(None) => self.finished = true,
+                Err(Failure::Line(error)) if self.skip_bad_lines => self.skipped.record(error),
+                Err(Failure::Line(error)) => {
+                    self.finished = true;
+                    return Some(Err(error.into()));
+                }
+                Err(Failure::Fatal(error)) => {
+                    self.finished = true;
+                    return Some(Err(error));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn line_error(
+    name: &str,
+    line: u64,
+    field: Option<String>,
+    message: impl Into<String>,
+) -> LineError {
+    LineError {
+        source_name: name.to_owned(),
+        line,
+        field,
+        message: message.into(),
+    }
+}
+
+/// A serde_json error inside a record starting at `first_line`, located in the file.
+fn json_syntax_error(name: &str, first_line: u64, error: &serde_json::Error) -> LineError {
+    let text = error.to_string();
+    let message = match text.rfind(" at line ") {
+        Some(cut) if error.line() > 0 => &text[..cut],
+        _ => &text,
+    };
+    let line = first_line + error.line().saturating_sub(1) as u64;
+    line_error(name, line, None, format!("invalid JSON: {message}"))
+}
+
+/// Skips a byte-order mark and whitespace; returns the first other byte (not consumed), the
+/// number of newlines and of bytes skipped.
+fn skip_leading_blanks<R: BufRead>(reader: &mut R) -> io::Result<(Option<u8>, u64, u64)> {
+    let mut lines = 0;
+    let mut bytes = 0;
+    let mut at_start = true;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((None, lines, bytes));
+        }
+        if at_start && chunk.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            reader.consume(3);
+            bytes += 3;
+            at_start = false;
+            continue;
+        }
+        at_start = false;
+        let blanks = chunk.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        lines += chunk[..blanks].iter().filter(|&&b| b == b'\n').count() as u64;
+        let first = chunk.get(blanks).copied();
+        reader.consume(blanks);
+        bytes += blanks as u64;
+        if first.is_some() {
+            return Ok((first, lines, bytes));
+        }
+    }
+}
+
+enum ScanError {
+    Read(io::Error),
+    Record { line: u64, message: String },
+}
+
+impl From<io::Error> for ScanError {
+    fn from(e: io::Error) -> Self {
+        ScanError::Read(e)
+    }
+}
+
+/// Splits a byte stream into top-level JSON values (see the module docs for the framings).
+struct JsonValues<R> {
+    reader: R,
+    /// Line of the next unread byte (1-based).
+    line: u64,
+    bytes: u64,
+    /// One value per line: frame by newlines, so a broken line never affects the next.
+    lines_mode: bool,
+    in_array: bool,
+    array_closed: bool,
+    skip_rest_of_line: bool,
+    /// The first value (read for detection) is still in `buf` and not yet delivered.
+    pending_first: bool,
+    buf: Vec<u8>,
+    range: (usize, usize),
+    /// Line on which the value in `buf` starts.
+    value_line: u64,
+}
+
+impl<R: BufRead> JsonValues<R> {
+    fn new(reader: R, line: u64, bytes: u64) -> Self {
+        JsonValues {
+            reader,
+            line,
+            bytes,
+            lines_mode: false,
+            in_array: false,
+            array_closed: false,
+            skip_rest_of_line: false,
+            pending_first: false,
+            buf: Vec::with_capacity(4096),
+            range: (0, 0),
+            value_line: line,
+        }
+    }
+
+    /// The bytes of the value last returned by [`Self::next_value`].
+    fn value(&self) -> &[u8] {
+        &self.buf[self.range.0..self.range.1]
+    }
+
+    /// After the first value: one object that began and ended on one line, outside an array,
+    /// means JSON Lines.
+    fn decide_framing(&mut self, first_line: u64) {
+        self.lines_mode = !self.in_array && first_line == self.line;
+    }
+
+    /// Reads the next value into the buffer; returns the line it starts on, `None` at the end.
+    fn next_value(&mut self) -> Result<Option<u64>, ScanError> {
+        if self.pending_first {
+            self.pending_first = false;
+            return Ok(Some(self.value_line));
+        }
+        if self.lines_mode {
+            self.next_line()
+        } else {
+            self.scan_value()
+        }
+    }
+
+    fn next_line(&mut self) -> Result<Option<u64>, ScanError> {
+        loop {
+            self.buf.clear();
+            let n = self.reader.read_until(b'\n', &mut self.buf)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.bytes += n as u64;
+            let line = self.line;
+            if self.buf.last() == Some(&b'\n') {
+                self.line += 1;
+            }
+            let start = self
+                .buf
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            let end = self.buf.len()
+                - self.buf[start..]
+                    .iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count();
+            if start < end {
+                self.range = (start, end);
+                self.value_line = line;
+                return Ok(Some(line));
+            }
+        }
+    }
+
+    fn scan_value(&mut self) -> Result<Option<u64>, ScanError> {
+        self.buf.clear();
+        if self.skip_rest_of_line {
+            self.skip_rest_of_line = false;
+            let n = self.reader.read_until(b'\n', &mut self.buf)?;
+            self.bytes += n as u64;
+            if self.buf.last() == Some(&b'\n') {
+                self.line += 1;
+            }
+            self.buf.clear();
+        }
+        let mut depth = 0usize;
+        let mut in_string = false;
+        let mut escape = false;
+        let mut start_line = self.line;
+        loop {
+            let chunk = match self.reader.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(ScanError::Read(e)),
+            };
+            if chunk.is_empty() {
+                if depth > 0 {
+                    return Err(ScanError::Record {
+                        line: start_line,
+                        message: "the JSON object is not closed before the end of the file".into(),
+                    });
+                }
+                return Ok(None);
+            }
+            let mut value_from = (depth > 0).then_some(0);
+            let mut complete = false;
+            let mut stray = None;
+            let mut i = 0;
+            while i < chunk.len() {
+                let b = chunk[i];
+                i += 1;
+                if depth == 0 {
+                    match b {
+                        b'\n' => self.line += 1,
+                        b' ' | b'\t' | b'\r' => {}
+                        b'[' if !self.in_array && !self.array_closed => self.in_array = true,
+                        b',' if self.in_array => {}
+                        b']' if self.in_array => {
+                            self.in_array = false;
+                            self.array_closed = true;
+                        }
+                        b'{' => {
+                            depth = 1;
+                            start_line = self.line;
+                            value_from = Some(i - 1);
+                        }
+                        other => {
+                            stray = Some(other);
+                            break;
+                        }
+                    }
+                } else if in_string {
+                    if escape {
+                        escape = false;
+                    } else if b == b'\\' {
+                        escape = true;
+                    } else if b == b'"' {
+                        in_string = false;
+                    } else if b == b'\n' {
+                        self.line += 1;
+                    }
+                } else {
+                    match b {
+                        b'"' => in_string = true,
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                complete = true;
+                                break;
+                            }
+                        }
+                        b'\n' => self.line += 1,
+                        _ => {}
+                    }
+                }
+            }
+            if let Some(from) = value_from {
+                self.buf.extend_from_slice(&chunk[from..i]);
+            }
+            self.reader.consume(i);
+            self.bytes += i as u64;
+            if let Some(byte) = stray {
+                self.skip_rest_of_line = true;
+                return Err(ScanError::Record {
+                    line: self.line,
+                    message: format!("expected a JSON object, found {:?}", char::from(byte)),
+                });
+            }
+            if complete {
+                self.range = (0, self.buf.len());
+                self.value_line = start_line;
+                return Ok(Some(start_line));
+            }
+        }
+    }
+}
+
+/// CSV rows under a recognised header.
+struct CsvRows<R> {
+    reader: csv::Reader<R>,
+    schema: Schema,
+    /// For each name of the schema's column list, its index in the header (if present).
+    columns: Vec<Option<usize>>,
+    names: &'static [&'static str],
+    record: csv::ByteRecord,
+    line_offset: u64,
+    byte_offset: u64,
+}
+
+impl<R: BufRead> CsvRows<R> {
+    fn new(
+        reader: R,
+        line_offset: u64,
+        byte_offset: u64,
+        name: &str,
+    ) -> Result<Self, GatewayError> {
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .from_reader(reader);
+        let headers = reader
+            .byte_headers()
+            .map_err(|e| GatewayError::Read {
+                source_name: name.to_owned(),
+                message: e.to_string(),
+            })?
+            .clone();
+        let header: Vec<String> = headers
+            .iter()
+            .map(|h| String::from_utf8_lossy(h).trim().to_owned())
+            .collect();
+        let unknown = |message: String| GatewayError::UnknownFormat {
+            source_name: name.to_owned(),
+            message,
+        };
+        let (schema, names, columns): (Schema, &'static [&'static str], Vec<Option<usize>>) =
+            if header.iter().any(|h| h == "start_time") {
+                let columns = generic::COLUMNS
+                    .iter()
+                    .map(|c| header.iter().position(|h| h == c))
+                    .collect();
+                (Schema::Generic, &generic::COLUMNS, columns)
+            } else if header.iter().any(|h| h.eq_ignore_ascii_case("startTime")) {
+                let columns = litellm::SPEND_LOG_COLUMNS
+                    .iter()
+                    .map(|c| header.iter().position(|h| h.eq_ignore_ascii_case(c)))
+                    .collect();
+                (Schema::SpendLogs, &litellm::SPEND_LOG_COLUMNS, columns)
+            } else {
+                let shown: String = header.join(",").chars().take(120).collect();
+                return Err(unknown(format!(
+                    "line {}: a CSV header needs a `start_time` column (generic schema) or a \
+                     `startTime` column (LiteLLM SpendLogs); found {shown:?}",
+                    line_offset + 1
+                )));
+            };
+        let required: &[&str] = match schema {
+            Schema::Generic => &[
+                "request_id",
+                "start_time",
+                "end_time",
+                "model",
+                "prompt_tokens",
+                "completion_tokens",
+                "status",
+            ],
+            _ => &["request_id", "startTime", "endTime"],
+        };
+        for column in required {
+            let i = names.iter().position(|n| n == column).unwrap_or(0);
+            if columns[i].is_none() {
+                return Err(unknown(format!(
+                    "line {}: the CSV header has no `{column}` column",
+                    line_offset + 1
+                )));
+            }
+        }
+        Ok(CsvRows {
+            reader,
+            schema,
+            columns,
+            names,
+            record: csv::ByteRecord::new(),
+            line_offset,
+            byte_offset,
+        })
+    }
+
+    fn bytes_read(&self) -> u64 {
+        self.byte_offset + self.reader.position().byte()
+    }
+
+    fn next_record(&mut self, name: &str) -> Result<Option<GatewayRecord>, Failure> {
+        match self.reader.read_byte_record(&mut self.record) {
+            Ok(false) => Ok(None),
+            Ok(true) => {
+                let line = self.record.position().map_or(0, |p| p.line()) + self.line_offset;
+                let nulls: &[&str] = match self.schema {
+                    Schema::Generic => &[],
+                    _ => &CSV_NULLS,
+                };
+                let mut bad_utf8 = None;
+                let record = &self.record;
+                let columns = &self.columns;
+                let column = |i: usize| -> Option<Scalar> {
+                    let bytes = record.get(columns[i]?)?;
+                    match std::str::from_utf8(bytes) {
+                        Ok(text) => cell(Some(text.trim()), nulls),
+                        Err(_) => {
+                            bad_utf8.get_or_insert(i);
+                            None
+                        }
+                    }
+                };
+                let converted = match self.schema {
+                    Schema::Generic => GenericFields::from_columns(column).into_record(),
+                    _ => SpendLogFields::from_columns(column).into_record(),
+                };
+                if let Some(i) = bad_utf8 {
+                    return Err(Failure::Line(line_error(
+                        name,
+                        line,
+                        Some(self.names[i].to_owned()),
+                        "not valid UTF-8 text",
+                    )));
+                }
+                converted
+                    .map(Some)
+                    .map_err(|e| Failure::Line(line_error(name, line, Some(e.field), e.message)))
+            }
+            Err(error) => match error.kind() {
+                csv::ErrorKind::UnequalLengths {
+                    pos,
+                    expected_len,
+                    len,
+                } => Err(Failure::Line(line_error(
+                    name,
+                    pos.as_ref().map_or(0, |p| p.line()) + self.line_offset,
+                    None,
+                    format!("expected {expected_len} columns like the header, found {len}"),
+                ))),
+                csv::ErrorKind::Io(e) => Err(Failure::Fatal(GatewayError::Read {
+                    source_name: name.to_owned(),
+                    message: e.to_string(),
+                })),
+                _ => Err(Failure::Line(line_error(
+                    name,
+                    self.reader.position().line() + self.line_offset,
+                    None,
+                    error.to_string(),
+                ))),
+            },
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! Grading pass marks against evidence.
+//!
+//! The verdict is pure arithmetic over two fully described numbers: a [`PassMark`] of the plan
+//! and an [`EvidenceStatistic`] from the pilot's evidence. It answers `pass`, `fail`,
+//! `not_measured` or `not_comparable`, always with the value used (in the mark's unit) and a
+//! one-line explanation a customer can read. It never guesses: a figure measured at another point,
+//! with another statistic, scope, definition or an inexact unit is not comparable, and says why.
+//!
+//! * [`evidence`]: [`EvidenceStatistic`], one figure with everything that makes it that figure.
+//! * [`grade`](mod@grade): one mark against one figure ([`grade()`]).
+//! * [`plan_grade`]: a whole plan against a list of figures ([`grade_plan`]).
+//!
+//! [`PassMark`]: crate::plan::PassMark
+
+pub mod evidence;
+pub mod grade;
+pub mod plan_grade;
+
+pub use evidence::{EvidenceStatistic, ValueBounds};
+pub use grade::{MarkGrade, Verdict, grade};
+pub use plan_grade::{GradedMark, PlanGrade, PlanOutcome, Tally, grade_plan};

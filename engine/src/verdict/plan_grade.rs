@@ -1,0 +1,392 @@
+//! Grading a whole plan against the evidence collected so far.
+//!
+//! For each pass mark the figures of its metric are the candidates. Among those that are exactly
+//! the mark's number (same point, statistic, scope, definition, convertible unit, and — for
+//! latency and throughput — measured on the plan's GPU and engine version when both sides state
+//! them) the most recently recorded one is graded; the others are counted so the report can say
+//! "latest of 3". When candidates exist but none matches, the closest one (fewest differences)
+//! explains why the mark is not comparable, so the reader learns what evidence is missing (e.g.
+//! "only engine TTFT exists"). No candidate at all means not measured.
+//!
+//! Which plan version to grade against (the one in force when the evidence was recorded) is the
+//! caller's choice; see [`crate::plan::in_force_at`].
+
+use super::evidence::EvidenceStatistic;
+use super::grade::{
+    MarkGrade, Verdict, combined_reason, evaluate, mismatches, not_comparable, not_measured,
+};
+use crate::plan::{PassMark, PlanContent};
+use serde::{Deserialize, Serialize};
+
+/// One pass mark of the plan with its grade.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GradedMark {
+    /// Position of the mark in the plan (0-based).
+    pub mark_index: usize,
+    pub pass_mark: PassMark,
+    /// The mark in plain words.
+    pub sentence: String,
+    /// Index into the evidence list of the figure graded (or, when not comparable, of the
+    /// closest figure that explains why).
+    pub evidence_index: Option<usize>,
+    /// Further figures that matched as well as the one graded.
+    pub other_matches: usize,
+    pub grade: MarkGrade,
+}
+
+/// How many marks ended in each verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub passed: usize,
+    pub failed: usize,
+    pub not_measured: usize,
+    pub not_comparable: usize,
+}
+
+/// The plan's overall state. Serde names: `passed`, `failed`, `incomplete`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanOutcome {
+    /// Every mark passed.
+    Passed,
+    /// At least one mark failed.
+    Failed,
+    /// No mark failed, but some are not measured or not comparable (or the plan has no marks).
+    Incomplete,
+}
+
+impl PlanOutcome {
+    /// A label for pages.
+    pub fn label(self) -> &'static str {
+        match self {
+            PlanOutcome::Passed => "All pass marks met",
+            PlanOutcome::Failed => "Pass marks missed",
+            PlanOutcome::Incomplete => "Incomplete",
+        }
+    }
+}
+
+/// Every mark of a plan, graded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanGrade {
+    pub marks: Vec<GradedMark>,
+    pub tally: Tally,
+    pub outcome: PlanOutcome,
+}
+
+fn choose_latest(matching: &[usize], evidence: &[EvidenceStatistic]) -> usize {
+    let mut best = matching[0];
+    for &index in &matching[1..] {
+        if evidence[index].recorded_at_ms > evidence[best].recorded_at_ms {
+            best = index;
+        }
+    }
+    best
+}
+
+fn grade_mark(
+    plan: &PlanContent,
+    mark_index: usize,
+    mark: &PassMark,
+    evidence: &[EvidenceStatistic],
+) -> GradedMark {
+    let graded = |evidence_index, other_matches, grade| GradedMark {
+        mark_index,
+        pass_mark: mark.clone(),
+        sentence: mark.sentence(),
+        evidence_index,
+        other_matches,
+        grade,
+    };
+    let label = mark.key().label();
+    let metric = mark.metric.short_label();
+    let same_metric: Vec<usize> = (0..evidence.len())
+        .filter(|&i| evidence[i].metric.same_as(&mark.metric))
+        .collect();
+    if same_metric.is_empty() {
+        return graded(
+            None,
+            0,
+            not_measured(format!("No {metric} figure has been recorded for {label}.")),
+        );
+    }
+    let with_value: Vec<usize> = same_metric
+        .iter()
+        .copied()
+        .filter(|&i| evidence[i].finite_value().is_some())
+        .collect();
+    if with_value.is_empty() {
+        return graded(
+            Some(same_metric[0]),
+            0,
+            not_measured(format!("The {metric} figures recorded have no value.")),
+        );
+    }
+    let differences: Vec<(usize, Vec<_>)> = with_value
+        .iter()
+        .map(|&i| (i, mismatches(mark, &evidence[i], Some(&plan.serving))))
+        .collect();
+    let matching: Vec<usize> = differences
+        .iter()
+        .filter(|(_, found)| found.is_empty())
+        .map(|(i, _)| *i)
+        .collect();
+    if !matching.is_empty() {
+        let chosen = choose_latest(&matching, evidence);
+        let mut grade = evaluate(mark, &evidence[chosen]);
+        if matching.len() > 1 && !matches!(grade.verdict, Verdict::NotComparable { .. }) {
+            grade.explanation = format!(
+                "{} Latest of {} matching figures.",
+                grade.explanation,
+                matching.len()
+            );
+        }
+        return graded(Some(chosen), matching.len() - 1, grade);
+    }
+    let (closest, found) = differences
+        .iter()
+        .min_by_key(|(_, found)| found.len())
+        .expect("at least one candidate");
+    let mut reason = combined_reason(found);
+    if with_value.len() > 1 {
+        reason = format!(
+            "none of the {} {metric} figures is {label}; the closest: {reason}",
+            with_value.len()
+        );
+    }
+    graded(Some(*closest), 0, not_comparable(reason))
+}
+
+/// Grades every mark of `plan` against `evidence`, picking for each mark the best matching figure.
+pub fn grade_plan(plan: &PlanContent, evidence: &[EvidenceStatistic]) -> PlanGrade {
+    let marks: Vec<GradedMark> = plan
+        .pass_marks
+        .iter()
+        .enumerate()
+        .map(|(index, mark)| grade_mark(plan, index, mark, evidence))
+        .collect();
+    let mut tally = Tally::default();
+    for mark in &marks {
+        match mark.grade.verdict {
+            Verdict::Pass => tally.passed += 1,
+            Verdict::Fail => tally.failed += 1,
+            Verdict::NotMeasured => tally.not_measured += 1,
+            Verdict::NotComparable { .. } => tally.not_comparable += 1,
+        }
+    }
+    let outcome = if tally.failed > 0 {
+        PlanOutcome::Failed
+    } else if !marks.is_empty() && tally.passed == marks.len() {
+        PlanOutcome::Passed
+    } else {
+        PlanOutcome::Incomplete
+    };
+    PlanGrade {
+        marks,
+        tally,
+        outcome,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::templates;
+    use crate::plan::{MeasurementPoint, Metric, PilotServing, Scope, Statistic, Unit};
+
+    fn interactive() -> PlanContent {
+        let mut plan = templates::by_id("mlperf-v6-llama2-70b-interactive")
+            .unwrap()
+            .content();
+        plan.serving = PilotServing {
+            gpu: "H200 NVL".into(),
+            engine_version: "0.30.0".into(),
+            ..PilotServing::default()
+        };
+        plan
+    }
+
+    fn client(metric: Metric, statistic: Statistic, value: f64, unit: Unit) -> EvidenceStatistic {
+        EvidenceStatistic::new(metric, statistic, value, unit, MeasurementPoint::Client)
+    }
+
+    #[test]
+    fn each_mark_takes_its_matching_figure() {
+        let evidence = vec![
+            client(Metric::Tpot, Statistic::Mean, 20.0, Unit::Ms),
+            client(Metric::Ttft, Statistic::P99, 0.31, Unit::S),
+            client(Metric::Tpot, Statistic::P99, 43.5, Unit::Ms),
+            client(Metric::Itl, Statistic::P99, 12.0, Unit::Ms),
+        ];
+        let graded = grade_plan(&interactive(), &evidence);
+        assert_eq!(graded.marks[0].evidence_index, Some(1));
+        assert_eq!(graded.marks[0].grade.verdict, Verdict::Pass);
+        assert_eq!(graded.marks[0].grade.value_used.unwrap().value, 310.0);
+        assert_eq!(graded.marks[1].evidence_index, Some(2));
+        assert_eq!(graded.marks[1].grade.verdict, Verdict::Fail);
+        assert_eq!(
+            graded.marks[1].grade.explanation,
+            "p99 TPOT at the client: 43.5 ms misses ≤ 40 ms by 3.5 ms."
+        );
+        assert_eq!(
+            graded.tally,
+            Tally {
+                passed: 1,
+                failed: 1,
+                not_measured: 0,
+                not_comparable: 0
+            }
+        );
+        assert_eq!(graded.outcome, PlanOutcome::Failed);
+        assert_eq!(
+            graded.marks[0].sentence,
+            "99 % of requests see their first token within 450 ms, measured at the client"
+        );
+    }
+
+    #[test]
+    fn the_latest_of_several_matching_figures_is_graded() {
+        let evidence = vec![
+            client(Metric::Ttft, Statistic::P99, 600.0, Unit::Ms).recorded("run 1", 1_000),
+            client(Metric::Ttft, Statistic::P99, 400.0, Unit::Ms).recorded("run 3", 3_000),
+            client(Metric::Ttft, Statistic::P99, 500.0, Unit::Ms).recorded("run 2", 2_000),
+            client(Metric::Tpot, Statistic::P99, 30.0, Unit::Ms),
+        ];
+        let graded = grade_plan(&interactive(), &evidence);
+        let ttft = &graded.marks[0];
+        assert_eq!(ttft.evidence_index, Some(1));
+        assert_eq!(ttft.other_matches, 2);
+        assert_eq!(
+            ttft.grade.explanation,
+            "p99 TTFT at the client: 400 ms meets ≤ 450 ms (run 3). Latest of 3 matching figures."
+        );
+        assert_eq!(graded.outcome, PlanOutcome::Passed);
+    }
+
+    #[test]
+    fn missing_and_mismatched_evidence_is_explained() {
+        let evidence = vec![
+            EvidenceStatistic::new(
+                Metric::Ttft,
+                Statistic::P99,
+                300.0,
+                Unit::Ms,
+                MeasurementPoint::Engine,
+            ),
+            client(Metric::Itl, Statistic::P99, 12.0, Unit::Ms),
+        ];
+        let graded = grade_plan(&interactive(), &evidence);
+        let Verdict::NotComparable { reason } = &graded.marks[0].grade.verdict else {
+            panic!("{:?}", graded.marks[0].grade);
+        };
+        assert!(
+            reason.starts_with("the mark is measured at the client"),
+            "{reason}"
+        );
+        assert!(reason.contains("this figure was measured at the engine"));
+        assert_eq!(graded.marks[0].evidence_index, Some(0));
+        assert_eq!(graded.marks[1].grade.verdict, Verdict::NotMeasured);
+        assert_eq!(
+            graded.marks[1].grade.explanation,
+            "No TPOT figure has been recorded for p99 TPOT at the client."
+        );
+        assert_eq!(graded.outcome, PlanOutcome::Incomplete);
+        assert_eq!(graded.tally.not_comparable, 1);
+        assert_eq!(graded.tally.not_measured, 1);
+    }
+
+    #[test]
+    fn the_closest_candidate_explains_when_none_matches() {
+        let evidence = vec![
+            EvidenceStatistic::new(
+                Metric::Ttft,
+                Statistic::P50,
+                300.0,
+                Unit::Ms,
+                MeasurementPoint::Engine,
+            ),
+            client(Metric::Ttft, Statistic::P95, 300.0, Unit::Ms),
+        ];
+        let graded = grade_plan(&interactive(), &evidence);
+        let Verdict::NotComparable { reason } = &graded.marks[0].grade.verdict else {
+            panic!();
+        };
+        assert_eq!(
+            reason,
+            "none of the 2 TTFT figures is p99 TTFT at the client; the closest: the mark is on \
+             p99; this figure is p95, a different percentile"
+        );
+        assert_eq!(graded.marks[0].evidence_index, Some(1));
+    }
+
+    #[test]
+    fn latency_from_another_gpu_or_engine_version_is_not_the_pilots() {
+        let other_gpu = client(Metric::Ttft, Statistic::P99, 300.0, Unit::Ms)
+            .measured_on("RTX PRO 6000 Blackwell Server Edition", "0.30.0");
+        let same_gpu =
+            client(Metric::Tpot, Statistic::P99, 30.0, Unit::Ms).measured_on("h200 nvl", "");
+        let graded = grade_plan(&interactive(), &[other_gpu, same_gpu]);
+        let Verdict::NotComparable { reason } = &graded.marks[0].grade.verdict else {
+            panic!();
+        };
+        assert!(reason.starts_with(
+            "this figure was measured on RTX PRO 6000 Blackwell Server Edition, but the pilot \
+             serves on H200 NVL"
+        ));
+        assert_eq!(graded.marks[1].grade.verdict, Verdict::Pass);
+
+        let mut plan = interactive();
+        plan.pass_marks.push(crate::plan::PassMark {
+            metric: Metric::ErrorRate,
+            statistic: Statistic::Rate,
+            comparator: crate::plan::Comparator::Le,
+            threshold: 1.0,
+            unit: Unit::Percent,
+            point: MeasurementPoint::Gateway,
+            definition: String::new(),
+            scope: Scope::AllTraffic,
+            rationale: String::new(),
+        });
+        let errors = EvidenceStatistic::new(
+            Metric::ErrorRate,
+            Statistic::Rate,
+            0.2,
+            Unit::Percent,
+            MeasurementPoint::Gateway,
+        )
+        .measured_on("A100", "0.6.3");
+        let graded = grade_plan(&plan, &[errors]);
+        assert_eq!(graded.marks[2].grade.verdict, Verdict::Pass);
+    }
+
+    #[test]
+    fn figures_without_values_are_not_measured_and_empty_plans_are_incomplete() {
+        let evidence = vec![client(Metric::Ttft, Statistic::P99, f64::NAN, Unit::Ms)];
+        let graded = grade_plan(&interactive(), &evidence);
+        assert_eq!(graded.marks[0].grade.verdict, Verdict::NotMeasured);
+        assert_eq!(
+            grade_plan(&PlanContent::default(), &evidence).outcome,
+            PlanOutcome::Incomplete
+        );
+    }
+
+    #[test]
+    fn a_plan_grade_and_evidence_serialise() {
+        let evidence = EvidenceStatistic {
+            value: None,
+            ..client(Metric::Ttft, Statistic::P99, 0.0, Unit::Ms)
+        };
+        let json = serde_json::to_string(&evidence).unwrap();
+        assert_eq!(
+            serde_json::from_str::<EvidenceStatistic>(&json).unwrap(),
+            evidence
+        );
+        let graded = grade_plan(&interactive(), &[]);
+        let json = serde_json::to_value(&graded).unwrap();
+        assert_eq!(json["outcome"], "incomplete");
+        assert_eq!(
+            json["marks"][0]["grade"]["verdict"]["outcome"],
+            "not_measured"
+        );
+    }
+}

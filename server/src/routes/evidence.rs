@@ -1,0 +1,150 @@
+//! `POST /api/v1/pilots/{id}/evidence`: evidence files for CI pipelines and scripts.
+//!
+//! Multipart form: `file` (required), `kind` (optional; detected from the content when absent)
+//! and settings fields. The file is streamed to disk with its SHA-256 (see [`crate::upload`]),
+//! read, and only then kept and recorded; a file that cannot be read is deleted and nothing is
+//! written. The same content twice on one pilot answers 409 naming the earlier upload.
+//!
+//! Kinds read today (see [`crate::evidence_import`]): `load_test` (vllm bench serve, AIPerf,
+//! GenAI-Perf, guidellm results; their operating points are stored, the raw file kept) and
+//! `vllm_startup_log` (for calibrating the sizing engine; settings fields `model`, `weights`,
+//! `kv_dtype`, `gpu`, `tp`, `context` as on the calibration page).
+
+use super::api_v1::{ApiCaller, ApiError};
+use crate::AppState;
+use crate::evidence_import::{Recognised, recognise};
+use crate::upload::receive_evidence;
+use app::error::AppError;
+use app::model::StartupLogSummary;
+use app::server::auth::{Need, authorise, editable_pilot, visible_pilot};
+use app::server::evidence::{CalibrationForm, calibration_settings, duplicate};
+use axum::Json;
+use axum::extract::{Multipart, Path, State};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+pub async fn upload_evidence(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path(pilot_id): Path<i64>,
+    multipart: Multipart,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let user = authorise(Some(&user), Need::Staff)?;
+    let services = &state.services;
+    let pilot = editable_pilot(&services.store, &user, pilot_id).await?;
+    let upload = receive_evidence(
+        multipart,
+        &services.data_dir.join("uploads"),
+        state.config.max_upload_bytes,
+    )
+    .await?;
+    let file = upload.file;
+    if let Some(existing) = services
+        .store
+        .evidence_by_hash(pilot_id, &file.sha256)
+        .await
+        .map_err(AppError::from)?
+    {
+        return Err(duplicate(&file.file_name, &existing).into());
+    }
+    let kind = upload.fields.get("kind").cloned().filter(|k| !k.is_empty());
+    let (name, path) = (file.file_name.clone(), file.temp_path.clone());
+    let recognised = tokio::task::spawn_blocking(move || recognise(&name, &path, kind.as_deref()))
+        .await
+        .map_err(|_| AppError::Internal)?
+        .map_err(|e| AppError::invalid(e.0))?;
+    let kind = recognised.kind();
+    let (summary, summary_json) = match recognised {
+        Recognised::LoadTest(import) => {
+            let value = serde_json::to_value(&import).map_err(|_| AppError::Internal)?;
+            (value.clone(), value.to_string())
+        }
+        Recognised::StartupLog(log) => {
+            let field = |name: &str| upload.fields.get(name).cloned().unwrap_or_default();
+            let form = CalibrationForm {
+                model: field("model"),
+                weights: field("weights"),
+                kv_dtype: field("kv_dtype"),
+                gpu: field("gpu"),
+                tp: field("tp"),
+                context: field("context"),
+            };
+            let settings = calibration_settings(&form, &log, &pilot)?;
+            let summary = StartupLogSummary { log, settings };
+            let value = serde_json::to_value(&summary).map_err(|_| AppError::Internal)?;
+            (value.clone(), value.to_string())
+        }
+    };
+    let (file_name, sha256, size_bytes) =
+        (file.file_name.clone(), file.sha256.clone(), file.size_bytes);
+    let (path, created) = file.keep(&services.data_dir.join("evidence")).await?;
+    let id = match services
+        .store
+        .create_evidence(
+            pilot_id,
+            kind,
+            &file_name,
+            &sha256,
+            size_bytes as i64,
+            &summary_json,
+            user.id,
+        )
+        .await
+    {
+        Ok(id) => id,
+        Err(error) => {
+            if created {
+                let _ = tokio::fs::remove_file(&path).await;
+            }
+            return Err(AppError::from(error).into());
+        }
+    };
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": id,
+            "kind": kind,
+            "file_name": file_name,
+            "sha256": sha256,
+            "size_bytes": size_bytes,
+            "summary": summary,
+        })),
+    ))
+}
+
+/// `GET /api/v1/pilots/{id}/operating-points`: every operating point of the pilot's load-test
+/// evidence, newest upload first, in the importers' vocabulary (`scenario`, `concurrency`,
+/// `request_rate`, `completed`, `failed`, `output_tokens_per_s`, and `metrics` keyed `ttft_ms`,
+/// `tpot_ms`, `itl_ms`, `e2e_ms` with the statistics the file has), each with its evidence id,
+/// file, tool and version.
+pub async fn operating_points(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path(pilot_id): Path<i64>,
+) -> Result<Json<Value>, ApiError> {
+    visible_pilot(&state.services.store, &user, pilot_id).await?;
+    let evidence = state
+        .services
+        .store
+        .list_evidence(pilot_id, Some(crate::evidence_import::LOAD_TEST))
+        .await
+        .map_err(AppError::from)?;
+    let mut points = Vec::new();
+    for (file, summary) in evidence {
+        let import: engine::ingest::Import = serde_json::from_str(&summary).map_err(|error| {
+            tracing::error!(%error, evidence = file.id, "stored load-test summary unreadable");
+            AppError::Internal
+        })?;
+        for point in import.points {
+            let mut value = serde_json::to_value(&point).map_err(|_| AppError::Internal)?;
+            if let Some(object) = value.as_object_mut() {
+                object.insert("evidence_id".into(), json!(file.id));
+                object.insert("file_name".into(), json!(file.file_name));
+                object.insert("tool".into(), json!(import.tool));
+                object.insert("tool_version".into(), json!(import.tool_version));
+            }
+            points.push(value);
+        }
+    }
+    Ok(Json(Value::Array(points)))
+}

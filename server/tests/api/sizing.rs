@@ -1,0 +1,237 @@
+//! `server size`: the guide's worked example through the command line, and bad arguments.
+
+use serde_json::Value;
+use std::process::Command;
+
+fn size(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_server"))
+        .arg("size")
+        .args(args)
+        .output()
+        .expect("server runs")
+}
+
+fn size_json(args: &[&str]) -> Value {
+    let output = size(&[args, &["--json"]].concat());
+    assert!(
+        output.status.success(),
+        "server size {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON output")
+}
+
+const LLAMA_FP8: [&str; 8] = [
+    "--model",
+    "llama-3.3-70b",
+    "--weights",
+    "fp8",
+    "--kv-dtype",
+    "fp8",
+    "--context",
+    "8192",
+];
+
+#[test]
+fn the_worked_example_reproduces_through_the_command_line() {
+    let cases: [(&[&str], u64, f64); 6] = [
+        (&["--gpu", "rtx-pro-6000-server"], 12, 22.6),
+        (&["--gpu", "rtx-pro-6000-server", "--cards", "2"], 24, 22.6),
+        (&["--gpu", "rtx-pro-6000-server", "--tp", "2"], 78, 45.2),
+        (&["--gpu", "h200-nvl"], 44, 68.0),
+        (&["--gpu", "dgx-spark"], 0, 3.9),
+        (&["--gpu", "rtx-pro-6000-server", "--pp", "2"], 78, 22.6),
+    ];
+    for (extra, sessions, decode) in cases {
+        let result = size_json(&[&LLAMA_FP8[..], extra, &["--memory-model", "planning"]].concat());
+        if *extra != ["--gpu", "dgx-spark"] {
+            assert_eq!(result["sessions"], sessions, "{extra:?}");
+            assert_eq!(result["fits"], true, "{extra:?}");
+        }
+        assert_eq!(
+            result["decode_tokens_per_s"].as_f64().unwrap(),
+            decode,
+            "{extra:?}"
+        );
+    }
+    let bits16 = size_json(&[
+        "--model",
+        "llama-3.3-70b",
+        "--weights",
+        "fp8",
+        "--kv-dtype",
+        "16bit",
+        "--context",
+        "8192",
+        "--gpu",
+        "rtx-pro-6000-server",
+    ]);
+    assert_eq!(bits16["sessions"], 6);
+    let nvfp4 = size_json(&[
+        "--model",
+        "llama-3.3-70b",
+        "--weights",
+        "nvfp4",
+        "--kv-dtype",
+        "fp8",
+        "--context",
+        "8192",
+        "--gpu",
+        "rtx-pro-6000-server",
+    ]);
+    assert_eq!(nvfp4["sessions"], 34);
+    let one = size_json(&[&LLAMA_FP8[..], &["--gpu", "rtx-pro-6000-server"]].concat());
+    for field in [
+        "weights_gib_per_card",
+        "kv_bytes_per_token_per_card",
+        "kv_pool_gib_per_card",
+        "kv_cache_tokens",
+        "max_concurrency",
+        "sessions",
+        "fits",
+        "decode_tokens_per_s",
+        "warnings",
+    ] {
+        assert!(!one[field].is_null(), "{field} missing from --json output");
+    }
+    assert_eq!(one["kv_bytes_per_token_per_card"], 163_840.0);
+    assert_eq!(one["weights_gib_per_card"], 67.7);
+}
+
+#[test]
+fn a_custom_gpu_and_the_vllm_model_answer_too() {
+    let result = size_json(&[
+        "--model",
+        "qwen2.5-7b",
+        "--weights",
+        "fp16",
+        "--kv-dtype",
+        "16bit",
+        "--context",
+        "8192",
+        "--gpu-memory-gib",
+        "15.5",
+        "--gpu-bandwidth-gb-s",
+        "900",
+        "--tp",
+        "4",
+        "--memory-model",
+        "vllm",
+        "--vllm-version",
+        "0.8.5",
+    ]);
+    assert_eq!(result["fits"], true);
+    assert!(result["kv_cache_tokens"].as_u64().unwrap() > 100_000);
+    let one_card = size_json(&[
+        "--model",
+        "qwen2.5-7b",
+        "--weights",
+        "fp16",
+        "--kv-dtype",
+        "16bit",
+        "--context",
+        "8192",
+        "--gpu",
+        "v100-sxm2-16gb",
+        "--memory-model",
+        "vllm",
+    ]);
+    assert_eq!(
+        one_card["fits"], false,
+        "FP16 Qwen2.5-7B does not fit one 16 GB card with a cache"
+    );
+}
+
+#[test]
+fn bad_arguments_exit_non_zero_with_a_message_naming_them() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "--model",
+                "gpt-5",
+                "--weights",
+                "fp8",
+                "--context",
+                "8192",
+                "--gpu",
+                "h200-nvl",
+            ],
+            "--model",
+        ),
+        (
+            &[
+                "--model",
+                "llama-3.3-70b",
+                "--weights",
+                "fp3",
+                "--context",
+                "8192",
+                "--gpu",
+                "h200-nvl",
+            ],
+            "fp3",
+        ),
+        (
+            &[
+                "--model",
+                "llama-3.3-70b",
+                "--weights",
+                "fp8",
+                "--context",
+                "8192",
+                "--gpu",
+                "tpu-v9",
+            ],
+            "--gpu",
+        ),
+        (
+            &[
+                "--model",
+                "llama-3.3-70b",
+                "--weights",
+                "fp8",
+                "--context",
+                "8192",
+                "--gpu",
+                "h200-nvl",
+                "--cards",
+                "3",
+                "--tp",
+                "2",
+            ],
+            "--cards",
+        ),
+        (
+            &[
+                "--model",
+                "llama-3.3-70b",
+                "--weights",
+                "fp8",
+                "--context",
+                "8192",
+                "--gpu",
+                "h200-nvl",
+                "--tp",
+                "3",
+            ],
+            "TP",
+        ),
+        (
+            &[
+                "--model",
+                "llama-3.3-70b",
+                "--weights",
+                "fp8",
+                "--gpu",
+                "h200-nvl",
+            ],
+            "--context",
+        ),
+    ];
+    for (args, needle) in cases {
+        let output = size(args);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
