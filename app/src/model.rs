@@ -162,3 +162,69 @@ pub struct Calibration {
     /// The prediction compared with the log, or why no prediction could be made.
     pub comparison: Result<engine::sizing::Comparison, String>,
 }
+
+/// Where a catalog entry comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CatalogOrigin {
+    /// The reviewed, sourced table shipped with Pilot Desk.
+    Reviewed,
+    /// A reviewed GPU whose figures an admin changed here.
+    Edited,
+    /// Added on this installation (a GPU by an admin, a model from a pasted config.json).
+    Added,
+}
+
+/// A GPU of the sizing catalog with its unit price, when one is set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogGpu {
+    pub spec: engine::sizing::GpuSpec,
+    pub unit_price: Option<f64>,
+    pub origin: CatalogOrigin,
+}
+
+/// A model of the sizing catalog.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogModel {
+    pub spec: engine::sizing::ModelSpec,
+    pub origin: CatalogOrigin,
+}
+
+/// The catalogs the sizing pages work with: the reviewed tables plus this installation's
+/// additions, edits and prices.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct SizingCatalog {
+    pub gpus: Vec<CatalogGpu>,
+    pub models: Vec<CatalogModel>,
+}
+
+impl SizingCatalog {
+    /// The reviewed tables alone (no prices).
+    pub fn reviewed() -> SizingCatalog {
+        SizingCatalog {
+            gpus: engine::sizing::gpus()
+                .into_iter()
+                .map(|spec| CatalogGpu {
+                    spec,
+                    unit_price: None,
+                    origin: CatalogOrigin::Reviewed,
+                })
+                .collect(),
+            models: engine::sizing::models()
+                .into_iter()
+                .map(|spec| CatalogModel {
+                    spec,
+                    origin: CatalogOrigin::Reviewed,
+                })
+                .collect(),
+        }
+    }
+
+    pub fn gpu(&self, id: &str) -> Option<&CatalogGpu> {
+        self.gpus.iter().find(|g| g.spec.id == id)
+    }
+
+    pub fn model(&self, id: &str) -> Option<&CatalogModel> {
+        self.models.iter().find(|m| m.spec.id == id)
+    }
+}

@@ -43,3 +43,16 @@ test("a pilot's hardware opens in the sizing what-if", async ({ page }) => {
   await expect(page.getByLabel("TP", { exact: true })).toHaveValue("4");
   await expect(page.locator("#sizing-fits")).toHaveText("Fits");
 });
+
+test("an admin's GPU price shows as cost in the recommendation", async ({ page }) => {
+  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await page.getByRole("link", { name: "GPUs" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "GPU catalog" })).toBeVisible();
+  await hydrated(page);
+  await page.getByLabel("Unit price of NVIDIA H200 NVL").fill("30000");
+  await page.getByLabel("Unit price of NVIDIA H200 NVL").press("Enter");
+  await expect(page.getByText("Price saved.")).toBeVisible();
+  await page.getByRole("link", { name: "Sizing" }).click();
+  await expect(page.locator("#recommendation")).toContainText("Cost");
+  await expect(page.locator("#recommendation")).toContainText("30,000");
+});

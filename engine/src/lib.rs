@@ -7,6 +7,7 @@
 //! * [`account`]: the roles people have and what each role may do.
 //! * [`pilot`]: the pilot record's vocabulary (status life cycle, hardware notes) and its validation.
 //! * [`charts`]: plotters SVG charts (memory bars, decode ceilings) shared by pages and reports.
+//! * [`format`]: number formatting shared by pages, charts and the report.
 //! * [`clock`]: calendar formatting of Unix-millisecond timestamps (the clock itself lives at the edges).
 //! * [`ingest`]: load-test importers (vllm bench serve, AIPerf, GenAI-Perf, guidellm) into one
 //!   vocabulary of operating points with defined, millisecond latency statistics.
@@ -29,10 +30,13 @@ pub mod account;
 pub mod charts;
 pub mod clock;
 pub mod demand;
+pub mod format;
 pub mod ingest;
+pub mod loadtest;
 pub mod metrics;
 pub mod pilot;
 pub mod plan;
+pub mod run_context;
 pub mod sizing;
 pub mod stats;
 pub mod traffic;

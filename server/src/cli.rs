@@ -43,6 +43,8 @@ pub enum Command {
     Size(Box<crate::sizing_cli::SizeArgs>),
     /// Read evidence files with the importers, without a database, and print what they hold
     Inspect(crate::inspect_cli::InspectArgs),
+    /// The demand profile of gateway logs (arrivals, concurrency, token lengths), no database
+    Demand(crate::demand_cli::DemandArgs),
 }
 
 #[derive(Subcommand, Debug)]

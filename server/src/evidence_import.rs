@@ -4,7 +4,15 @@
 //! importers stream, so a multi-gigabyte per-request JSONL is read in constant memory); a file
 //! none of them recognises is tried as a vLLM start-up log. A file that *is* a load-test format
 //! but is malformed gets the load-test importer's error (file, line, field), not a guess.
+//!
+//! Detection order: load-test results, then gateway per-request logs (`gateway_log`: recognised
+//! from the first record or the CSV header, then streamed through the demand accumulator in
+//! constant memory; a malformed line later rejects the file naming the line and field, unless
+//! `skip_bad_lines`), then vLLM `/metrics` scrapes (`metrics_scrape`), then start-up logs.
 
+use app::api::traffic::{
+    GATEWAY_LOG, GatewayLogSummary, METRICS_SCRAPE, MetricsScrapeSummary, ssr as traffic,
+};
 use app::server::evidence::{MAX_STARTUP_LOG_BYTES, STARTUP_LOG};
 use engine::ingest::{ErrorKind, Import, ImportOptions, import_reader};
 use engine::sizing::StartupLog;
@@ -15,7 +23,16 @@ use std::path::Path;
 pub const LOAD_TEST: &str = "load_test";
 
 /// Evidence kinds the importers read.
-pub const KINDS: [&str; 2] = [LOAD_TEST, STARTUP_LOG];
+pub const KINDS: [&str; 4] = [LOAD_TEST, GATEWAY_LOG, METRICS_SCRAPE, STARTUP_LOG];
+
+/// Upload settings some kinds read (form fields of the upload).
+#[derive(Clone, Debug, Default)]
+pub struct ReadSettings {
+    /// Gateway logs: skip malformed lines and count them instead of rejecting the file.
+    pub skip_bad_lines: bool,
+    /// `/metrics` scrapes: when the scrape was taken (Unix ms).
+    pub scraped_at_ms: Option<i64>,
+}
 
 /// What a file turned out to be.
 #[derive(Debug)]
@@ -24,6 +41,10 @@ pub enum Recognised {
     /// file is kept on disk for re-analysis).
     LoadTest(Import),
     StartupLog(StartupLog),
+    /// A gateway per-request log: its demand profile (records are not kept in memory).
+    GatewayLog(Box<GatewayLogSummary>),
+    /// A vLLM `/metrics` scrape: what one scrape tells.
+    MetricsScrape(Box<MetricsScrapeSummary>),
 }
 
 impl Recognised {
@@ -31,6 +52,8 @@ impl Recognised {
         match self {
             Recognised::LoadTest(_) => LOAD_TEST,
             Recognised::StartupLog(_) => STARTUP_LOG,
+            Recognised::GatewayLog(_) => GATEWAY_LOG,
+            Recognised::MetricsScrape(_) => METRICS_SCRAPE,
         }
     }
 }
@@ -74,13 +97,65 @@ fn read_startup_log(file_name: &str, path: &Path) -> Result<StartupLog, NotRecog
         .map_err(|e| NotRecognised(format!("{file_name}: {e}")))
 }
 
+fn read_gateway_log(
+    file_name: &str,
+    path: &Path,
+    settings: &ReadSettings,
+) -> Result<Recognised, NotRecognised> {
+    traffic::read_gateway_file(file_name, path, settings.skip_bad_lines, |_| {})
+        .map(|summary| Recognised::GatewayLog(Box::new(summary)))
+        .map_err(NotRecognised)
+}
+
+fn read_scrape(
+    file_name: &str,
+    path: &Path,
+    settings: &ReadSettings,
+) -> Option<Result<Recognised, NotRecognised>> {
+    match traffic::read_scrape_file(file_name, path, settings.scraped_at_ms) {
+        Ok(Some(summary)) => Some(Ok(Recognised::MetricsScrape(Box::new(summary)))),
+        Ok(None) => None,
+        Err(message) => Some(Err(NotRecognised(message))),
+    }
+}
+
+/// Whether the first 256 KiB of the file read as load-test results.
+fn load_test_head(file_name: &str, path: &Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    import_reader(
+        file_name,
+        BufReader::new(file.take(256 * 1024)),
+        &ImportOptions::stats_only(),
+    )
+    .is_ok()
+}
+
 /// Reads the file at `path` (sent as `file_name`) as `kind`, or detects the kind.
 pub fn recognise(
     file_name: &str,
     path: &Path,
     kind: Option<&str>,
 ) -> Result<Recognised, NotRecognised> {
+    recognise_with(file_name, path, kind, &ReadSettings::default())
+}
+
+/// [`recognise`] with the upload's settings.
+pub fn recognise_with(
+    file_name: &str,
+    path: &Path,
+    kind: Option<&str>,
+    settings: &ReadSettings,
+) -> Result<Recognised, NotRecognised> {
     match kind {
+        Some(GATEWAY_LOG) => read_gateway_log(file_name, path, settings),
+        Some(METRICS_SCRAPE) => read_scrape(file_name, path, settings).unwrap_or_else(|| {
+            Err(NotRecognised(format!(
+                "{file_name}: not a vLLM /metrics scrape (no vllm: metrics)"
+            )))
+        }),
         Some(LOAD_TEST) => read_load_test(file_name, path)
             .map(Recognised::LoadTest)
             .map_err(|e| NotRecognised(e.to_string())),
@@ -89,9 +164,23 @@ pub fn recognise(
             "kind: unknown evidence kind `{other}` (this server reads: {})",
             KINDS.join(", ")
         ))),
+        // A file whose first record is a gateway log's is tried as a load test on its first
+        // 256 KiB only: the load-test importers buffer non-JSONL files whole, and a gateway log
+        // may be several GB. Load tests still win when the head reads as one.
+        None if traffic::looks_like_gateway_log(file_name, path)
+            && !load_test_head(file_name, path) =>
+        {
+            read_gateway_log(file_name, path, settings)
+        }
         None => match read_load_test(file_name, path) {
             Ok(import) => Ok(Recognised::LoadTest(import)),
             Err(error) if matches!(error.kind, ErrorKind::UnknownFormat | ErrorKind::Syntax) => {
+                if traffic::looks_like_gateway_log(file_name, path) {
+                    return read_gateway_log(file_name, path, settings);
+                }
+                if let Some(result) = read_scrape(file_name, path, settings) {
+                    return result;
+                }
                 match read_startup_log(file_name, path) {
                     Ok(log) => Ok(Recognised::StartupLog(log)),
                     Err(_) if error.kind == ErrorKind::Syntax => {
@@ -99,7 +188,8 @@ pub fn recognise(
                     }
                     Err(_) => Err(NotRecognised(format!(
                         "{file_name}: not a file this server reads. Load-test results: vllm bench serve JSON/JSON Lines, \
-                         AIPerf JSON/CSV/JSONL, GenAI-Perf JSON/CSV, guidellm JSON; or a vLLM start-up log. ({error})"
+                         AIPerf JSON/CSV/JSONL, GenAI-Perf JSON/CSV, guidellm JSON; gateway logs: generic JSONL/CSV, \
+                         LiteLLM SpendLogs CSV/JSON, StandardLoggingPayload JSONL; a vLLM /metrics scrape; or a vLLM start-up log. ({error})"
                     ))),
                 }
             }

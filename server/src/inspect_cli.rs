@@ -66,6 +66,12 @@ pub fn inspect(path: &std::path::Path) -> Value {
         Ok(Recognised::StartupLog(log)) => {
             json!({ "file": name, "kind": "vllm_startup_log", "startup_log": log })
         }
+        Ok(Recognised::GatewayLog(log)) => {
+            json!({ "file": name, "kind": "gateway_log", "gateway_log": log })
+        }
+        Ok(Recognised::MetricsScrape(scrape)) => {
+            json!({ "file": name, "kind": "metrics_scrape", "metrics_scrape": scrape })
+        }
         Err(e) => json!({ "file": name, "error": e.0 }),
     }
 }

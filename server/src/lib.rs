@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod demand_cli;
 pub mod evidence_import;
 pub mod inspect_cli;
 pub mod routes;
@@ -129,6 +130,11 @@ impl Application {
             },
             data_dir: config.data_dir.clone(),
         };
+        if let Some(first) = &first_start {
+            app::server::bootstrap::seed_demo_evidence(&services, first)
+                .await
+                .map_err(|e| anyhow::anyhow!("first-start demo evidence failed: {e}"))?;
+        }
         let state = AppState {
             leptos_options,
             services,

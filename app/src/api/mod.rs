@@ -6,7 +6,10 @@
 
 pub mod admin;
 pub mod calibration;
+pub mod catalog;
+pub mod load_tests;
 pub mod pilots;
 pub mod plans;
 pub mod session;
 pub mod tokens;
+pub mod traffic;

@@ -15,6 +15,9 @@
 //! ([`PlanForm`](engine::plan::PlanForm) → [`PlanContent::parse`]), so an error names the mark or
 //! scenario by number and the field: `pass mark 2, threshold: must be greater than zero`.
 
+// Form-posted server functions take one argument per form field.
+#![allow(clippy::too_many_arguments)]
+
 use crate::error::AppError;
 use crate::model::Pilot;
 use engine::account::Role;
@@ -126,26 +129,10 @@ mod editing {
     use crate::server::store::plans::DraftWrite;
     use engine::plan::{LifecycleError, PlanErrors, PlanForm, can_edit_plans};
 
-    /// [`crate::server::respond`] for calls from scripts and the hydrated pages. A plain HTML
-    /// form post (before hydration) keeps the redirect the server function layer answers it
-    /// with: back to the page, the error in its address, where the page shows it next to the
-    /// form. Setting the error's status there would turn that redirect into a bare error
-    /// response the browser shows instead of the page.
+    /// [`crate::server::respond`], which leaves plain form posts (before hydration) with the
+    /// redirect back to the page.
     pub fn respond<T>(result: Result<T, AppError>) -> Result<T, AppError> {
-        let form_post = leptos::prelude::use_context::<http::request::Parts>()
-            .and_then(|parts| {
-                parts
-                    .headers
-                    .get(http::header::ACCEPT)
-                    .and_then(|accept| accept.to_str().ok())
-                    .map(|accept| accept.contains("text/html"))
-            })
-            .unwrap_or(false);
-        if form_post {
-            result
-        } else {
-            crate::server::respond(result)
-        }
+        crate::server::respond(result)
     }
 
     /// The signed-in user and the pilot, if the user may edit its plan: customers get 404 (as
@@ -479,7 +466,6 @@ pub async fn apply_plan_template(
 
 /// Adds a pass mark (`index` empty) or replaces mark `index` (0-based) of the draft.
 #[server(endpoint = "save_pass_mark")]
-#[allow(clippy::too_many_arguments)]
 pub async fn save_pass_mark(
     pilot_id: i64,
     version: u32,
@@ -573,7 +559,6 @@ pub async fn remove_pass_mark(
 /// Adds a scenario (`index` empty) or replaces scenario `index`; pass marks scoped to a renamed
 /// scenario follow the new name.
 #[server(endpoint = "save_scenario")]
-#[allow(clippy::too_many_arguments)]
 pub async fn save_scenario(
     pilot_id: i64,
     version: u32,
@@ -638,7 +623,6 @@ pub async fn remove_scenario(
 /// Saves the draft's demand assumptions, quality set and pilot serving settings. Empty fields
 /// are "not known yet".
 #[server(endpoint = "save_plan_settings")]
-#[allow(clippy::too_many_arguments)]
 pub async fn save_plan_settings(
     pilot_id: i64,
     version: u32,

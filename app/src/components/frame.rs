@@ -36,6 +36,7 @@ pub fn Frame() -> impl IntoView {
                                 {admin.then(|| view! {
                                     <A href="/admin/organisations">"Organisations"</A>
                                     <A href="/admin/users">"Users"</A>
+                                    <A href="/admin/gpus">"GPUs"</A>
                                 })}
                             </nav>
                             <div class="usermenu">

@@ -2,6 +2,7 @@
 
 pub mod frame;
 pub mod notice;
+pub mod upload;
 
 pub use frame::{CurrentUser, Frame, PageHeader};
 pub use notice::{ActionResult, EmptyState, ErrorNotice, StatusBadge};

@@ -7,7 +7,10 @@
 
 mod account;
 mod admin;
+mod admin_gpus;
 mod calibration;
+mod evidence;
+mod load_tests;
 mod login;
 mod not_found;
 mod pilot;
@@ -17,6 +20,7 @@ mod plan;
 mod plan_edit;
 mod plan_history;
 pub mod sizing;
+mod traffic;
 
 use crate::components::Frame;
 use leptos::prelude::*;
@@ -79,9 +83,14 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/pilots/:id/plan/history") view=plan_history::PlanHistoryPage ssr=SsrMode::Async/>
                     <Route path=path!("/admin/organisations") view=admin::OrganisationsPage ssr=SsrMode::Async/>
                     <Route path=path!("/admin/users") view=admin::UsersPage ssr=SsrMode::Async/>
+                    <Route path=path!("/admin/gpus") view=admin_gpus::GpuCatalogPage ssr=SsrMode::Async/>
                     <Route path=path!("/account") view=account::AccountPage ssr=SsrMode::Async/>
                     <Route path=path!("/sizing") view=sizing::SizingPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/calibration") view=calibration::CalibrationPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/evidence") view=evidence::EvidencePage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/load-tests") view=load_tests::LoadTestsPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/load-tests/compare") view=load_tests::CompareLoadTestsPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/traffic") view=traffic::TrafficPage ssr=SsrMode::Async/>
                 </ParentRoute>
             </Routes>
         </Router>

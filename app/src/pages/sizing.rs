@@ -8,11 +8,13 @@
 //! The query string holds the inputs, so a configuration can be linked (the pilot page links its
 //! own hardware here).
 
-use crate::components::PageHeader;
+use crate::api::catalog::{AddModel, load_sizing_catalog};
+use crate::components::{CurrentUser, ErrorNotice, PageHeader};
+use crate::model::{CatalogOrigin, SizingCatalog};
 use engine::charts::{DecodeBar, decode_ceiling_chart, memory_bar_chart};
 use engine::sizing::{
     Candidate, Demand, GpuOffer, GpuSpec, KvDtype, MemoryModel, RecommendOptions, SizingInput,
-    SizingResult, Topology, WeightPrecision, gpu_by_id, gpus, model_by_id, models, recommend, size,
+    SizingResult, Topology, WeightPrecision, gpus, models, recommend, size,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -103,12 +105,19 @@ fn target_tokens_per_s(form: &WhatIf) -> Option<f64> {
         .map(|ms| 1000.0 / ms)
 }
 
+/// The catalog the page works with (shared by every computation on it).
+type Catalog = StoredValue<SizingCatalog>;
+
 /// Builds the engine's question from the form; errors name the field.
-fn question(form: &WhatIf, gpu: Option<GpuSpec>) -> Result<SizingInput, String> {
-    let model = model_by_id(&form.model.get()).ok_or("model: choose a model from the catalog")?;
+fn question(form: &WhatIf, catalog: Catalog, gpu: Option<GpuSpec>) -> Result<SizingInput, String> {
+    let model = catalog
+        .with_value(|c| c.model(&form.model.get()).map(|m| m.spec.clone()))
+        .ok_or("model: choose a model from the catalog")?;
     let gpu = match gpu {
         Some(gpu) => gpu,
-        None => gpu_by_id(&form.gpu.get()).ok_or("GPU: choose a GPU from the catalog")?,
+        None => catalog
+            .with_value(|c| c.gpu(&form.gpu.get()).map(|g| g.spec.clone()))
+            .ok_or("GPU: choose a GPU from the catalog")?,
     };
     let weights = WeightPrecision::from_str(&form.weights.get()).map_err(|e| e.to_string())?;
     let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.to_string())?;
@@ -126,8 +135,12 @@ fn question(form: &WhatIf, gpu: Option<GpuSpec>) -> Result<SizingInput, String> 
     Ok(input)
 }
 
-fn sized(form: &WhatIf, gpu: Option<GpuSpec>) -> Result<(SizingInput, SizingResult), String> {
-    let input = question(form, gpu)?;
+fn sized(
+    form: &WhatIf,
+    catalog: Catalog,
+    gpu: Option<GpuSpec>,
+) -> Result<(SizingInput, SizingResult), String> {
+    let input = question(form, catalog, gpu)?;
     let result = size(&input).map_err(|e| e.to_string())?;
     Ok((input, result))
 }
@@ -138,15 +151,7 @@ fn fmt_gib(value: f64) -> String {
 
 /// `443328` → `443,328`.
 pub(crate) fn fmt_int(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    engine::format::thousands(value)
 }
 
 fn fmt_step_value(value: f64) -> String {
@@ -162,15 +167,33 @@ fn fmt_step_value(value: f64) -> String {
 #[component]
 pub fn SizingPage() -> impl IntoView {
     let form = WhatIf::from_query();
-    let outcome = Memo::new(move |_| sized(&form, None));
+    let add_model = ServerAction::<AddModel>::new();
+    let catalog = Resource::new(move || add_model.version().get(), |_| load_sizing_catalog());
+    let user = expect_context::<CurrentUser>().0;
     view! {
         <Title text="Sizing"/>
         <PageHeader
             title="Sizing what-if"
             subtitle="Memory per card, KV cache, sessions that fit and the single-stream decode ceiling, from the shared sizing engine. Recomputed in your browser as you type."
         />
+        <Suspense fallback=|| view! { <p class="loading">"Loading the catalog…"</p> }>
+            {move || Suspend::new(async move {
+                let staff = user.await.ok().flatten().map(|u| u.role.is_staff()).unwrap_or(false);
+                match catalog.await {
+                    Ok(catalog) => view! { <Workbench form catalog=StoredValue::new(catalog)/> {staff.then(|| view! { <AddModelForm add_model/> })} }.into_any(),
+                    Err(error) => view! { <ErrorNotice error/> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Workbench(form: WhatIf, catalog: Catalog) -> impl IntoView {
+    let outcome = Memo::new(move |_| sized(&form, catalog, None));
+    view! {
         <div class="sizing">
-            <WhatIfForm form/>
+            <WhatIfForm form catalog/>
             <div class="sizing-results" id="sizing-results">
                 {move || match outcome.get() {
                     Ok((input, result)) => view! { <SizingSummary input result form/> }.into_any(),
@@ -178,13 +201,45 @@ pub fn SizingPage() -> impl IntoView {
                 }}
             </div>
         </div>
-        <GpuComparison form/>
-        <Recommendation form/>
+        <GpuComparison form catalog/>
+        <Recommendation form catalog/>
+    }
+}
+
+/// Staff add a model by pasting its Hugging Face config.json.
+#[component]
+fn AddModelForm(add_model: ServerAction<AddModel>) -> impl IntoView {
+    view! {
+        <section class="card form-card" id="add-model">
+            <h2>"Add a model from its config.json"</h2>
+            <p class="muted">"Paste the model's Hugging Face "<code>"config.json"</code>": layers, heads, KV heads, head size, experts, MLA and sliding-window settings are read from it. Checkpoint sizes are then computed from the shapes."</p>
+            {move || add_model.value().get().map(|result| match result {
+                Ok(id) => view! { <div class="notice notice-ok" role="status">{format!("Added as `{id}`; it is in the model list above.")}</div> }.into_any(),
+                Err(error) => view! { <div class="notice notice-error" role="alert">{error.to_string()}</div> }.into_any(),
+            })}
+            <ActionForm action=add_model attr:class="form">
+                <div class="field-row">
+                    <div class="grow">
+                        <label for="am-name">"Name"</label>
+                        <input id="am-name" name="name" maxlength="100" placeholder="from the config when empty"/>
+                    </div>
+                    <div class="grow">
+                        <label for="am-id">"Id"</label>
+                        <input id="am-id" name="id" maxlength="60" placeholder="from the name when empty"/>
+                    </div>
+                </div>
+                <label for="am-config">"config.json"</label>
+                <textarea id="am-config" name="config_json" rows="8" class="mono" required placeholder="{ \"architectures\": [\"LlamaForCausalLM\"], \"num_hidden_layers\": 32, … }"></textarea>
+                <div class="form-actions">
+                    <button type="submit" class="button button-primary" disabled=move || add_model.pending().get()>"Add model"</button>
+                </div>
+            </ActionForm>
+        </section>
     }
 }
 
 #[component]
-fn WhatIfForm(form: WhatIf) -> impl IntoView {
+fn WhatIfForm(form: WhatIf, catalog: Catalog) -> impl IntoView {
     let select = |signal: RwSignal<String>, options: Vec<(String, String)>| {
         options
             .into_iter()
@@ -194,9 +249,23 @@ fn WhatIfForm(form: WhatIf) -> impl IntoView {
             })
             .collect_view()
     };
-    let model_options: Vec<(String, String)> =
-        models().into_iter().map(|m| (m.id, m.name)).collect();
-    let gpu_options: Vec<(String, String)> = gpus().into_iter().map(|g| (g.id, g.name)).collect();
+    let mark = |name: &str, origin: CatalogOrigin| match origin {
+        CatalogOrigin::Reviewed => name.to_string(),
+        CatalogOrigin::Edited => format!("{name} (edited here)"),
+        CatalogOrigin::Added => format!("{name} (added here)"),
+    };
+    let model_options: Vec<(String, String)> = catalog.with_value(|c| {
+        c.models
+            .iter()
+            .map(|m| (m.spec.id.clone(), mark(&m.spec.name, m.origin)))
+            .collect()
+    });
+    let gpu_options: Vec<(String, String)> = catalog.with_value(|c| {
+        c.gpus
+            .iter()
+            .map(|g| (g.spec.id.clone(), mark(&g.spec.name, g.origin)))
+            .collect()
+    });
     let weight_options: Vec<(String, String)> = WeightPrecision::ALL
         .into_iter()
         .map(|p| (p.as_str().to_string(), p.label().to_string()))
@@ -363,9 +432,10 @@ fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl
 }
 
 #[component]
-fn GpuComparison(form: WhatIf) -> impl IntoView {
+fn GpuComparison(form: WhatIf, catalog: Catalog) -> impl IntoView {
     let rows = Memo::new(move |_| {
-        gpus()
+        catalog
+            .with_value(|c| c.gpus.iter().map(|g| g.spec.clone()).collect::<Vec<_>>())
             .into_iter()
             .map(|gpu| {
                 let id = gpu.id.clone();
@@ -377,7 +447,7 @@ fn GpuComparison(form: WhatIf) -> impl IntoView {
                     name,
                     memory,
                     bandwidth,
-                    sized(&form, Some(gpu)).map(|(_, r)| r),
+                    sized(&form, catalog, Some(gpu)).map(|(_, r)| r),
                 )
             })
             .collect::<Vec<_>>()
@@ -448,8 +518,10 @@ fn GpuComparison(form: WhatIf) -> impl IntoView {
     }
 }
 
-fn recommendation(form: &WhatIf) -> Result<Vec<Candidate>, String> {
-    let model = model_by_id(&form.model.get()).ok_or("model: choose a model from the catalog")?;
+fn recommendation(form: &WhatIf, catalog: Catalog) -> Result<Vec<Candidate>, String> {
+    let model = catalog
+        .with_value(|c| c.model(&form.model.get()).map(|m| m.spec.clone()))
+        .ok_or("model: choose a model from the catalog")?;
     let memory_model =
         MemoryModel::from_str(&form.memory_model.get()).map_err(|e| e.to_string())?;
     let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.to_string())?;
@@ -476,13 +548,15 @@ fn recommendation(form: &WhatIf) -> Result<Vec<Candidate>, String> {
             WeightPrecision::Int4,
         ],
         kv_dtypes: vec![kv],
-        gpus: gpus()
-            .into_iter()
-            .map(|gpu| GpuOffer {
-                gpu,
-                unit_price: None,
-            })
-            .collect(),
+        gpus: catalog.with_value(|c| {
+            c.gpus
+                .iter()
+                .map(|g| GpuOffer {
+                    gpu: g.spec.clone(),
+                    unit_price: g.unit_price,
+                })
+                .collect()
+        }),
         max_cards,
         memory_model,
         allow_pipeline: false,
@@ -494,8 +568,9 @@ fn recommendation(form: &WhatIf) -> Result<Vec<Candidate>, String> {
 }
 
 #[component]
-fn Recommendation(form: WhatIf) -> impl IntoView {
-    let candidates = Memo::new(move |_| recommendation(&form));
+fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
+    let candidates = Memo::new(move |_| recommendation(&form, catalog));
+    let priced = catalog.with_value(|c| c.gpus.iter().any(|g| g.unit_price.is_some()));
     view! {
         <section class="card">
             <h2>"Recommendation for a demand"</h2>
@@ -542,7 +617,9 @@ fn Recommendation(form: WhatIf) -> impl IntoView {
                                     <th scope="col" class="num">"Rank"</th><th scope="col">"GPU"</th><th scope="col">"Weights"</th>
                                     <th scope="col">"Topology"</th><th scope="col" class="num">"Cards"</th>
                                     <th scope="col" class="num">"Sessions"</th><th scope="col" class="num">"Headroom"</th>
-                                    <th scope="col" class="num">"Decode ceiling, tok/s"</th><th scope="col">"Arithmetic"</th>
+                                    <th scope="col" class="num">"Decode ceiling, tok/s"</th>
+                                    {priced.then(|| view! { <th scope="col" class="num" title="unit price × cards, where prices are set">"Cost"</th> })}
+                                    <th scope="col">"Arithmetic"</th>
                                 </tr></thead>
                                 <tbody>
                                     {feasible.into_iter().map(|c| view! {
@@ -555,6 +632,7 @@ fn Recommendation(form: WhatIf) -> impl IntoView {
                                             <td class="num">{fmt_int(c.sessions)}</td>
                                             <td class="num">{format!("{:.2}×", c.headroom)}</td>
                                             <td class="num">{format!("{:.1}", c.decode_tokens_per_s)}</td>
+                                            {priced.then(|| view! { <td class="num">{c.cost.map(|cost| fmt_int(cost.round() as u64)).unwrap_or_else(|| "no price".into())}</td> })}
                                             <td>
                                                 <details>
                                                     <summary>"show"</summary>

@@ -24,6 +24,22 @@ pub struct FirstStart {
     /// The generated admin password, printed once.
     pub admin_password: String,
     pub demo_pilot: Option<i64>,
+    /// The first admin's user id.
+    pub admin_id: i64,
+}
+
+/// Evidence files of the demo pilot that need the data folder (called once the services exist,
+/// after [`first_start`]): a synthetic working week of gateway traffic, stored as a gateway-log
+/// upload is, so the traffic page has a demand profile from the start.
+pub async fn seed_demo_evidence(
+    services: &super::Services,
+    first: &FirstStart,
+) -> Result<(), AppError> {
+    if let Some(pilot) = first.demo_pilot {
+        crate::api::traffic::ssr::seed_demo_traffic(services, pilot, first.admin_id).await?;
+        crate::api::load_tests::ssr::seed_demo_load_test(services, pilot, first.admin_id).await?;
+    }
+    Ok(())
 }
 
 /// The demo pilot's fields.
@@ -139,5 +155,6 @@ pub async fn first_start(store: &Store, demo: bool) -> Result<Option<FirstStart>
         admin_email: admin.user.email,
         admin_password: admin.generated_password.unwrap_or_default(),
         demo_pilot,
+        admin_id: admin.user.id,
     }))
 }

@@ -6,8 +6,10 @@
 //! Unix-millisecond timestamps. Rows are read by column name into the domain types of
 //! [`crate::model`]; nothing outside this module builds a query.
 
+pub mod catalog;
 mod evidence;
 pub mod plans;
+pub mod traffic;
 
 use crate::model::{ApiToken, Organisation, Pilot, SessionUser, UserSummary};
 use engine::account::{OrganisationKind, Role};

@@ -6,10 +6,14 @@
 //! escapes every label, so user-supplied names are safe to inline.
 
 pub mod decode_bars;
+pub mod load_curves;
 pub mod memory_bar;
+pub mod traffic;
 
 pub use decode_bars::{DecodeBar, decode_ceiling_chart};
+pub use load_curves::{CurveChart, CurveSeries, Threshold, load_curve_chart};
 pub use memory_bar::memory_bar_chart;
+pub use traffic::{arrivals_chart, in_flight_chart, token_histogram_chart};
 
 use plotters::style::RGBColor;
 

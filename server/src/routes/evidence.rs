@@ -8,12 +8,16 @@
 //! Kinds read today (see [`crate::evidence_import`]): `load_test` (vllm bench serve, AIPerf,
 //! GenAI-Perf, guidellm results; their operating points are stored, the raw file kept) and
 //! `vllm_startup_log` (for calibrating the sizing engine; settings fields `model`, `weights`,
-//! `kv_dtype`, `gpu`, `tp`, `context` as on the calibration page).
+//! `kv_dtype`, `gpu`, `tp`, `context` as on the calibration page), `gateway_log` (a gateway's
+//! per-request log; field `skip_bad_lines` = `true` skips and counts malformed lines, default
+//! `false` rejects the file naming the line; the pilot's combined demand profile is rebuilt) and
+//! `metrics_scrape` (vLLM `/metrics`; optional field `scraped_at`, RFC 3339 or Unix seconds).
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
-use crate::evidence_import::{Recognised, recognise};
+use crate::evidence_import::{ReadSettings, Recognised, recognise_with};
 use crate::upload::receive_evidence;
+use app::api::load_tests::ssr as load_tests;
 use app::error::AppError;
 use app::model::StartupLogSummary;
 use app::server::auth::{Need, authorise, editable_pilot, visible_pilot};
@@ -48,15 +52,39 @@ pub async fn upload_evidence(
         return Err(duplicate(&file.file_name, &existing).into());
     }
     let kind = upload.fields.get("kind").cloned().filter(|k| !k.is_empty());
+    let settings = ReadSettings {
+        skip_bad_lines: app::api::traffic::ssr::parse_skip_bad_lines(
+            upload.fields.get("skip_bad_lines").map(String::as_str),
+        )?,
+        scraped_at_ms: app::api::traffic::ssr::parse_scraped_at(
+            upload
+                .fields
+                .get("scraped_at")
+                .map(String::as_str)
+                .unwrap_or(""),
+        )?,
+    };
     let (name, path) = (file.file_name.clone(), file.temp_path.clone());
-    let recognised = tokio::task::spawn_blocking(move || recognise(&name, &path, kind.as_deref()))
-        .await
-        .map_err(|_| AppError::Internal)?
-        .map_err(|e| AppError::invalid(e.0))?;
+    let recognised = tokio::task::spawn_blocking(move || {
+        recognise_with(&name, &path, kind.as_deref(), &settings)
+    })
+    .await
+    .map_err(|_| AppError::Internal)?
+    .map_err(|e| AppError::invalid(e.0))?;
     let kind = recognised.kind();
     let (summary, summary_json) = match recognised {
         Recognised::LoadTest(import) => {
-            let value = serde_json::to_value(&import).map_err(|_| AppError::Internal)?;
+            // The run context: form fields, else the pasted `serve_command`, else the pilot.
+            let context = load_tests::run_context_from_fields(&upload.fields, &pilot)?;
+            let value = load_tests::summary_json(import, context)?;
+            (value.clone(), value.to_string())
+        }
+        Recognised::GatewayLog(log) => {
+            let value = serde_json::to_value(&log).map_err(|_| AppError::Internal)?;
+            (value.clone(), value.to_string())
+        }
+        Recognised::MetricsScrape(scrape) => {
+            let value = serde_json::to_value(&scrape).map_err(|_| AppError::Internal)?;
             (value.clone(), value.to_string())
         }
         Recognised::StartupLog(log) => {
@@ -99,6 +127,9 @@ pub async fn upload_evidence(
             return Err(AppError::from(error).into());
         }
     };
+    if kind == app::api::traffic::GATEWAY_LOG {
+        app::api::traffic::ssr::refresh_profile(services, pilot_id).await?;
+    }
     Ok((
         StatusCode::CREATED,
         Json(json!({

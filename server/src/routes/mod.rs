@@ -2,7 +2,9 @@
 
 pub mod api_v1;
 pub mod api_v1_plan;
+pub mod demand;
 pub mod evidence;
+pub mod evidence_form;
 pub mod health;
 
 use crate::AppState;
@@ -20,9 +22,14 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
             post(evidence::upload_evidence).layer(DefaultBodyLimit::max(upload_limit)),
         )
         .route(
+            "/pilots/{id}/evidence",
+            post(evidence_form::upload_evidence_form).layer(DefaultBodyLimit::max(upload_limit)),
+        )
+        .route(
             "/api/v1/pilots/{id}/operating-points",
             get(evidence::operating_points),
         )
         .merge(api_v1::router())
         .merge(api_v1_plan::router())
+        .merge(demand::router())
 }

@@ -45,10 +45,73 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ("revoke_api_token", Need::SignedIn, &[("id", "1")]),
     ("get_pilot", Need::SignedIn, &[("id", "{pilot}")]),
     ("customer_organisations", Need::Staff, &[]),
+    ("sizing_catalog", Need::SignedIn, &[]),
+    (
+        "save_gpu",
+        Need::Admin,
+        &[
+            ("id", "intruder-gpu"),
+            ("name", "Intruder"),
+            ("memory_driver_gib", "80"),
+            ("memory_cuda_gib", ""),
+            ("bandwidth_gb_s", "2000"),
+            ("bf16_dense_tflops", ""),
+            ("fp8", "native"),
+            ("fp4", "none"),
+            ("unit_price", "1"),
+        ],
+    ),
+    (
+        "set_gpu_price",
+        Need::Admin,
+        &[("id", "h200-nvl"), ("unit_price", "1")],
+    ),
+    ("reset_gpu", Need::Admin, &[("id", "h200-nvl")]),
+    (
+        "add_model",
+        Need::Staff,
+        &[("id", "intruder"), ("name", ""), ("config_json", "{}")],
+    ),
+    ("delete_model", Need::Admin, &[("id", "intruder")]),
     (
         "list_calibrations",
         Need::SignedIn,
         &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "traffic_overview",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "metrics_window",
+        Need::SignedIn,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("before", ""),
+            ("after", ""),
+            ("elapsed_s", ""),
+        ],
+    ),
+    (
+        "list_evidence_files",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "get_load_tests",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}"), ("percentile", "p95")],
+    ),
+    (
+        "compare_load_tests",
+        Need::SignedIn,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("baseline", "1"),
+            ("runs", "1"),
+            ("percentile", "p95"),
+        ],
     ),
     (
         "add_startup_log",

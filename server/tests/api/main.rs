@@ -5,12 +5,15 @@
 mod accounts;
 mod authorisation;
 mod calibration;
+mod catalog;
 mod cli;
 mod helpers;
 mod load_tests;
+mod load_tests_pages;
 mod migrations;
 mod pages;
 mod pilots;
 mod plans;
 mod rest;
 mod sizing;
+mod traffic;

@@ -962,3 +962,64 @@ async fn the_demo_pilot_starts_with_an_approved_mlperf_interactive_plan() {
     assert!(html.contains("TTFT p99 ≤ 450 ms @ client"));
     assert!(html.contains("Not measured"));
 }
+
+#[tokio::test]
+async fn plain_form_posts_return_to_the_editor_with_the_error_named() {
+    let w = world().await;
+    w.create(INTERACTIVE).await;
+    let (version, revision) = w.draft().await;
+    let editor = w.app.url(&format!("/pilots/{}/plan/edit", w.pilot));
+    let id = w.id();
+    let post = |threshold: &'static str| {
+        let form = vec![
+            ("pilot_id", id.clone()),
+            ("version", version.clone()),
+            ("revision", revision.clone()),
+            ("index", "0".into()),
+            ("metric", "ttft".into()),
+            ("custom_name", String::new()),
+            ("statistic", "p99".into()),
+            ("comparator", "le".into()),
+            ("threshold", threshold.into()),
+            ("unit", "ms".into()),
+            ("point", "client".into()),
+            ("definition", String::new()),
+            ("scope", "all_traffic".into()),
+            ("rationale", String::new()),
+        ];
+        w.assessor
+            .post(w.app.url("/api/save_pass_mark"))
+            .header("Accept", "text/html,application/xhtml+xml")
+            .header("Referer", editor.clone())
+            .form(&form)
+            .send()
+    };
+    // Refused: back to the editor, the error in the address, shown on the page.
+    let refused = post("0").await.unwrap();
+    assert_eq!(refused.status(), StatusCode::FOUND);
+    let location = refused.headers()["location"].to_str().unwrap().to_string();
+    assert!(
+        location.starts_with(&editor) && location.contains("__err="),
+        "{location}"
+    );
+    let (status, html) = w
+        .html(&w.assessor, &location.replacen(&w.app.base, "", 1))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("The change was not saved"));
+    assert!(html.contains("pass mark 1, threshold: must be greater than zero"));
+    // Saved: back to the editor, which shows the new mark.
+    let saved = post("400").await.unwrap();
+    assert_eq!(saved.status(), StatusCode::FOUND);
+    assert_eq!(
+        saved.headers()["location"]
+            .to_str()
+            .unwrap()
+            .trim_end_matches('?'),
+        editor
+    );
+    let (_, html) = w
+        .html(&w.assessor, &format!("/pilots/{}/plan/edit", w.pilot))
+        .await;
+    assert!(html.contains("TTFT p99 ≤ 400 ms @ client"));
+}

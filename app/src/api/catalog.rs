@@ -1,0 +1,221 @@
+//! The sizing catalog: reading it (everyone signed in), GPUs and prices (admins), models from a
+//! pasted Hugging Face config.json (staff).
+
+use crate::error::AppError;
+use crate::model::SizingCatalog;
+use leptos::prelude::*;
+
+/// The reviewed catalogs with this installation's GPUs, prices and models.
+#[server(endpoint = "sizing_catalog")]
+pub async fn load_sizing_catalog() -> Result<SizingCatalog, AppError> {
+    use crate::server::auth::{Need, require};
+    crate::server::respond(
+        async move {
+            require(Need::SignedIn)?;
+            crate::server::catalog::effective_catalog(&crate::server::services()?.store).await
+        }
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+fn optional_number(field: &str, text: &str) -> Result<Option<f64>, AppError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let value: f64 = text
+        .parse()
+        .map_err(|_| AppError::invalid(format!("{field}: `{text}` is not a number")))?;
+    if !(value.is_finite() && value >= 0.0) {
+        return Err(AppError::invalid(format!("{field}: must be zero or more")));
+    }
+    Ok(Some(value))
+}
+
+/// Adds a GPU, or edits one (a reviewed GPU keeps its id and is marked edited). Memory in GiB as
+/// the driver reports it; CUDA memory defaults to 0.6 GiB less (marked as an estimate); formats:
+/// `fp8` is `native`/`weight_only`/`unsupported`, `fp4` is `nvfp4`, `mxfp4`, `both` or `none`.
+#[allow(clippy::too_many_arguments)]
+#[server(endpoint = "save_gpu")]
+pub async fn save_gpu(
+    id: String,
+    name: String,
+    memory_driver_gib: String,
+    memory_cuda_gib: String,
+    bandwidth_gb_s: String,
+    bf16_dense_tflops: String,
+    fp8: String,
+    fp4: String,
+    unit_price: String,
+) -> Result<String, AppError> {
+    use crate::server::auth::{Need, require};
+    use crate::server::catalog::slug;
+    use engine::sizing::{FormatSupport, GpuSpec};
+    crate::server::respond(
+        async move {
+            let admin = require(Need::Admin)?;
+            let store = crate::server::services()?.store;
+            let name = name.trim().to_string();
+            if name.is_empty() || name.chars().count() > 100 {
+                return Err(AppError::invalid("name: 1–100 characters"));
+            }
+            let id = if id.trim().is_empty() {
+                slug(&name)
+            } else {
+                slug(&id)
+            };
+            if id.is_empty() || id == "custom" {
+                return Err(AppError::invalid(
+                    "id: give the GPU an id of letters and digits",
+                ));
+            }
+            let driver =
+                optional_number("memory_driver_gib", &memory_driver_gib)?.ok_or_else(|| {
+                    AppError::invalid("memory_driver_gib: the memory the driver reports, GiB")
+                })?;
+            let cuda = optional_number("memory_cuda_gib", &memory_cuda_gib)?;
+            let bandwidth = optional_number("bandwidth_gb_s", &bandwidth_gb_s)?
+                .ok_or_else(|| AppError::invalid("bandwidth_gb_s: the memory bandwidth, GB/s"))?;
+            let tflops = optional_number("bf16_dense_tflops", &bf16_dense_tflops)?;
+            let price = optional_number("unit_price", &unit_price)?;
+            let mut spec = GpuSpec::custom(&name, driver, cuda, bandwidth, tflops);
+            spec.id = id.clone();
+            spec.sources = vec![format!("entered by {}", admin.email)];
+            spec.fp8 = match fp8.trim() {
+                "" | "native" => FormatSupport::Native,
+                "weight_only" => FormatSupport::WeightOnly,
+                "unsupported" => FormatSupport::Unsupported,
+                other => return Err(AppError::invalid(format!("fp8: unknown support `{other}`"))),
+            };
+            let (nvfp4, mxfp4) = match fp4.trim() {
+                "" | "none" => (FormatSupport::WeightOnly, FormatSupport::WeightOnly),
+                "nvfp4" => (FormatSupport::Native, FormatSupport::WeightOnly),
+                "mxfp4" => (FormatSupport::WeightOnly, FormatSupport::Native),
+                "both" => (FormatSupport::Native, FormatSupport::Native),
+                other => return Err(AppError::invalid(format!("fp4: unknown support `{other}`"))),
+            };
+            spec.nvfp4 = nvfp4;
+            spec.mxfp4 = mxfp4;
+            if spec.fp8 == FormatSupport::Native && spec.fp8_dense_tflops.is_none() {
+                spec.fp8_dense_tflops = tflops.map(|t| 2.0 * t);
+            }
+            spec.validate()
+                .map_err(|e| AppError::invalid(e.to_string()))?;
+            let json = serde_json::to_string(&spec).map_err(|_| AppError::Internal)?;
+            store
+                .upsert_catalog_gpu(&id, Some(&json), price, admin.id)
+                .await?;
+            Ok(id)
+        }
+        .await,
+    )
+}
+
+/// Sets (or, with an empty price, clears) the unit price of a GPU; recommendations then show cost.
+#[server(endpoint = "set_gpu_price")]
+pub async fn set_gpu_price(id: String, unit_price: String) -> Result<(), AppError> {
+    use crate::server::auth::{Need, require};
+    crate::server::respond(
+        async move {
+            let admin = require(Need::Admin)?;
+            let store = crate::server::services()?.store;
+            let catalog = crate::server::catalog::effective_catalog(&store).await?;
+            if catalog.gpu(&id).is_none() {
+                return Err(AppError::NotFound);
+            }
+            let price = optional_number("unit_price", &unit_price)?;
+            store.upsert_catalog_gpu(&id, None, price, admin.id).await?;
+            Ok(())
+        }
+        .await,
+    )
+}
+
+/// Removes this installation's row of a GPU: an added GPU disappears, an edited one returns to
+/// its reviewed figures; either loses its price.
+#[server(endpoint = "reset_gpu")]
+pub async fn reset_gpu(id: String) -> Result<(), AppError> {
+    use crate::server::auth::{Need, require};
+    crate::server::respond(
+        async move {
+            require(Need::Admin)?;
+            if crate::server::services()?
+                .store
+                .delete_catalog_gpu(&id)
+                .await?
+            {
+                Ok(())
+            } else {
+                Err(AppError::NotFound)
+            }
+        }
+        .await,
+    )
+}
+
+/// Adds a model from a pasted Hugging Face `config.json` (staff). The id defaults to the
+/// config's `_name_or_path`.
+#[server(endpoint = "add_model")]
+pub async fn add_model(id: String, name: String, config_json: String) -> Result<String, AppError> {
+    use crate::server::auth::{Need, require};
+    use crate::server::catalog::slug;
+    use engine::sizing::ModelSpec;
+    crate::server::respond(
+        async move {
+            let user = require(Need::Staff)?;
+            let store = crate::server::services()?.store;
+            if config_json.len() > 256 * 1024 {
+                return Err(AppError::invalid("config_json: at most 256 KiB"));
+            }
+            let mut spec = ModelSpec::from_hf_config(&config_json)
+                .map_err(|e| AppError::invalid(format!("config_json: {e}")))?;
+            if !name.trim().is_empty() {
+                spec.name = name.trim().chars().take(100).collect();
+            }
+            let id = if id.trim().is_empty() {
+                slug(&spec.name)
+            } else {
+                slug(&id)
+            };
+            if id.is_empty() || id == "custom" {
+                return Err(AppError::invalid("id: give the model an id"));
+            }
+            if engine::sizing::model_by_id(&id).is_some() {
+                return Err(AppError::invalid(format!(
+                    "id: `{id}` is a reviewed catalog model already"
+                )));
+            }
+            spec.id = id.clone();
+            spec.validate()
+                .map_err(|e| AppError::invalid(format!("config_json: {e}")))?;
+            let json = serde_json::to_string(&spec).map_err(|_| AppError::Internal)?;
+            store
+                .create_catalog_model(&id, &json, &config_json, user.id)
+                .await?;
+            Ok(id)
+        }
+        .await,
+    )
+}
+
+/// Removes a pasted model (admins).
+#[server(endpoint = "delete_model")]
+pub async fn delete_model(id: String) -> Result<(), AppError> {
+    use crate::server::auth::{Need, require};
+    crate::server::respond(
+        async move {
+            require(Need::Admin)?;
+            if crate::server::services()?
+                .store
+                .delete_catalog_model(&id)
+                .await?
+            {
+                Ok(())
+            } else {
+                Err(AppError::NotFound)
+            }
+        }
+        .await,
+    )
+}

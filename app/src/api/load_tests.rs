@@ -1,0 +1,924 @@
+//! Load-test evidence of a pilot: the evidence list, curves against concurrency, goodput per
+//! operating point against the plan in force, capacity per scenario, and comparisons.
+//!
+//! Uploads themselves go through `POST /api/v1/pilots/{id}/evidence` (the page's drag-and-drop
+//! posts each file there with the session cookie) or, without JavaScript, the plain form route
+//! `POST /pilots/{id}/evidence`; both store the [`RunContext`] with the import in the evidence
+//! row's summary ([`LoadTestSummary`]).
+
+use crate::error::AppError;
+use crate::model::{EvidenceFile, Pilot};
+use engine::loadtest::{Capacity, LatencyTarget, PointGoodput, SpreadState};
+use engine::run_context::RunContext;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// What is stored as the summary of a load-test evidence row: the importer's [`engine::ingest::Import`]
+/// (flattened, so readers of the plain import keep working) plus the run context.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadTestSummary {
+    #[serde(flatten)]
+    pub import: engine::ingest::Import,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_context: Option<RunContext>,
+}
+
+/// p50/p95/p99 of one metric at one point (ms), as the file reports them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stat3 {
+    pub p50: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+}
+
+impl Stat3 {
+    pub fn get(&self, percentile: &str) -> Option<f64> {
+        match percentile {
+            "p50" => self.p50,
+            "p99" => self.p99,
+            _ => self.p95,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.p50.is_none() && self.p95.is_none() && self.p99.is_none()
+    }
+}
+
+/// One operating point as the pages show it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointRow {
+    /// `<evidence id>:<index>`: how the compare form names a single point.
+    pub key: String,
+    pub evidence_id: i64,
+    pub file_name: String,
+    pub scenario: String,
+    pub source: String,
+    pub concurrency: Option<f64>,
+    pub request_rate: Option<f64>,
+    pub completed: Option<u64>,
+    pub failed: Option<u64>,
+    pub duration_s: Option<f64>,
+    pub request_throughput: Option<f64>,
+    /// Aggregate output tokens/s (the machine's).
+    pub output_tokens_per_s: Option<f64>,
+    /// Per-stream output tokens/s: the file's own figure, else 1000 ÷ TPOT p50.
+    pub per_stream_tokens_per_s: Option<f64>,
+    /// True when the per-stream figure is 1000 ÷ TPOT p50 rather than the file's.
+    pub per_stream_derived: bool,
+    pub ttft: Stat3,
+    pub tpot: Stat3,
+    pub itl: Stat3,
+    pub e2e: Stat3,
+    /// Goodput against the plan's targets (`None` when there is no approved plan).
+    pub goodput: Option<PointGoodput>,
+    /// What the TTFT spread says (needs p50, p95 and p99 and a concurrency).
+    pub spread: Option<SpreadState>,
+}
+
+/// One load-test evidence file with its points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadTestRun {
+    pub evidence: EvidenceFile,
+    pub tool: String,
+    pub tool_version: Option<String>,
+    pub layout: String,
+    pub run_context: Option<RunContext>,
+    pub points: Vec<PointRow>,
+    pub warnings: Vec<String>,
+    /// Goodput is exact here: the kept raw file has per-request records.
+    pub per_request: bool,
+}
+
+/// A chart ready to inline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Chart {
+    pub id: String,
+    pub title: String,
+    pub svg: String,
+}
+
+/// The plan's targets as the load-test pages use them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanTargets {
+    pub targets: Vec<LatencyTarget>,
+    /// Where the targets come from, or why there are none.
+    pub note: String,
+}
+
+/// Everything the load-test page shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadTestView {
+    pub pilot: Pilot,
+    pub can_edit: bool,
+    pub runs: Vec<LoadTestRun>,
+    pub plan: PlanTargets,
+    pub percentile: String,
+    pub charts: Vec<Chart>,
+    pub capacity: Vec<Capacity>,
+}
+
+/// The evidence page: the pilot and every evidence file, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceView {
+    pub pilot: Pilot,
+    pub can_edit: bool,
+    pub files: Vec<EvidenceListRow>,
+}
+
+/// One evidence file in the list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceListRow {
+    pub file: EvidenceFile,
+    /// Tool and version for load tests (`vllm bench serve`, `aiperf 0.3.0`), else the kind.
+    pub tool: String,
+    pub points: usize,
+    pub run_context: Option<RunContext>,
+}
+
+/// One compared figure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareRow {
+    pub scenario: String,
+    pub concurrency: Option<f64>,
+    pub figure: String,
+    pub unit: String,
+    pub baseline: Option<f64>,
+    pub value: Option<f64>,
+    /// (value − baseline) ÷ baseline, %.
+    pub difference_pct: Option<f64>,
+    /// Whether higher is better for this figure (throughput) or lower (latency).
+    pub higher_is_better: bool,
+}
+
+/// A comparison of runs against a baseline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub baseline_label: String,
+    /// One block of rows per compared run.
+    pub runs: Vec<(String, Vec<CompareRow>)>,
+    pub charts: Vec<Chart>,
+    pub percentile: String,
+}
+
+/// The percentile a page draws: `p50`, `p95` (default) or `p99`.
+pub fn normalise_percentile(text: &str) -> String {
+    match text.trim() {
+        "p50" | "p99" => text.trim().to_string(),
+        _ => "p95".to_string(),
+    }
+}
+
+/// The pilot's evidence files (every kind), newest first.
+#[server(endpoint = "list_evidence_files")]
+pub async fn list_evidence_files(pilot_id: i64) -> Result<EvidenceView, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            let files = services
+                .store
+                .list_evidence(pilot_id, None)
+                .await?
+                .into_iter()
+                .map(|(file, summary)| ssr::list_row(file, &summary))
+                .collect();
+            Ok(EvidenceView {
+                pilot,
+                can_edit: user.role.can_edit_pilots(),
+                files,
+            })
+        }
+        .await,
+    )
+}
+
+/// The load-test page: runs, curves at `percentile`, goodput and capacity against the plan.
+#[server(endpoint = "get_load_tests")]
+pub async fn get_load_tests(pilot_id: i64, percentile: String) -> Result<LoadTestView, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            let percentile = normalise_percentile(&percentile);
+            let plan = ssr::plan_targets(&services, pilot_id).await?;
+            let runs = ssr::load_runs(&services, pilot_id, &plan.targets).await?;
+            let charts = ssr::charts(&runs, &[], &plan, &percentile);
+            let capacity = ssr::capacity(&runs);
+            Ok(LoadTestView {
+                pilot,
+                can_edit: user.role.can_edit_pilots(),
+                runs,
+                plan,
+                percentile,
+                charts,
+                capacity,
+            })
+        }
+        .await,
+    )
+}
+
+/// Compares runs against a baseline. `baseline` and `runs` name evidence files (`12`) or single
+/// operating points (`12:3`); `runs` is a comma-separated list.
+#[server(endpoint = "compare_load_tests")]
+pub async fn compare_load_tests(
+    pilot_id: i64,
+    baseline: String,
+    runs: String,
+    percentile: String,
+) -> Result<Comparison, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            visible_pilot(&services.store, &user, pilot_id).await?;
+            let percentile = normalise_percentile(&percentile);
+            let plan = ssr::plan_targets(&services, pilot_id).await?;
+            let all = ssr::load_runs(&services, pilot_id, &plan.targets).await?;
+            ssr::compare(&all, &baseline, &runs, &plan, &percentile)
+        }
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+pub mod ssr {
+    //! The server side of the load-test pages (also used by the upload routes).
+
+    use super::*;
+    use crate::server::Services;
+    use engine::charts::{CurveChart, CurveSeries, Threshold, load_curve_chart};
+    use engine::ingest::{ImportOptions, MetricKey, MetricStats, OperatingPoint};
+    use engine::loadtest::{
+        capacity_by_scenario, classify_spread, grade_on_percentiles, grade_on_requests,
+        latency_targets,
+    };
+    use std::collections::BTreeMap;
+
+    /// The evidence kind of load-test results (as `server::evidence_import::LOAD_TEST`).
+    pub const LOAD_TEST: &str = "load_test";
+
+    /// Raw files larger than this are not re-read for per-request goodput on a page view.
+    pub const MAX_REREAD_BYTES: i64 = 256 * 1024 * 1024;
+
+    fn internal(error: impl std::fmt::Display) -> AppError {
+        tracing::error!(%error, "load-test evidence unreadable");
+        AppError::Internal
+    }
+
+    /// The run-context form fields of an upload, by name. Every field is optional.
+    pub const RUN_CONTEXT_FIELDS: [&str; 12] = [
+        "engine",
+        "engine_version",
+        "gpu",
+        "gpu_count",
+        "precision",
+        "kv_dtype",
+        "tp",
+        "max_num_batched_tokens",
+        "max_num_seqs",
+        "prefix_caching",
+        "cuda_graphs",
+        "serve_command",
+    ];
+
+    /// The run context of an upload: the form fields where filled in, else what the pasted
+    /// `serve_command` (a `vllm serve …` line or a ServingRuntime YAML) says, else the pilot's
+    /// notes (engine, version, GPU and count). Errors name the field.
+    pub fn run_context_from_fields(
+        fields: &BTreeMap<String, String>,
+        pilot: &Pilot,
+    ) -> Result<RunContext, AppError> {
+        let text = |name: &str| {
+            fields
+                .get(name)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        fn whole<T: std::str::FromStr>(
+            name: &str,
+            value: Option<String>,
+        ) -> Result<Option<T>, AppError> {
+            value
+                .map(|v| {
+                    v.parse::<T>().map_err(|_| {
+                        AppError::invalid(format!("{name}: `{v}` is not a whole number"))
+                    })
+                })
+                .transpose()
+        }
+        fn flag(name: &str, value: Option<String>) -> Result<Option<bool>, AppError> {
+            value
+                .map(|v| match v.to_ascii_lowercase().as_str() {
+                    "on" | "true" | "yes" | "1" => Ok(true),
+                    "off" | "false" | "no" | "0" => Ok(false),
+                    _ => Err(AppError::invalid(format!("{name}: `{v}` is not on or off"))),
+                })
+                .transpose()
+        }
+        let form = RunContext {
+            engine: text("engine"),
+            engine_version: text("engine_version"),
+            gpu: text("gpu"),
+            gpu_count: whole("gpu_count", text("gpu_count"))?,
+            precision: text("precision"),
+            kv_cache_dtype: text("kv_dtype"),
+            tensor_parallel: whole("tp", text("tp"))?,
+            max_num_batched_tokens: whole(
+                "max_num_batched_tokens",
+                text("max_num_batched_tokens"),
+            )?,
+            max_num_seqs: whole("max_num_seqs", text("max_num_seqs"))?,
+            prefix_caching: flag("prefix_caching", text("prefix_caching"))?,
+            cuda_graphs: flag("cuda_graphs", text("cuda_graphs"))?,
+            ..RunContext::default()
+        };
+        let pasted = match text("serve_command") {
+            Some(t) => engine::run_context::parse(&t)
+                .map_err(|e| AppError::invalid(format!("serve_command: {e}")))?,
+            None => RunContext::default(),
+        };
+        let from_pilot = RunContext {
+            engine: Some(pilot.engine.trim().to_string()).filter(|s| !s.is_empty()),
+            engine_version: Some(pilot.engine_version.trim().to_string()).filter(|s| !s.is_empty()),
+            gpu: Some(pilot.gpu_type.trim().to_string()).filter(|s| !s.is_empty()),
+            gpu_count: u32::try_from(pilot.gpu_count).ok().filter(|n| *n > 0),
+            ..RunContext::default()
+        };
+        Ok(form.or(&pasted).or(&from_pilot))
+    }
+
+    /// Stores the V100 benchmark report's published percentiles as the demo pilot's load-test
+    /// evidence (first start only): a vLLM-bench-style JSON Lines file read by the normal
+    /// importer, with the report's ServingRuntime as its run context.
+    pub async fn seed_demo_load_test(
+        services: &Services,
+        pilot_id: i64,
+        uploaded_by: i64,
+    ) -> Result<i64, AppError> {
+        use engine::loadtest::demo;
+        let bytes = demo::v100_report_jsonl().into_bytes();
+        let import = engine::ingest::import_reader(
+            demo::FILE_NAME,
+            std::io::BufReader::new(bytes.as_slice()),
+            &ImportOptions::stats_only(),
+        )
+        .map_err(internal)?;
+        let context = engine::run_context::parse(demo::SERVING_RUNTIME)
+            .map_err(internal)?
+            .or(&RunContext {
+                gpu: Some("Tesla V100-SXM2-16GB".into()),
+                ..RunContext::default()
+            });
+        let summary = summary_json(import, context)?.to_string();
+        crate::server::evidence::keep_bytes(
+            services,
+            pilot_id,
+            LOAD_TEST,
+            demo::FILE_NAME,
+            &bytes,
+            &summary,
+            uploaded_by,
+        )
+        .await
+    }
+
+    /// The summary JSON of a load-test evidence row.
+    pub fn summary_json(
+        import: engine::ingest::Import,
+        run_context: RunContext,
+    ) -> Result<serde_json::Value, AppError> {
+        serde_json::to_value(LoadTestSummary {
+            import,
+            run_context: (!run_context.is_empty()).then_some(run_context),
+        })
+        .map_err(internal)
+    }
+
+    pub fn list_row(file: EvidenceFile, summary: &str) -> EvidenceListRow {
+        if file.kind == LOAD_TEST
+            && let Ok(s) = serde_json::from_str::<LoadTestSummary>(summary)
+        {
+            let tool = match &s.import.tool_version {
+                Some(v) => format!("{} {v}", s.import.tool),
+                None => s.import.tool.clone(),
+            };
+            return EvidenceListRow {
+                file,
+                tool,
+                points: s.import.points.len(),
+                run_context: s.run_context,
+            };
+        }
+        let tool = match file.kind.as_str() {
+            "vllm_startup_log" => "vLLM start-up log".to_string(),
+            other => other.replace('_', " "),
+        };
+        EvidenceListRow {
+            file,
+            tool,
+            points: 0,
+            run_context: None,
+        }
+    }
+
+    /// The targets of the approved plan in force, or a note saying why there are none.
+    pub async fn plan_targets(services: &Services, pilot_id: i64) -> Result<PlanTargets, AppError> {
+        Ok(match services.store.plan_in_force(pilot_id).await? {
+            Some(version) => {
+                let targets = latency_targets(&version.content);
+                let note = if targets.is_empty() {
+                    format!(
+                        "Plan version {} (approved) has no latency percentile or maximum marks, so nothing is graded.",
+                        version.number
+                    )
+                } else {
+                    format!(
+                        "Targets: the latency marks of plan version {} (approved): {}.",
+                        version.number,
+                        targets
+                            .iter()
+                            .map(|t| t.label.clone())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                PlanTargets { targets, note }
+            }
+            None => PlanTargets {
+                targets: Vec::new(),
+                note:
+                    "No approved plan yet: curves are drawn without targets and nothing is graded."
+                        .into(),
+            },
+        })
+    }
+
+    fn stat3(stats: Option<&MetricStats>) -> Stat3 {
+        stats
+            .map(|s| Stat3 {
+                p50: s.p50,
+                p95: s.p95,
+                p99: s.p99,
+            })
+            .unwrap_or_default()
+    }
+
+    fn row(evidence: &EvidenceFile, index: usize, point: &OperatingPoint) -> PointRow {
+        let tpot = stat3(point.metric(MetricKey::TpotMs));
+        let (per_stream, derived) = match point.output_tokens_per_s_per_user {
+            Some(v) => (Some(v), false),
+            None => (tpot.p50.filter(|t| *t > 0.0).map(|t| 1000.0 / t), true),
+        };
+        PointRow {
+            key: format!("{}:{index}", evidence.id),
+            evidence_id: evidence.id,
+            file_name: evidence.file_name.clone(),
+            scenario: if point.scenario.is_empty() {
+                "unspecified".into()
+            } else {
+                point.scenario.clone()
+            },
+            source: point.source.clone(),
+            concurrency: point.concurrency,
+            request_rate: point.request_rate,
+            completed: point.completed,
+            failed: point.failed,
+            duration_s: point.duration_s,
+            request_throughput: point.request_throughput,
+            output_tokens_per_s: point.output_tokens_per_s,
+            per_stream_tokens_per_s: per_stream,
+            per_stream_derived: derived && per_stream.is_some(),
+            ttft: stat3(point.metric(MetricKey::TtftMs)),
+            tpot,
+            itl: stat3(point.metric(MetricKey::ItlMs)),
+            e2e: stat3(point.metric(MetricKey::E2eMs)),
+            goodput: None,
+            spread: None,
+        }
+    }
+
+    /// Re-reads the kept raw file keeping per-request records; `None` when it has none (or is
+    /// too large or gone).
+    async fn reread_requests(
+        services: &Services,
+        file: &EvidenceFile,
+    ) -> Option<engine::ingest::Import> {
+        if file.size_bytes > MAX_REREAD_BYTES {
+            return None;
+        }
+        let path = services.data_dir.join("evidence").join(&file.sha256);
+        let name = file.file_name.clone();
+        tokio::task::spawn_blocking(move || {
+            let handle = std::fs::File::open(&path).ok()?;
+            let options = ImportOptions {
+                keep_requests: true,
+                keep_itl_lists: false,
+                exact_itl_percentiles: false,
+            };
+            engine::ingest::import_reader(&name, std::io::BufReader::new(handle), &options).ok()
+        })
+        .await
+        .ok()
+        .flatten()
+        .filter(|import| !import.requests.is_empty())
+    }
+
+    /// Every load-test run of the pilot, newest first, graded against `targets`.
+    pub async fn load_runs(
+        services: &Services,
+        pilot_id: i64,
+        targets: &[LatencyTarget],
+    ) -> Result<Vec<LoadTestRun>, AppError> {
+        let mut runs = Vec::new();
+        for (file, summary) in services
+            .store
+            .list_evidence(pilot_id, Some(LOAD_TEST))
+            .await?
+        {
+            let summary: LoadTestSummary = serde_json::from_str(&summary).map_err(internal)?;
+            let import = summary.import;
+            let detailed = reread_requests(services, &file).await;
+            let mut points: Vec<PointRow> = import
+                .points
+                .iter()
+                .enumerate()
+                .map(|(i, p)| row(&file, i, p))
+                .collect();
+            for (i, point) in import.points.iter().enumerate() {
+                let graded = match &detailed {
+                    Some(full) if full.points.len() == import.points.len() => {
+                        let records: Vec<&engine::ingest::RequestRecord> =
+                            full.requests.iter().filter(|r| r.point == i).collect();
+                        if records.is_empty() {
+                            grade_on_percentiles(point, targets)
+                        } else {
+                            grade_on_requests(point, &records, targets)
+                        }
+                    }
+                    _ => grade_on_percentiles(point, targets),
+                };
+                points[i].goodput = (!targets.is_empty()).then_some(graded);
+            }
+            annotate_spread(&mut points);
+            runs.push(LoadTestRun {
+                per_request: detailed.is_some(),
+                tool: import.tool,
+                tool_version: import.tool_version,
+                layout: import.layout,
+                run_context: summary.run_context,
+                warnings: import.warnings,
+                points,
+                evidence: file,
+            });
+        }
+        Ok(runs)
+    }
+
+    /// Sets each point's TTFT spread state, per scenario in ascending concurrency.
+    fn annotate_spread(points: &mut [PointRow]) {
+        let mut by_scenario: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, p) in points.iter().enumerate() {
+            if p.concurrency.is_some()
+                && p.ttft.p50.is_some()
+                && p.ttft.p95.is_some()
+                && p.ttft.p99.is_some()
+            {
+                by_scenario.entry(p.scenario.clone()).or_default().push(i);
+            }
+        }
+        for (_, mut indices) in by_scenario {
+            indices.sort_by(|a, b| {
+                points[*a]
+                    .concurrency
+                    .unwrap_or(0.0)
+                    .total_cmp(&points[*b].concurrency.unwrap_or(0.0))
+            });
+            let series: Vec<(f64, f64, f64)> = indices
+                .iter()
+                .map(|&i| {
+                    let t = points[i].ttft;
+                    (
+                        t.p50.unwrap_or(0.0),
+                        t.p95.unwrap_or(0.0),
+                        t.p99.unwrap_or(0.0),
+                    )
+                })
+                .collect();
+            for (state, &i) in classify_spread(&series).into_iter().zip(&indices) {
+                points[i].spread = Some(state);
+            }
+        }
+    }
+
+    /// Capacity per scenario over every run.
+    pub fn capacity(runs: &[LoadTestRun]) -> Vec<Capacity> {
+        let triples: Vec<(String, f64, Option<bool>)> = runs
+            .iter()
+            .flat_map(|r| r.points.iter())
+            .filter_map(|p| {
+                Some((
+                    p.scenario.clone(),
+                    p.concurrency?,
+                    p.goodput.as_ref().and_then(|g| g.all_met),
+                ))
+            })
+            .collect();
+        capacity_by_scenario(&triples)
+    }
+
+    /// What each chart draws.
+    struct Figure {
+        id: &'static str,
+        title: &'static str,
+        unit: &'static str,
+        footnote: &'static str,
+        metric: Option<MetricKey>,
+        higher_is_better: bool,
+        value: fn(&PointRow, &str) -> Option<f64>,
+    }
+
+    fn figures() -> Vec<Figure> {
+        vec![
+            Figure {
+                id: "ttft",
+                title: "TTFT",
+                unit: "ms",
+                footnote: "TTFT: request sent → first content token. Measured at the client (the load generator), per request; percentile over requests.",
+                metric: Some(MetricKey::TtftMs),
+                higher_is_better: false,
+                value: |p, pc| p.ttft.get(pc),
+            },
+            Figure {
+                id: "tpot",
+                title: "TPOT",
+                unit: "ms",
+                footnote: "TPOT: (E2E − TTFT) ÷ (output tokens − 1), one value per request. Measured at the client (the load generator); percentile over requests.",
+                metric: Some(MetricKey::TpotMs),
+                higher_is_better: false,
+                value: |p, pc| p.tpot.get(pc),
+            },
+            Figure {
+                id: "itl",
+                title: "ITL",
+                unit: "ms",
+                footnote: "ITL: every gap between consecutive streamed chunks, pooled over requests. Measured at the client (the load generator).",
+                metric: Some(MetricKey::ItlMs),
+                higher_is_better: false,
+                value: |p, pc| p.itl.get(pc),
+            },
+            Figure {
+                id: "e2e",
+                title: "E2E latency",
+                unit: "ms",
+                footnote: "E2E: request sent → last token received. Measured at the client (the load generator), per request; percentile over requests.",
+                metric: Some(MetricKey::E2eMs),
+                higher_is_better: false,
+                value: |p, pc| p.e2e.get(pc),
+            },
+            Figure {
+                id: "per-stream",
+                title: "Output tokens/s per stream",
+                unit: "tokens/s",
+                footnote: "Per stream: one user's decode speed — the file's mean per-user figure, else 1000 ÷ TPOT p50. Measured at the client (the load generator).",
+                metric: None,
+                higher_is_better: true,
+                value: |p, _| p.per_stream_tokens_per_s,
+            },
+            Figure {
+                id: "aggregate",
+                title: "Output tokens/s, aggregate",
+                unit: "tokens/s",
+                footnote: "Aggregate: output tokens of successful requests ÷ run duration, all streams together. Measured at the client (the load generator).",
+                metric: None,
+                higher_is_better: true,
+                value: |p, _| p.output_tokens_per_s,
+            },
+        ]
+    }
+
+    fn short_scenario(s: &str) -> String {
+        s.strip_prefix("dataset ").unwrap_or(s).to_string()
+    }
+
+    /// The curves of `runs` (solid) and `baseline` (dashed), one line per scenario and run.
+    pub fn charts(
+        runs: &[LoadTestRun],
+        baseline: &[LoadTestRun],
+        plan: &PlanTargets,
+        percentile: &str,
+    ) -> Vec<Chart> {
+        let several_files = runs.len() + baseline.len() > 1;
+        let mut colours: Vec<String> = Vec::new();
+        let mut colour_of = |scenario: &str| {
+            if let Some(i) = colours.iter().position(|s| s == scenario) {
+                i
+            } else {
+                colours.push(scenario.to_string());
+                colours.len() - 1
+            }
+        };
+        let mut out = Vec::new();
+        for figure in figures() {
+            let mut series = Vec::new();
+            for (dashed, group) in [(false, runs), (true, baseline)] {
+                for run in group {
+                    let mut by_scenario: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+                    for p in &run.points {
+                        let (Some(c), Some(v)) = (p.concurrency, (figure.value)(p, percentile))
+                        else {
+                            continue;
+                        };
+                        match by_scenario.iter_mut().find(|(s, _)| *s == p.scenario) {
+                            Some((_, pts)) => pts.push((c, v)),
+                            None => by_scenario.push((p.scenario.clone(), vec![(c, v)])),
+                        }
+                    }
+                    for (scenario, points) in by_scenario {
+                        let mut name = short_scenario(&scenario);
+                        if dashed {
+                            name = format!("baseline #{}: {name}", run.evidence.id);
+                        } else if several_files {
+                            name = format!("#{}: {name}", run.evidence.id);
+                        }
+                        series.push(CurveSeries {
+                            name,
+                            points,
+                            dashed,
+                            colour: colour_of(&scenario),
+                        });
+                    }
+                }
+            }
+            if series.is_empty() {
+                continue;
+            }
+            let thresholds = match figure.metric {
+                Some(metric) => plan
+                    .targets
+                    .iter()
+                    .filter(|t| t.metric == metric)
+                    .map(|t| Threshold {
+                        label: format!("target {}", t.label),
+                        value: t.limit_ms,
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
+            let title = match figure.metric {
+                Some(_) => format!("{} {percentile} vs concurrency", figure.title),
+                None => format!("{} vs concurrency", figure.title),
+            };
+            let chart = CurveChart {
+                title: title.clone(),
+                y_unit: figure.unit.into(),
+                x_label: "concurrency (requests in flight)".into(),
+                footnote: figure.footnote.into(),
+                series,
+                thresholds,
+            };
+            match load_curve_chart(&chart) {
+                Ok(svg) => out.push(Chart {
+                    id: figure.id.into(),
+                    title,
+                    svg,
+                }),
+                Err(error) => tracing::error!(%error, "load curve not drawn"),
+            }
+        }
+        out
+    }
+
+    /// Picks runs by token: `12` is evidence 12 whole, `12:3` its point 3 alone.
+    fn pick(all: &[LoadTestRun], token: &str) -> Result<LoadTestRun, AppError> {
+        let token = token.trim();
+        let (id, point) = match token.split_once(':') {
+            Some((id, p)) => (id, Some(p)),
+            None => (token, None),
+        };
+        let id: i64 = id
+            .parse()
+            .map_err(|_| AppError::invalid(format!("runs: `{token}` is not an evidence number")))?;
+        let run = all
+            .iter()
+            .find(|r| r.evidence.id == id)
+            .ok_or_else(|| AppError::invalid(format!("runs: no load test #{id} on this pilot")))?;
+        let mut run = run.clone();
+        if let Some(p) = point {
+            let key = format!("{id}:{p}");
+            run.points.retain(|row| row.key == key);
+            if run.points.is_empty() {
+                return Err(AppError::invalid(format!("runs: no operating point {key}")));
+            }
+        }
+        Ok(run)
+    }
+
+    fn label(run: &LoadTestRun) -> String {
+        match run.points.as_slice() {
+            [one] if run.points.len() == 1 => format!(
+                "#{} {} · {} at concurrency {}",
+                run.evidence.id,
+                run.evidence.file_name,
+                short_scenario(&one.scenario),
+                one.concurrency
+                    .map(|c| format!("{c}"))
+                    .unwrap_or_else(|| "–".into())
+            ),
+            _ => format!("#{} {}", run.evidence.id, run.evidence.file_name),
+        }
+    }
+
+    fn pct(baseline: Option<f64>, value: Option<f64>) -> Option<f64> {
+        match (baseline, value) {
+            (Some(b), Some(v)) if b != 0.0 => Some((v - b) / b * 100.0),
+            _ => None,
+        }
+    }
+
+    /// Rows comparing `run` with `baseline`: points matched by scenario and concurrency (a
+    /// single point on either side matches the other side's single point).
+    fn compare_rows(
+        baseline: &LoadTestRun,
+        run: &LoadTestRun,
+        percentile: &str,
+    ) -> Vec<CompareRow> {
+        let mut rows = Vec::new();
+        let single = baseline.points.len() == 1 && run.points.len() == 1;
+        for p in &run.points {
+            let b = if single {
+                baseline.points.first()
+            } else {
+                baseline
+                    .points
+                    .iter()
+                    .find(|b| b.scenario == p.scenario && b.concurrency == p.concurrency)
+            };
+            let Some(b) = b else { continue };
+            for figure in figures() {
+                let (bv, v) = ((figure.value)(b, percentile), (figure.value)(p, percentile));
+                if bv.is_none() && v.is_none() {
+                    continue;
+                }
+                rows.push(CompareRow {
+                    scenario: short_scenario(&p.scenario),
+                    concurrency: p.concurrency,
+                    figure: match figure.metric {
+                        Some(_) => format!("{} {percentile}", figure.title),
+                        None => figure.title.to_string(),
+                    },
+                    unit: figure.unit.into(),
+                    baseline: bv,
+                    value: v,
+                    difference_pct: pct(bv, v),
+                    higher_is_better: figure.higher_is_better,
+                });
+            }
+        }
+        rows
+    }
+
+    pub fn compare(
+        all: &[LoadTestRun],
+        baseline: &str,
+        runs: &str,
+        plan: &PlanTargets,
+        percentile: &str,
+    ) -> Result<Comparison, AppError> {
+        if baseline.trim().is_empty() {
+            return Err(AppError::invalid(
+                "baseline: choose the run to compare against",
+            ));
+        }
+        let base = pick(all, baseline).map_err(|e| match e {
+            AppError::Invalid(m) => AppError::Invalid(m.replacen("runs:", "baseline:", 1)),
+            other => other,
+        })?;
+        let picked: Vec<LoadTestRun> = runs
+            .split(',')
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| pick(all, t))
+            .collect::<Result<_, _>>()?;
+        if picked.is_empty() {
+            return Err(AppError::invalid(
+                "runs: choose at least one run to compare",
+            ));
+        }
+        let blocks = picked
+            .iter()
+            .map(|r| (label(r), compare_rows(&base, r, percentile)))
+            .collect();
+        Ok(Comparison {
+            baseline_label: label(&base),
+            runs: blocks,
+            charts: charts(&picked, std::slice::from_ref(&base), plan, percentile),
+            percentile: percentile.to_string(),
+        })
+    }
+}

@@ -1,0 +1,485 @@
+//! Real traffic of a pilot: gateway logs (the exact demand) and vLLM `/metrics` scrapes (what
+//! the server saw), as evidence.
+//!
+//! * Each gateway-log evidence row keeps its own file's [`GatewayLogSummary`] (format, records,
+//!   skipped lines and that file's `DemandProfile`) as its summary.
+//! * A pilot's logs combine into **one** profile: whenever a gateway log is added, every kept raw
+//!   file of the pilot (`DATA_DIR/evidence/<sha256>`) is streamed again through one
+//!   `DemandAccumulator` (each with the `skip_bad_lines` choice it was uploaded with) and the
+//!   result is cached in `traffic_profiles`. Re-reading costs about a second per million
+//!   requests, only at upload time; accumulators are not stored because the exact concurrency
+//!   sweep and latency percentiles need every request's interval, which is the file again.
+//! * A `/metrics` scrape keeps its single-scrape report; two of them (chosen on the page, with
+//!   Δt given or taken from their scrape times) give the window: deltas, rates, mean in flight,
+//!   quantiles with error bounds and the limit alarms. The window is recomputed from the kept
+//!   raw scrapes on request (they are tens of KiB).
+
+use crate::error::AppError;
+use crate::model::EvidenceFile;
+use engine::demand::DemandProfile;
+use engine::metrics::{SnapshotReport, VllmWindow};
+use engine::plan::content::DemandAssumptions;
+use engine::traffic::SkippedLines;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The evidence kind of a gateway per-request log.
+pub const GATEWAY_LOG: &str = "gateway_log";
+/// The evidence kind of a vLLM `/metrics` scrape.
+pub const METRICS_SCRAPE: &str = "metrics_scrape";
+
+/// What one gateway-log file held (the evidence summary of a `gateway_log`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GatewayLogSummary {
+    /// The recognised format, for people (`generic JSON Lines`, `LiteLLM SpendLogs (CSV)`, …).
+    pub format: String,
+    pub records: u64,
+    pub bytes_read: u64,
+    /// Whether malformed lines were skipped (the upload's `skip_bad_lines`).
+    pub skip_bad_lines: bool,
+    pub skipped: SkippedLines,
+    /// This file's demand profile.
+    pub profile: DemandProfile,
+}
+
+/// What one `/metrics` scrape told (the evidence summary of a `metrics_scrape`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MetricsScrapeSummary {
+    /// When the scrape was taken (upload field `scraped_at`, else the samples' own timestamps).
+    pub scraped_at_ms: Option<i64>,
+    pub report: SnapshotReport,
+}
+
+/// A gateway-log file of the pilot, without its per-file profile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GatewayFile {
+    pub evidence: EvidenceFile,
+    pub format: String,
+    pub records: u64,
+    pub skipped_lines: u64,
+}
+
+/// A `/metrics` scrape of the pilot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScrapeFile {
+    pub evidence: EvidenceFile,
+    pub summary: MetricsScrapeSummary,
+}
+
+/// Everything the traffic page shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrafficData {
+    pub pilot_id: i64,
+    pub pilot_name: String,
+    /// The combined profile of every gateway log; `None` before the first.
+    pub profile: Option<DemandProfile>,
+    pub skipped_lines: u64,
+    pub files: Vec<GatewayFile>,
+    /// Oldest first.
+    pub scrapes: Vec<ScrapeFile>,
+    /// The plan's demand assumptions, when the pilot has a plan.
+    pub plan_demand: Option<DemandAssumptions>,
+}
+
+/// The window between two scrapes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MetricsWindowView {
+    pub before: EvidenceFile,
+    pub after: EvidenceFile,
+    pub window: VllmWindow,
+}
+
+/// The pilot's traffic: combined demand profile, gateway files, scrapes, plan assumptions.
+#[server(endpoint = "traffic_overview")]
+pub async fn traffic_overview(pilot_id: i64) -> Result<TrafficData, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            ssr::overview(&services, pilot.id, pilot.name).await
+        }
+        .await,
+    )
+}
+
+/// The window between two `/metrics` scrapes of the pilot. `before`/`after` are evidence ids
+/// (empty: the two most recent scrapes, older first); `elapsed_s` is Δt in seconds (empty: from
+/// the scrape times). `None` when the pilot has fewer than two scrapes.
+#[server(endpoint = "metrics_window")]
+pub async fn metrics_window(
+    pilot_id: i64,
+    before: String,
+    after: String,
+    elapsed_s: String,
+) -> Result<Option<MetricsWindowView>, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            visible_pilot(&services.store, &user, pilot_id).await?;
+            ssr::window(&services, pilot_id, &before, &after, &elapsed_s).await
+        }
+        .await,
+    )
+}
+
+/// Server-side traffic handling, shared by the upload route, the REST API, the demo bootstrap
+/// and the `server demand` command.
+#[cfg(feature = "ssr")]
+pub mod ssr {
+    use super::*;
+    use crate::server::Services;
+    use engine::demand::{DemandAccumulator, DemandOptions};
+    use engine::metrics::{VllmSnapshot, vllm_window};
+    use engine::traffic::{GatewayError, GatewayReader, ReadOptions};
+    use std::io::{BufRead, BufReader};
+    use std::path::{Path, PathBuf};
+
+    /// Largest `/metrics` scrape read (real ones are tens of KiB).
+    pub const MAX_SCRAPE_BYTES: u64 = 16 * 1024 * 1024;
+
+    fn internal(error: impl std::fmt::Display) -> AppError {
+        tracing::error!(%error, "traffic evidence failed");
+        AppError::Internal
+    }
+
+    /// Whether `path` starts like a gateway log this server reads (the format is recognised from
+    /// the first record or the header; a malformed record later is the log's error, not "not a
+    /// gateway log").
+    pub fn looks_like_gateway_log(file_name: &str, path: &Path) -> bool {
+        let Ok(file) = std::fs::File::open(path) else {
+            return false;
+        };
+        GatewayReader::new(BufReader::new(file), &ReadOptions::new(file_name)).is_ok()
+    }
+
+    /// Streams a gateway log (constant memory apart from the accumulator's ~28 bytes per
+    /// request) into its summary. `on_progress` gets the bytes read so far.
+    pub fn read_gateway_source<R: BufRead>(
+        file_name: &str,
+        reader: R,
+        skip_bad_lines: bool,
+        on_progress: impl FnMut(u64),
+    ) -> Result<GatewayLogSummary, String> {
+        let options = ReadOptions::new(file_name).skip_bad_lines(skip_bad_lines);
+        let mut accumulator = DemandAccumulator::new(DemandOptions::default());
+        let summary = accumulator
+            .add_log(reader, &options, on_progress)
+            .map_err(|e| describe_gateway_error(&e, skip_bad_lines))?;
+        let profile = accumulator
+            .finish()
+            .map_err(|e| format!("{file_name}: {e}"))?;
+        Ok(GatewayLogSummary {
+            format: summary.format.label().to_string(),
+            records: summary.records,
+            bytes_read: summary.bytes_read,
+            skip_bad_lines,
+            skipped: summary.skipped,
+            profile,
+        })
+    }
+
+    fn describe_gateway_error(error: &GatewayError, skip_bad_lines: bool) -> String {
+        match error {
+            GatewayError::Line(_) if !skip_bad_lines => format!(
+                "{error}. Nothing was stored; send skip_bad_lines=true to skip malformed lines \
+                 and count them instead"
+            ),
+            _ => error.to_string(),
+        }
+    }
+
+    /// [`read_gateway_source`] on a file.
+    pub fn read_gateway_file(
+        file_name: &str,
+        path: &Path,
+        skip_bad_lines: bool,
+        on_progress: impl FnMut(u64),
+    ) -> Result<GatewayLogSummary, String> {
+        let file =
+            std::fs::File::open(path).map_err(|e| format!("{file_name}: could not read: {e}"))?;
+        read_gateway_source(
+            file_name,
+            BufReader::with_capacity(1 << 16, file),
+            skip_bad_lines,
+            on_progress,
+        )
+    }
+
+    /// Reads a `/metrics` scrape; `None` when the file is not vLLM's exposition (so other kinds
+    /// may be tried), `Err` when it is but cannot be read.
+    pub fn read_scrape_file(
+        file_name: &str,
+        path: &Path,
+        scraped_at_ms: Option<i64>,
+    ) -> Result<Option<MetricsScrapeSummary>, String> {
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(u64::MAX);
+        if size > MAX_SCRAPE_BYTES {
+            return Ok(None);
+        }
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return Ok(None);
+        };
+        if !text.contains("vllm:") {
+            return Ok(None);
+        }
+        let snapshot = VllmSnapshot::parse(&text).map_err(|e| format!("{file_name}: {e}"))?;
+        Ok(Some(MetricsScrapeSummary {
+            scraped_at_ms: scraped_at_ms.or(snapshot.timestamp_ms),
+            report: snapshot.report(),
+        }))
+    }
+
+    /// The upload field `scraped_at`: RFC 3339 (UTC when no offset) or Unix seconds.
+    pub fn parse_scraped_at(text: &str) -> Result<Option<i64>, AppError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        if let Ok(seconds) = text.parse::<f64>() {
+            return engine::traffic::timestamp::unix_number_to_ms(seconds)
+                .map(Some)
+                .ok_or_else(|| AppError::invalid("scraped_at: not a Unix time in seconds"));
+        }
+        engine::traffic::timestamp::parse_rfc3339(
+            text,
+            engine::traffic::timestamp::OffsetRule::DefaultsToUtc,
+        )
+        .map(Some)
+        .map_err(|e| AppError::invalid(format!("scraped_at: {e}")))
+    }
+
+    /// The upload field `skip_bad_lines`: `true`/`false` (also 1/0, yes/no, on), default false.
+    pub fn parse_skip_bad_lines(text: Option<&str>) -> Result<bool, AppError> {
+        match text.map(|t| t.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("") | Some("false") | Some("0") | Some("no") | Some("off") => Ok(false),
+            Some("true") | Some("1") | Some("yes") | Some("on") => Ok(true),
+            Some(other) => Err(AppError::invalid(format!(
+                "skip_bad_lines: `{other}` is not true or false"
+            ))),
+        }
+    }
+
+    fn raw_path(services: &Services, file: &EvidenceFile) -> PathBuf {
+        services.data_dir.join("evidence").join(&file.sha256)
+    }
+
+    /// Rebuilds the pilot's combined profile from its gateway logs and caches it. One log: its
+    /// own profile. Several: their kept raw files streamed again through one accumulator.
+    pub async fn refresh_profile(services: &Services, pilot_id: i64) -> Result<(), AppError> {
+        let files = services
+            .store
+            .list_evidence(pilot_id, Some(GATEWAY_LOG))
+            .await?;
+        if files.is_empty() {
+            return Ok(());
+        }
+        let mut summaries = Vec::new();
+        for (file, summary) in files {
+            let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+            summaries.push((file, summary));
+        }
+        summaries.sort_by_key(|(file, _)| file.id);
+        let ids: Vec<i64> = summaries.iter().map(|(f, _)| f.id).collect();
+        let skipped: u64 = summaries.iter().map(|(_, s)| s.skipped.count).sum();
+        let (profile, requests) = if summaries.len() == 1 {
+            let (_, summary) = summaries.remove(0);
+            (summary.profile, summary.records)
+        } else {
+            let sources: Vec<(String, PathBuf, bool)> = summaries
+                .iter()
+                .map(|(f, s)| (f.file_name.clone(), raw_path(services, f), s.skip_bad_lines))
+                .collect();
+            tokio::task::spawn_blocking(move || combine(&sources))
+                .await
+                .map_err(internal)?
+                .map_err(internal)?
+        };
+        let json = serde_json::to_string(&profile).map_err(internal)?;
+        services
+            .store
+            .put_traffic_profile(pilot_id, &json, &ids, requests as i64, skipped as i64)
+            .await?;
+        Ok(())
+    }
+
+    /// One profile over several logs: (file name, path, skip_bad_lines) each.
+    pub fn combine(sources: &[(String, PathBuf, bool)]) -> Result<(DemandProfile, u64), String> {
+        let mut accumulator = DemandAccumulator::new(DemandOptions::default());
+        for (name, path, skip) in sources {
+            let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+            let options = ReadOptions::new(name.clone()).skip_bad_lines(*skip);
+            accumulator
+                .add_log(BufReader::with_capacity(1 << 16, file), &options, |_| {})
+                .map_err(|e| e.to_string())?;
+        }
+        let requests = accumulator.requests();
+        let profile = accumulator.finish().map_err(|e| e.to_string())?;
+        Ok((profile, requests))
+    }
+
+    /// The page's data.
+    pub async fn overview(
+        services: &Services,
+        pilot_id: i64,
+        pilot_name: String,
+    ) -> Result<TrafficData, AppError> {
+        let store = &services.store;
+        let stored = store.traffic_profile(pilot_id).await?;
+        let (profile, skipped_lines) = match stored {
+            Some(stored) => (
+                Some(serde_json::from_str(&stored.profile_json).map_err(internal)?),
+                stored.skipped_lines as u64,
+            ),
+            None => (None, 0),
+        };
+        let mut files = Vec::new();
+        for (evidence, summary) in store.list_evidence(pilot_id, Some(GATEWAY_LOG)).await? {
+            let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+            files.push(GatewayFile {
+                evidence,
+                format: summary.format,
+                records: summary.records,
+                skipped_lines: summary.skipped.count,
+            });
+        }
+        let mut scrapes = Vec::new();
+        for (evidence, summary) in store.list_evidence(pilot_id, Some(METRICS_SCRAPE)).await? {
+            let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
+            scrapes.push(ScrapeFile { evidence, summary });
+        }
+        scrapes.reverse();
+        let plan_demand = store
+            .plan_in_force(pilot_id)
+            .await?
+            .map(|plan| plan.content.demand);
+        Ok(TrafficData {
+            pilot_id,
+            pilot_name,
+            profile,
+            skipped_lines,
+            files,
+            scrapes,
+            plan_demand,
+        })
+    }
+
+    fn parse_id(name: &str, text: &str) -> Result<Option<i64>, AppError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        text.parse()
+            .map(Some)
+            .map_err(|_| AppError::invalid(format!("{name}: `{text}` is not an evidence id")))
+    }
+
+    /// The window between two of the pilot's scrapes (see [`super::metrics_window`]).
+    pub async fn window(
+        services: &Services,
+        pilot_id: i64,
+        before: &str,
+        after: &str,
+        elapsed_s: &str,
+    ) -> Result<Option<MetricsWindowView>, AppError> {
+        let before_id = parse_id("before", before)?;
+        let after_id = parse_id("after", after)?;
+        let elapsed = match elapsed_s.trim() {
+            "" => None,
+            text => Some(
+                text.parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s > 0.0)
+                    .ok_or_else(|| {
+                        AppError::invalid(format!(
+                            "elapsed_s: `{text}` is not a positive number of seconds"
+                        ))
+                    })?,
+            ),
+        };
+        let mut scrapes = services
+            .store
+            .list_evidence(pilot_id, Some(METRICS_SCRAPE))
+            .await?;
+        scrapes.reverse(); // oldest first
+        let find = |id: i64, name: &str| {
+            scrapes
+                .iter()
+                .find(|(f, _)| f.id == id)
+                .cloned()
+                .ok_or_else(|| AppError::invalid(format!("{name}: no scrape #{id} on this pilot")))
+        };
+        let (first, second) = match (before_id, after_id) {
+            (Some(b), Some(a)) => (find(b, "before")?, find(a, "after")?),
+            (None, None) if scrapes.len() >= 2 => (
+                scrapes[scrapes.len() - 2].clone(),
+                scrapes[scrapes.len() - 1].clone(),
+            ),
+            (None, None) => return Ok(None),
+            _ => return Err(AppError::invalid("before, after: choose both scrapes")),
+        };
+        if first.0.id == second.0.id {
+            return Err(AppError::invalid("after: choose two different scrapes"));
+        }
+        let times = |summary: &str| -> Result<Option<i64>, AppError> {
+            let s: MetricsScrapeSummary = serde_json::from_str(summary).map_err(internal)?;
+            Ok(s.scraped_at_ms)
+        };
+        let elapsed = match (elapsed, times(&first.1)?, times(&second.1)?) {
+            (Some(e), _, _) => Some(e),
+            (None, Some(a), Some(b)) if b > a => Some((b - a) as f64 / 1000.0),
+            _ => None,
+        };
+        let read = |file: &EvidenceFile| -> Result<VllmSnapshot, AppError> {
+            let text = std::fs::read_to_string(raw_path(services, file)).map_err(internal)?;
+            VllmSnapshot::parse(&text)
+                .map_err(|e| AppError::invalid(format!("{}: {e}", file.file_name)))
+        };
+        let window = vllm_window(&read(&first.0)?, &read(&second.0)?, elapsed).map_err(|e| {
+            AppError::invalid(format!(
+                "{} → {}: {e}",
+                first.0.file_name, second.0.file_name
+            ))
+        })?;
+        Ok(Some(MetricsWindowView {
+            before: first.0,
+            after: second.0,
+            window,
+        }))
+    }
+
+    /// The demo pilot's gateway log: a synthetic working week of 40 users
+    /// (`SyntheticConfig::pilot_week`), stored as gateway-log evidence exactly as an upload is.
+    pub async fn seed_demo_traffic(
+        services: &Services,
+        pilot_id: i64,
+        uploaded_by: i64,
+    ) -> Result<(), AppError> {
+        let (bytes, summary) = tokio::task::spawn_blocking(|| {
+            let config = engine::traffic::SyntheticConfig::pilot_week(20_260_302);
+            let mut bytes = Vec::new();
+            engine::traffic::write_synthetic_jsonl(&config, &mut bytes).map_err(internal)?;
+            let summary =
+                read_gateway_source("demo-gateway-week.jsonl", bytes.as_slice(), false, |_| {})
+                    .map_err(internal)?;
+            Ok::<_, AppError>((bytes, summary))
+        })
+        .await
+        .map_err(internal)??;
+        let json = serde_json::to_string(&summary).map_err(internal)?;
+        crate::server::evidence::keep_bytes(
+            services,
+            pilot_id,
+            GATEWAY_LOG,
+            "demo-gateway-week.jsonl",
+            &bytes,
+            &json,
+            uploaded_by,
+        )
+        .await?;
+        refresh_profile(services, pilot_id).await
+    }
+}

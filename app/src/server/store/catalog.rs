@@ -1,0 +1,103 @@
+//! The sizing catalog's additions: admin-edited GPUs with unit prices, pasted models.
+
+use super::{Store, StoreResult, conflict, now_ms};
+use sqlx::Row;
+
+/// A row of `catalog_gpus`: the GPU spec JSON when added/edited, and the unit price.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GpuRow {
+    pub id: String,
+    pub spec_json: Option<String>,
+    pub unit_price: Option<f64>,
+}
+
+impl Store {
+    pub async fn catalog_gpu_rows(&self) -> StoreResult<Vec<GpuRow>> {
+        let rows = sqlx::query("SELECT id, spec, unit_price FROM catalog_gpus ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(GpuRow {
+                    id: row.try_get("id")?,
+                    spec_json: row.try_get("spec")?,
+                    unit_price: row.try_get("unit_price")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Adds or replaces a GPU (spec JSON) keeping its price, or sets only the price.
+    pub async fn upsert_catalog_gpu(
+        &self,
+        id: &str,
+        spec_json: Option<&str>,
+        unit_price: Option<f64>,
+        user_id: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO catalog_gpus (id, spec, unit_price, updated_by, updated_ms) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (id) DO UPDATE SET spec = COALESCE(excluded.spec, catalog_gpus.spec), \
+             unit_price = excluded.unit_price, updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
+        )
+        .bind(id)
+        .bind(spec_json)
+        .bind(unit_price)
+        .bind(user_id)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Removes an installation's GPU row (an added GPU disappears; a built-in one returns to
+    /// its reviewed figures and loses its price). False when there was none.
+    pub async fn delete_catalog_gpu(&self, id: &str) -> StoreResult<bool> {
+        let done = sqlx::query("DELETE FROM catalog_gpus WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        Ok(done > 0)
+    }
+
+    /// Pasted models: (id, spec JSON).
+    pub async fn catalog_model_rows(&self) -> StoreResult<Vec<(String, String)>> {
+        let rows = sqlx::query("SELECT id, spec FROM catalog_models ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("id")?, row.try_get("spec")?)))
+            .collect()
+    }
+
+    pub async fn create_catalog_model(
+        &self,
+        id: &str,
+        spec_json: &str,
+        config: &str,
+        user_id: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO catalog_models (id, spec, config, created_by, created_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(spec_json)
+        .bind(config)
+        .bind(user_id)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await
+        .map_err(|e| conflict(e, || format!("id: a model with the id `{id}` already exists")))?;
+        Ok(())
+    }
+
+    pub async fn delete_catalog_model(&self, id: &str) -> StoreResult<bool> {
+        let done = sqlx::query("DELETE FROM catalog_models WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        Ok(done > 0)
+    }
+}

@@ -1,0 +1,415 @@
+//! Load-test curves: a latency or throughput statistic against concurrency, one line per series
+//! (scenario, percentile, run), with the plan's targets as dashed threshold lines.
+//!
+//! Every chart states its unit and what was measured where: the caller passes the title (metric
+//! and percentile), the unit and a footnote (definition and measurement point, e.g. "client:
+//! as the load generator measured it"). The x axis is logarithmic (base 2) when every x is
+//! positive, since load tests double the concurrency; ticks sit on the tested levels.
+
+use super::{ChartError, chart_error, palette};
+use plotters::prelude::*;
+use plotters::style::RGBColor;
+
+/// One line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurveSeries {
+    pub name: String,
+    /// (x, y), any order; drawn in ascending x.
+    pub points: Vec<(f64, f64)>,
+    /// Dashed (e.g. the baseline of a comparison).
+    pub dashed: bool,
+    /// Colour slot; series sharing a slot share a colour.
+    pub colour: usize,
+}
+
+/// A horizontal target line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Threshold {
+    pub label: String,
+    pub value: f64,
+}
+
+/// What to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurveChart {
+    /// Metric and percentile, e.g. `TTFT p95 vs concurrency`.
+    pub title: String,
+    /// Unit of the y axis (`ms`, `tokens/s`).
+    pub y_unit: String,
+    /// e.g. `concurrency (requests in flight)`.
+    pub x_label: String,
+    /// Definition and measurement point.
+    pub footnote: String,
+    pub series: Vec<CurveSeries>,
+    pub thresholds: Vec<Threshold>,
+}
+
+/// Series colours (colour-blind friendly, distinct on white).
+pub const SERIES_COLOURS: [RGBColor; 6] = [
+    RGBColor(0x1f, 0x5f, 0x8b),
+    RGBColor(0xd9, 0x7a, 0x00),
+    RGBColor(0x3b, 0xa7, 0x6a),
+    RGBColor(0x8e, 0x44, 0xad),
+    RGBColor(0xb4, 0x23, 0x18),
+    RGBColor(0x4a, 0x55, 0x63),
+];
+
+const WIDTH: i32 = 680;
+const PLOT_HEIGHT: i32 = 230;
+const LEFT: i32 = 64;
+const RIGHT: i32 = 24;
+const TOP: i32 = 34;
+const LEGEND_ROW: i32 = 20;
+
+/// A "nice" step for about `n` ticks over `0..max`.
+fn nice_step(max: f64, n: f64) -> f64 {
+    let raw = (max / n).max(f64::MIN_POSITIVE);
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let unit = raw / magnitude;
+    let nice = if unit <= 1.0 {
+        1.0
+    } else if unit <= 2.0 {
+        2.0
+    } else if unit <= 2.5 {
+        2.5
+    } else if unit <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * magnitude
+}
+
+fn fmt_tick(v: f64) -> String {
+    if v.abs() >= 10_000.0 {
+        crate::format::thousands_rounded(v)
+    } else if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else if v.abs() < 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+fn dashed_path(
+    root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    points: &[(i32, i32)],
+    style: ShapeStyle,
+    dash: f64,
+    gap: f64,
+) -> Result<(), ChartError> {
+    for pair in points.windows(2) {
+        let (x0, y0) = (f64::from(pair[0].0), f64::from(pair[0].1));
+        let (x1, y1) = (f64::from(pair[1].0), f64::from(pair[1].1));
+        let length = ((x1 - x0).powi(2) + (y1 - y0).powi(2)).sqrt();
+        if length == 0.0 {
+            continue;
+        }
+        let mut t = 0.0;
+        while t < length {
+            let end = (t + dash).min(length);
+            let a = (x0 + (x1 - x0) * t / length, y0 + (y1 - y0) * t / length);
+            let b = (x0 + (x1 - x0) * end / length, y0 + (y1 - y0) * end / length);
+            root.draw(&PathElement::new(
+                vec![
+                    (a.0.round() as i32, a.1.round() as i32),
+                    (b.0.round() as i32, b.1.round() as i32),
+                ],
+                style,
+            ))
+            .map_err(chart_error)?;
+            t += dash + gap;
+        }
+    }
+    Ok(())
+}
+
+/// Splits `text` into lines of at most `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The chart as an SVG document.
+pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
+    let legend_rows = chart.series.len().div_ceil(2) as i32;
+    let height = TOP + PLOT_HEIGHT + 38 + legend_rows * LEGEND_ROW + 52;
+    let xs: Vec<f64> = {
+        let mut xs: Vec<f64> = chart
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0))
+            .filter(|x| x.is_finite())
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        xs
+    };
+    let log_x = !xs.is_empty() && xs.iter().all(|x| *x > 0.0);
+    let tx = |x: f64| if log_x { x.log2() } else { x };
+    let (x_min, x_max) = match (xs.first(), xs.last()) {
+        (Some(a), Some(b)) if tx(*b) > tx(*a) => (tx(*a), tx(*b)),
+        (Some(a), _) => (tx(*a) - 1.0, tx(*a) + 1.0),
+        _ => (0.0, 1.0),
+    };
+    let y_top = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .chain(chart.thresholds.iter().map(|t| t.value))
+        .filter(|y| y.is_finite())
+        .fold(0.0_f64, f64::max);
+    let step = nice_step(if y_top > 0.0 { y_top * 1.08 } else { 1.0 }, 5.0);
+    let y_max = ((if y_top > 0.0 { y_top * 1.08 } else { 1.0 }) / step).ceil() * step;
+    let plot_w = f64::from(WIDTH - LEFT - RIGHT);
+    let pad = 0.04 * plot_w;
+    let x_of = |x: f64| {
+        LEFT + (pad + (plot_w - 2.0 * pad) * (tx(x) - x_min) / (x_max - x_min)).round() as i32
+    };
+    let y_of = |y: f64| TOP + PLOT_HEIGHT - (f64::from(PLOT_HEIGHT) * (y / y_max)).round() as i32;
+
+    let mut svg = String::new();
+    {
+        let root =
+            SVGBackend::with_string(&mut svg, (WIDTH as u32, height as u32)).into_drawing_area();
+        root.fill(&WHITE).map_err(chart_error)?;
+        let title = TextStyle::from(("sans-serif", 18).into_font()).color(&palette::INK);
+        let small = TextStyle::from(("sans-serif", 14).into_font()).color(&palette::INK_SOFT);
+        let ink = TextStyle::from(("sans-serif", 14).into_font()).color(&palette::INK);
+        root.draw(&Text::new(
+            format!("{} ({})", chart.title, chart.y_unit),
+            (8, 8),
+            title,
+        ))
+        .map_err(chart_error)?;
+        // Grid and y ticks.
+        let mut y = 0.0;
+        while y <= y_max + step * 0.01 {
+            let py = y_of(y);
+            root.draw(&PathElement::new(
+                vec![(LEFT, py), (WIDTH - RIGHT, py)],
+                palette::LINE.stroke_width(1),
+            ))
+            .map_err(chart_error)?;
+            let label = fmt_tick(y);
+            let w = label.chars().count() as i32 * 7;
+            root.draw(&Text::new(label, (LEFT - 6 - w, py - 6), small.clone()))
+                .map_err(chart_error)?;
+            y += step;
+        }
+        root.draw(&Text::new(
+            chart.y_unit.clone(),
+            (8, TOP - 14),
+            small.clone(),
+        ))
+        .map_err(chart_error)?;
+        // X ticks on the tested levels.
+        let base = TOP + PLOT_HEIGHT;
+        root.draw(&PathElement::new(
+            vec![(LEFT, base), (WIDTH - RIGHT, base)],
+            palette::INK_SOFT.stroke_width(1),
+        ))
+        .map_err(chart_error)?;
+        for x in &xs {
+            let px = x_of(*x);
+            root.draw(&PathElement::new(
+                vec![(px, base), (px, base + 4)],
+                palette::INK_SOFT.stroke_width(1),
+            ))
+            .map_err(chart_error)?;
+            let label = fmt_tick(*x);
+            let w = label.chars().count() as i32 * 4;
+            root.draw(&Text::new(label, (px - w, base + 7), small.clone()))
+                .map_err(chart_error)?;
+        }
+        root.draw(&Text::new(
+            format!(
+                "{}{}",
+                chart.x_label,
+                if log_x { " — log scale" } else { "" }
+            ),
+            (LEFT + (plot_w as i32) / 2 - 130, base + 22),
+            small.clone(),
+        ))
+        .map_err(chart_error)?;
+        // Thresholds.
+        for t in &chart.thresholds {
+            if !t.value.is_finite() || t.value < 0.0 {
+                continue;
+            }
+            let py = y_of(t.value);
+            dashed_path(
+                &root,
+                &[(LEFT, py), (WIDTH - RIGHT, py)],
+                palette::FAIL.stroke_width(2),
+                8.0,
+                5.0,
+            )?;
+            let label = t.label.clone();
+            let w = label.chars().count() as i32 * 7;
+            root.draw(&Text::new(
+                label,
+                (WIDTH - RIGHT - w - 2, py - 17),
+                TextStyle::from(("sans-serif", 14).into_font()).color(&palette::FAIL),
+            ))
+            .map_err(chart_error)?;
+        }
+        // Series.
+        for s in &chart.series {
+            let colour = SERIES_COLOURS[s.colour % SERIES_COLOURS.len()];
+            let mut pts: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .copied()
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let pixels: Vec<(i32, i32)> = pts.iter().map(|(x, y)| (x_of(*x), y_of(*y))).collect();
+            if s.dashed {
+                dashed_path(&root, &pixels, colour.stroke_width(2), 6.0, 4.0)?;
+            } else if pixels.len() > 1 {
+                root.draw(&PathElement::new(pixels.clone(), colour.stroke_width(2)))
+                    .map_err(chart_error)?;
+            }
+            for p in &pixels {
+                if s.dashed {
+                    root.draw(&Rectangle::new(
+                        [(p.0 - 3, p.1 - 3), (p.0 + 3, p.1 + 3)],
+                        WHITE.filled(),
+                    ))
+                    .map_err(chart_error)?;
+                    root.draw(&Rectangle::new(
+                        [(p.0 - 3, p.1 - 3), (p.0 + 3, p.1 + 3)],
+                        colour.stroke_width(2),
+                    ))
+                    .map_err(chart_error)?;
+                } else {
+                    root.draw(&Circle::new(*p, 3, colour.filled()))
+                        .map_err(chart_error)?;
+                }
+            }
+        }
+        // Legend.
+        let legend_top = base + 42;
+        for (i, s) in chart.series.iter().enumerate() {
+            let colour = SERIES_COLOURS[s.colour % SERIES_COLOURS.len()];
+            let col = (i % 2) as i32;
+            let row = (i / 2) as i32;
+            let x = LEFT + col * ((WIDTH - LEFT) / 2);
+            let y = legend_top + row * LEGEND_ROW;
+            if s.dashed {
+                dashed_path(
+                    &root,
+                    &[(x, y + 6), (x + 24, y + 6)],
+                    colour.stroke_width(2),
+                    5.0,
+                    3.0,
+                )?;
+            } else {
+                root.draw(&PathElement::new(
+                    vec![(x, y + 6), (x + 24, y + 6)],
+                    colour.stroke_width(2),
+                ))
+                .map_err(chart_error)?;
+            }
+            let name: String = s.name.chars().take(40).collect();
+            root.draw(&Text::new(name, (x + 30, y), ink.clone()))
+                .map_err(chart_error)?;
+        }
+        let foot_y = legend_top + legend_rows * LEGEND_ROW + 4;
+        for (i, line) in wrap(&chart.footnote, 96).into_iter().take(3).enumerate() {
+            root.draw(&Text::new(line, (8, foot_y + 16 * i as i32), small.clone()))
+                .map_err(chart_error)?;
+        }
+        root.present().map_err(chart_error)?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart() -> CurveChart {
+        CurveChart {
+            title: "TTFT p95 vs concurrency".into(),
+            y_unit: "ms".into(),
+            x_label: "concurrency (requests in flight)".into(),
+            footnote:
+                "TTFT: request sent → first content token; measured at the client (load generator)."
+                    .into(),
+            series: vec![
+                CurveSeries {
+                    name: "long prompt → short answer".into(),
+                    points: vec![(8.0, 572.0), (1.0, 116.0), (4.0, 281.0), (2.0, 170.0)],
+                    dashed: false,
+                    colour: 0,
+                },
+                CurveSeries {
+                    name: "baseline".into(),
+                    points: vec![(1.0, 73.0), (8.0, 165.0)],
+                    dashed: true,
+                    colour: 1,
+                },
+            ],
+            thresholds: vec![Threshold {
+                label: "target TTFT p99 ≤ 450 ms".into(),
+                value: 450.0,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_curve_chart_carries_title_unit_ticks_legend_threshold_and_footnote() {
+        let svg = load_curve_chart(&chart()).unwrap();
+        for text in [
+            "TTFT p95 vs concurrency (ms)",
+            "target TTFT p99 ≤ 450 ms",
+            "long prompt → short answer",
+            "measured at the client",
+            "concurrency (requests in flight) — log scale",
+            "\n8\n</text>",
+            "\n800\n</text>",
+        ] {
+            assert!(svg.contains(text), "{text} missing");
+        }
+        assert!(svg.contains("#1F5F8B") || svg.contains("#1f5f8b"));
+    }
+
+    #[test]
+    fn the_threshold_line_lies_at_its_value() {
+        // 572 × 1.08 rounds up to a 0–800 axis (step 200); 450 on 230 px from y = 34:
+        // 34 + 230 − 129 = 135.
+        let svg = load_curve_chart(&chart()).unwrap();
+        assert!(svg.contains("stroke=\"#B42318\" stroke-width=\"2\" points=\"64,135 "));
+    }
+
+    #[test]
+    fn empty_and_single_point_charts_still_draw() {
+        let mut c = chart();
+        c.series.clear();
+        c.thresholds.clear();
+        assert!(load_curve_chart(&c).unwrap().contains("<svg"));
+        c.series.push(CurveSeries {
+            name: "one".into(),
+            points: vec![(4.0, 10.0)],
+            dashed: false,
+            colour: 2,
+        });
+        assert!(load_curve_chart(&c).unwrap().contains("one"));
+    }
+}

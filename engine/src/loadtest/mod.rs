@@ -1,0 +1,27 @@
+//! Reading load-test results against a plan: goodput per operating point, capacity per
+//! scenario, and what the p50/p95/p99 spread says about queueing.
+//!
+//! * [`targets`]: the plan's latency pass marks as limits on a load test's statistics.
+//! * [`goodput`]: per operating point, whether every target holds and what share of requests (or
+//!   requests per second) met them all — exact from per-request records when the file has them,
+//!   else graded on the reported percentiles and marked so.
+//! * [`capacity`]: the highest concurrency at which every target holds, per scenario.
+//! * [`spread`]: idle, queueing or saturated, read from p50/p95/p99 across concurrency the way the
+//!   V100 benchmark report in `shared/seeds` reads it.
+//! * [`demo`]: the benchmark report's published percentiles as a vLLM-bench-style JSON Lines
+//!   file, the demo pilot's load-test evidence.
+//!
+//! Pure functions: no IO, no clock.
+
+pub mod capacity;
+pub mod demo;
+pub mod goodput;
+pub mod spread;
+pub mod targets;
+
+pub use capacity::{Capacity, capacity_by_scenario};
+pub use goodput::{
+    GoodputMethod, PointGoodput, TargetCheck, grade_on_percentiles, grade_on_requests,
+};
+pub use spread::{SpreadState, classify_spread};
+pub use targets::{LatencyTarget, latency_targets};

@@ -1,0 +1,134 @@
+//! The plan's latency pass marks as limits a load test's statistics can be held against.
+
+use crate::ingest::{MetricKey, MetricStats};
+use crate::plan::{Metric, PlanContent, Scope, Statistic, Unit, format_number};
+use serde::{Deserialize, Serialize};
+
+/// One latency limit from the plan: "TTFT p99 ≤ 450 ms".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LatencyTarget {
+    /// `ttft_ms`, `tpot_ms`, `itl_ms` or `e2e_ms`.
+    pub metric: MetricKey,
+    /// The statistic the mark limits: `p50`, `p90`, `p95`, `p99` or `max`.
+    pub statistic: String,
+    pub limit_ms: f64,
+    /// Whether a value exactly at the limit passes (≤) or not (<).
+    pub inclusive: bool,
+    /// The scenario the mark is scoped to; `None` for all traffic.
+    pub scenario: Option<String>,
+    /// `TTFT p99 ≤ 450 ms`.
+    pub label: String,
+}
+
+impl LatencyTarget {
+    /// Whether the mark applies to a point of scenario `scenario` (scenario marks match when the
+    /// point's scenario text contains the plan's scenario name, ignoring case).
+    pub fn applies_to(&self, scenario: &str) -> bool {
+        match &self.scenario {
+            None => true,
+            Some(name) => scenario
+                .to_ascii_lowercase()
+                .contains(&name.trim().to_ascii_lowercase()),
+        }
+    }
+
+    /// Whether a value (ms) meets the limit.
+    pub fn admits(&self, value_ms: f64) -> bool {
+        if self.inclusive {
+            value_ms <= self.limit_ms
+        } else {
+            value_ms < self.limit_ms
+        }
+    }
+
+    /// The statistic this target limits, read from `stats`.
+    pub fn value_in(&self, stats: &MetricStats) -> Option<f64> {
+        match self.statistic.as_str() {
+            "max" => stats.max,
+            label => label
+                .strip_prefix('p')
+                .and_then(|p| p.parse::<f64>().ok())
+                .and_then(|p| stats.percentile(p)),
+        }
+    }
+
+    /// The percentile (0–100) the target limits; 100 for max.
+    pub fn percentile(&self) -> f64 {
+        self.statistic
+            .strip_prefix('p')
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(100.0)
+    }
+}
+
+fn metric_key(metric: &Metric) -> Option<MetricKey> {
+    Some(match metric {
+        Metric::Ttft => MetricKey::TtftMs,
+        Metric::Tpot => MetricKey::TpotMs,
+        Metric::Itl => MetricKey::ItlMs,
+        Metric::E2e => MetricKey::E2eMs,
+        _ => return None,
+    })
+}
+
+/// Every latency pass mark of the plan that limits a percentile or the maximum from above, as a
+/// [`LatencyTarget`], in plan order.
+pub fn latency_targets(content: &PlanContent) -> Vec<LatencyTarget> {
+    content
+        .pass_marks
+        .iter()
+        .filter(|m| m.comparator.is_upper_limit())
+        .filter(|m| m.statistic.is_percentile() || m.statistic == Statistic::Max)
+        .filter_map(|m| {
+            let key = metric_key(&m.metric)?;
+            let limit_ms = m.unit.convert(m.threshold, Unit::Ms)?;
+            let scenario = match &m.scope {
+                Scope::Scenario(name) => Some(name.clone()),
+                _ => None,
+            };
+            let label = format!(
+                "{} {} {} {} ms{}",
+                match key {
+                    MetricKey::TtftMs => "TTFT",
+                    MetricKey::TpotMs => "TPOT",
+                    MetricKey::ItlMs => "ITL",
+                    _ => "E2E",
+                },
+                m.statistic.as_str(),
+                m.comparator.symbol(),
+                format_number(limit_ms),
+                scenario
+                    .as_ref()
+                    .map(|s| format!(" ({s})"))
+                    .unwrap_or_default()
+            );
+            Some(LatencyTarget {
+                metric: key,
+                statistic: m.statistic.as_str().to_string(),
+                limit_ms,
+                inclusive: m.comparator.is_inclusive(),
+                scenario,
+                label,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::templates;
+
+    #[test]
+    fn the_mlperf_interactive_plan_becomes_two_client_latency_targets() {
+        let content = templates::by_id("mlperf-v6-llama2-70b-interactive")
+            .unwrap()
+            .content();
+        let targets = latency_targets(&content);
+        let labels: Vec<&str> = targets.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, vec!["TTFT p99 ≤ 450 ms", "TPOT p99 ≤ 40 ms"]);
+        assert!(targets[0].admits(450.0));
+        assert!(!targets[0].admits(450.1));
+        assert_eq!(targets[0].percentile(), 99.0);
+    }
+}

@@ -1,0 +1,110 @@
+//! vLLM's serving flags, as far as the run context needs them.
+
+use super::RunContext;
+
+fn normalise_dtype(value: &str) -> String {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "half" | "float16" | "fp16" => "fp16".into(),
+        "bfloat16" | "bf16" => "bf16".into(),
+        "float" | "float32" | "fp32" => "fp32".into(),
+        other => other.to_string(),
+    }
+}
+
+fn number<T: std::str::FromStr>(flag: &str, value: &str) -> Result<T, String> {
+    value
+        .trim()
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("{flag}: `{value}` is not a number"))
+}
+
+fn boolean(flag: &str, value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => Err(format!("{flag}: `{value}` is not true or false")),
+    }
+}
+
+/// Flags that take no value (so the next word is not theirs).
+const SWITCHES: [&str; 8] = [
+    "--enforce-eager",
+    "--enable-prefix-caching",
+    "--no-enable-prefix-caching",
+    "--trust-remote-code",
+    "--disable-log-requests",
+    "--disable-log-stats",
+    "--enable-chunked-prefill",
+    "--no-enable-chunked-prefill",
+];
+
+/// Applies vLLM engine arguments (`--flag value`, `--flag=value`, switches) to `context`;
+/// flags that do not describe the run context are skipped.
+pub fn apply_vllm_args(context: &mut RunContext, args: &[String]) -> Result<(), String> {
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        i += 1;
+        if !arg.starts_with('-') {
+            continue;
+        }
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) => (f.replace('_', "-"), Some(v.to_string())),
+            None => (arg.replace('_', "-"), None),
+        };
+        let flag = flag.as_str();
+        if SWITCHES.contains(&flag) || (inline.is_none() && flag.starts_with("--no-")) {
+            match flag {
+                "--enforce-eager" => context.cuda_graphs = Some(false),
+                "--enable-prefix-caching" => context.prefix_caching = Some(true),
+                "--no-enable-prefix-caching" => context.prefix_caching = Some(false),
+                _ => {}
+            }
+            continue;
+        }
+        let takes_value = inline.is_none()
+            && args
+                .get(i)
+                .is_some_and(|next| !next.starts_with("--") || next.parse::<f64>().is_ok());
+        let value = match inline {
+            Some(v) => v,
+            None if takes_value => {
+                i += 1;
+                args[i - 1].clone()
+            }
+            None => {
+                // A bare switch we do not know, e.g. `--enable-prefix-caching` spelt otherwise.
+                if flag == "--enforce-eager" {
+                    context.cuda_graphs = Some(false);
+                }
+                continue;
+            }
+        };
+        match flag {
+            "--model" => context.model = Some(value),
+            "--served-model-name" => context.served_model_name = Some(value),
+            "--tensor-parallel-size" | "-tp" => {
+                context.tensor_parallel = Some(number(flag, &value)?)
+            }
+            "--pipeline-parallel-size" | "-pp" => {
+                context.pipeline_parallel = Some(number(flag, &value)?)
+            }
+            "--dtype" => context.precision = Some(normalise_dtype(&value)),
+            "--quantization" | "-q" => context.precision = Some(value.trim().to_ascii_lowercase()),
+            "--kv-cache-dtype" => context.kv_cache_dtype = Some(value.trim().to_string()),
+            "--max-num-batched-tokens" => {
+                context.max_num_batched_tokens = Some(number(flag, &value)?)
+            }
+            "--max-num-seqs" => context.max_num_seqs = Some(number(flag, &value)?),
+            "--max-model-len" => context.max_model_len = Some(number(flag, &value)?),
+            "--gpu-memory-utilization" => {
+                context.gpu_memory_utilization = Some(number(flag, &value)?)
+            }
+            "--enable-prefix-caching" => context.prefix_caching = Some(boolean(flag, &value)?),
+            "--enforce-eager" => context.cuda_graphs = Some(!boolean(flag, &value)?),
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,186 @@
+use super::*;
+
+/// The ServingRuntime of the V100 benchmark report (shared/seeds), verbatim.
+const SEED_RUNTIME: &str = r#"apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+metadata:
+  name: vllm-v100-tp4
+spec:
+  containers:
+    - name: kserve-container
+      image: vllm/vllm-openai:v0.8.5
+      command: ["python", "-m", "vllm.entrypoints.openai.api_server"]
+      args:
+        - "--port=8080"
+        - "--model=/mnt/models"
+        - "--tensor-parallel-size=4"
+        - "--dtype=half"
+        - "--enforce-eager"
+        - "--no-enable-prefix-caching"
+        - "--max-model-len=8192"
+        - "--gpu-memory-utilization=0.92"
+      env:
+        - name: HF_HUB_OFFLINE
+          value: "1"
+        - name: TRANSFORMERS_OFFLINE
+          value: "1"
+      resources:
+        limits:
+          cpu: "8"
+          memory: 48Gi
+          nvidia.com/gpu: "4"
+        requests:
+          cpu: "4"
+          memory: 32Gi
+          nvidia.com/gpu: "4"
+"#;
+
+/// The equivalent command line of the same report, verbatim.
+const SEED_COMMAND: &str = "vllm serve /mnt/models \\
+  --served-model-name redhataiqwen25-7b-instruct \\
+  --tensor-parallel-size 4 \\
+  --dtype half \\
+  --max-model-len 8192 \\
+  --gpu-memory-utilization 0.92 \\
+  --no-enable-prefix-caching \\
+  --enforce-eager";
+
+#[test]
+fn the_seed_serving_runtime_reads_as_vllm_0_8_5_on_four_gpus() {
+    let context = parse(SEED_RUNTIME).unwrap();
+    assert_eq!(context.engine.as_deref(), Some("vLLM"));
+    assert_eq!(context.engine_version.as_deref(), Some("0.8.5"));
+    assert_eq!(context.gpu_count, Some(4));
+    assert_eq!(context.tensor_parallel, Some(4));
+    assert_eq!(context.precision.as_deref(), Some("fp16"));
+    assert_eq!(context.prefix_caching, Some(false));
+    assert_eq!(context.cuda_graphs, Some(false));
+    assert_eq!(context.max_model_len, Some(8192));
+    assert_eq!(context.gpu_memory_utilization, Some(0.92));
+    assert_eq!(context.model.as_deref(), Some("/mnt/models"));
+    assert_eq!(
+        context.max_num_seqs, None,
+        "not stated is not vLLM's default"
+    );
+    assert_eq!(context.max_num_batched_tokens, None);
+}
+
+#[test]
+fn the_seed_command_line_reads_the_same_settings() {
+    let context = parse(SEED_COMMAND).unwrap();
+    assert_eq!(context.engine.as_deref(), Some("vLLM"));
+    assert_eq!(
+        context.engine_version, None,
+        "a command line has no version"
+    );
+    assert_eq!(context.model.as_deref(), Some("/mnt/models"));
+    assert_eq!(
+        context.served_model_name.as_deref(),
+        Some("redhataiqwen25-7b-instruct")
+    );
+    assert_eq!(context.tensor_parallel, Some(4));
+    assert_eq!(context.precision.as_deref(), Some("fp16"));
+    assert_eq!(context.max_model_len, Some(8192));
+    assert_eq!(context.gpu_memory_utilization, Some(0.92));
+    assert_eq!(context.prefix_caching, Some(false));
+    assert_eq!(context.cuda_graphs, Some(false));
+    let from_yaml = parse(SEED_RUNTIME).unwrap();
+    assert_eq!(context.tensor_parallel, from_yaml.tensor_parallel);
+    assert_eq!(context.precision, from_yaml.precision);
+}
+
+#[test]
+fn summaries_name_every_stated_setting() {
+    let context = parse(SEED_RUNTIME).unwrap();
+    assert_eq!(
+        context.summary(),
+        "vLLM 0.8.5 · 4 GPU(s) · weights fp16 · TP 4 · prefix caching off · CUDA graphs off · max_model_len 8192"
+    );
+}
+
+#[test]
+fn shell_splitting_handles_quotes_escapes_and_continuations() {
+    assert_eq!(
+        shell_split("vllm serve 'my model' --x \"a \\\"b\\\"\" c\\ d \\\n --y=1").unwrap(),
+        vec![
+            "vllm", "serve", "my model", "--x", "a \"b\"", "c d", "--y=1"
+        ]
+    );
+    assert!(
+        shell_split("vllm serve 'open")
+            .unwrap_err()
+            .contains("single quote")
+    );
+}
+
+#[test]
+fn new_flags_and_spellings_are_read() {
+    let context = parse(
+        "python3 -m vllm.entrypoints.openai.api_server --model meta-llama/Llama-3.1-8B-Instruct \
+         -tp 2 --quantization fp8 --kv-cache-dtype fp8 --max-num-batched-tokens 8192 \
+         --max_num_seqs 256 --enable-prefix-caching",
+    )
+    .unwrap();
+    assert_eq!(context.tensor_parallel, Some(2));
+    assert_eq!(context.precision.as_deref(), Some("fp8"));
+    assert_eq!(context.kv_cache_dtype.as_deref(), Some("fp8"));
+    assert_eq!(context.max_num_batched_tokens, Some(8192));
+    assert_eq!(context.max_num_seqs, Some(256));
+    assert_eq!(context.prefix_caching, Some(true));
+    assert_eq!(context.cuda_graphs, None);
+}
+
+#[test]
+fn bad_input_is_named() {
+    assert!(parse("").is_err());
+    assert!(
+        parse("docker run nginx")
+            .unwrap_err()
+            .0
+            .contains("not a vLLM command line")
+    );
+    assert!(
+        parse("vllm serve m --tensor-parallel-size four")
+            .unwrap_err()
+            .0
+            .contains("--tensor-parallel-size: `four`")
+    );
+    assert!(
+        parse("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: b\n")
+            .unwrap_err()
+            .0
+            .contains("containers")
+    );
+    assert!(
+        parse("spec:\n  containers:\n    - image: \"vllm/vllm-openai:v0.9\n")
+            .unwrap_err()
+            .0
+            .contains("line 3")
+    );
+}
+
+#[test]
+fn the_yaml_subset_reads_nested_maps_lists_and_flow_lists() {
+    let doc =
+        yaml::parse("a:\n  b: [1, 'two', \"3\"]  # comment\n  c:\n  - x: 1\n    y: z\n  - plain\n")
+            .unwrap();
+    let b = doc.get("a").unwrap().get("b").unwrap().as_list().unwrap();
+    assert_eq!(b.len(), 3);
+    assert_eq!(b[1].as_str(), Some("two"));
+    let c = doc.get("a").unwrap().get("c").unwrap().as_list().unwrap();
+    assert_eq!(c[0].get("y").unwrap().as_str(), Some("z"));
+    assert_eq!(c[1].as_str(), Some("plain"));
+}
+
+#[test]
+fn or_fills_only_what_is_not_stated() {
+    let form = RunContext {
+        gpu: Some("Tesla V100-SXM2-16GB".into()),
+        tensor_parallel: Some(2),
+        ..RunContext::default()
+    };
+    let merged = form.or(&parse(SEED_RUNTIME).unwrap());
+    assert_eq!(merged.tensor_parallel, Some(2));
+    assert_eq!(merged.gpu_count, Some(4));
+    assert_eq!(merged.gpu.as_deref(), Some("Tesla V100-SXM2-16GB"));
+}

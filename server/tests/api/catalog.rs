@@ -1,0 +1,203 @@
+//! The sizing catalog on an installation: prices, edited and added GPUs, pasted models.
+
+use crate::helpers::spawn_app;
+use reqwest::StatusCode;
+use serde_json::Value;
+
+/// A config.json in the Llama layout, written for this test (8 layers, GQA 32/8, head 128).
+const CONFIG: &str = r#"{
+  "architectures": ["LlamaForCausalLM"],
+  "model_type": "llama",
+  "_name_or_path": "acme/tiny-llama",
+  "num_hidden_layers": 8,
+  "num_attention_heads": 32,
+  "num_key_value_heads": 8,
+  "hidden_size": 4096,
+  "intermediate_size": 14336,
+  "vocab_size": 32000,
+  "max_position_embeddings": 16384,
+  "tie_word_embeddings": false,
+  "torch_dtype": "bfloat16"
+}"#;
+
+fn gpu<'a>(catalog: &'a Value, id: &str) -> Option<&'a Value> {
+    catalog["gpus"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["spec"]["id"] == id)
+}
+
+#[tokio::test]
+async fn prices_edits_and_added_gpus_show_in_the_catalog_and_reset() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    app.call_ok(
+        &admin,
+        "set_gpu_price",
+        &[("id", "h200-nvl"), ("unit_price", "32000")],
+    )
+    .await;
+    let bad = app
+        .call(
+            &admin,
+            "set_gpu_price",
+            &[("id", "h200-nvl"), ("unit_price", "cheap")],
+        )
+        .await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let missing = app
+        .call(
+            &admin,
+            "set_gpu_price",
+            &[("id", "tpu-v9"), ("unit_price", "1")],
+        )
+        .await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+
+    let added = app
+        .call_ok(
+            &admin,
+            "save_gpu",
+            &[
+                ("id", ""),
+                ("name", "NVIDIA H20"),
+                ("memory_driver_gib", "95.6"),
+                ("memory_cuda_gib", ""),
+                ("bandwidth_gb_s", "4000"),
+                ("bf16_dense_tflops", "148"),
+                ("fp8", "native"),
+                ("fp4", "none"),
+                ("unit_price", "12000"),
+            ],
+        )
+        .await;
+    assert_eq!(added, "nvidia-h20");
+    app.call_ok(
+        &admin,
+        "save_gpu",
+        &[
+            ("id", "l40s"),
+            ("name", "NVIDIA L40S (our firmware)"),
+            ("memory_driver_gib", "45.0"),
+            ("memory_cuda_gib", "44.5"),
+            ("bandwidth_gb_s", "800"),
+            ("bf16_dense_tflops", "362"),
+            ("fp8", "native"),
+            ("fp4", "none"),
+            ("unit_price", ""),
+        ],
+    )
+    .await;
+    let zero = app
+        .call(
+            &admin,
+            "save_gpu",
+            &[
+                ("id", "broken"),
+                ("name", "Broken"),
+                ("memory_driver_gib", "0"),
+                ("memory_cuda_gib", ""),
+                ("bandwidth_gb_s", "100"),
+                ("bf16_dense_tflops", ""),
+                ("fp8", "native"),
+                ("fp4", "none"),
+                ("unit_price", ""),
+            ],
+        )
+        .await;
+    assert_eq!(zero.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert_eq!(gpu(&catalog, "h200-nvl").unwrap()["unit_price"], 32000.0);
+    assert_eq!(gpu(&catalog, "h200-nvl").unwrap()["origin"], "reviewed");
+    let h20 = gpu(&catalog, "nvidia-h20").unwrap();
+    assert_eq!(h20["origin"], "added");
+    assert_eq!(h20["spec"]["memory_cuda_estimated"], true);
+    assert_eq!(h20["unit_price"], 12000.0);
+    let l40s = gpu(&catalog, "l40s").unwrap();
+    assert_eq!(l40s["origin"], "edited");
+    assert_eq!(l40s["spec"]["bandwidth_gb_s"], 800.0);
+
+    app.call_ok(&admin, "reset_gpu", &[("id", "l40s")]).await;
+    app.call_ok(&admin, "reset_gpu", &[("id", "nvidia-h20")])
+        .await;
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert_eq!(gpu(&catalog, "l40s").unwrap()["origin"], "reviewed");
+    assert_eq!(
+        gpu(&catalog, "l40s").unwrap()["spec"]["bandwidth_gb_s"],
+        864.0
+    );
+    assert!(gpu(&catalog, "nvidia-h20").is_none());
+    let again = app.call(&admin, "reset_gpu", &[("id", "nvidia-h20")]).await;
+    assert_eq!(again.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn staff_add_a_model_from_its_config_json() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let staff = app.staff_organisation().await;
+    let sales = app.user(&admin, "sam@vendor.io", "sales", staff).await;
+    let id = app
+        .call_ok(
+            &sales,
+            "add_model",
+            &[("id", ""), ("name", ""), ("config_json", CONFIG)],
+        )
+        .await;
+    assert_eq!(id, "acme-tiny-llama");
+    let catalog = app.call_ok(&sales, "sizing_catalog", &[]).await;
+    let model = catalog["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["spec"]["id"] == "acme-tiny-llama")
+        .expect("pasted model listed");
+    assert_eq!(model["origin"], "added");
+    assert_eq!(model["spec"]["layers"], 8);
+    assert_eq!(model["spec"]["kv_heads"], 8);
+
+    let duplicate = app
+        .call(
+            &sales,
+            "add_model",
+            &[("id", ""), ("name", ""), ("config_json", CONFIG)],
+        )
+        .await;
+    assert_eq!(duplicate.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let shadow = app
+        .call(
+            &sales,
+            "add_model",
+            &[
+                ("id", "llama-3.3-70b"),
+                ("name", ""),
+                ("config_json", CONFIG),
+            ],
+        )
+        .await;
+    assert_eq!(shadow.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let broken = app
+        .call(
+            &sales,
+            "add_model",
+            &[
+                ("id", "x"),
+                ("name", ""),
+                ("config_json", r#"{"num_hidden_layers": 8}"#),
+            ],
+        )
+        .await;
+    assert_eq!(broken.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(broken.text().await.unwrap().contains("config_json"));
+
+    let not_admin = app
+        .call(&sales, "delete_model", &[("id", "acme-tiny-llama")])
+        .await;
+    assert_eq!(not_admin.status(), StatusCode::FORBIDDEN);
+    app.call_ok(&admin, "delete_model", &[("id", "acme-tiny-llama")])
+        .await;
+    let catalog: Value = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert!(!catalog.to_string().contains("acme-tiny-llama"));
+}

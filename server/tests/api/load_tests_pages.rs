@@ -1,0 +1,491 @@
+//! The load-test pages and their server functions: the demo pilot's report curves, every fixture
+//! uploaded with its run context and shown with the file's own numbers, the plain form upload
+//! without JavaScript, exact goodput from per-request files, comparisons, and who may see what.
+
+use crate::helpers::{TestApp, client, spawn_app};
+use reqwest::multipart::{Form, Part};
+use reqwest::{Client, StatusCode};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn fixtures() -> PathBuf {
+    let dir = std::env::var_os("PILOTDESK_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
+    assert!(dir.is_dir(), "fixtures not found at {}", dir.display());
+    dir
+}
+
+fn fixture(path: &str) -> Vec<u8> {
+    std::fs::read(fixtures().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Every load-test fixture of a format the importers read, one per format and layout.
+const FIXTURES: [&str; 10] = [
+    "er0080-vllm-benchmarking/bench_serve_v0.25.1.json",
+    "nerdalert-vllm-benchmark-graphs/results.json",
+    "nerdalert-vllm-bench-automation/results.json",
+    "lambdalabs-vllm-benchmark/Meta-Llama-3-8B-Instruct_tp1_len2048.json",
+    "er0080-vllm-benchmarking/sweep_v0.25.1/SERVE--max_num_seqs=4-BENCH--max_concurrency=2-num_prompts=8/summary.json",
+    "aiperf-examples-run1/profile_export_aiperf.json",
+    "aiperf-examples-run1/profile_export_aiperf.csv",
+    "aiperf-examples-run1/profile_export.head12.jsonl",
+    "aiperf-dev-smoke-100k/profile_export_aiperf.json",
+    "graz-dev-guidellm/benchmarks.json",
+];
+
+async fn token(app: &TestApp, admin: &Client) -> String {
+    app.call_ok(admin, "create_api_token", &[("name", "ci")])
+        .await["secret"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn upload(
+    app: &TestApp,
+    token: &str,
+    pilot: i64,
+    name: &str,
+    bytes: Vec<u8>,
+    fields: &[(&str, &str)],
+) -> reqwest::Response {
+    let mut form = Form::new();
+    for (k, v) in fields {
+        form = form.text(k.to_string(), v.to_string());
+    }
+    form = form.part("file", Part::bytes(bytes).file_name(name.to_string()));
+    client()
+        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn view(app: &TestApp, who: &Client, pilot: i64) -> Value {
+    app.call_ok(
+        who,
+        "get_load_tests",
+        &[("pilot_id", &pilot.to_string()), ("percentile", "p95")],
+    )
+    .await
+}
+
+fn run_of(view: &Value, evidence: &Value) -> Value {
+    view["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["evidence"]["id"] == *evidence)
+        .cloned()
+        .expect("the run is listed")
+}
+
+#[tokio::test]
+async fn the_demo_pilot_shows_the_reports_curves_goodput_and_capacity() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let pilot = app.demo_pilot.unwrap();
+    let view = view(&app, &admin, pilot).await;
+    let runs = view["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    let run = &runs[0];
+    assert_eq!(
+        run["evidence"]["file_name"],
+        "v100-qwen-benchmark-report.jsonl"
+    );
+    assert_eq!(run["run_context"]["engine_version"], "0.8.5");
+    assert_eq!(run["run_context"]["tensor_parallel"], 4);
+    assert_eq!(run["run_context"]["gpu_count"], 4);
+    assert_eq!(run["run_context"]["prefix_caching"], false);
+    let points = run["points"].as_array().unwrap();
+    assert_eq!(points.len(), 12);
+    // The report's long-prompt TTFT at C=8: p50 507, p95 572, p99 572 ms; saturated.
+    let long8 = &points[3];
+    assert_eq!(long8["concurrency"], 8.0);
+    assert_eq!(long8["ttft"]["p50"], 507.0);
+    assert_eq!(long8["ttft"]["p95"], 572.0);
+    assert_eq!(long8["ttft"]["p99"], 572.0);
+    assert_eq!(long8["e2e"]["p95"], 2600.0);
+    assert_eq!(long8["spread"], "saturated");
+    assert_eq!(points[0]["spread"], "idle");
+    assert_eq!(points[2]["spread"], "queueing");
+    // The demo plan (MLPerf Interactive: TTFT p99 ≤ 450 ms, TPOT p99 ≤ 40 ms).
+    assert_eq!(long8["goodput"]["method"], "percentiles");
+    assert_eq!(long8["goodput"]["all_met"], false);
+    assert_eq!(long8["goodput"]["share_bound"], "< 99 %");
+    assert_eq!(points[2]["goodput"]["all_met"], true);
+    let capacity: Vec<(String, Value)> = view["capacity"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["scenario"].as_str().unwrap().to_string(),
+                c["concurrency"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(capacity.len(), 3);
+    assert!(capacity[0].0.contains("long prompt"));
+    assert_eq!(capacity[0].1, 4.0);
+    assert_eq!(capacity[1].1, 8.0);
+    assert_eq!(capacity[2].1, 8.0);
+    let chart_ids: Vec<&str> = view["charts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        chart_ids,
+        vec!["ttft", "tpot", "e2e", "per-stream", "aggregate"]
+    );
+
+    let html = admin
+        .get(app.url(&format!("/pilots/{pilot}/load-tests")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(html.status(), StatusCode::OK);
+    let html = html.text().await.unwrap();
+    for text in [
+        "TTFT p95 vs concurrency (ms)",
+        "target TTFT p99 ≤ 450 ms",
+        "every target holds up to concurrency 4; missed at 8",
+        "Measured at the client (the load generator)",
+        "<td class=\"num\">572</td>",
+        "<td class=\"num\">2,600</td>",
+        "saturated",
+    ] {
+        assert!(html.contains(text), "{text} missing from the page");
+    }
+}
+
+#[tokio::test]
+async fn every_fixture_uploads_with_its_run_context_and_shows_the_files_own_numbers() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = token(&app, &admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+    let mut ids = Vec::new();
+    for path in FIXTURES {
+        let name = path.rsplit('/').next().unwrap();
+        let response = upload(
+            &app,
+            &token,
+            pilot,
+            name,
+            fixture(path),
+            &[
+                ("gpu", "NVIDIA H100 80GB HBM3"),
+                ("gpu_count", "1"),
+                ("serve_command", "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-num-seqs 256 --kv-cache-dtype fp8"),
+            ],
+        )
+        .await;
+        let status = response.status();
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(status, StatusCode::CREATED, "{path}: {body}");
+        assert_eq!(
+            body["summary"]["run_context"]["max_num_seqs"], 256,
+            "{path}"
+        );
+        ids.push((path, body["id"].clone()));
+    }
+    let view = view(&app, &admin, pilot).await;
+    assert_eq!(view["runs"].as_array().unwrap().len(), FIXTURES.len());
+    for (path, id) in &ids {
+        let run = run_of(&view, id);
+        let expected = engine::ingest::import(path, &fixture(path)).unwrap();
+        let points = run["points"].as_array().unwrap();
+        assert_eq!(points.len(), expected.points.len(), "{path}");
+        for (shown, file) in points.iter().zip(&expected.points) {
+            let stat = |key: engine::ingest::MetricKey| {
+                file.metric(key)
+                    .map(|s| (s.p50, s.p95, s.p99))
+                    .unwrap_or_default()
+            };
+            let get = |v: &Value| v.as_f64();
+            for (field, key) in [
+                ("ttft", engine::ingest::MetricKey::TtftMs),
+                ("tpot", engine::ingest::MetricKey::TpotMs),
+                ("e2e", engine::ingest::MetricKey::E2eMs),
+            ] {
+                let (p50, p95, p99) = stat(key);
+                assert_eq!(get(&shown[field]["p50"]), p50, "{path} {field} p50");
+                assert_eq!(get(&shown[field]["p95"]), p95, "{path} {field} p95");
+                assert_eq!(get(&shown[field]["p99"]), p99, "{path} {field} p99");
+            }
+            assert_eq!(
+                get(&shown["output_tokens_per_s"]),
+                file.output_tokens_per_s,
+                "{path}"
+            );
+            assert_eq!(shown["completed"].as_u64(), file.completed, "{path}");
+            assert_eq!(get(&shown["concurrency"]), file.concurrency, "{path}");
+        }
+        let context = &run["run_context"];
+        assert_eq!(context["gpu"], "NVIDIA H100 80GB HBM3");
+        assert_eq!(context["kv_cache_dtype"], "fp8");
+        assert_eq!(context["model"], "meta-llama/Llama-3.1-8B-Instruct");
+    }
+    // The evidence list names every file with tool, SHA-256 and size.
+    let list = app
+        .call_ok(
+            &admin,
+            "list_evidence_files",
+            &[("pilot_id", &pilot.to_string())],
+        )
+        .await;
+    let files = list["files"].as_array().unwrap();
+    assert_eq!(files.len(), FIXTURES.len());
+    let bench = files
+        .iter()
+        .find(|f| f["file"]["file_name"] == "bench_serve_v0.25.1.json")
+        .unwrap();
+    assert_eq!(bench["tool"], "vllm bench serve");
+    assert_eq!(
+        bench["file"]["size_bytes"].as_u64().unwrap() as usize,
+        fixture(FIXTURES[0]).len()
+    );
+    assert_eq!(bench["file"]["sha256"].as_str().unwrap().len(), 64);
+    let html = admin
+        .get(app.url(&format!("/pilots/{pilot}/evidence")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("bench_serve_v0.25.1.json"));
+    assert!(html.contains("max_num_seqs 256"));
+}
+
+#[tokio::test]
+async fn per_request_files_get_exact_goodput() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = token(&app, &admin).await;
+    let pilot = app.demo_pilot.unwrap();
+    let path = "aiperf-examples-run1/profile_export.head12.jsonl";
+    let response = upload(
+        &app,
+        &token,
+        pilot,
+        "profile_export.jsonl",
+        fixture(path),
+        &[],
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let id: Value = response.json::<Value>().await.unwrap()["id"].clone();
+    let view = view(&app, &admin, pilot).await;
+    let run = run_of(&view, &id);
+    assert_eq!(run["per_request"], true);
+    let goodput = &run["points"][0]["goodput"];
+    assert_eq!(goodput["method"], "per_request");
+    // Count by hand from the importer's records against TTFT ≤ 450 ms and TPOT ≤ 40 ms.
+    let full = engine::ingest::import("profile_export.jsonl", &fixture(path)).unwrap();
+    let good = full
+        .requests
+        .iter()
+        .filter(|r| r.error.is_none())
+        .filter(|r| r.ttft_ms.is_some_and(|t| t <= 450.0))
+        .filter(|r| r.tpot_ms.is_none_or(|t| t <= 40.0))
+        .filter(|r| r.e2e_ms.is_some())
+        .count();
+    assert_eq!(goodput["good_requests"].as_u64().unwrap() as usize, good);
+    assert_eq!(
+        goodput["share_pct"].as_f64().unwrap(),
+        good as f64 * 100.0 / full.requests.len() as f64
+    );
+}
+
+#[tokio::test]
+async fn the_plain_form_upload_redirects_back_with_the_outcome_and_malformed_files_write_nothing() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+    let post = |bytes: Vec<u8>, name: &'static str| {
+        let form = Form::new()
+            .text("tp", "2")
+            .text("prefix_caching", "on")
+            .part("file", Part::bytes(bytes).file_name(name));
+        admin
+            .post(app.url(&format!("/pilots/{pilot}/evidence")))
+            .multipart(form)
+            .send()
+    };
+    let bytes = fixture("er0080-vllm-benchmarking/bench_serve_v0.25.1.json");
+    let stored = post(bytes.clone(), "bench.json").await.unwrap();
+    assert_eq!(stored.status(), StatusCode::SEE_OTHER);
+    let location = stored.headers()["location"].to_str().unwrap().to_string();
+    assert!(
+        location.starts_with(&format!("/pilots/{pilot}/evidence?stored=")),
+        "{location}"
+    );
+    let again = post(bytes, "bench-copy.json").await.unwrap();
+    let location = again.headers()["location"].to_str().unwrap().to_string();
+    assert!(location.contains("?error=bench-copy.json"), "{location}");
+    assert!(location.contains("already%20evidence"), "{location}");
+    // A malformed variant: the error names file, line and field, and nothing is written.
+    let mut lines: Vec<String> =
+        String::from_utf8(fixture("nerdalert-vllm-benchmark-graphs/results.json"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(String::from)
+            .collect();
+    lines[1] = lines[1].replacen("\"completed\": ", "\"completed\": \"many\", \"x\": ", 1);
+    let bad = post(lines.join("\n").into_bytes(), "broken.jsonl")
+        .await
+        .unwrap();
+    let location = bad.headers()["location"].to_str().unwrap().to_string();
+    assert!(location.contains("error=broken.jsonl"), "{location}");
+    assert!(location.contains("line%202"), "{location}");
+    assert!(location.contains("completed"), "{location}");
+    let page = admin
+        .get(app.url(&location))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("broken.jsonl"));
+    let files = app.store.list_evidence(pilot, None).await.unwrap();
+    assert_eq!(files.len(), 1, "only the first upload was stored");
+    let view = view(&app, &admin, pilot).await;
+    assert_eq!(view["runs"][0]["run_context"]["tensor_parallel"], 2);
+    assert_eq!(view["runs"][0]["run_context"]["prefix_caching"], true);
+    // A bad run-context field is refused by name.
+    let form = Form::new().text("tp", "four").part(
+        "file",
+        Part::bytes(fixture("aiperf-examples-run1/profile_export_aiperf.json"))
+            .file_name("aiperf.json"),
+    );
+    let refused = client()
+        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(token(&app, &admin).await)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.text().await.unwrap().contains("tp: `four`"));
+    assert_eq!(app.store.list_evidence(pilot, None).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn runs_compare_against_a_baseline_with_percent_differences() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let pilot = app.demo_pilot.unwrap();
+    let view = view(&app, &admin, pilot).await;
+    let id = view["runs"][0]["evidence"]["id"].as_i64().unwrap();
+    // Long prompt at C=1 (point 0) against short prompt at C=1 (point 8).
+    let comparison = app
+        .call_ok(
+            &admin,
+            "compare_load_tests",
+            &[
+                ("pilot_id", &pilot.to_string()),
+                ("baseline", &format!("{id}:0")),
+                ("runs", &format!("{id}:8")),
+                ("percentile", "p95"),
+            ],
+        )
+        .await;
+    let rows = comparison["runs"][0][1].as_array().unwrap();
+    let ttft = rows.iter().find(|r| r["figure"] == "TTFT p95").unwrap();
+    assert_eq!(ttft["baseline"], 116.0);
+    assert_eq!(ttft["value"], 73.0);
+    let diff = ttft["difference_pct"].as_f64().unwrap();
+    assert!((diff - (73.0 - 116.0) / 116.0 * 100.0).abs() < 1e-9);
+    assert!(!comparison["charts"].as_array().unwrap().is_empty());
+    let html = admin
+        .get(app.url(&format!(
+            "/pilots/{pilot}/load-tests/compare?baseline={id}:0&run={id}:8&p=p95"
+        )))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("-37.1 %"), "the difference is shown");
+    let bad = app
+        .call(
+            &admin,
+            "compare_load_tests",
+            &[
+                ("pilot_id", &pilot.to_string()),
+                ("baseline", "999"),
+                ("runs", &id.to_string()),
+                ("percentile", "p95"),
+            ],
+        )
+        .await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn load_test_pages_answer_401_redirect_and_404_like_the_rest() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let pilot = app.demo_pilot.unwrap();
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let carol = app.user(&admin, "carol@acme.io", "customer", acme).await;
+    let anonymous = client();
+    for path in ["load-tests", "evidence", "load-tests/compare"] {
+        let response = anonymous
+            .get(app.url(&format!("/pilots/{pilot}/{path}")))
+            .send()
+            .await
+            .unwrap();
+        assert!(response.status().is_redirection(), "{path}");
+        let response = carol
+            .get(app.url(&format!("/pilots/{pilot}/{path}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+    let response = app
+        .call(
+            &anonymous,
+            "get_load_tests",
+            &[("pilot_id", &pilot.to_string()), ("percentile", "")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    let response = app
+        .call(
+            &carol,
+            "get_load_tests",
+            &[("pilot_id", &pilot.to_string()), ("percentile", "")],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    // A customer may not upload, with or without JavaScript.
+    let form = Form::new().part("file", Part::bytes(b"{}".to_vec()).file_name("x.json"));
+    let response = carol
+        .post(app.url(&format!("/pilots/{pilot}/evidence")))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let location = response.headers()["location"].to_str().unwrap().to_string();
+    assert!(location.contains("error="), "{location}");
+    let load_tests = app
+        .store
+        .list_evidence(pilot, Some("load_test"))
+        .await
+        .unwrap();
+    assert_eq!(load_tests.len(), 1, "only the demo evidence");
+}

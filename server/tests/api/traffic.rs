@@ -1,0 +1,628 @@
+//! Real traffic as evidence: gateway logs uploaded through the REST API become the pilot's
+//! demand profile (`GET /api/v1/pilots/{id}/demand`, numbers computed by hand below), malformed
+//! lines are refused or skipped, the real vLLM `/metrics` scrapes give their values, the window
+//! and the alarm, and `server demand` prints the same profile from files.
+
+use crate::helpers::{TestApp, client, spawn_app};
+use reqwest::StatusCode;
+use reqwest::multipart::{Form, Part};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixtures() -> PathBuf {
+    std::env::var_os("PILOTDESK_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"))
+}
+
+fn scrape(name: &str) -> Vec<u8> {
+    let path = fixtures().join("er0080-vllm-benchmarking").join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Six requests between 09:00 and 09:31 UTC on 2 March 2026:
+///
+/// | id | start | end | status | prompt | answer |
+/// |---|---|---|---|---|---|
+/// | r1 | 09:00:00 | 09:00:10 | ok (stop) | 100 | 50 |
+/// | r2 | 09:00:05 | 09:00:20 | ok (length) | 200 | 100 |
+/// | r3 | 09:00:15 | 09:00:25 | ok | 300 | 20 |
+/// | r4 | 09:10:00 | 09:10:30 | error | | |
+/// | r5 | 09:20:00 | 09:20:05 | timeout | | |
+/// | r6 | 09:30:00 | 09:30:04 | cancelled | | |
+fn hand_made_log() -> Vec<String> {
+    let line = |id: &str,
+                start: &str,
+                end: &str,
+                status: &str,
+                tokens: Option<(u32, u32)>,
+                finish: &str| {
+        let tokens = tokens
+            .map(|(p, c)| format!(r#", "prompt_tokens": {p}, "completion_tokens": {c}"#))
+            .unwrap_or_default();
+        let finish = if finish.is_empty() {
+            String::new()
+        } else {
+            format!(r#", "finish_reason": "{finish}""#)
+        };
+        format!(
+            r#"{{"request_id": "{id}", "start_time": "2026-03-02T09:{start}Z", "end_time": "2026-03-02T09:{end}Z", "model": "qwen2.5-7b-instruct", "status": "{status}"{tokens}{finish}}}"#
+        )
+    };
+    vec![
+        line("r1", "00:00", "00:10", "ok", Some((100, 50)), "stop"),
+        line("r2", "00:05", "00:20", "ok", Some((200, 100)), "length"),
+        line("r3", "00:15", "00:25", "ok", Some((300, 20)), "stop"),
+        line("r4", "10:00", "10:30", "error", None, ""),
+        line("r5", "20:00", "20:05", "timeout", None, ""),
+        line("r6", "30:00", "30:04", "cancelled", None, ""),
+    ]
+}
+
+async fn token(app: &TestApp) -> String {
+    let admin = app.admin().await;
+    app.call_ok(&admin, "create_api_token", &[("name", "ci")])
+        .await["secret"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn new_pilot(app: &TestApp, name: &str) -> i64 {
+    let admin = app.admin().await;
+    let org = app.organisation(&admin, &format!("{name} Corp")).await;
+    app.pilot(&admin, org, name).await
+}
+
+async fn upload(
+    app: &TestApp,
+    token: &str,
+    pilot: i64,
+    file_name: &str,
+    bytes: Vec<u8>,
+    fields: &[(&str, &str)],
+) -> (StatusCode, Value) {
+    let mut form = Form::new().part("file", Part::bytes(bytes).file_name(file_name.to_string()));
+    for (name, value) in fields {
+        form = form.text(name.to_string(), value.to_string());
+    }
+    let response = client()
+        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let body = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(Value::String(body)),
+    )
+}
+
+async fn demand(app: &TestApp, token: Option<&str>, pilot: i64) -> (StatusCode, Value) {
+    let mut request = client().get(app.url(&format!("/api/v1/pilots/{pilot}/demand")));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+fn close(value: &Value, expected: f64) -> bool {
+    value
+        .as_f64()
+        .map(|v| (v - expected).abs() <= 1e-9 * expected.abs().max(1.0))
+        .unwrap_or(false)
+}
+
+#[tokio::test]
+async fn a_hand_made_gateway_log_gives_the_hand_computed_demand() {
+    let app = spawn_app().await;
+    let token = token(&app).await;
+    let pilot = new_pilot(&app, "Traffic").await;
+
+    let (status, body) = demand(&app, Some(&token), pilot).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("no gateway log yet"),
+        "{body}"
+    );
+
+    let log = hand_made_log().join("\n") + "\n";
+    let (status, body) = upload(&app, &token, pilot, "gateway.jsonl", log.into_bytes(), &[]).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["kind"], "gateway_log");
+    assert_eq!(body["summary"]["records"], 6);
+    assert_eq!(body["summary"]["format"], "generic JSON Lines");
+
+    let (status, d) = demand(&app, Some(&token), pilot).await;
+    assert_eq!(status, StatusCode::OK, "{d}");
+    assert_eq!(d["requests"], 6);
+    assert_eq!(d["ok"], 3);
+    assert_eq!(d["failed"], 1);
+    assert_eq!(d["timed_out"], 1);
+    assert_eq!(d["cancelled"], 1);
+    assert_eq!(d["truncated"], 1);
+    // All six start within one hour; the earliest busiest window starts at the first request.
+    assert_eq!(
+        d["busiest_hour_start"]["rfc3339"],
+        "2026-03-02T09:00:00.000Z"
+    );
+    assert_eq!(d["busiest_hour_arrivals"], 6);
+    assert!(
+        close(&d["busiest_hour_arrivals_per_s"], 6.0 / 3600.0),
+        "{}",
+        d["busiest_hour_arrivals_per_s"]
+    );
+    // r1 and r2 overlap 09:00:05–10, r2 and r3 09:00:15–20: two at once, first at 09:00:05.
+    assert_eq!(d["peak_in_flight"], 2);
+    assert_eq!(
+        d["peak_in_flight_at"]["rfc3339"],
+        "2026-03-02T09:00:05.000Z"
+    );
+    // Busy time 10 + 15 + 10 + 30 + 5 + 4 = 74 s over 09:00:00 → 09:30:04 (1,804 s).
+    assert!(
+        close(&d["mean_in_flight"], 74.0 / 1804.0),
+        "{}",
+        d["mean_in_flight"]
+    );
+    // …and over the busiest hour's 3,600 s.
+    assert!(
+        close(&d["mean_in_flight_busiest_hour"], 74.0 / 3600.0),
+        "{}",
+        d["mean_in_flight_busiest_hour"]
+    );
+    // Successful requests: prompts 100, 200, 300; answers 50, 100, 20; contexts 150, 300, 320.
+    // p95 interpolates between the closest ranks: rank 0.95 × 2 = 1.9.
+    let tokens = |name: &str| {
+        (
+            d[name]["p50"].clone(),
+            d[name]["p95"].clone(),
+            d[name]["max"].clone(),
+        )
+    };
+    let (p50, p95, max) = tokens("prompt_tokens");
+    assert!(
+        close(&p50, 200.0) && close(&p95, 290.0) && max == 300,
+        "{p50} {p95} {max}"
+    );
+    let (p50, p95, max) = tokens("completion_tokens");
+    assert!(
+        close(&p50, 50.0) && close(&p95, 95.0) && max == 100,
+        "{p50} {p95} {max}"
+    );
+    let (p50, p95, max) = tokens("context_tokens");
+    assert!(
+        close(&p50, 300.0) && close(&p95, 318.0) && max == 320,
+        "{p50} {p95} {max}"
+    );
+    assert_eq!(d["evidence_ids"].as_array().unwrap().len(), 1);
+
+    // A second file of the same pilot joins the profile: r7 at 11:00 alone.
+    let second = r#"{"request_id": "r7", "start_time": "2026-03-02T11:00:00Z", "end_time": "2026-03-02T11:00:02Z", "model": "qwen2.5-7b-instruct", "status": "ok", "prompt_tokens": 1000, "completion_tokens": 10}"#;
+    let (status, body) = upload(
+        &app,
+        &token,
+        pilot,
+        "gateway-2.jsonl",
+        second.as_bytes().to_vec(),
+        &[],
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (_, d) = demand(&app, Some(&token), pilot).await;
+    assert_eq!(d["requests"], 7);
+    assert_eq!(d["ok"], 4);
+    assert_eq!(d["prompt_tokens"]["max"], 1000);
+    assert_eq!(d["busiest_hour_arrivals"], 6);
+    assert_eq!(d["evidence_ids"].as_array().unwrap().len(), 2);
+
+    // The page shows the profile.
+    let admin = app.admin().await;
+    let page = admin
+        .get(app.url(&format!("/pilots/{pilot}/traffic")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("id=\"profile-table\""));
+    assert!(html.contains("chart-arrivals") && html.contains("<svg"));
+}
+
+#[tokio::test]
+async fn a_broken_line_names_its_line_and_writes_nothing_unless_skipped() {
+    let app = spawn_app().await;
+    let token = token(&app).await;
+    let pilot = new_pilot(&app, "Broken").await;
+    let mut lines = hand_made_log();
+    lines[3] = lines[3].replace(
+        r#""status": "error""#,
+        r#""status": "error", "prompt_tokens": "many""#,
+    );
+    let bytes = (lines.join("\n") + "\n").into_bytes();
+
+    for skip in [None, Some("false")] {
+        let fields: Vec<(&str, &str)> = skip
+            .map(|s| vec![("skip_bad_lines", s)])
+            .unwrap_or_default();
+        let (status, body) =
+            upload(&app, &token, pilot, "broken.jsonl", bytes.clone(), &fields).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(error.contains("broken.jsonl line 4"), "{error}");
+        assert!(error.contains("prompt_tokens"), "{error}");
+        assert!(error.contains("skip_bad_lines"), "{error}");
+    }
+    let (status, _) = demand(&app, Some(&token), pilot).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "nothing was written");
+    let admin = app.admin().await;
+    let overview = app
+        .call_ok(
+            &admin,
+            "traffic_overview",
+            &[("pilot_id", &pilot.to_string())],
+        )
+        .await;
+    assert_eq!(overview["files"].as_array().unwrap().len(), 0);
+    assert!(overview["profile"].is_null());
+
+    let (status, body) = upload(
+        &app,
+        &token,
+        pilot,
+        "broken.jsonl",
+        bytes,
+        &[("skip_bad_lines", "true")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["summary"]["records"], 5);
+    assert_eq!(body["summary"]["skipped"]["count"], 1);
+    assert_eq!(body["summary"]["skipped"]["first"][0]["line"], 4);
+    let (_, d) = demand(&app, Some(&token), pilot).await;
+    assert_eq!(d["requests"], 5);
+    assert_eq!(d["failed"], 0);
+    assert_eq!(d["skipped_lines"], 1);
+
+    let (status, body) = upload(
+        &app,
+        &token,
+        pilot,
+        "x.jsonl",
+        b"{\"start_time\": 1}\n".to_vec(),
+        &[("skip_bad_lines", "perhaps")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body["error"].as_str().unwrap().contains("skip_bad_lines"));
+}
+
+#[tokio::test]
+async fn the_real_metrics_scrapes_give_their_values_the_window_and_the_alarm() {
+    let app = spawn_app().await;
+    let token = token(&app).await;
+    let pilot = new_pilot(&app, "Scrapes").await;
+    let (status, idle) = upload(
+        &app,
+        &token,
+        pilot,
+        "metrics_vllm_0_25_1_idle.txt",
+        scrape("metrics_vllm_0_25_1_idle.txt"),
+        &[("scraped_at", "2026-03-02T09:00:00Z")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{idle}");
+    assert_eq!(idle["kind"], "metrics_scrape");
+    let report = &idle["summary"]["report"];
+    assert_eq!(report["cache_config"]["kv_cache_size_tokens"], 400_448);
+    assert_eq!(report["gauges"]["requests_waiting"], 0.0);
+    assert_eq!(report["alarms"].as_array().unwrap().len(), 0);
+
+    let (status, loaded) = upload(
+        &app,
+        &token,
+        pilot,
+        "metrics_vllm_0_25_1_loaded.txt",
+        scrape("metrics_vllm_0_25_1_loaded.txt"),
+        &[("scraped_at", "2026-03-02T09:01:00Z")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{loaded}");
+    let report = &loaded["summary"]["report"];
+    assert_eq!(report["totals_since_start"]["requests_finished"], 600.0);
+    assert_eq!(report["gauges"]["requests_running"], 64.0);
+    assert_eq!(report["gauges"]["requests_waiting"], 64.0);
+    assert_eq!(report["alarms"][0]["kind"], "waiting_queue");
+
+    // The window of the two most recent scrapes, Δt from their scrape times (60 s).
+    let admin = app.admin().await;
+    let p = pilot.to_string();
+    let window = app
+        .call_ok(
+            &admin,
+            "metrics_window",
+            &[
+                ("pilot_id", &p),
+                ("before", ""),
+                ("after", ""),
+                ("elapsed_s", ""),
+            ],
+        )
+        .await;
+    let w = &window["window"];
+    assert_eq!(w["elapsed_s"], 60.0);
+    assert_eq!(w["elapsed_from"], "caller");
+    assert_eq!(w["totals"]["requests_finished"], 600.0);
+    assert!(
+        close(&w["mean_in_flight"], 999.2306158542633 / 60.0),
+        "{}",
+        w["mean_in_flight"]
+    );
+    let e2e_p99 = &w["distributions"]["e2e_ms"]["p99"];
+    assert!(close(&e2e_p99["value"], 2000.0 + 500.0 / 3.0));
+    assert_eq!(
+        (
+            e2e_p99["lower_bound"].as_f64(),
+            e2e_p99["upper_bound"].as_f64()
+        ),
+        (Some(2000.0), Some(2500.0))
+    );
+    assert_eq!(w["alarms"][0]["kind"], "waiting_queue");
+
+    // Chosen explicitly, with Δt given; in the wrong order they are a counter reset.
+    let (idle_id, loaded_id) = (idle["id"].to_string(), loaded["id"].to_string());
+    let window = app
+        .call_ok(
+            &admin,
+            "metrics_window",
+            &[
+                ("pilot_id", &p),
+                ("before", &idle_id),
+                ("after", &loaded_id),
+                ("elapsed_s", "120"),
+            ],
+        )
+        .await;
+    assert!(close(
+        &window["window"]["mean_in_flight"],
+        999.2306158542633 / 120.0
+    ));
+    let reversed = app
+        .call(
+            &admin,
+            "metrics_window",
+            &[
+                ("pilot_id", &p),
+                ("before", &loaded_id),
+                ("after", &idle_id),
+                ("elapsed_s", ""),
+            ],
+        )
+        .await;
+    assert_eq!(reversed.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reversed.text().await.unwrap().contains("restarted"));
+
+    // The page shows the values and the alarm.
+    let html = admin
+        .get(app.url(&format!("/pilots/{pilot}/traffic")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("the pilot hit its own limit: measured latencies understate demand"));
+    assert!(html.contains("id=\"metrics-window\""));
+    // E2E p99 2,166.7 ms within its bucket (2,000, 2,500] ms.
+    assert!(html.contains("2,167 [2,000, 2,500]"), "p99 with its bounds");
+}
+
+#[tokio::test]
+async fn demand_needs_a_token_and_hides_other_organisations_pilots() {
+    let app = spawn_app().await;
+    let demo = app.demo_pilot.unwrap();
+    let (status, _) = demand(&app, None, demo).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = demand(&app, Some("pd_not_a_token"), demo).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+    let admin = app.admin().await;
+    let other = app.organisation(&admin, "Other Corp").await;
+    let customer = app
+        .user(&admin, "carol@other.example", "customer", other)
+        .await;
+    let customer_token = app
+        .call_ok(&customer, "create_api_token", &[("name", "ci")])
+        .await["secret"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, body) = demand(&app, Some(&customer_token), demo).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        !body["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("gateway"),
+        "{body}"
+    );
+    let (status, _) = demand(&app, Some(&customer_token), 999_999).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let page = customer
+        .get(app.url(&format!("/pilots/{demo}/traffic")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_demo_pilot_has_a_week_of_gateway_traffic_from_the_start() {
+    let app = spawn_app().await;
+    let token = token(&app).await;
+    let (status, d) = demand(&app, Some(&token), app.demo_pilot.unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{d}");
+    let requests = d["requests"].as_u64().unwrap();
+    assert!((4_000..9_000).contains(&requests), "{requests}");
+    assert!(d["peak_in_flight"].as_u64().unwrap() >= 2);
+    assert!(d["busiest_hour_arrivals_per_s"].as_f64().unwrap() > 0.0);
+    assert!(d["context_tokens"]["max"].as_u64().unwrap() <= 8_192);
+}
+
+#[tokio::test]
+async fn server_demand_prints_the_profile_from_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("gateway.jsonl");
+    std::fs::write(&log, hand_made_log().join("\n")).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["demand", log.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let d: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(d["requests"], 6);
+    assert_eq!(d["peak_in_flight"], 2);
+    assert!(close(&d["context_tokens"]["p95"], 318.0));
+    assert_eq!(d["files"][0]["records"], 6);
+
+    let mut lines = hand_made_log();
+    lines[2] = lines[2].replace(r#""prompt_tokens": 300"#, r#""prompt_tokens": -3"#);
+    let broken = dir.path().join("broken.jsonl");
+    std::fs::write(&broken, lines.join("\n")).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["demand", broken.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("broken.jsonl line 3"), "{stderr}");
+    let output = Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["demand", broken.to_str().unwrap(), "--skip-bad-lines"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("requests 5"), "{text}");
+    assert!(text.contains("busiest hour"), "{text}");
+}
+
+/// End-to-end measurement (not a timed test): a generated one-million-request gateway log
+/// (`SyntheticConfig::with_requests`, ~250 MB of JSON Lines) uploaded with curl to a real
+/// `server` process; prints records/s of the upload (receive + hash + profile + store) and the
+/// server's peak resident memory (`VmHWM`). Run with
+/// `cargo test -p server --test api upload_of_a_million -- --ignored --nocapture`
+/// (add `--release` for representative numbers).
+#[tokio::test]
+#[ignore = "measurement: generates a 1M-request log and runs the server binary"]
+async fn upload_of_a_million_request_log_measured_end_to_end() {
+    let requests: u64 = std::env::var("TRAFFIC_REQUESTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("gateway-1m.jsonl");
+    let config = engine::traffic::SyntheticConfig::with_requests(7, requests);
+    engine::traffic::write_synthetic_jsonl(&config, std::fs::File::create(&log).unwrap()).unwrap();
+    let size = std::fs::metadata(&log).unwrap().len();
+    let data = dir.path().join("data");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let bin = env!("CARGO_BIN_EXE_server");
+    let env = [
+        ("DATA_DIR", data.to_str().unwrap().to_string()),
+        ("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}")),
+        ("MAX_UPLOAD_MB", "2048".to_string()),
+        ("DEMO", "1".to_string()),
+        ("RUST_LOG", "warn".to_string()),
+    ];
+    let mut server = Command::new(bin)
+        .envs(env.iter().cloned())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{port}");
+    for _ in 0..300 {
+        if client().get(format!("{base}/health")).send().await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let hwm = |pid: u32| -> u64 {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .unwrap_or_default()
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            .unwrap_or(0)
+    };
+    let before_kib = hwm(server.id());
+    let created = Command::new(bin)
+        .envs(env.iter().cloned())
+        .args([
+            "token",
+            "create",
+            "--email",
+            "admin@pilotdesk.local",
+            "--name",
+            "bench",
+        ])
+        .output()
+        .unwrap();
+    let token = String::from_utf8_lossy(&created.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .trim()
+        .to_string();
+    let started = std::time::Instant::now();
+    let output = Command::new("curl")
+        .args([
+            "-s",
+            "-H",
+            &format!("Authorization: Bearer {token}"),
+            "-F",
+            &format!("file=@{}", log.display()),
+        ])
+        .arg(format!("{base}/api/v1/pilots/1/evidence"))
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed().as_secs_f64();
+    let after_kib = hwm(server.id());
+    let _ = server.kill();
+    let _ = server.wait();
+    let body: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    assert_eq!(
+        body["kind"],
+        "gateway_log",
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert_eq!(body["summary"]["records"], requests);
+    println!(
+        "upload of {requests} requests ({:.0} MB) through the server: {elapsed:.1} s, {:.0} records/s; \
+         server peak RSS {:.0} MB (after start-up {:.0} MB)",
+        size as f64 / 1e6,
+        requests as f64 / elapsed,
+        after_kib as f64 / 1024.0,
+        before_kib as f64 / 1024.0,
+    );
+}
