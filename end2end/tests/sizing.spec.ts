@@ -4,7 +4,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, hydrated, signIn, watchForErrors } from ".
 test("the sizing what-if recomputes in the browser without a server round trip", async ({ page }) => {
   const errors = watchForErrors(page);
   await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-  await page.getByRole("link", { name: "Sizing" }).click();
+  await page.getByRole("link", { name: "Sizing", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sizing what-if" })).toBeVisible();
   await hydrated(page);
 
@@ -52,7 +52,7 @@ test("an admin's GPU price shows as cost in the recommendation", async ({ page }
   await page.getByLabel("Unit price of NVIDIA H200 NVL").fill("30000");
   await page.getByLabel("Unit price of NVIDIA H200 NVL").press("Enter");
   await expect(page.getByText("Price saved.")).toBeVisible();
-  await page.getByRole("link", { name: "Sizing" }).click();
+  await page.getByRole("link", { name: "Sizing", exact: true }).click();
   await expect(page.locator("#recommendation")).toContainText("Cost");
   await expect(page.locator("#recommendation")).toContainText("30,000");
 });

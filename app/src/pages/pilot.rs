@@ -64,15 +64,18 @@ pub fn PilotPage() -> impl IntoView {
                     <nav class="breadcrumbs" aria-label="Breadcrumb"><a href="/">"Pilots"</a>" / "<span>{p.name.clone()}</span></nav>
                     <PageHeader title=p.name.clone() subtitle=subtitle>
                         <StatusBadge status=p.status/>
-                        <a class="button" href=sizing_href.clone() title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>
-                        <a class="button" href=format!("/pilots/{}/calibration", p.id) title="vLLM start-up logs against the sizing engine">"Calibration"</a>
-                        <a class="button" href=format!("/pilots/{}/load-tests", p.id) title="TTFT, TPOT and E2E curves, goodput and capacity">"Load tests"</a>
-                        <a class="button" href=format!("/pilots/{}/evidence", p.id) title="Uploaded evidence files">"Evidence"</a>
-                        <a class="button" href=format!("/pilots/{}/traffic", p.id) title="Demand measured from the gateway log and vLLM /metrics">"Traffic"</a>
                         {view.can_edit.then(|| view! {
                             <a class="button" href=format!("/pilots/{}/edit", p.id)>"Edit pilot"</a>
                         })}
                     </PageHeader>
+                    <nav class="subnav" aria-label="This pilot">
+                        <a href=format!("/pilots/{}/plan", p.id) title="Pass marks, versions and their status">"Plan"</a>
+                        <a href=format!("/pilots/{}/load-tests", p.id) title="TTFT, TPOT and E2E curves, goodput and capacity">"Load tests"</a>
+                        <a href=format!("/pilots/{}/traffic", p.id) title="Demand measured from the gateway log and vLLM /metrics">"Traffic"</a>
+                        <a href=format!("/pilots/{}/evidence", p.id) title="Uploaded evidence files">"Evidence"</a>
+                        <a href=format!("/pilots/{}/calibration", p.id) title="vLLM start-up logs against the sizing engine">"Calibration"</a>
+                        <a href=sizing_href title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>
+                    </nav>
                     <div class="grid-2">
                         <section class="card">
                             <h2>"What is being tried"</h2>
