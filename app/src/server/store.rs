@@ -121,6 +121,19 @@ fn user_from_row(row: &AnyRow) -> StoreResult<UserSummary> {
     })
 }
 
+/// The signed-in user of a session or API-token row (columns id, email, name, role,
+/// organisation_id, organisation_name).
+fn session_user_from_row(row: &AnyRow) -> StoreResult<SessionUser> {
+    Ok(SessionUser {
+        id: row.try_get("id")?,
+        email: row.try_get("email")?,
+        name: row.try_get("name")?,
+        role: parse_column(row.try_get("role")?, "users.role")?,
+        organisation_id: row.try_get("organisation_id")?,
+        organisation_name: row.try_get("organisation_name")?,
+    })
+}
+
 fn pilot_from_row(row: &AnyRow) -> StoreResult<Pilot> {
     Ok(Pilot {
         id: row.try_get("id")?,
@@ -466,14 +479,7 @@ impl Store {
         .await?;
         row.map(|row| {
             Ok(SessionRecord {
-                user: SessionUser {
-                    id: row.try_get("id")?,
-                    email: row.try_get("email")?,
-                    name: row.try_get("name")?,
-                    role: parse_column(row.try_get("role")?, "users.role")?,
-                    organisation_id: row.try_get("organisation_id")?,
-                    organisation_name: row.try_get("organisation_name")?,
-                },
+                user: session_user_from_row(&row)?,
                 expires_ms: row.try_get("expires_ms")?,
             })
         })
@@ -566,14 +572,7 @@ impl Store {
             .bind(row.try_get::<i64, _>("token_id")?)
             .execute(&self.pool)
             .await?;
-        Ok(Some(SessionUser {
-            id: row.try_get("id")?,
-            email: row.try_get("email")?,
-            name: row.try_get("name")?,
-            role: parse_column(row.try_get("role")?, "users.role")?,
-            organisation_id: row.try_get("organisation_id")?,
-            organisation_name: row.try_get("organisation_name")?,
-        }))
+        Ok(Some(session_user_from_row(&row)?))
     }
 
     /// A user's live tokens, newest first.

@@ -115,12 +115,7 @@ async fn start_up_logs_upload_through_the_rest_api_and_customers_cannot() {
     let app = spawn_app().await;
     let admin = app.admin().await;
     let pilot = pilot_on_h100(&app, &admin).await;
-    let token = app
-        .call_ok(&admin, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let token = app.api_token(&admin).await;
     let http = client();
     let url = app.url(&format!("/api/v1/pilots/{pilot}/evidence"));
     let form = || {
@@ -197,12 +192,7 @@ async fn start_up_logs_upload_through_the_rest_api_and_customers_cannot() {
         .unwrap()
         .0;
     let carol = app.user(&admin, "carol@acme.io", "customer", acme).await;
-    let carol_token = app
-        .call_ok(&carol, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let carol_token = app.api_token(&carol).await;
     let refused = http
         .post(&url)
         .bearer_auth(&carol_token)
@@ -230,12 +220,7 @@ async fn uploads_over_the_limit_are_refused_with_413() {
     let app = crate::helpers::spawn_app_with(|config| config.max_upload_bytes = 1024).await;
     let admin = app.admin().await;
     let pilot = pilot_on_h100(&app, &admin).await;
-    let token = app
-        .call_ok(&admin, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let token = app.api_token(&admin).await;
     let big = vec![b'x'; 4096];
     let response = client()
         .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))

@@ -167,6 +167,15 @@ impl TestApp {
         client
     }
 
+    /// A new API token (the secret) of the user signed in on `client`.
+    pub async fn api_token(&self, client: &Client) -> String {
+        self.call_ok(client, "create_api_token", &[("name", "ci")])
+            .await["secret"]
+            .as_str()
+            .expect("token secret")
+            .to_string()
+    }
+
     /// Creates a customer organisation through the admin API; returns its id.
     pub async fn organisation(&self, admin: &Client, name: &str) -> i64 {
         self.call_ok(admin, "create_organisation", &[("name", name)])

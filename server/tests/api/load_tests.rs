@@ -34,12 +34,7 @@ async fn a_vllm_bench_result_uploads_and_its_numbers_come_back_as_operating_poin
     let app = spawn_app().await;
     let admin = app.admin().await;
     let pilot = app.demo_pilot.unwrap();
-    let token = app
-        .call_ok(&admin, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let token = app.api_token(&admin).await;
     let http = client();
     let path = "er0080-vllm-benchmarking/bench_serve_v0.25.1.json";
     let form = Form::new().part(
@@ -97,12 +92,7 @@ async fn a_malformed_load_test_names_the_line_and_writes_nothing() {
     let app = spawn_app().await;
     let admin = app.admin().await;
     let pilot = app.demo_pilot.unwrap();
-    let token = app
-        .call_ok(&admin, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let token = app.api_token(&admin).await;
     let mut lines: Vec<String> =
         String::from_utf8(fixture("nerdalert-vllm-benchmark-graphs/results.json"))
             .unwrap()

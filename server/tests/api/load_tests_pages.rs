@@ -35,11 +35,7 @@ const FIXTURES: [&str; 10] = [
 ];
 
 async fn token(app: &TestApp, admin: &Client) -> String {
-    app.call_ok(admin, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string()
+    app.api_token(admin).await
 }
 
 async fn upload(

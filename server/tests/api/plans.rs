@@ -816,13 +816,7 @@ async fn the_rest_api_gives_ci_the_plan_in_force_and_the_verdict() {
     let w = world().await;
     let token = |who: Client| {
         let app = &w.app;
-        async move {
-            app.call_ok(&who, "create_api_token", &[("name", "ci")])
-                .await["secret"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        }
+        async move { app.api_token(&who).await }
     };
     let admin = token(w.admin.clone()).await;
     let customer = token(w.customer.clone()).await;

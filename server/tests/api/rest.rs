@@ -130,12 +130,7 @@ async fn a_customer_token_sees_only_its_organisation_and_cannot_create_pilots() 
     app.pilot(&admin, acme, "Acme chat").await;
     app.pilot(&admin, globex, "Globex RAG").await;
     let carol = app.user(&admin, "carol@acme.io", "customer", acme).await;
-    let secret = app
-        .call_ok(&carol, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let secret = app.api_token(&carol).await;
     let http = client();
     let list: Value = http
         .get(app.url("/api/v1/pilots"))
@@ -179,12 +174,7 @@ async fn bad_bodies_are_refused_with_the_field_named() {
     let app = spawn_app().await;
     let admin = app.admin().await;
     app.organisation(&admin, "Acme Corp").await;
-    let secret = app
-        .call_ok(&admin, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let secret = app.api_token(&admin).await;
     let http = client();
     for (body, field) in [
         (

@@ -62,11 +62,7 @@ fn hand_made_log() -> Vec<String> {
 
 async fn token(app: &TestApp) -> String {
     let admin = app.admin().await;
-    app.call_ok(&admin, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string()
+    app.api_token(&admin).await
 }
 
 async fn new_pilot(app: &TestApp, name: &str) -> i64 {
@@ -439,12 +435,7 @@ async fn demand_needs_a_token_and_hides_other_organisations_pilots() {
     let customer = app
         .user(&admin, "carol@other.example", "customer", other)
         .await;
-    let customer_token = app
-        .call_ok(&customer, "create_api_token", &[("name", "ci")])
-        .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let customer_token = app.api_token(&customer).await;
     let (status, body) = demand(&app, Some(&customer_token), demo).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(
