@@ -13,6 +13,8 @@
 //!   vocabulary of operating points with defined, millisecond latency statistics.
 //! * [`plan`]: the pilot plan: pass marks with exact definitions, scenarios, demand, quality set and
 //!   serving; templates, forms, the draft → approved → amended life cycle and readable diffs.
+//! * [`quality`]: quality evidence: evaluation sets and runs, answer quality and retrieval hit@k
+//!   with confidence intervals, truncation, precision comparisons (McNemar) and lm-eval results.
 //! * [`verdict`]: grading pass marks against evidence statistics: pass, fail, not measured or not
 //!   comparable, always with the value used and a one-line explanation.
 //! * [`stats`]: exact quantiles, histogram quantiles with error bounds, the in-flight sweep, the
@@ -36,6 +38,7 @@ pub mod loadtest;
 pub mod metrics;
 pub mod pilot;
 pub mod plan;
+pub mod quality;
 pub mod run_context;
 pub mod sizing;
 pub mod stats;

@@ -1,0 +1,37 @@
+//! Quality evidence: does the model, in the precision it will serve in, answer the pilot's
+//! evaluation set well, and does the search find the passages it needs?
+//!
+//! Pure and IO-free like the rest of the engine: parsers take `&str`, scores take data.
+//!
+//! * [`EvalSet`] / [`EvalRun`]: the evaluation set (questions, accepted answers, accepted
+//!   passages) and one run of a model over it, parsed from CSV or JSON Lines by
+//!   [`parse_set_csv`], [`parse_set_jsonl`], [`parse_run_csv`], [`parse_run_jsonl`] with
+//!   errors that name file, line and field ([`QualityError`]).
+//! * [`score_run`]: answer quality (Wilson interval for right/wrong, Student t for fractional
+//!   scores), retrieval hit@k **scored separately from answers**, truncation rate
+//!   (`finish_reason = length`) and the cross-tab of wrong answers with and without the
+//!   accepted passage retrieved (model problem vs search problem). Exact methods and
+//!   denominators are in `score.rs`.
+//! * [`compare_runs`]: two runs of the same set (BF16 vs FP8): paired difference with the
+//!   paired Wald interval, McNemar's exact test, and the questions that flipped.
+//! * [`parse_lm_eval_results`]: task-level metrics of an lm-evaluation-harness result file.
+
+mod compare;
+mod error;
+mod lmeval;
+mod model;
+mod parse;
+mod score;
+#[cfg(test)]
+mod tests;
+
+pub use compare::{RunComparison, compare_runs, mcnemar_exact, paired_wald};
+pub use error::{QualityError, QualityErrorKind};
+pub use lmeval::{LmEvalResults, TaskMetric, parse_lm_eval_results};
+pub use model::{EvalItem, EvalRun, EvalSet, RunItem};
+pub use parse::{parse_run_csv, parse_run_jsonl, parse_set_csv, parse_set_jsonl};
+pub use score::{
+    DEFAULT_PASS_SCORE, Estimate, IntervalMethod, RunScores, WrongAnswerCrossTab, Z95,
+    answer_quality, hit_at_k, retrieval_hit_rate, score_run, t975, truncation, wilson,
+    wrong_answer_crosstab,
+};
