@@ -8,13 +8,19 @@
 //! Detection order: load-test results, then gateway per-request logs (`gateway_log`: recognised
 //! from the first record or the CSV header, then streamed through the demand accumulator in
 //! constant memory; a malformed line later rejects the file naming the line and field, unless
-//! `skip_bad_lines`), then vLLM `/metrics` scrapes (`metrics_scrape`), then start-up logs.
+//! `skip_bad_lines`), then vLLM `/metrics` scrapes (`metrics_scrape`), then lm-evaluation-harness
+//! result files (`lm_eval_results`: a JSON object with `results` and `config` or `versions`),
+//! then start-up logs. Evaluation sets and runs (`eval_set`, `eval_run`) are read only when the
+//! upload names the kind: a CSV is never guessed to be one, since load tests and gateway logs
+//! come first. A run is read against [`ReadSettings::eval_set`].
 
+use app::api::quality::{EVAL_RUN, EVAL_SET, LM_EVAL_RESULTS, ssr as quality};
 use app::api::traffic::{
     GATEWAY_LOG, GatewayLogSummary, METRICS_SCRAPE, MetricsScrapeSummary, ssr as traffic,
 };
 use app::server::evidence::{MAX_STARTUP_LOG_BYTES, STARTUP_LOG};
 use engine::ingest::{ErrorKind, Import, ImportOptions, import_reader};
+use engine::quality::{EvalRun, EvalSet, LmEvalResults};
 use engine::sizing::StartupLog;
 use std::io::BufReader;
 use std::path::Path;
@@ -23,7 +29,18 @@ use std::path::Path;
 pub const LOAD_TEST: &str = "load_test";
 
 /// Evidence kinds the importers read.
-pub const KINDS: [&str; 4] = [LOAD_TEST, GATEWAY_LOG, METRICS_SCRAPE, STARTUP_LOG];
+pub const KINDS: [&str; 7] = [
+    LOAD_TEST,
+    GATEWAY_LOG,
+    METRICS_SCRAPE,
+    STARTUP_LOG,
+    EVAL_SET,
+    EVAL_RUN,
+    LM_EVAL_RESULTS,
+];
+
+/// Largest evaluation set, run or lm-eval result file read (they are KiB to a few MiB).
+pub const MAX_QUALITY_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Upload settings some kinds read (form fields of the upload).
 #[derive(Clone, Debug, Default)]
@@ -32,6 +49,8 @@ pub struct ReadSettings {
     pub skip_bad_lines: bool,
     /// `/metrics` scrapes: when the scrape was taken (Unix ms).
     pub scraped_at_ms: Option<i64>,
+    /// Evaluation runs: the set the run's ids refer to (the pilot's latest).
+    pub eval_set: Option<EvalSet>,
 }
 
 /// What a file turned out to be.
@@ -45,6 +64,12 @@ pub enum Recognised {
     GatewayLog(Box<GatewayLogSummary>),
     /// A vLLM `/metrics` scrape: what one scrape tells.
     MetricsScrape(Box<MetricsScrapeSummary>),
+    /// An evaluation set.
+    EvalSet(EvalSet),
+    /// A run over the evaluation set; its serving configuration is left empty (form fields).
+    EvalRun(EvalRun),
+    /// lm-evaluation-harness results.
+    LmEval(LmEvalResults),
 }
 
 impl Recognised {
@@ -54,6 +79,9 @@ impl Recognised {
             Recognised::StartupLog(_) => STARTUP_LOG,
             Recognised::GatewayLog(_) => GATEWAY_LOG,
             Recognised::MetricsScrape(_) => METRICS_SCRAPE,
+            Recognised::EvalSet(_) => EVAL_SET,
+            Recognised::EvalRun(_) => EVAL_RUN,
+            Recognised::LmEval(_) => LM_EVAL_RESULTS,
         }
     }
 }
@@ -119,6 +147,59 @@ fn read_scrape(
     }
 }
 
+/// The whole file as UTF-8 text, refused when larger than `limit`.
+fn read_text(file_name: &str, path: &Path, limit: u64) -> Result<String, NotRecognised> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(u64::MAX);
+    if size > limit {
+        return Err(NotRecognised(format!(
+            "{file_name}: too large ({size} bytes; at most {} MiB)",
+            limit / (1024 * 1024)
+        )));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| NotRecognised(format!("{file_name}: could not read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        NotRecognised(format!(
+            "{file_name}: not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+fn read_quality(
+    file_name: &str,
+    path: &Path,
+    kind: &str,
+    settings: &ReadSettings,
+) -> Result<Recognised, NotRecognised> {
+    let text = read_text(file_name, path, MAX_QUALITY_BYTES)?;
+    let refused = |e: app::error::AppError| NotRecognised(e.to_string());
+    match kind {
+        EVAL_SET => quality::parse_set(file_name, &text)
+            .map(Recognised::EvalSet)
+            .map_err(refused),
+        EVAL_RUN => {
+            let set = settings
+                .eval_set
+                .as_ref()
+                .ok_or_else(|| NotRecognised(quality::NO_SET.into()))?;
+            quality::parse_run(file_name, &text, set)
+                .map(Recognised::EvalRun)
+                .map_err(refused)
+        }
+        _ => quality::parse_lm_eval(file_name, &text)
+            .map(Recognised::LmEval)
+            .map_err(refused),
+    }
+}
+
+/// Whether the file is a JSON object of lm-evaluation-harness results (small files only).
+fn looks_like_lm_eval(path: &Path) -> bool {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(u64::MAX);
+    size <= MAX_QUALITY_BYTES
+        && std::fs::read_to_string(path).is_ok_and(|text| quality::looks_like_lm_eval(&text))
+}
+
 /// Whether the first 256 KiB of the file read as load-test results.
 fn load_test_head(file_name: &str, path: &Path) -> bool {
     use std::io::Read;
@@ -160,6 +241,9 @@ pub fn recognise_with(
             .map(Recognised::LoadTest)
             .map_err(|e| NotRecognised(e.to_string())),
         Some(STARTUP_LOG) => read_startup_log(file_name, path).map(Recognised::StartupLog),
+        Some(kind @ (EVAL_SET | EVAL_RUN | LM_EVAL_RESULTS)) => {
+            read_quality(file_name, path, kind, settings)
+        }
         Some(other) => Err(NotRecognised(format!(
             "kind: unknown evidence kind `{other}` (this server reads: {})",
             KINDS.join(", ")
@@ -180,6 +264,9 @@ pub fn recognise_with(
                 }
                 if let Some(result) = read_scrape(file_name, path, settings) {
                     return result;
+                }
+                if looks_like_lm_eval(path) {
+                    return read_quality(file_name, path, LM_EVAL_RESULTS, settings);
                 }
                 match read_startup_log(file_name, path) {
                     Ok(log) => Ok(Recognised::StartupLog(log)),

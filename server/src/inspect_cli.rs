@@ -72,6 +72,15 @@ pub fn inspect(path: &std::path::Path) -> Value {
         Ok(Recognised::MetricsScrape(scrape)) => {
             json!({ "file": name, "kind": "metrics_scrape", "metrics_scrape": scrape })
         }
+        Ok(Recognised::EvalSet(set)) => {
+            json!({ "file": name, "kind": "eval_set", "eval_set": set })
+        }
+        Ok(Recognised::EvalRun(run)) => {
+            json!({ "file": name, "kind": "eval_run", "eval_run": run })
+        }
+        Ok(Recognised::LmEval(results)) => {
+            json!({ "file": name, "kind": "lm_eval_results", "lm_eval_results": results })
+        }
         Err(e) => json!({ "file": name, "error": e.0 }),
     }
 }

@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod load_tests;
 pub mod pilots;
 pub mod plans;
+pub mod quality;
 pub mod session;
 pub mod tokens;
 pub mod traffic;

@@ -19,6 +19,7 @@ mod pilots;
 mod plan;
 mod plan_edit;
 mod plan_history;
+mod quality;
 pub mod sizing;
 mod traffic;
 
@@ -87,6 +88,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/account") view=account::AccountPage ssr=SsrMode::Async/>
                     <Route path=path!("/sizing") view=sizing::SizingPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/calibration") view=calibration::CalibrationPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/quality") view=quality::QualityPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/evidence") view=evidence::EvidencePage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/load-tests") view=load_tests::LoadTestsPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/load-tests/compare") view=load_tests::CompareLoadTestsPage ssr=SsrMode::Async/>

@@ -72,6 +72,7 @@ pub fn PilotPage() -> impl IntoView {
                         <a href=format!("/pilots/{}/plan", p.id) title="Pass marks, versions and their status">"Plan"</a>
                         <a href=format!("/pilots/{}/load-tests", p.id) title="TTFT, TPOT and E2E curves, goodput and capacity">"Load tests"</a>
                         <a href=format!("/pilots/{}/traffic", p.id) title="Demand measured from the gateway log and vLLM /metrics">"Traffic"</a>
+                        <a href=format!("/pilots/{}/quality", p.id) title="Evaluation runs per precision: accuracy, retrieval hit rate, flips">"Quality"</a>
                         <a href=format!("/pilots/{}/evidence", p.id) title="Uploaded evidence files">"Evidence"</a>
                         <a href=format!("/pilots/{}/calibration", p.id) title="vLLM start-up logs against the sizing engine">"Calibration"</a>
                         <a href=sizing_href title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>

@@ -38,6 +38,7 @@ pub async fn seed_demo_evidence(
     if let Some(pilot) = first.demo_pilot {
         crate::api::traffic::ssr::seed_demo_traffic(services, pilot, first.admin_id).await?;
         crate::api::load_tests::ssr::seed_demo_load_test(services, pilot, first.admin_id).await?;
+        crate::api::quality::ssr::seed_demo_quality(services, pilot, first.admin_id).await?;
     }
     Ok(())
 }

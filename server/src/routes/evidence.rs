@@ -12,12 +12,17 @@
 //! per-request log; field `skip_bad_lines` = `true` skips and counts malformed lines, default
 //! `false` rejects the file naming the line; the pilot's combined demand profile is rebuilt) and
 //! `metrics_scrape` (vLLM `/metrics`; optional field `scraped_at`, RFC 3339 or Unix seconds).
+//! Quality evidence: `eval_set` and `eval_run` (CSV or JSON Lines, only with an explicit `kind`;
+//! a run is read against the pilot's latest set, 422 when there is none, with fields
+//! `weights_precision` (required), `model`, `kv_precision`, `engine`, `engine_version`, `gpu`,
+//! blank ones taken from the pilot) and `lm_eval_results` (also detected).
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
 use crate::evidence_import::{ReadSettings, Recognised, recognise_with};
 use crate::upload::receive_evidence;
 use app::api::load_tests::ssr as load_tests;
+use app::api::quality;
 use app::error::AppError;
 use app::model::StartupLogSummary;
 use app::server::auth::{Need, authorise, editable_pilot, visible_pilot};
@@ -52,6 +57,15 @@ pub async fn upload_evidence(
         return Err(duplicate(&file.file_name, &existing).into());
     }
     let kind = upload.fields.get("kind").cloned().filter(|k| !k.is_empty());
+    let eval_set = if kind.as_deref() == Some(quality::EVAL_RUN) {
+        Some(
+            quality::ssr::latest_set(services, pilot_id)
+                .await?
+                .ok_or_else(|| AppError::invalid(quality::ssr::NO_SET))?,
+        )
+    } else {
+        None
+    };
     let settings = ReadSettings {
         skip_bad_lines: app::api::traffic::ssr::parse_skip_bad_lines(
             upload.fields.get("skip_bad_lines").map(String::as_str),
@@ -63,6 +77,7 @@ pub async fn upload_evidence(
                 .map(String::as_str)
                 .unwrap_or(""),
         )?,
+        eval_set: eval_set.as_ref().map(|(_, set)| set.clone()),
     };
     let (name, path) = (file.file_name.clone(), file.temp_path.clone());
     let recognised = tokio::task::spawn_blocking(move || {
@@ -85,6 +100,24 @@ pub async fn upload_evidence(
         }
         Recognised::MetricsScrape(scrape) => {
             let value = serde_json::to_value(&scrape).map_err(|_| AppError::Internal)?;
+            (value.clone(), value.to_string())
+        }
+        Recognised::EvalSet(set) => {
+            let value = serde_json::to_value(&set).map_err(|_| AppError::Internal)?;
+            (value.clone(), value.to_string())
+        }
+        Recognised::EvalRun(run) => {
+            let field = |name: &str| upload.fields.get(name).cloned().unwrap_or_default();
+            let run = quality::ssr::run_config(field, &pilot, run)?;
+            let stored = quality::StoredEvalRun {
+                set_evidence_id: eval_set.as_ref().map(|(file, _)| file.id).unwrap_or(0),
+                run,
+            };
+            let value = serde_json::to_value(&stored).map_err(|_| AppError::Internal)?;
+            (value.clone(), value.to_string())
+        }
+        Recognised::LmEval(results) => {
+            let value = serde_json::to_value(&results).map_err(|_| AppError::Internal)?;
             (value.clone(), value.to_string())
         }
         Recognised::StartupLog(log) => {

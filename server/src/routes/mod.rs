@@ -6,6 +6,7 @@ pub mod demand;
 pub mod evidence;
 pub mod evidence_form;
 pub mod health;
+pub mod quality;
 
 use crate::AppState;
 use axum::Router;
@@ -32,4 +33,5 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
         .merge(api_v1::router())
         .merge(api_v1_plan::router())
         .merge(demand::router())
+        .merge(quality::router())
 }

@@ -79,6 +79,11 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("pilot_id", "{pilot}")],
     ),
     (
+        "quality_overview",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}"), ("a", ""), ("b", "")],
+    ),
+    (
         "traffic_overview",
         Need::SignedIn,
         &[("pilot_id", "{pilot}")],

@@ -14,6 +14,7 @@ mod migrations;
 mod pages;
 mod pilots;
 mod plans;
+mod quality;
 mod rest;
 mod sizing;
 mod traffic;

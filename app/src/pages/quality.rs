@@ -1,0 +1,274 @@
+//! A pilot's quality evidence: evaluation runs per serving precision, their comparison, the
+//! questions one by one, and lm-evaluation-harness task metrics.
+
+use super::pilot::pilot_id_param;
+use crate::api::pilots::get_pilot;
+use crate::api::quality::{ComparisonView, ItemRow, QualityReport, RunView, quality_overview};
+use crate::components::{ErrorNotice, PageHeader};
+use engine::quality::{Estimate, IntervalMethod};
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+/// `83.3 %`.
+fn pct(share: f64) -> String {
+    format!("{:.1} %", share * 100.0)
+}
+
+/// `83.3 % (95 % CI 55.2–95.3 %)`, or a dash.
+fn estimate_text(estimate: Option<&Estimate>) -> String {
+    match estimate {
+        None => "—".into(),
+        Some(e) => match (e.low, e.high) {
+            (Some(low), Some(high)) => format!(
+                "{} (95 % CI {:.1}–{:.1} %)",
+                pct(e.value),
+                low * 100.0,
+                high * 100.0
+            ),
+            _ => format!("{} (no interval)", pct(e.value)),
+        },
+    }
+}
+
+/// `10 of 12`, the count behind an estimate.
+fn count_text(estimate: Option<&Estimate>) -> String {
+    match estimate {
+        Some(Estimate {
+            successes: Some(s),
+            n,
+            ..
+        }) => format!("{s} of {n}"),
+        Some(e) => format!("n = {}", e.n),
+        None => "—".into(),
+    }
+}
+
+fn method_text(estimate: Option<&Estimate>) -> &'static str {
+    match estimate.map(|e| e.method) {
+        Some(IntervalMethod::Wilson) => "Wilson score interval",
+        Some(_) => "Student t interval of the mean score",
+        None => "",
+    }
+}
+
+#[component]
+fn RunsTable(runs: Vec<RunView>, k_source: String) -> impl IntoView {
+    view! {
+        <section class="card">
+            <h2>"Evaluation runs"</h2>
+            <p class="muted small">
+                "Accuracy: share of answered questions graded right (or the mean score when graded 0–1), 95 % interval. "
+                {format!("Retrieval hit rate@k: share of questions with accepted passages where one of them is among the first k retrieved (k from {k_source}); scored separately from the answers. ")}
+                "Truncated: answers the engine stopped at its token limit (finish_reason = length), share of answered questions."
+            </p>
+            <table class="table">
+                <thead><tr>
+                    <th scope="col">"Run"</th>
+                    <th scope="col">"Model"</th>
+                    <th scope="col">"Weights / KV cache"</th>
+                    <th scope="col" class="num">"Questions answered"</th>
+                    <th scope="col" class="num">"Accuracy (%)"</th>
+                    <th scope="col" class="num">"Retrieval hit rate@k (%)"</th>
+                    <th scope="col" class="num">"Truncated (answers, %)"</th>
+                    <th scope="col">"Wrong answers: search vs model"</th>
+                </tr></thead>
+                <tbody>
+                    {runs.into_iter().map(|run| {
+                        let s = run.scores.clone();
+                        let crosstab = format!(
+                            "{} with the passage retrieved (model problem), {} without it (search problem){}",
+                            s.crosstab.wrong_with_passage.len(),
+                            s.crosstab.wrong_without_passage.len(),
+                            if s.crosstab.wrong_unscorable.is_empty() { String::new() } else { format!(", {} unscorable", s.crosstab.wrong_unscorable.len()) },
+                        );
+                        view! {
+                            <tr>
+                                <td>{format!("#{} {}", run.evidence.id, run.evidence.file_name)}</td>
+                                <td class="mono">{run.model.clone()}<br/><span class="muted small">{format!("{} {} · {}", run.engine, run.engine_version, run.gpu)}</span></td>
+                                <td>{format!("{} / {}", run.weights_precision, run.kv_precision)}</td>
+                                <td class="num">{format!("{} of {}", s.answered, s.of_set)}</td>
+                                <td class="num">{estimate_text(s.answer_quality.as_ref())}<br/><span class="muted small">{format!("{} · {}", count_text(s.answer_quality.as_ref()), method_text(s.answer_quality.as_ref()))}</span></td>
+                                <td class="num">{estimate_text(s.hit_rate.as_ref())}<br/><span class="muted small">{format!("{} · k = {}", count_text(s.hit_rate.as_ref()), run.k)}</span></td>
+                                <td class="num">{format!("{} ({})", s.truncation.as_ref().and_then(|t| t.successes).unwrap_or(0), s.truncation.as_ref().map(|t| pct(t.value)).unwrap_or_else(|| "—".into()))}</td>
+                                <td class="small">{crosstab}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn ComparisonCard(comparison: ComparisonView) -> impl IntoView {
+    let c = comparison.comparison.clone();
+    let diff = c.difference.as_ref().map(|d| match (d.low, d.high) {
+        (Some(low), Some(high)) => format!(
+            "{:+.1} percentage points (95 % CI {:+.1} to {:+.1})",
+            d.value * 100.0,
+            low * 100.0,
+            high * 100.0
+        ),
+        _ => format!("{:+.1} percentage points", d.value * 100.0),
+    });
+    view! {
+        <section class="card">
+            <h2>{format!("Precision comparison: {} → {}", comparison.a_label, comparison.b_label)}</h2>
+            <p class="muted small">"The same questions answered by both runs. Difference: accuracy of the second run minus the first over the questions both answered, paired Wald interval. McNemar's exact test: the probability of flips at least this lopsided if the precision made no difference."</p>
+            {(!comparison.same_set).then(|| view! { <p class="notice notice-warn">"The two runs were read against different evaluation sets."</p> })}
+            <table class="table">
+                <tbody>
+                    <tr><th scope="row">"Accuracy, first run (%)"</th><td class="num">{estimate_text(c.a.as_ref())}</td></tr>
+                    <tr><th scope="row">"Accuracy, second run (%)"</th><td class="num">{estimate_text(c.b.as_ref())}</td></tr>
+                    <tr><th scope="row">"Difference (percentage points)"</th><td class="num">{diff.unwrap_or_else(|| "—".into())}</td></tr>
+                    <tr><th scope="row">"McNemar exact p (two-sided)"</th><td class="num">{c.mcnemar_p.map(|p| format!("{p:.3}")).unwrap_or_else(|| "—".into())}</td></tr>
+                    <tr><th scope="row">"Right → wrong (questions)"</th><td>{format!("{}: {}", c.right_to_wrong.len(), c.right_to_wrong.join(", "))}</td></tr>
+                    <tr><th scope="row">"Wrong → right (questions)"</th><td>{format!("{}: {}", c.wrong_to_right.len(), c.wrong_to_right.join(", "))}</td></tr>
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn ItemsTable(items: Vec<ItemRow>, run: i64) -> impl IntoView {
+    view! {
+        <section class="card">
+            <h2>{format!("Questions of run #{run}")}</h2>
+            <p class="muted small">"Score: 1/0 for right/wrong, else the graded score (0–1). Retrieved: passage ids in rank order; “hit” when an accepted passage is among the first k."</p>
+            <table class="table">
+                <thead><tr>
+                    <th scope="col">"Id"</th>
+                    <th scope="col">"Question"</th>
+                    <th scope="col">"Accepted answer"</th>
+                    <th scope="col">"Given answer"</th>
+                    <th scope="col">"Retrieved passages"</th>
+                    <th scope="col" class="num">"Score"</th>
+                </tr></thead>
+                <tbody>
+                    {items.into_iter().map(|item| {
+                        let badge = match item.right {
+                            Some(true) => "badge badge-pass",
+                            Some(false) => "badge badge-fail",
+                            None => "badge",
+                        };
+                        let hit = match item.hit {
+                            Some(true) => "hit",
+                            Some(false) => "miss",
+                            None => "not scorable",
+                        };
+                        view! {
+                            <tr>
+                                <td class="mono">{item.id.clone()}</td>
+                                <td>{item.question.clone()}</td>
+                                <td>{item.accepted_answer.clone()}<br/><span class="muted small mono">{item.accepted_passages.join(" | ")}</span></td>
+                                <td>{item.answer.clone().unwrap_or_else(|| "not answered".into())}
+                                    {item.truncated.then(|| view! { <br/><span class="badge badge-warn">"truncated"</span> })}</td>
+                                <td class="mono small">{format!("{} ({hit})", item.retrieved.join(" | "))}</td>
+                                <td class="num"><span class=badge>{item.value.map(|v| format!("{v:.2}")).unwrap_or_else(|| "—".into())}</span></td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn EmptyState(pilot_id: i64) -> impl IntoView {
+    let curl = format!(
+        "curl -H \"Authorization: Bearer $TOKEN\" -F kind=eval_set -F file=@set.csv \\\n  http://127.0.0.1:3000/api/v1/pilots/{pilot_id}/evidence\n\
+         curl -H \"Authorization: Bearer $TOKEN\" -F kind=eval_run -F weights_precision=FP8 -F kv_precision=fp8 \\\n  -F file=@run-fp8.csv http://127.0.0.1:3000/api/v1/pilots/{pilot_id}/evidence"
+    );
+    view! {
+        <div class="empty-state">
+            <h3>"No evaluation run yet"</h3>
+            <p>"Upload the evaluation set (50–100 real questions), then one run per serving precision. CSV or JSON Lines:"</p>
+            <ul>
+                <li><b>"Set: "</b><code>"id, question, accepted_answer, accepted_passages"</code>" (passage ids separated by |)"</li>
+                <li><b>"Run: "</b><code>"id, answer, score | correct, retrieved, finish_reason"</code>" (score 0–1 or correct true/false; retrieved ids in rank order separated by |)"</li>
+                <li><b>"lm-evaluation-harness: "</b>"its results JSON (detected without a kind)"</li>
+            </ul>
+            <pre class="mono small">{curl}</pre>
+        </div>
+    }
+}
+
+fn overview_view(overview: QualityReport, pilot_id: i64) -> AnyView {
+    let set_line = overview.set.as_ref().map(|s| {
+        format!(
+            "Evaluation set #{} {}: {} questions · pass score for graded answers {:.2}",
+            s.evidence.id, s.evidence.file_name, s.questions, overview.pass_score
+        )
+    });
+    view! {
+        {set_line.map(|l| view! { <p class="muted">{l}</p> })}
+        {if overview.runs.is_empty() {
+            view! { <EmptyState pilot_id/> }.into_any()
+        } else {
+            view! { <RunsTable runs=overview.runs.clone() k_source=overview.k_source.clone()/> }.into_any()
+        }}
+        {overview.comparison.clone().map(|comparison| view! { <ComparisonCard comparison/> })}
+        {overview.drill_down_run.map(|run| view! { <ItemsTable items=overview.items.clone() run/> })}
+        {(!overview.lm_eval.is_empty()).then(|| view! {
+            <section class="card">
+                <h2>"lm-evaluation-harness tasks"</h2>
+                <table class="table">
+                    <thead><tr>
+                        <th scope="col">"File"</th>
+                        <th scope="col">"Task"</th>
+                        <th scope="col">"Metric (filter)"</th>
+                        <th scope="col" class="num">"Value"</th>
+                        <th scope="col" class="num">"Standard error"</th>
+                        <th scope="col" class="num">"Samples"</th>
+                    </tr></thead>
+                    <tbody>
+                        {overview.lm_eval.iter().flat_map(|l| l.results.metrics.iter().map(move |m| view! {
+                            <tr>
+                                <td>{format!("#{} {}", l.evidence.id, l.evidence.file_name)}</td>
+                                <td class="mono">{m.task.clone()}</td>
+                                <td class="mono">{format!("{} ({})", m.metric, m.filter)}</td>
+                                <td class="num">{format!("{:.4}", m.value)}</td>
+                                <td class="num">{m.stderr.map(|s| format!("±{s:.4}")).unwrap_or_else(|| "—".into())}</td>
+                                <td class="num">{m.samples.map(|s| s.to_string()).unwrap_or_else(|| "—".into())}</td>
+                            </tr>
+                        })).collect_view()}
+                    </tbody>
+                </table>
+            </section>
+        })}
+    }
+    .into_any()
+}
+
+#[component]
+pub fn QualityPage() -> impl IntoView {
+    let id = pilot_id_param();
+    let pilot = Resource::new(id, get_pilot);
+    let overview = Resource::new(id, |id| quality_overview(id, String::new(), String::new()));
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                let view = match pilot.await {
+                    Ok(view) => view,
+                    Err(error) => return view! { <ErrorNotice error/> }.into_any(),
+                };
+                let overview = match overview.await {
+                    Ok(overview) => overview,
+                    Err(error) => return view! { <ErrorNotice error/> }.into_any(),
+                };
+                let p = view.pilot;
+                view! {
+                    <Title text=format!("Quality · {}", p.name)/>
+                    <nav class="breadcrumbs" aria-label="Breadcrumb">
+                        <a href="/">"Pilots"</a>" / "<a href=format!("/pilots/{}", p.id)>{p.name.clone()}</a>" / Quality"
+                    </nav>
+                    <PageHeader title="Answer quality" subtitle="Does the model, in the precision it will serve in, answer the pilot's evaluation set well, and does the search find the passages it needs?"/>
+                    {overview_view(overview, p.id)}
+                }.into_any()
+            })}
+        </Suspense>
+    }
+}
