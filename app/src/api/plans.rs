@@ -129,12 +129,6 @@ mod editing {
     use crate::server::store::plans::DraftWrite;
     use engine::plan::{LifecycleError, PlanErrors, PlanForm, can_edit_plans};
 
-    /// [`crate::server::respond`], which leaves plain form posts (before hydration) with the
-    /// redirect back to the page.
-    pub fn respond<T>(result: Result<T, AppError>) -> Result<T, AppError> {
-        crate::server::respond(result)
-    }
-
     /// The signed-in user and the pilot, if the user may edit its plan: customers get 404 (as
     /// for anything they may not change), sales engineers 403.
     pub async fn plan_editor(pilot_id: i64) -> Result<(SessionUser, Store, Pilot), AppError> {
@@ -308,7 +302,7 @@ pub async fn get_plan(pilot_id: i64) -> Result<PlanView, AppError> {
 #[server(endpoint = "create_plan")]
 pub async fn create_plan(pilot_id: i64, template: String) -> Result<u32, AppError> {
     use crate::server::store::now_ms;
-    editing::respond(
+    crate::server::respond(
         async move {
             let (user, store, pilot) = editing::plan_editor(pilot_id).await?;
             if !store.plan_versions(pilot_id).await?.is_empty() {
@@ -351,7 +345,7 @@ pub async fn approve_plan(pilot_id: i64, version: u32, revision: i64) -> Result<
     use crate::server::store::now_ms;
     use crate::server::store::plans::DraftWrite;
     use engine::plan::Approver;
-    editing::respond(
+    crate::server::respond(
         async move {
             let (user, store, _) = editing::plan_editor(pilot_id).await?;
             let versions = store.plan_versions(pilot_id).await?;
@@ -399,7 +393,7 @@ pub async fn approve_plan(pilot_id: i64, version: u32, revision: i64) -> Result<
 #[server(endpoint = "amend_plan")]
 pub async fn amend_plan(pilot_id: i64, reason: String) -> Result<u32, AppError> {
     use crate::server::store::now_ms;
-    editing::respond(
+    crate::server::respond(
         async move {
             let (user, store, _) = editing::plan_editor(pilot_id).await?;
             let versions: Vec<PlanVersion> = store
@@ -422,7 +416,7 @@ pub async fn amend_plan(pilot_id: i64, reason: String) -> Result<u32, AppError> 
 /// Throws away the open draft `version` (never an approved version).
 #[server(endpoint = "discard_plan_draft")]
 pub async fn discard_plan_draft(pilot_id: i64, version: u32) -> Result<(), AppError> {
-    editing::respond(
+    crate::server::respond(
         async move {
             let (_, store, _) = editing::plan_editor(pilot_id).await?;
             let versions = store.plan_versions(pilot_id).await?;
@@ -452,7 +446,7 @@ pub async fn apply_plan_template(
     revision: i64,
     template: String,
 ) -> Result<usize, AppError> {
-    editing::respond(
+    crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, content| {
             let template = editing::template(&template)?;
             let mut merged = content.clone();
@@ -483,7 +477,7 @@ pub async fn save_pass_mark(
     rationale: String,
 ) -> Result<(), AppError> {
     use engine::plan::PassMarkForm;
-    editing::respond(
+    crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, _| {
             let mark = PassMarkForm {
                 metric,
@@ -516,7 +510,7 @@ pub async fn move_pass_mark(
     index: usize,
     direction: String,
 ) -> Result<(), AppError> {
-    editing::respond(
+    crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, _| {
             let len = form.pass_marks.len();
             let from = editing::existing(index, len, "pass mark")?;
@@ -546,7 +540,7 @@ pub async fn remove_pass_mark(
     revision: i64,
     index: usize,
 ) -> Result<(), AppError> {
-    editing::respond(
+    crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, _| {
             let index = editing::existing(index, form.pass_marks.len(), "pass mark")?;
             form.pass_marks.remove(index);
@@ -571,7 +565,7 @@ pub async fn save_scenario(
     output_tokens_high: String,
 ) -> Result<(), AppError> {
     use engine::plan::{ScenarioForm, Scope};
-    editing::respond(
+    crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, content| {
             let scenario = ScenarioForm {
                 name: name.trim().to_string(),
@@ -610,7 +604,7 @@ pub async fn remove_scenario(
     revision: i64,
     index: usize,
 ) -> Result<(), AppError> {
-    editing::respond(
+    crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, _| {
             let index = editing::existing(index, form.scenarios.len(), "scenario")?;
             form.scenarios.remove(index);
@@ -644,7 +638,7 @@ pub async fn save_plan_settings(
     cuda_graphs: String,
 ) -> Result<(), AppError> {
     use engine::plan::{DemandForm, QualityForm, ServingForm};
-    editing::respond(
+    crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, _| {
             form.demand = DemandForm {
                 pilot_users,
