@@ -66,12 +66,16 @@ chromium_path() {
 }
 
 ensure_chromium() {
-  if [ -n "$(chromium_path)" ]; then return; fi
+  local missing=()
+  [ -n "$(chromium_path)" ] || missing+=(chromium)
+  # pdftotext: the browser test reads the downloaded PDF report's text.
+  command -v pdftotext >/dev/null || missing+=(poppler-utils)
+  [ "${#missing[@]}" -gt 0 ] || return 0
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
-    say "Installing Debian's chromium for the browser tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    say "Installing Debian's ${missing[*]} for the PDF report and the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    die "Chromium is needed for the browser tests: apt-get install chromium (as root), or set CHROMIUM_PATH"
+    die "Needed for the PDF report and the browser tests: apt-get install ${missing[*]} (as root), or set CHROMIUM_PATH"
   fi
 }
 

@@ -31,6 +31,9 @@ pub enum AppError {
     Conflict(String),
     #[error("Something went wrong on the server. It has been logged; please try again.")]
     Internal,
+    /// A service the request needs is not available here (e.g. Chromium for PDF export).
+    #[error("{0}")]
+    Unavailable(String),
     #[error("{0}")]
     ServerFn(ServerFnErrorErr),
 }
@@ -47,6 +50,7 @@ impl AppError {
             AppError::TooLarge(_) => 413,
             AppError::Conflict(_) => 409,
             AppError::Internal => 500,
+            AppError::Unavailable(_) => 503,
             AppError::ServerFn(_) => 400,
         }
     }

@@ -13,6 +13,8 @@ pub mod error;
 pub mod model;
 pub mod pages;
 #[cfg(feature = "ssr")]
+pub mod report;
+#[cfg(feature = "ssr")]
 pub mod server;
 
 pub use pages::{App, shell};

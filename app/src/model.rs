@@ -228,3 +228,41 @@ impl SizingCatalog {
         self.models.iter().find(|m| m.spec.id == id)
     }
 }
+
+/// One recorded report export.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportExport {
+    pub id: i64,
+    /// `web`, `cli` or `share`.
+    pub via: String,
+    /// `pdf` or `html`.
+    pub format: String,
+    pub lang: String,
+    pub plan_version: Option<i64>,
+    pub sha256: String,
+    pub size_bytes: i64,
+    pub created_ms: i64,
+    /// E-mail of who exported it (empty for the CLI, a share link or a deleted account).
+    pub exported_by: String,
+}
+
+/// A read-only link to one pilot's report for a customer contact without an account.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShareLink {
+    pub id: i64,
+    pub pilot_id: i64,
+    /// Who it was made for (name or e-mail, free text).
+    pub contact: String,
+    pub lang: String,
+    pub created_by: String,
+    pub created_ms: i64,
+    pub expires_ms: i64,
+    pub revoked_ms: Option<i64>,
+}
+
+impl ShareLink {
+    /// Whether the link opens the report at `now_ms`.
+    pub fn is_active(&self, now_ms: i64) -> bool {
+        self.revoked_ms.is_none() && now_ms < self.expires_ms
+    }
+}

@@ -5,11 +5,16 @@
 //! * `gateway_log/profile`: reader + demand accumulator + profile (sorting, busiest hour,
 //!   in-flight sweep, exact quantiles): what an upload costs end to end.
 //!
-//! Criterion reports records per second ("elem/s").
+//! Criterion reports records per second ("elem/s"). Before measuring, the bench prints the demand
+//! accumulator's peak memory (its buffers, counters and kept latencies, sampled every 4,096
+//! records) at one and at two million records, which should be nearly the same: the accumulator
+//! keeps nothing per request (see `engine::demand::accumulator`). The whole process's peak
+//! resident memory on a log file is measured with `examples/gateway_profile.rs` under
+//! `/usr/bin/time -v`.
 //! Run: `cargo bench -p engine --bench traffic` (add `-- --quick` for a single short pass).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use engine::demand::{DemandOptions, profile_gateway_log};
+use engine::demand::{DemandAccumulator, DemandOptions, profile_gateway_log};
 use engine::traffic::{GatewayReader, ReadOptions, SyntheticConfig, write_synthetic_jsonl};
 use std::hint::black_box;
 use std::io::Cursor;
@@ -17,7 +22,32 @@ use std::time::Duration;
 
 const RECORDS: u64 = 1_000_000;
 
+/// Peak bytes held by the accumulator over `requests` synthetic records (no log text kept).
+fn accumulator_peak_bytes(requests: u64) -> usize {
+    let mut accumulator = DemandAccumulator::new(DemandOptions::default());
+    let mut peak = 0;
+    for record in SyntheticConfig::with_requests(42, requests).records() {
+        accumulator.add(&record);
+        if accumulator.requests().is_multiple_of(4_096) {
+            peak = accumulator.heap_bytes().max(peak);
+        }
+    }
+    peak = accumulator.heap_bytes().max(peak);
+    black_box(accumulator.finish().expect("records were added"));
+    peak
+}
+
 fn gateway_log(c: &mut Criterion) {
+    let one = accumulator_peak_bytes(RECORDS);
+    let two = accumulator_peak_bytes(2 * RECORDS);
+    eprintln!(
+        "demand accumulator peak memory: {:.2} MB at {RECORDS} records, {:.2} MB at {} ({:+.1} %)",
+        one as f64 / 1e6,
+        two as f64 / 1e6,
+        2 * RECORDS,
+        (two as f64 / one as f64 - 1.0) * 100.0
+    );
+
     let mut log = Vec::with_capacity(RECORDS as usize * 320);
     let written = write_synthetic_jsonl(&SyntheticConfig::with_requests(42, RECORDS), &mut log)
         .expect("writing to memory cannot fail");

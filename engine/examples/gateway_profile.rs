@@ -3,9 +3,12 @@
 //!
 //! `cargo run -p engine --release --example gateway_profile -- LOG [--skip-bad-lines]`
 //!
-//! The log streams through a `BufReader`; progress goes to standard error every 64 MiB.
+//! The log streams through a `BufReader`; progress goes to standard error every 64 MiB. The
+//! summary line on standard error gives records per second, the accumulator's own peak bytes
+//! (sampled every 4,096 records), the requests that came too late to be placed exactly and
+//! whether the latency percentiles are exact.
 
-use engine::demand::{DemandOptions, profile_gateway_log};
+use engine::demand::{DemandAccumulator, DemandOptions};
 use engine::traffic::ReadOptions;
 use std::fs::File;
 use std::io::BufReader;
@@ -21,21 +24,42 @@ fn main() {
     let mut options = ReadOptions::new(path.clone()).skip_bad_lines(skip);
     options.progress_every_bytes = 64 << 20;
     let started = Instant::now();
-    let result = profile_gateway_log(
+    let mut accumulator = DemandAccumulator::new(DemandOptions::default());
+    let mut peak_bytes = 0usize;
+    let read = engine::traffic::read_gateway_log(
         BufReader::with_capacity(1 << 16, file),
         &options,
-        DemandOptions::default(),
+        |record| {
+            accumulator.add(&record);
+            if accumulator.requests().is_multiple_of(4_096) {
+                peak_bytes = peak_bytes.max(accumulator.heap_bytes());
+            }
+        },
         |bytes| eprintln!("{:.0} MB read", bytes as f64 / 1e6),
     );
+    peak_bytes = peak_bytes.max(accumulator.heap_bytes());
+    let result = read.map_err(|e| e.to_string()).and_then(|summary| {
+        accumulator
+            .finish()
+            .map(|profile| (profile, summary))
+            .map_err(|e| format!("{path}: {e}"))
+    });
     match result {
         Ok((profile, summary)) => {
             let seconds = started.elapsed().as_secs_f64();
+            let error = profile.gateway_latency.relative_error;
             eprintln!(
-                "{} records ({}) in {seconds:.2} s = {:.0} records/s; {}",
+                "{} records ({}) in {seconds:.2} s = {:.0} records/s; {}; accumulator peak {:.1} MB; \
+                 {} late records; latency percentiles ± TTFT {} %, TPOT {} %, E2E {} %",
                 summary.records,
                 summary.format.label(),
                 summary.records as f64 / seconds,
-                summary.skipped
+                summary.skipped,
+                peak_bytes as f64 / 1e6,
+                profile.late_records,
+                error.ttft_ms * 100.0,
+                error.tpot_ms * 100.0,
+                error.e2e_ms * 100.0,
             );
             let mut brief = profile.clone();
             brief.arrivals_per_minute.counts.truncate(5);

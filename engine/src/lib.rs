@@ -38,6 +38,7 @@ pub mod loadtest;
 pub mod metrics;
 pub mod pilot;
 pub mod plan;
+pub mod production;
 pub mod quality;
 pub mod run_context;
 pub mod sizing;

@@ -13,7 +13,7 @@ Environment variables (each also a flag; a .env file in the working folder is re
   LEPTOS_SITE_ADDR  listen address (default: 127.0.0.1:3000)
   SECURE_COOKIES    mark the session cookie Secure, for HTTPS (default: false)
   MAX_UPLOAD_MB     largest accepted upload in MiB (default: 200)
-  CHROMIUM_PATH     headless Chromium for PDF reports (default: unset, PDF export off)
+  CHROMIUM_PATH     headless Chromium for PDF reports (default: /usr/bin/chromium if present)
   DEMO              demo customer and pilot on first start (default: true)
   SESSION_HOURS     idle hours before a session expires (default: 12)
   RUST_LOG          log filter (default: info)";
@@ -45,6 +45,8 @@ pub enum Command {
     Inspect(crate::inspect_cli::InspectArgs),
     /// The demand profile of gateway logs (arrivals, concurrency, token lengths), no database
     Demand(crate::demand_cli::DemandArgs),
+    /// Export a pilot's report as PDF or HTML from the database
+    Report(crate::report_cli::ReportArgs),
 }
 
 #[derive(Subcommand, Debug)]

@@ -40,7 +40,8 @@ pub struct Settings {
     #[arg(long, env = "MAX_UPLOAD_MB", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10240), global = true)]
     pub max_upload_mb: u64,
 
-    /// Headless Chromium used to print reports to PDF (PDF export is off when unset)
+    /// Headless Chromium used to print reports to PDF (default: Debian's /usr/bin/chromium when
+    /// present; PDF export is off without one)
     #[arg(long, env = "CHROMIUM_PATH", global = true)]
     pub chromium_path: Option<PathBuf>,
 

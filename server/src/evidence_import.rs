@@ -49,7 +49,7 @@ pub struct ReadSettings {
     pub skip_bad_lines: bool,
     /// `/metrics` scrapes: when the scrape was taken (Unix ms).
     pub scraped_at_ms: Option<i64>,
-    /// Evaluation runs: the set the run's ids refer to (the pilot's latest).
+    /// Evaluation runs: the set the run's ids refer to (the version runs are read against).
     pub eval_set: Option<EvalSet>,
 }
 

@@ -9,6 +9,7 @@ pub mod config;
 pub mod demand_cli;
 pub mod evidence_import;
 pub mod inspect_cli;
+pub mod report_cli;
 pub mod routes;
 pub mod sizing_cli;
 pub mod upload;
@@ -129,6 +130,10 @@ impl Application {
                 session_ttl_ms: config.session_ttl_ms,
             },
             data_dir: config.data_dir.clone(),
+            chromium: config
+                .chromium_path
+                .clone()
+                .or_else(app::report::pdf::find_chromium),
         };
         if let Some(first) = &first_start {
             app::server::bootstrap::seed_demo_evidence(&services, first)

@@ -36,6 +36,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     let config = cli.settings.validate()?;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config).await,
+        Command::Report(args) => server::report_cli::run(&args, &config).await,
         Command::Size(_) | Command::Inspect(_) | Command::Demand(_) => {
             unreachable!("handled before the configuration is read")
         }

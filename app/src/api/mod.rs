@@ -11,6 +11,8 @@ pub mod load_tests;
 pub mod pilots;
 pub mod plans;
 pub mod quality;
+pub mod reports;
 pub mod session;
 pub mod tokens;
 pub mod traffic;
+pub mod verdict;

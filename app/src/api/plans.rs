@@ -278,7 +278,9 @@ pub async fn get_plan(pilot_id: i64) -> Result<PlanView, AppError> {
             let graded = in_force
                 .and_then(|n| versions.iter().find(|v| v.number == n))
                 .or_else(|| versions.last());
-            let evidence = store.pilot_evidence_statistics(pilot_id).await?;
+            let evidence = crate::api::verdict::ssr::gather(&crate::server::services()?, pilot_id)
+                .await?
+                .figures();
             let grade = graded.map(|v| engine::verdict::grade_plan(&v.content, &evidence));
             Ok(PlanView {
                 pilot,
@@ -625,6 +627,7 @@ pub async fn save_plan_settings(
     production_users: String,
     peak_arrival_rate_req_s: String,
     context_tokens_per_request: String,
+    #[server(default)] planned_peak_concurrency: String,
     questions: String,
     hit_k: String,
     engine: String,
@@ -645,6 +648,7 @@ pub async fn save_plan_settings(
                 production_users,
                 peak_arrival_rate_req_s,
                 context_tokens_per_request,
+                planned_peak_concurrency,
             };
             form.quality = QualityForm { questions, hit_k };
             form.serving = ServingForm {

@@ -156,8 +156,8 @@ pub mod ssr {
         GatewayReader::new(BufReader::new(file), &ReadOptions::new(file_name)).is_ok()
     }
 
-    /// Streams a gateway log (constant memory apart from the accumulator's ~28 bytes per
-    /// request) into its summary. `on_progress` gets the bytes read so far.
+    /// Streams a gateway log into its summary in bounded memory (the accumulator keeps requests
+    /// in flight, its reorder buffer and the busiest hour's arrivals, never the whole log). `on_progress` gets the bytes read so far.
     pub fn read_gateway_source<R: BufRead>(
         file_name: &str,
         reader: R,

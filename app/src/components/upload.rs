@@ -7,6 +7,12 @@
 //! the session cookie and the form's run-context fields, progress comes from XMLHttpRequest upload
 //! events, and each file ends with its outcome (stored as #…, or the importer's error naming file,
 //! line and field; a duplicate answers 409).
+//!
+//! "What is it?" names the kind: detected (load tests, start-up logs, gateway logs, `/metrics`
+//! scrapes, lm-evaluation-harness results), or an evaluation set or run (CSV or JSON Lines,
+//! never guessed). An evaluation run takes its serving configuration from the "Evaluation run"
+//! fields (model, weight and KV-cache precision) and the run-context fields (engine, version,
+//! GPU); that fieldset is switched off for other kinds once hydrated.
 
 use engine::run_context::RunContext;
 use leptos::prelude::*;
@@ -67,7 +73,8 @@ export function init_dropzone(formId, url, onDone) {
       try { body = JSON.parse(xhr.responseText); } catch (_) {}
       if (xhr.status === 201) {
         const points = body.summary && body.summary.points ? ", " + body.summary.points.length + " operating point(s)" : "";
-        finish(true, "Stored as evidence #" + body.id + " (" + body.kind + points + ")");
+        const note = body.note ? " — " + body.note : "";
+        finish(true, "Stored as evidence #" + body.id + " (" + body.kind + points + ")" + note);
       } else if (xhr.status === 409) {
         finish(false, "Duplicate: " + (body.error || "already stored"));
       } else {
@@ -185,6 +192,10 @@ pub fn EvidenceUpload(pilot_id: i64, #[prop(into)] on_uploaded: Callback<()>) ->
             RwSignal::new(String::new()),
         ),
     ];
+    let kind = RwSignal::new(String::new());
+    let hydrated = RwSignal::new(false);
+    Effect::new(move |_| hydrated.set(true));
+    let eval_off = move || hydrated.get() && kind.get() != "eval_run";
     let paste = RwSignal::new(String::new());
     let parsed = RwSignal::new(None::<Result<String, String>>);
     let apply = move |_| {
@@ -222,9 +233,34 @@ pub fn EvidenceUpload(pilot_id: i64, #[prop(into)] on_uploaded: Callback<()>) ->
             <h2>"Upload evidence"</h2>
             <form id=form_id class="form upload-form" method="post" enctype="multipart/form-data"
                 action=format!("/pilots/{pilot_id}/evidence")>
+                <div class="field-row upload-kind">
+                    <div>
+                        <label for="evidence-kind">"What is it?"</label>
+                        <select id="evidence-kind" name="kind"
+                            prop:value=move || kind.get()
+                            on:change=move |ev| kind.set(event_target_value(&ev))>
+                            <option value="">"Detect: load test, start-up log, gateway log, /metrics, lm-eval results"</option>
+                            <option value="eval_set">"Evaluation set (CSV or JSON Lines)"</option>
+                            <option value="eval_run">"Evaluation run over the set (CSV or JSON Lines)"</option>
+                        </select>
+                    </div>
+                    <p class="hint grow">"Evaluation set: id, question, accepted_answer, accepted_passages (ids separated by |). Run: id, answer, score (0–1) or correct (true/false), retrieved (ids in rank order, |), finish_reason. Upload the set first; each run is read against its latest approved version."</p>
+                </div>
+                <fieldset class="eval-run-fields" disabled=eval_off>
+                    <legend>"Evaluation run: what served it"</legend>
+                    <p class="hint">"Only for an evaluation run. Weight precision is required; an empty model is taken from the pilot; engine, version and GPU come from the run-context fields below (or the pilot)."</p>
+                    <div class="run-context-grid">
+                        <div><label for="ev-model">"Model"</label>
+                            <input id="ev-model" name="model" type="text" placeholder="Qwen/Qwen2.5-7B-Instruct"/></div>
+                        <div><label for="ev-weights_precision">"Weight precision"</label>
+                            <input id="ev-weights_precision" name="weights_precision" type="text" placeholder="BF16, FP8, AWQ-INT4, NVFP4…"/></div>
+                        <div><label for="ev-kv_precision">"KV-cache precision"</label>
+                            <input id="ev-kv_precision" name="kv_precision" type="text" placeholder="auto, fp8"/></div>
+                    </div>
+                </fieldset>
                 <div class="dropzone">
-                    <p class="dropzone-title">"Drop load-test results here"</p>
-                    <p class="hint">"vllm bench serve JSON / JSON Lines, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm JSON — or a vLLM start-up log. Several files at once."</p>
+                    <p class="dropzone-title">"Drop evidence files here"</p>
+                    <p class="hint">"vllm bench serve JSON / JSON Lines, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm JSON, a vLLM start-up log, gateway logs, /metrics scrapes, lm-eval results — or, with the kind chosen above, an evaluation set or run. Several files at once."</p>
                     <label for="evidence-file" class="button">"Choose files…"</label>
                     <input id="evidence-file" type="file" name="file" required class="file-input"/>
                     <ul class="upload-list" aria-live="polite"></ul>

@@ -20,8 +20,11 @@ mod plan;
 mod plan_edit;
 mod plan_history;
 mod quality;
+mod quality_set;
+mod report;
 pub mod sizing;
 mod traffic;
+mod verdict;
 
 use crate::components::Frame;
 use leptos::prelude::*;
@@ -89,10 +92,12 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/sizing") view=sizing::SizingPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/calibration") view=calibration::CalibrationPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/quality") view=quality::QualityPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/quality/set") view=quality_set::EvalSetPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/evidence") view=evidence::EvidencePage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/load-tests") view=load_tests::LoadTestsPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/load-tests/compare") view=load_tests::CompareLoadTestsPage ssr=SsrMode::Async/>
                     <Route path=path!("/pilots/:id/traffic") view=traffic::TrafficPage ssr=SsrMode::Async/>
+                    <Route path=path!("/pilots/:id/report") view=report::ReportPage ssr=SsrMode::Async/>
                 </ParentRoute>
             </Routes>
         </Router>

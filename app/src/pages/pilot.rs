@@ -8,8 +8,12 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-/// `/sizing?…` prefilled with the pilot's model, GPU and card count where the catalog knows them.
-fn sizing_link(pilot: &crate::model::Pilot) -> String {
+/// `/sizing?…` prefilled with the pilot's model, GPU and card count where the catalog knows them;
+/// once the quality evidence decided a precision, with it and only the passing precisions.
+fn sizing_link(
+    pilot: &crate::model::Pilot,
+    decision: Option<&crate::api::quality::PrecisionDecision>,
+) -> String {
     use super::sizing::{guess_gpu_id, guess_model_id};
     let mut query = vec![];
     if let Some(model) = guess_model_id(&pilot.model) {
@@ -21,8 +25,21 @@ fn sizing_link(pilot: &crate::model::Pilot) -> String {
             query.push(format!("tp={}", pilot.gpu_count));
         }
     }
-    if query.iter().any(|q| q.starts_with("model=")) {
-        query.push("weights=fp16&kv=16bit".into());
+    match decision.filter(|d| d.exists()) {
+        Some(d) => {
+            let sizing = |name: &str| engine::quality::sizing_precision(name).map(|p| p.as_str());
+            let mut passing: Vec<&str> = d.passing.iter().filter_map(|p| sizing(p)).collect();
+            passing.dedup();
+            let decided = d.decided.as_deref().and_then(sizing).unwrap_or("fp16");
+            query.push(format!("weights={decided}&kv=16bit"));
+            if !passing.is_empty() {
+                query.push(format!("precisions={}", passing.join(",")));
+            }
+        }
+        None if query.iter().any(|q| q.starts_with("model=")) => {
+            query.push("weights=fp16&kv=16bit".into());
+        }
+        None => {}
     }
     if query.is_empty() {
         "/sizing".into()
@@ -47,6 +64,7 @@ pub fn pilot_id_param() -> impl Fn() -> i64 + Copy + Send + Sync + 'static {
 pub fn PilotPage() -> impl IntoView {
     let id = pilot_id_param();
     let pilot = Resource::new(id, get_pilot);
+    let decision = Resource::new(id, crate::api::quality::quality_decision);
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading pilot…"</p> }>
             {move || Suspend::new(async move {
@@ -55,7 +73,8 @@ pub fn PilotPage() -> impl IntoView {
                     Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
                 };
                 let p = view.pilot;
-                let sizing_href = sizing_link(&p);
+                let decision = decision.await.ok();
+                let sizing_href = sizing_link(&p, decision.as_ref());
                 let hardware = p.hardware();
                 let serving = p.serving();
                 let subtitle = format!("Pilot for {}", p.organisation_name);
@@ -75,6 +94,7 @@ pub fn PilotPage() -> impl IntoView {
                         <a href=format!("/pilots/{}/quality", p.id) title="Evaluation runs per precision: accuracy, retrieval hit rate, flips">"Quality"</a>
                         <a href=format!("/pilots/{}/evidence", p.id) title="Uploaded evidence files">"Evidence"</a>
                         <a href=format!("/pilots/{}/calibration", p.id) title="vLLM start-up logs against the sizing engine">"Calibration"</a>
+                        <a href=format!("/pilots/{}/report", p.id) title="The PDF-ready report: verdict, demand, load tests, quality, recommendation">"Report"</a>
                         <a href=sizing_href title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>
                     </nav>
                     <div class="grid-2">
@@ -104,6 +124,7 @@ pub fn PilotPage() -> impl IntoView {
                             </ol>
                         </section>
                     </div>
+                    <super::verdict::VerdictCard pilot_id=p.id/>
                     <super::plan::PlanSummaryCard pilot_id=p.id/>
                     <section class="card">
                         <h2>"About this pilot"</h2>

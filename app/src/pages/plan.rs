@@ -18,7 +18,7 @@ use leptos_router::hooks::use_query_map;
 // ---- shared helpers ------------------------------------------------------------------------------
 
 /// A verdict as a badge: pass, fail, not measured (plain), not comparable (warning).
-pub(super) fn verdict_badge(verdict: &Verdict) -> AnyView {
+pub(crate) fn verdict_badge(verdict: &Verdict) -> AnyView {
     let class = match verdict {
         Verdict::Pass => "badge badge-pass",
         Verdict::Fail => "badge badge-fail",
@@ -173,6 +173,7 @@ fn demand_facts(demand: &DemandAssumptions) -> AnyView {
             <dt>"Peak arrival rate"</dt>
             <dd>{or_not_stated(demand.peak_arrival_rate_req_s.map(|r| format!("{} req/s at the busiest hour", format_number(r))))}</dd>
             <dt>"Context per request"</dt><dd>{count(demand.context_tokens_per_request, "tokens (prompt + answer)")}</dd>
+            <dt>"Planned peak concurrency"</dt><dd>{count(demand.planned_peak_concurrency, "requests in flight (load-test marks are graded here)")}</dd>
         </dl>
     }
     .into_any()

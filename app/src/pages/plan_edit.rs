@@ -854,6 +854,7 @@ fn SettingsForm(
                     {number("production_users", "Production users", demand.production_users, "e.g. 400")}
                     {number("peak_arrival_rate_req_s", "Peak arrival rate (req/s)", demand.peak_arrival_rate_req_s, "e.g. 2.5")}
                     {number("context_tokens_per_request", "Context per request (tokens)", demand.context_tokens_per_request, "e.g. 8192")}
+                    {number("planned_peak_concurrency", "Planned peak concurrency (requests in flight)", demand.planned_peak_concurrency, "e.g. 16")}
                 </div>
             </fieldset>
             <fieldset>

@@ -3,7 +3,10 @@
 
 use super::pilot::pilot_id_param;
 use crate::api::pilots::get_pilot;
-use crate::api::quality::{ComparisonView, ItemRow, QualityReport, RunView, quality_overview};
+use crate::api::quality::{
+    ComparisonView, ItemRow, PrecisionDecision, QualityReport, RunView, quality_overview,
+};
+use crate::components::upload::EvidenceUpload;
 use crate::components::{ErrorNotice, PageHeader};
 use engine::quality::{Estimate, IntervalMethod};
 use leptos::prelude::*;
@@ -196,15 +199,128 @@ fn EmptyState(pilot_id: i64) -> impl IntoView {
     }
 }
 
+/// A verdict badge: pass, fail or not measured.
+fn passed_badge(passed: Option<bool>) -> AnyView {
+    match passed {
+        Some(true) => view! { <span class="badge badge-pass">"Pass"</span> }.into_any(),
+        Some(false) => view! { <span class="badge badge-fail">"Fail"</span> }.into_any(),
+        None => view! { <span class="badge">"Not graded"</span> }.into_any(),
+    }
+}
+
+/// Which precisions passed the plan's quality marks, which one is decided, and why.
+#[component]
+pub fn DecisionCard(decision: PrecisionDecision, pilot_id: i64) -> impl IntoView {
+    let headline = match &decision.decided {
+        Some(p) => format!("Decided: {p}"),
+        None => "No precision decided".into(),
+    };
+    let candidates = if decision.passing.is_empty() {
+        "none".to_string()
+    } else {
+        decision.passing.join(", ")
+    };
+    let rows = decision
+        .runs
+        .iter()
+        .map(|r| {
+            let accuracy = match (r.accuracy, r.accuracy_low, r.accuracy_high) {
+                (Some(v), Some(lo), Some(hi)) => format!(
+                    "{:.1} % (95 % CI {:.1}–{:.1} %)",
+                    v * 100.0,
+                    lo * 100.0,
+                    hi * 100.0
+                ),
+                (Some(v), _, _) => format!("{:.1} %", v * 100.0),
+                _ => "—".into(),
+            };
+            let marks = if r.marks.is_empty() {
+                "no quality mark in the plan".to_string()
+            } else {
+                r.marks
+                    .iter()
+                    .map(|m| format!("{}: {} ({})", m.mark, m.figure, m.verdict.replace('_', " ")))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            let chosen = decision.decided.as_deref() == Some(r.precision.as_str()) && r.counts;
+            view! {
+                <tr class:decided=chosen>
+                    <td>{format!("#{}", r.evidence_id)}</td>
+                    <td><strong>{r.precision.clone()}</strong>" / "{r.kv_precision.clone()}
+                        {(!r.counts).then(|| view! { <br/><span class="muted small">"superseded by a newer run of this precision"</span> })}</td>
+                    <td class="mono small">{r.model.clone()}</td>
+                    <td class="num">{accuracy}</td>
+                    <td class="num">{r.bytes_per_weight.map(|b| format!("{b:.2}")).unwrap_or_else(|| "unknown".into())}</td>
+                    <td class="small">{marks}</td>
+                    <td>{passed_badge(r.passed)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let show_table = !decision.runs.is_empty();
+    view! {
+        <section class="card decision-card" id="precision-decision">
+            <h2>"Precision decision"</h2>
+            <p class="decision-headline"><strong>{headline}</strong></p>
+            <p class="decision-reason" role="status">{decision.reason.clone()}</p>
+            <p class="small">{format!("Candidates for the sizing recommendation: {candidates}.")}</p>
+            <p class="muted small">"Rule: each run is graded on the plan's quality marks (answer score, retrieval hit rate@k, truncation rate) using its point estimate; the newest run of a precision speaks for it. Only passing precisions are sizing candidates; the one decided needs the least memory per weight, a tie going to the higher accuracy."</p>
+            {show_table.then(|| view! {
+                <table class="table">
+                    <thead><tr>
+                        <th scope="col">"Run"</th>
+                        <th scope="col">"Weights / KV cache"</th>
+                        <th scope="col">"Model"</th>
+                        <th scope="col" class="num">"Accuracy"</th>
+                        <th scope="col" class="num">"Bytes per weight"</th>
+                        <th scope="col">"Quality marks"</th>
+                        <th scope="col">"Verdict"</th>
+                    </tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            })}
+            {(!decision.passing.is_empty()).then(|| view! {
+                <p><a href=format!("/pilots/{pilot_id}")>"Size this pilot with the passing precisions (pilot page)"</a></p>
+            })}
+        </section>
+    }
+}
+
 fn overview_view(overview: QualityReport, pilot_id: i64) -> AnyView {
     let set_line = overview.set.as_ref().map(|s| {
+        let version = match (s.version, s.approved) {
+            (Some(n), true) => format!("version {n} (approved)"),
+            (Some(n), false) => {
+                format!("draft version {n} (approved by the first run read against it)")
+            }
+            (None, _) => "unversioned".into(),
+        };
+        let file = s
+            .evidence
+            .as_ref()
+            .map(|e| format!(" · from #{} {}", e.id, e.file_name))
+            .unwrap_or_default();
         format!(
-            "Evaluation set #{} {}: {} questions · pass score for graded answers {:.2}",
-            s.evidence.id, s.evidence.file_name, s.questions, overview.pass_score
+            "Evaluation set {version}: {} questions{file} · pass score for graded answers {:.2}",
+            s.questions, overview.pass_score
         )
     });
+    let draft_note = overview
+        .draft_version
+        .filter(|d| overview.set.as_ref().and_then(|s| s.version) != Some(*d))
+        .map(|d| format!("Draft version {d} of the set is open; runs are read against it once it is approved."));
+    let set_link_text = if overview.can_edit {
+        "View and edit the evaluation set"
+    } else {
+        "View the evaluation set"
+    };
     view! {
-        {set_line.map(|l| view! { <p class="muted">{l}</p> })}
+        {set_line.map(|l| view! { <p class="muted" id="set-line">{l}</p> })}
+        {draft_note.map(|n| view! { <p class="notice notice-warn">{n}</p> })}
+        <p><a href=format!("/pilots/{pilot_id}/quality/set")>{set_link_text}</a>
+            {overview.can_edit.then(|| view! { " · " <a href=format!("/pilots/{pilot_id}/evidence")>"Upload a set or runs"</a> })}</p>
+        <DecisionCard decision=overview.decision.clone() pilot_id/>
         {if overview.runs.is_empty() {
             view! { <EmptyState pilot_id/> }.into_any()
         } else {
@@ -247,7 +363,11 @@ fn overview_view(overview: QualityReport, pilot_id: i64) -> AnyView {
 pub fn QualityPage() -> impl IntoView {
     let id = pilot_id_param();
     let pilot = Resource::new(id, get_pilot);
-    let overview = Resource::new(id, |id| quality_overview(id, String::new(), String::new()));
+    let refresh = RwSignal::new(0_u32);
+    let overview = Resource::new(
+        move || (id(), refresh.get()),
+        |(id, _)| quality_overview(id, String::new(), String::new()),
+    );
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
             {move || Suspend::new(async move {
@@ -255,18 +375,23 @@ pub fn QualityPage() -> impl IntoView {
                     Ok(view) => view,
                     Err(error) => return view! { <ErrorNotice error/> }.into_any(),
                 };
-                let overview = match overview.await {
-                    Ok(overview) => overview,
-                    Err(error) => return view! { <ErrorNotice error/> }.into_any(),
-                };
                 let p = view.pilot;
+                let pilot_id = p.id;
                 view! {
                     <Title text=format!("Quality · {}", p.name)/>
                     <nav class="breadcrumbs" aria-label="Breadcrumb">
                         <a href="/">"Pilots"</a>" / "<a href=format!("/pilots/{}", p.id)>{p.name.clone()}</a>" / Quality"
                     </nav>
                     <PageHeader title="Answer quality" subtitle="Does the model, in the precision it will serve in, answer the pilot's evaluation set well, and does the search find the passages it needs?"/>
-                    {overview_view(overview, p.id)}
+                    <Transition fallback=|| view! { <p class="loading">"Loading…"</p> }>
+                        {move || Suspend::new(async move {
+                            match overview.await {
+                                Ok(overview) => overview_view(overview, pilot_id),
+                                Err(error) => view! { <ErrorNotice error/> }.into_any(),
+                            }
+                        })}
+                    </Transition>
+                    {view.can_edit.then(|| view! { <EvidenceUpload pilot_id on_uploaded=move |_| refresh.update(|n| *n += 1)/> })}
                 }.into_any()
             })}
         </Suspense>

@@ -37,6 +37,21 @@ struct WhatIf {
     tpot_target_ms: RwSignal<String>,
     peak_sessions: RwSignal<String>,
     max_cards: RwSignal<String>,
+    /// Comma-separated weight precisions the pilot's evaluation set passed (empty: all).
+    precisions: RwSignal<String>,
+}
+
+impl WhatIf {
+    /// The precisions the pilot's quality evidence allows, when the link names them.
+    fn allowed_precisions(&self) -> Option<Vec<WeightPrecision>> {
+        let allowed: Vec<WeightPrecision> = self
+            .precisions
+            .get_untracked()
+            .split(',')
+            .filter_map(|p| WeightPrecision::from_str(p).ok())
+            .collect();
+        (!allowed.is_empty()).then_some(allowed)
+    }
 }
 
 /// Defaults: the guide's worked example (Llama 3.3 70B in FP8 on one RTX PRO 6000 Server Edition).
@@ -85,6 +100,7 @@ impl WhatIf {
             tpot_target_ms: RwSignal::new(value("tpot")),
             peak_sessions: RwSignal::new(value("sessions")),
             max_cards: RwSignal::new(value("max_cards")),
+            precisions: RwSignal::new(value("precisions")),
         }
     }
 }
@@ -266,8 +282,10 @@ fn WhatIfForm(form: WhatIf, catalog: Catalog) -> impl IntoView {
             .map(|g| (g.spec.id.clone(), mark(&g.spec.name, g.origin)))
             .collect()
     });
+    let allowed = form.allowed_precisions();
     let weight_options: Vec<(String, String)> = WeightPrecision::ALL
         .into_iter()
+        .filter(|p| allowed.as_ref().is_none_or(|a| a.contains(p)))
         .map(|p| (p.as_str().to_string(), p.label().to_string()))
         .collect();
     let kv_options: Vec<(String, String)> = KvDtype::ALL
@@ -541,12 +559,14 @@ fn recommendation(form: &WhatIf, catalog: Catalog) -> Result<Vec<Candidate>, Str
     let version = form.vllm_version.get();
     let options = RecommendOptions {
         model,
-        precisions: vec![
-            WeightPrecision::Bf16,
-            WeightPrecision::Fp8,
-            WeightPrecision::Nvfp4,
-            WeightPrecision::Int4,
-        ],
+        precisions: form.allowed_precisions().unwrap_or_else(|| {
+            vec![
+                WeightPrecision::Bf16,
+                WeightPrecision::Fp8,
+                WeightPrecision::Nvfp4,
+                WeightPrecision::Int4,
+            ]
+        }),
         kv_dtypes: vec![kv],
         gpus: catalog.with_value(|c| {
             c.gpus
@@ -578,6 +598,12 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                 "Every configuration of every catalog GPU up to the card limit (BF16, FP8, NVFP4 and INT4 weights; the KV cache above), "
                 "ranked by fewest cards, then cost, then headroom. Only precisions that passed the pilot's evaluation set belong in a real recommendation."
             </p>
+            {form.allowed_precisions().map(|allowed| view! {
+                <p class="notice notice-info" id="passing-precisions">{format!(
+                    "Only the precisions that passed the pilot's evaluation set: {}.",
+                    allowed.iter().map(|p| p.label()).collect::<Vec<_>>().join(", ")
+                )}</p>
+            })}
             <div class="field-row recommend-inputs">
                 <div>
                     <label for="rc-sessions">"Peak concurrent sessions"</label>

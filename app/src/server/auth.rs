@@ -272,6 +272,7 @@ fn is_public_path(path: &str) -> bool {
         || path == "/health"
         || path.starts_with("/pkg/")
         || path.starts_with("/api/")
+        || path.starts_with("/share/")
         || path
             .rsplit('/')
             .next()

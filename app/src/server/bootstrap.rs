@@ -63,13 +63,21 @@ pub fn demo_pilot_fields() -> PilotFields {
 }
 
 /// The demo pilot's plan: the MLPerf Inference v6.0 Interactive limits (TTFT p99 ≤ 450 ms and
-/// TPOT p99 ≤ 40 ms at the client, as a load generator measures them) on the pilot's serving
+/// TPOT p99 ≤ 40 ms at the client, as a load generator measures them, graded at the planned peak
+/// of 8 requests in flight; 40 pilot users, 400 in production) on the pilot's serving
 /// configuration (vLLM 0.8.5, 4× Tesla V100-SXM2-16GB, FP16, tensor parallelism 4, prefix caching
 /// and CUDA graphs off).
 pub fn demo_plan_content() -> engine::plan::PlanContent {
     let mut content = engine::plan::templates::by_id("mlperf-v6-llama2-70b-interactive")
         .map(|t| t.content())
         .unwrap_or_default();
+    content.demand = engine::plan::DemandAssumptions {
+        pilot_users: Some(40),
+        production_users: Some(400),
+        peak_arrival_rate_req_s: None,
+        context_tokens_per_request: None,
+        planned_peak_concurrency: Some(8),
+    };
     content.serving = engine::plan::PilotServing {
         engine: "vLLM".into(),
         engine_version: "0.8.5".into(),

@@ -23,6 +23,9 @@ pub struct Services {
     pub auth: auth::AuthSettings,
     /// `DATA_DIR`: evidence files are kept under `evidence/`, uploads in progress under `uploads/`.
     pub data_dir: std::path::PathBuf,
+    /// Headless Chromium that prints reports to PDF (`CHROMIUM_PATH`, else found on the
+    /// system); `None`: PDF export is off and the report page says how to enable it.
+    pub chromium: Option<std::path::PathBuf>,
 }
 
 impl From<StoreError> for AppError {

@@ -9,6 +9,8 @@
 pub mod catalog;
 mod evidence;
 pub mod plans;
+pub mod quality;
+pub mod reports;
 pub mod traffic;
 
 use crate::model::{ApiToken, Organisation, Pilot, SessionUser, UserSummary};

@@ -45,6 +45,21 @@ pub struct GatewayLatency {
     pub tpot_ms: Option<Percentiles>,
     /// Start → end, ms.
     pub e2e_ms: Option<Percentiles>,
+    /// How exact the percentiles above are (absent in profiles stored before it existed, which
+    /// were all exact).
+    #[serde(default)]
+    pub relative_error: LatencyRelativeError,
+}
+
+/// Relative error bound of the percentiles (p50 … p99) of each gateway latency: 0 when exact
+/// (the distribution held at most [`crate::stats::EXACT_VALUES_LIMIT`] values, all kept), 0.005
+/// (±0.5 %) when it was summarised in a log-bucket sketch ([`crate::stats::sketch`]). Count,
+/// mean, minimum and maximum are exact either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatencyRelativeError {
+    pub ttft_ms: f64,
+    pub tpot_ms: f64,
+    pub e2e_ms: f64,
 }
 
 /// Arrivals per step: `counts[i]` requests started in `[start_ms + i × step_ms, … + step_ms)`.
@@ -131,4 +146,12 @@ pub struct DemandProfile {
     pub in_flight_curve: InFlightCurve,
     /// One entry per model, most requests first.
     pub models: Vec<ModelDemand>,
+    /// Requests that came after the sweep had passed their start: the log was further out of
+    /// time order than the reorder buffer absorbs (see [`super::DemandOptions`]). 0 means the
+    /// arrival, busiest-hour, concurrency and Little's-law figures are exact; otherwise each such
+    /// request is counted as starting where the sweep stood (its end unchanged), so those
+    /// figures are approximate. Counts, durations, token lengths and latencies are exact either
+    /// way. Absent (0) in profiles stored before it existed, which were all exact.
+    #[serde(default)]
+    pub late_records: u64,
 }

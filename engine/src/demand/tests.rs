@@ -433,3 +433,159 @@ fn several_files_feed_one_profile() {
     }
     assert_eq!(accumulator.finish().unwrap(), profile_of(&records));
 }
+
+/// Options that release every request to the sweep as soon as the order allows: the streaming
+/// path, not the "whole log fits the reorder buffer" one.
+fn streaming(reorder_window_ms: i64) -> DemandOptions {
+    DemandOptions {
+        reorder_window_ms,
+        reorder_buffer_records: 0,
+        ..DemandOptions::default()
+    }
+}
+
+fn profile_with(records: &[GatewayRecord], options: DemandOptions) -> DemandProfile {
+    let mut accumulator = DemandAccumulator::new(options);
+    for record in records {
+        accumulator.add(record);
+    }
+    accumulator.finish().unwrap()
+}
+
+#[test]
+fn streaming_in_start_order_gives_the_hand_computed_busiest_hour_and_littles_law() {
+    let p = profile_with(&hand_log(), streaming(0));
+    assert_eq!(p.late_records, 0);
+    assert_eq!(p.busiest_hour_start.unix_ms, T0);
+    assert_eq!(p.busiest_hour_arrivals, 4);
+    // 17 request·s of a, b, c + d's first 2 s, over the hour
+    assert_close!(p.mean_in_flight_busiest_hour, 19.0 / 3600.0);
+    assert_close!(p.littles_law.mean_time_in_system_s, 5.75);
+    assert_close!(p.littles_law.predicted_in_flight, 23.0 / 3600.0);
+    assert_close!(p.littles_law.relative_difference.unwrap(), 4.0 / 19.0);
+    assert_eq!(p.peak_in_flight, 3);
+    assert_close!(p.mean_in_flight, 85.1 / 7301.0);
+    assert_eq!(p, profile_of(&hand_log()));
+}
+
+#[test]
+fn end_order_and_shuffled_logs_give_the_start_order_profile() {
+    let sorted = profile_with(&hand_log(), DemandOptions::default());
+    // written when each request ended: starts late by at most 60 s, inside a 1-hour window
+    let mut by_end = hand_log();
+    by_end.sort_by_key(|r| r.end_ms);
+    assert_ne!(
+        by_end.iter().map(|r| &r.request_id).collect::<Vec<_>>(),
+        hand_log().iter().map(|r| &r.request_id).collect::<Vec<_>>()
+    );
+    let p = profile_with(&by_end, streaming(3_600_000));
+    assert_eq!(p.late_records, 0);
+    assert_eq!(p, sorted);
+    // any order while the whole log fits the reorder buffer (the default holds 65,536)
+    let mut shuffled = hand_log();
+    shuffled.swap(0, 6);
+    shuffled.swap(1, 4);
+    shuffled.swap(2, 5);
+    assert_eq!(profile_with(&shuffled, DemandOptions::default()), sorted);
+    // and on a synthetic day in end order, released as it goes
+    let mut config = SyntheticConfig::pilot_week(9);
+    config.max_requests = Some(2_000);
+    let mut records: Vec<GatewayRecord> = config.records().collect();
+    let expected = profile_with(&records, streaming(0));
+    records.sort_by_key(|r| r.end_ms);
+    let p = profile_with(&records, streaming(3_600_000));
+    assert_eq!(p.late_records, 0);
+    assert_eq!(p, expected);
+}
+
+#[test]
+fn a_log_more_out_of_order_than_the_window_is_flagged_and_counts_stay_exact() {
+    // released on arrival (no window, no buffer): c, then b starts before c did
+    let mut log = hand_log();
+    log.swap(1, 2);
+    let mut accumulator = DemandAccumulator::new(streaming(0));
+    for record in &log {
+        accumulator.add(record);
+    }
+    assert_eq!(accumulator.late_records(), 1);
+    let p = accumulator.finish().unwrap();
+    assert_eq!(p.late_records, 1);
+    let exact = profile_of(&hand_log());
+    // b is swept as starting at 4 s (c's start), ending at 5 s: a, b, c still overlap 4–5 s
+    assert_eq!(p.peak_in_flight, 3);
+    assert_eq!(p.peak_in_flight_at.unix_ms, T0 + 4_000);
+    assert_close!(p.mean_in_flight, (85.1 - 2.0) / 7301.0);
+    // what does not depend on the order is exact
+    assert_eq!(p.outcomes, exact.outcomes);
+    assert_eq!(p.busiest_hour_arrivals, exact.busiest_hour_arrivals);
+    assert_eq!(p.prompt_tokens, exact.prompt_tokens);
+    assert_eq!(p.gateway_latency, exact.gateway_latency);
+    assert_close!(p.mean_duration_s, exact.mean_duration_s);
+    assert_eq!(p.arrivals_per_minute, exact.arrivals_per_minute);
+    // a one-hour window absorbs the same disorder exactly
+    assert_eq!(profile_with(&log, streaming(3_600_000)), exact);
+}
+
+#[test]
+fn latencies_beyond_the_exact_limit_are_sketched_and_say_so() {
+    let exact = profile_of(&hand_log());
+    assert_eq!(
+        exact.gateway_latency.relative_error,
+        LatencyRelativeError::default()
+    );
+    let options = DemandOptions {
+        exact_latency_values: 3,
+        ..DemandOptions::default()
+    };
+    let p = profile_with(&hand_log(), options);
+    let error = p.gateway_latency.relative_error;
+    assert_eq!(
+        (error.ttft_ms, error.tpot_ms, error.e2e_ms),
+        (0.005, 0.005, 0.005)
+    );
+    // qwen has three successful requests (exact), llama one
+    assert_eq!(
+        p.models[0].gateway_latency.relative_error,
+        LatencyRelativeError::default()
+    );
+    assert_eq!(p.models[0].gateway_latency, exact.models[0].gateway_latency);
+    for (sketched, exact) in [
+        (&p.gateway_latency.ttft_ms, &exact.gateway_latency.ttft_ms),
+        (&p.gateway_latency.tpot_ms, &exact.gateway_latency.tpot_ms),
+        (&p.gateway_latency.e2e_ms, &exact.gateway_latency.e2e_ms),
+    ] {
+        let (s, e) = (sketched.as_ref().unwrap(), exact.as_ref().unwrap());
+        assert_eq!((s.count, s.min, s.max), (e.count, e.min, e.max));
+        assert_close!(s.mean, e.mean);
+        for (a, b) in [
+            (s.p50, e.p50),
+            (s.p90, e.p90),
+            (s.p95, e.p95),
+            (s.p99, e.p99),
+        ] {
+            assert!((a - b).abs() <= 0.005 * b + 1e-9, "{a} vs {b}");
+        }
+    }
+    let json = serde_json::to_value(&p).unwrap();
+    assert_eq!(json["gateway_latency"]["relative_error"]["e2e_ms"], 0.005);
+}
+
+#[test]
+fn profiles_stored_before_streaming_still_read_as_exact() {
+    let p = profile_of(&hand_log());
+    let mut json = serde_json::to_value(&p).unwrap();
+    let object = json.as_object_mut().unwrap();
+    assert_eq!(object.remove("late_records"), Some(0.into()));
+    object["gateway_latency"]
+        .as_object_mut()
+        .unwrap()
+        .remove("relative_error");
+    for model in object["models"].as_array_mut().unwrap() {
+        model["gateway_latency"]
+            .as_object_mut()
+            .unwrap()
+            .remove("relative_error");
+    }
+    let back: DemandProfile = serde_json::from_value(json).unwrap();
+    assert_eq!(back, p);
+}

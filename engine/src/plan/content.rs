@@ -87,6 +87,10 @@ pub struct DemandAssumptions {
     pub peak_arrival_rate_req_s: Option<f64>,
     /// Context each request needs: prompt plus answer, in tokens.
     pub context_tokens_per_request: Option<u32>,
+    /// Requests in flight the pilot is planned to carry at its peak: the load-test concurrency at
+    /// which marks scoped to the planned peak (and the client's view of all traffic) are graded.
+    #[serde(default)]
+    pub planned_peak_concurrency: Option<u32>,
 }
 
 impl DemandAssumptions {
@@ -232,6 +236,12 @@ impl DemandAssumptions {
         }
         if self.context_tokens_per_request == Some(0) {
             fail("context_tokens_per_request", "must be at least 1 token");
+        }
+        if self.planned_peak_concurrency == Some(0) {
+            fail(
+                "planned_peak_concurrency",
+                "must be at least 1 request in flight (leave empty if not known)",
+            );
         }
         if self
             .context_tokens_per_request
@@ -591,6 +601,7 @@ pub(crate) mod tests {
                 production_users: Some(400),
                 peak_arrival_rate_req_s: Some(2.5),
                 context_tokens_per_request: Some(8_192),
+                planned_peak_concurrency: Some(16),
             },
             quality: QualitySet {
                 questions: Some(80),

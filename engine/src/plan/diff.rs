@@ -285,6 +285,11 @@ pub fn diff(old: &PlanContent, new: &PlanContent) -> Vec<Change> {
                 count(a.context_tokens_per_request, "tokens"),
                 count(b.context_tokens_per_request, "tokens"),
             ),
+            (
+                "planned peak concurrency",
+                count(a.planned_peak_concurrency, "requests in flight"),
+                count(b.planned_peak_concurrency, "requests in flight"),
+            ),
         ],
     ));
     let (a, b) = (&old.quality, &new.quality);

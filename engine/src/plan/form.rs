@@ -236,6 +236,8 @@ pub struct DemandForm {
     pub production_users: String,
     pub peak_arrival_rate_req_s: String,
     pub context_tokens_per_request: String,
+    #[serde(default)]
+    pub planned_peak_concurrency: String,
 }
 
 impl From<&DemandAssumptions> for DemandForm {
@@ -248,6 +250,7 @@ impl From<&DemandAssumptions> for DemandForm {
                 .map(|v| v.to_string())
                 .unwrap_or_default(),
             context_tokens_per_request: text_of_count(demand.context_tokens_per_request),
+            planned_peak_concurrency: text_of_count(demand.planned_peak_concurrency),
         }
     }
 }
@@ -350,6 +353,10 @@ fn parse_demand(form: &DemandForm) -> Result<DemandAssumptions, FieldError> {
         context_tokens_per_request: optional_count(
             "context_tokens_per_request",
             &form.context_tokens_per_request,
+        )?,
+        planned_peak_concurrency: optional_count(
+            "planned_peak_concurrency",
+            &form.planned_peak_concurrency,
         )?,
     })
 }

@@ -14,9 +14,12 @@
 //!   denominators are in `score.rs`.
 //! * [`compare_runs`]: two runs of the same set (BF16 vs FP8): paired difference with the
 //!   paired Wald interval, McNemar's exact test, and the questions that flipped.
+//! * [`decide_precision`]: which precisions pass the plan's quality marks (only those are
+//!   sizing candidates) and which one is decided: the cheapest in memory (see `decision.rs`).
 //! * [`parse_lm_eval_results`]: task-level metrics of an lm-evaluation-harness result file.
 
 mod compare;
+mod decision;
 mod error;
 mod lmeval;
 mod model;
@@ -26,9 +29,14 @@ mod score;
 mod tests;
 
 pub use compare::{RunComparison, compare_runs, mcnemar_exact, paired_wald};
+pub use decision::{
+    DecisionInput, DecisionRow, MarkCheck, PrecisionDecision, decide_precision, estimate_words,
+    grade_quality, is_quality_mark, mark_figure, precision_bytes_per_weight, run_passed,
+    sizing_precision,
+};
 pub use error::{QualityError, QualityErrorKind};
 pub use lmeval::{LmEvalResults, TaskMetric, parse_lm_eval_results};
-pub use model::{EvalItem, EvalRun, EvalSet, RunItem};
+pub use model::{EvalItem, EvalItemForm, EvalRun, EvalSet, RunItem};
 pub use parse::{parse_run_csv, parse_run_jsonl, parse_set_csv, parse_set_jsonl};
 pub use score::{
     DEFAULT_PASS_SCORE, Estimate, IntervalMethod, RunScores, WrongAnswerCrossTab, Z95,

@@ -98,3 +98,116 @@ impl EvalRun {
         self.items.iter().find(|item| item.id == id)
     }
 }
+
+/// One row of the set editor as typed: passages separated by `|`, `,` or spaces.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvalItemForm {
+    pub id: String,
+    pub question: String,
+    pub accepted_answer: String,
+    pub accepted_passages: String,
+}
+
+impl EvalSet {
+    /// The set with row `index` (0-based; `None` appends a row) replaced by `form`. Errors name
+    /// the row (1-based, as the editor numbers them) and the field: `row 3, id: "a" is already
+    /// the id of row 1`.
+    pub fn with_item(&self, index: Option<usize>, form: &EvalItemForm) -> Result<EvalSet, String> {
+        let row = index.unwrap_or(self.items.len()) + 1;
+        if let Some(i) = index
+            && i >= self.items.len()
+        {
+            return Err(format!("row {row}: there is no such row; reload the page"));
+        }
+        let id = form.id.trim();
+        let fail = |field: &str, message: &str| Err(format!("row {row}, {field}: {message}"));
+        if id.is_empty() {
+            return fail("id", "the value is blank");
+        }
+        if id.chars().any(|c| c.is_control() || c == '|') || id.chars().count() > 100 {
+            return fail(
+                "id",
+                "at most 100 characters, without | or control characters",
+            );
+        }
+        if let Some(other) = self
+            .items
+            .iter()
+            .enumerate()
+            .find(|(i, item)| Some(*i) != index && item.id == id)
+        {
+            return fail(
+                "id",
+                &format!("\"{id}\" is already the id of row {}", other.0 + 1),
+            );
+        }
+        if form.question.trim().is_empty() {
+            return fail("question", "the value is blank");
+        }
+        if form.accepted_answer.trim().is_empty() {
+            return fail("accepted answer", "the value is blank");
+        }
+        let item = EvalItem {
+            id: id.to_string(),
+            question: form.question.trim().to_string(),
+            accepted_answer: form.accepted_answer.trim().to_string(),
+            accepted_passages: form
+                .accepted_passages
+                .split(|c: char| c == '|' || c == ',' || c.is_whitespace())
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        };
+        let mut set = self.clone();
+        match index {
+            Some(i) => set.items[i] = item,
+            None => set.items.push(item),
+        }
+        Ok(set)
+    }
+}
+
+#[cfg(test)]
+mod editing_tests {
+    use super::*;
+
+    fn form(id: &str, passages: &str) -> EvalItemForm {
+        EvalItemForm {
+            id: id.into(),
+            question: "Q?".into(),
+            accepted_answer: "A".into(),
+            accepted_passages: passages.into(),
+        }
+    }
+
+    #[test]
+    fn rows_are_added_and_replaced_and_errors_name_row_and_field() {
+        let set = EvalSet::default()
+            .with_item(None, &form("a", "p1 | p2"))
+            .unwrap()
+            .with_item(None, &form("b", "p3,p4 p5"))
+            .unwrap();
+        assert_eq!(set.items[0].accepted_passages, vec!["p1", "p2"]);
+        assert_eq!(set.items[1].accepted_passages, vec!["p3", "p4", "p5"]);
+        let edited = set.with_item(Some(1), &form("b2", "")).unwrap();
+        assert_eq!(edited.items[1].id, "b2");
+        assert!(edited.items[1].accepted_passages.is_empty());
+        assert_eq!(
+            set.with_item(Some(1), &form("a", "")).unwrap_err(),
+            "row 2, id: \"a\" is already the id of row 1"
+        );
+        assert_eq!(
+            set.with_item(None, &form(" ", "")).unwrap_err(),
+            "row 3, id: the value is blank"
+        );
+        let blank_answer = EvalItemForm {
+            accepted_answer: " ".into(),
+            ..form("c", "")
+        };
+        assert_eq!(
+            set.with_item(None, &blank_answer).unwrap_err(),
+            "row 3, accepted answer: the value is blank"
+        );
+        assert!(set.with_item(Some(5), &form("z", "")).is_err());
+    }
+}

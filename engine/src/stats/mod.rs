@@ -11,6 +11,11 @@
 //!   computes them, each with the bucket edges that bound its error.
 //! * [`sweep`]: the exact number of requests in flight over time, from start and end times.
 //! * [`window`]: the fixed-width window (the busiest hour) holding the most arrivals.
+//! * [`stream`]: the sweep and the busiest window in one pass over intervals pushed roughly in
+//!   time order (a reorder buffer puts them in order), in memory that does not grow with their
+//!   number.
+//! * [`sketch`]: quantiles of many values within a stated relative error in bounded memory, and
+//!   values kept exactly up to a limit before switching to the sketch.
 //! * [`little`]: Little's law, L = λ × W, as a cross-check between two ways of measuring load.
 //!
 //! Times are Unix milliseconds (`i64`) throughout; a request occupies the half-open interval
@@ -20,6 +25,8 @@ pub mod counts;
 pub mod histogram;
 pub mod little;
 pub mod quantile;
+pub mod sketch;
+pub mod stream;
 pub mod sweep;
 pub mod window;
 
@@ -27,5 +34,7 @@ pub use counts::{HistogramBin, ValueCounts};
 pub use histogram::{BucketQuantile, CumulativeBucket, HistogramError, histogram_quantile};
 pub use little::LittleCheck;
 pub use quantile::{Percentiles, quantile_sorted};
+pub use sketch::{BoundedValues, EXACT_VALUES_LIMIT, QuantileSketch, SKETCH_RELATIVE_ERROR};
+pub use stream::{InFlightStream, StreamOptions, StreamSummary, StreamedWindow};
 pub use sweep::{InFlight, InFlightCurve, Interval, SweepOptions, sweep_in_flight};
 pub use window::{BusiestWindow, busiest_window};

@@ -108,7 +108,7 @@ pub struct InFlight {
 }
 
 /// Round steps for the chart curve, in milliseconds.
-const CURVE_STEPS_MS: [i64; 20] = [
+pub(crate) const CURVE_STEPS_MS: [i64; 20] = [
     1_000,
     2_000,
     5_000,
@@ -131,6 +131,16 @@ const CURVE_STEPS_MS: [i64; 20] = [
     604_800_000,
 ];
 
+/// The round step of the curve for a span of `span_ms` in at most `max_points` points (at least
+/// 1); `None` when even a week per point is too fine.
+pub(crate) fn curve_step_ms(span_ms: i64, max_points: usize) -> Option<i64> {
+    let max_points = max_points.max(1) as i64;
+    CURVE_STEPS_MS
+        .iter()
+        .copied()
+        .find(|step| (span_ms / step + 1) <= max_points)
+}
+
 /// Sweeps intervals (which should be sorted by start; an unsorted slice is sorted in a copy)
 /// and returns peak, means and curve. `None` for no intervals.
 pub fn sweep_in_flight(intervals: &[Interval], options: SweepOptions) -> Option<InFlight> {
@@ -146,12 +156,8 @@ pub fn sweep_in_flight(intervals: &[Interval], options: SweepOptions) -> Option<
         .max()
         .unwrap_or(span_start_ms);
     let span_ms = span_end_ms - span_start_ms;
-    let max_points = options.curve_max_points.max(1) as i64;
-    let step_ms = CURVE_STEPS_MS
-        .iter()
-        .copied()
-        .find(|step| (span_ms / step + 1) <= max_points)
-        .unwrap_or_else(|| (span_ms / max_points + 1).max(1));
+    let step_ms = curve_step_ms(span_ms, options.curve_max_points)
+        .unwrap_or_else(|| (span_ms / options.curve_max_points.max(1) as i64 + 1).max(1));
     let curve_start_ms = span_start_ms.div_euclid(step_ms) * step_ms;
     let points = ((span_end_ms - curve_start_ms) / step_ms + 1) as usize;
 

@@ -8,10 +8,13 @@
 //!
 //! * [`evidence`]: [`EvidenceStatistic`], one figure with everything that makes it that figure.
 //! * [`grade`](mod@grade): one mark against one figure ([`grade()`]).
+//! * [`collect`]: which figure of the pilot's evidence (gateway log, load tests at the planned
+//!   peak, evaluation runs) grades which mark.
 //! * [`plan_grade`]: a whole plan against a list of figures ([`grade_plan`]).
 //!
 //! [`PassMark`]: crate::plan::PassMark
 
+pub mod collect;
 pub mod evidence;
 pub mod grade;
 pub mod plan_grade;

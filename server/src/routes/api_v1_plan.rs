@@ -248,12 +248,9 @@ async fn verdict(
 ) -> Result<Json<ApiVerdict>, PlanApiError> {
     let id = parse_id(&id)?;
     let version = in_force(&state, &user, id).await?;
-    let evidence = state
-        .services
-        .store
-        .pilot_evidence_statistics(id)
-        .await
-        .map_err(AppError::from)?;
+    let evidence = app::api::verdict::ssr::gather(&state.services, id)
+        .await?
+        .figures();
     let grade = engine::verdict::grade_plan(&version.content, &evidence);
     Ok(Json(ApiVerdict {
         pilot_id: id,

@@ -13,7 +13,9 @@
 //! `false` rejects the file naming the line; the pilot's combined demand profile is rebuilt) and
 //! `metrics_scrape` (vLLM `/metrics`; optional field `scraped_at`, RFC 3339 or Unix seconds).
 //! Quality evidence: `eval_set` and `eval_run` (CSV or JSON Lines, only with an explicit `kind`;
-//! a run is read against the pilot's latest set, 422 when there is none, with fields
+//! a set becomes the open draft version of the evaluation set; a run is read against the latest
+//! approved set version, else the open draft, which it approves; 422 when there is none; `note`
+//! in the answer says which version; fields
 //! `weights_precision` (required), `model`, `kv_precision`, `engine`, `engine_version`, `gpu`,
 //! blank ones taken from the pilot) and `lm_eval_results` (also detected).
 
@@ -59,7 +61,7 @@ pub async fn upload_evidence(
     let kind = upload.fields.get("kind").cloned().filter(|k| !k.is_empty());
     let eval_set = if kind.as_deref() == Some(quality::EVAL_RUN) {
         Some(
-            quality::ssr::latest_set(services, pilot_id)
+            quality::ssr::set_for_runs(services, pilot_id)
                 .await?
                 .ok_or_else(|| AppError::invalid(quality::ssr::NO_SET))?,
         )
@@ -77,7 +79,7 @@ pub async fn upload_evidence(
                 .map(String::as_str)
                 .unwrap_or(""),
         )?,
-        eval_set: eval_set.as_ref().map(|(_, set)| set.clone()),
+        eval_set: eval_set.as_ref().map(|run_set| run_set.set.clone()),
     };
     let (name, path) = (file.file_name.clone(), file.temp_path.clone());
     let recognised = tokio::task::spawn_blocking(move || {
@@ -109,10 +111,7 @@ pub async fn upload_evidence(
         Recognised::EvalRun(run) => {
             let field = |name: &str| upload.fields.get(name).cloned().unwrap_or_default();
             let run = quality::ssr::run_config(field, &pilot, run)?;
-            let stored = quality::StoredEvalRun {
-                set_evidence_id: eval_set.as_ref().map(|(file, _)| file.id).unwrap_or(0),
-                run,
-            };
+            let stored = quality::ssr::stored_run(eval_set.as_ref(), run);
             let value = serde_json::to_value(&stored).map_err(|_| AppError::Internal)?;
             (value.clone(), value.to_string())
         }
@@ -163,6 +162,17 @@ pub async fn upload_evidence(
     if kind == app::api::traffic::GATEWAY_LOG {
         app::api::traffic::ssr::refresh_profile(services, pilot_id).await?;
     }
+    let note = quality::ssr::after_upload(
+        services,
+        pilot_id,
+        kind,
+        id,
+        &file_name,
+        &summary_json,
+        eval_set.as_ref(),
+        user.id,
+    )
+    .await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({
@@ -172,6 +182,7 @@ pub async fn upload_evidence(
             "sha256": sha256,
             "size_bytes": size_bytes,
             "summary": summary,
+            "note": note,
         })),
     ))
 }

@@ -7,6 +7,7 @@ pub mod evidence;
 pub mod evidence_form;
 pub mod health;
 pub mod quality;
+pub mod report;
 
 use crate::AppState;
 use axum::Router;
@@ -34,4 +35,5 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
         .merge(api_v1_plan::router())
         .merge(demand::router())
         .merge(quality::router())
+        .merge(report::router())
 }

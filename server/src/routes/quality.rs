@@ -7,8 +7,10 @@
 //! (share of scorable questions with an accepted passage in the first `k` retrieved, 0–1, with
 //! its interval), `k`, `truncated` (answers stopped at the token limit) and `truncation_rate`
 //! (0–1), and `passed`: whether every quality mark of the plan (answer score, retrieval hit rate,
-//! truncation rate) passes, `null` when the plan has none; `marks` gives each verdict. Also the
-//! comparison of the latest two runs and the lm-evaluation-harness task metrics.
+//! truncation rate) passes, `null` when the plan has none; `marks` gives each verdict;
+//! `set_version`: the evaluation set version the run was read against. Also `set` (the version
+//! runs are read against), `decision` (which precisions passed, which one is decided and why),
+//! the comparison of the latest two runs and the lm-evaluation-harness task metrics.
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
@@ -52,6 +54,7 @@ fn run_json(run: &RunView, marks: &[engine::plan::PassMark]) -> Value {
         "file_name": run.evidence.file_name,
         "model": run.model,
         "precision": run.weights_precision,
+        "set_version": run.set_version,
         "kv_precision": run.kv_precision,
         "engine": run.engine,
         "engine_version": run.engine_version,
@@ -114,10 +117,14 @@ pub async fn quality_api(
         .collect();
     Ok(Json(json!({
         "set": overview.set.as_ref().map(|s| json!({
-            "evidence_id": s.evidence.id,
-            "file_name": s.evidence.file_name,
+            "version": s.version,
+            "approved": s.approved,
+            "evidence_id": s.evidence.as_ref().map(|e| e.id),
+            "file_name": s.evidence.as_ref().map(|e| e.file_name.clone()),
+            "source": s.source,
             "questions": s.questions,
         })),
+        "decision": overview.decision,
         "runs": runs,
         "comparison": comparison,
         "lm_eval": lm_eval,

@@ -84,6 +84,71 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("pilot_id", "{pilot}"), ("a", ""), ("b", "")],
     ),
     (
+        "quality_decision",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    ("pilot_verdict", Need::SignedIn, &[("pilot_id", "{pilot}")]),
+    (
+        "report_overview",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "create_share_link",
+        Need::Staff,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("contact", "intruder"),
+            ("days", "1"),
+            ("lang", "en"),
+        ],
+    ),
+    (
+        "revoke_share_link",
+        Need::Staff,
+        &[("pilot_id", "{pilot}"), ("link_id", "1")],
+    ),
+    (
+        "get_eval_set",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}"), ("version", "")],
+    ),
+    (
+        "new_eval_set_version",
+        Need::Staff,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "save_eval_item",
+        Need::Staff,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("version", "1"),
+            ("revision", "1"),
+            ("index", ""),
+            ("item_id", "intruder"),
+            ("question", "Q"),
+            ("accepted_answer", "A"),
+            ("accepted_passages", ""),
+        ],
+    ),
+    (
+        "remove_eval_item",
+        Need::Staff,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("version", "1"),
+            ("revision", "1"),
+            ("index", "0"),
+        ],
+    ),
+    (
+        "approve_eval_set",
+        Need::Staff,
+        &[("pilot_id", "{pilot}"), ("version", "1"), ("revision", "1")],
+    ),
+    (
         "traffic_overview",
         Need::SignedIn,
         &[("pilot_id", "{pilot}")],

@@ -15,6 +15,7 @@ mod pages;
 mod pilots;
 mod plans;
 mod quality;
+mod reports;
 mod rest;
 mod sizing;
 mod traffic;

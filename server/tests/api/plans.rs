@@ -937,13 +937,6 @@ async fn the_demo_pilot_starts_with_an_approved_mlperf_interactive_plan() {
         ),
         ("vLLM", "0.8.5", "Tesla V100-SXM2-16GB", "FP16", Some(4))
     );
-    assert!(
-        app.store
-            .pilot_evidence_statistics(pilot)
-            .await
-            .unwrap()
-            .is_empty()
-    );
     let admin = app.admin().await;
     let html = admin
         .get(app.url(&format!("/pilots/{pilot}")))
@@ -954,7 +947,11 @@ async fn the_demo_pilot_starts_with_an_approved_mlperf_interactive_plan() {
         .await
         .unwrap();
     assert!(html.contains("TTFT p99 ≤ 450 ms @ client"));
-    assert!(html.contains("Not measured"));
+    // The demo evidence grades both marks at the planned peak of 8 requests in flight: the V100
+    // load test's TTFT p99 misses 450 ms there, its TPOT p99 stays under 40 ms.
+    assert!(html.contains("Pass marks missed: 1 of 2 pass marks met, 1 missed."));
+    assert!(html.contains("data-verdict=\"fail\""));
+    assert!(html.contains("data-verdict=\"pass\""));
 }
 
 #[tokio::test]

@@ -417,3 +417,379 @@ async fn the_demo_pilot_has_an_evaluation_set_and_two_precision_runs() {
         "the demo plan has no quality marks"
     );
 }
+
+/// FP8 with two answers wrong: 50 %, below a 70 % answer-score mark that BF16 (75 %) meets.
+const RUN_FP8_WORSE: &str = "\
+id,answer,correct,retrieved,finish_reason
+a,Use Forgot password,true,p1|x,stop
+b,Ten years,false,x|p2,stop
+c,250 MB,false,x|y,stop
+d,Hello,true,,stop
+";
+
+impl Setup {
+    fn id(&self) -> String {
+        self.pilot.to_string()
+    }
+
+    async fn eval_set(&self, who: &reqwest::Client, version: &str) -> reqwest::Response {
+        self.app
+            .call(
+                who,
+                "get_eval_set",
+                &[("pilot_id", &self.id()), ("version", version)],
+            )
+            .await
+    }
+
+    async fn save_row(
+        &self,
+        version: u32,
+        revision: i64,
+        index: &str,
+        row: [&str; 4],
+    ) -> reqwest::Response {
+        let (version, revision) = (version.to_string(), revision.to_string());
+        self.app
+            .call(
+                &self.admin,
+                "save_eval_item",
+                &[
+                    ("pilot_id", &self.id()),
+                    ("version", &version),
+                    ("revision", &revision),
+                    ("index", index),
+                    ("item_id", row[0]),
+                    ("question", row[1]),
+                    ("accepted_answer", row[2]),
+                    ("accepted_passages", row[3]),
+                ],
+            )
+            .await
+    }
+
+    /// (number, approved, revision, questions) of every version, oldest first.
+    async fn versions(&self) -> Vec<(u32, bool, i64, usize)> {
+        let page: Value = self.eval_set(&self.admin, "").await.json().await.unwrap();
+        page["versions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| {
+                (
+                    v["number"].as_u64().unwrap() as u32,
+                    v["approved"].as_bool().unwrap(),
+                    v["revision"].as_i64().unwrap(),
+                    v["set"]["items"].as_array().unwrap().len(),
+                )
+            })
+            .collect()
+    }
+}
+
+#[tokio::test]
+async fn set_versions_are_edited_as_drafts_frozen_on_approval_and_runs_record_their_version() {
+    use sqlx::Connection;
+    let s = setup().await;
+    let (status, body) = s.upload("set.csv", SET, &[("kind", "eval_set")]).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert!(
+        body["note"].as_str().unwrap().contains("draft version 1"),
+        "{body}"
+    );
+    assert_eq!(s.versions().await, vec![(1, false, 1, 4)]);
+
+    // The draft is edited row by row; errors name the row and the field.
+    let added = s
+        .save_row(
+            1,
+            1,
+            "",
+            ["e", "Where is the VPN guide?", "On the wiki", "p5 | p6"],
+        )
+        .await;
+    assert_eq!(added.status(), StatusCode::OK);
+    assert_eq!(s.versions().await, vec![(1, false, 2, 5)]);
+    let duplicate = s.save_row(1, 2, "4", ["a", "Q", "A", ""]).await;
+    assert_eq!(duplicate.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let error = duplicate.text().await.unwrap();
+    assert!(
+        error.contains("row 5, id: \\\"a\\\" is already the id of row 1"),
+        "{error}"
+    );
+    let blank = s.save_row(1, 2, "", ["f", " ", "A", ""]).await;
+    assert!(blank.text().await.unwrap().contains("row 6, question"));
+    let stale = s.save_row(1, 1, "0", ["a", "Q", "A", ""]).await;
+    assert_eq!(stale.status(), StatusCode::CONFLICT, "an old revision");
+
+    // The first run is read against the draft and approves it.
+    let (status, body) = s
+        .upload(
+            "run-bf16.csv",
+            RUN_BF16,
+            &[("kind", "eval_run"), ("weights_precision", "BF16")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["summary"]["set_version"], 1);
+    assert!(
+        body["note"].as_str().unwrap().contains("now approved"),
+        "{body}"
+    );
+    assert_eq!(s.versions().await, vec![(1, true, 2, 5)]);
+
+    // Approved means frozen: the server function, the store and the database refuse.
+    let frozen = s.save_row(1, 2, "0", ["a", "Q", "A", ""]).await;
+    assert_eq!(frozen.status(), StatusCode::CONFLICT);
+    assert!(frozen.text().await.unwrap().contains("frozen"));
+    let mut conn = sqlx::AnyConnection::connect(&s.app.cli_database_url())
+        .await
+        .unwrap();
+    for sql in [
+        "UPDATE eval_set_versions SET items = '{\"items\":[]}' WHERE number = 1",
+        "UPDATE eval_set_versions SET status = 'draft', approved_ms = NULL, approved_by = NULL WHERE number = 1",
+    ] {
+        let refused = sqlx::Executor::execute(&mut conn, sql).await;
+        assert!(refused.is_err(), "{sql} was accepted");
+        assert!(refused.unwrap_err().to_string().contains("frozen"), "{sql}");
+    }
+    conn.close().await.unwrap();
+    assert_eq!(s.versions().await, vec![(1, true, 2, 5)]);
+
+    // A change is a new version from the latest; runs stay on the approved one until it is
+    // approved.
+    let started = s
+        .app
+        .call_ok(&s.admin, "new_eval_set_version", &[("pilot_id", &s.id())])
+        .await;
+    assert_eq!(started, 2);
+    let again = s
+        .app
+        .call(&s.admin, "new_eval_set_version", &[("pilot_id", &s.id())])
+        .await;
+    assert_eq!(again.status(), StatusCode::CONFLICT, "one draft at a time");
+    let removed = s
+        .app
+        .call(
+            &s.admin,
+            "remove_eval_item",
+            &[
+                ("pilot_id", &s.id()),
+                ("version", "2"),
+                ("revision", "1"),
+                ("index", "4"),
+            ],
+        )
+        .await;
+    assert_eq!(removed.status(), StatusCode::OK);
+    assert_eq!(s.versions().await, vec![(1, true, 2, 5), (2, false, 2, 4)]);
+    let (status, body) = s
+        .upload(
+            "run-fp8.csv",
+            RUN_FP8,
+            &[("kind", "eval_run"), ("weights_precision", "FP8")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["summary"]["set_version"], 1, "the latest approved");
+    let approved = s
+        .app
+        .call(
+            &s.admin,
+            "approve_eval_set",
+            &[("pilot_id", &s.id()), ("version", "2"), ("revision", "2")],
+        )
+        .await;
+    assert!(approved.status().is_success(), "{}", approved.status());
+    let api = s.quality().await;
+    assert_eq!(api["set"]["version"], 2);
+    assert_eq!(api["set"]["questions"], 4);
+    assert_eq!(api["runs"][0]["set_version"], 1);
+    assert_eq!(api["runs"][1]["set_version"], 1);
+    close(&api["runs"][1]["accuracy"]["value"], 0.75);
+
+    // Customers see approved versions of their own organisation's pilots only.
+    let acme = s
+        .app
+        .store
+        .pilot(s.pilot)
+        .await
+        .unwrap()
+        .unwrap()
+        .organisation_id;
+    let carol = s
+        .app
+        .user(&s.admin, "carol@acme.example", "customer", acme)
+        .await;
+    let page: Value = s.eval_set(&carol, "").await.json().await.unwrap();
+    assert_eq!(page["versions"].as_array().unwrap().len(), 2);
+    assert_eq!(page["can_edit"], false);
+    let other = s.app.organisation(&s.admin, "Other Corp").await;
+    let dave = s
+        .app
+        .user(&s.admin, "dave@other.example", "customer", other)
+        .await;
+    assert_eq!(s.eval_set(&dave, "").await.status(), StatusCode::NOT_FOUND);
+    for endpoint in ["quality_decision"] {
+        let hidden = s.app.call(&dave, endpoint, &[("pilot_id", &s.id())]).await;
+        assert_eq!(hidden.status(), StatusCode::NOT_FOUND, "{endpoint}");
+    }
+    let edit = s
+        .app
+        .call(
+            &carol,
+            "save_eval_item",
+            &[
+                ("pilot_id", &s.id()),
+                ("version", "2"),
+                ("revision", "2"),
+                ("index", ""),
+                ("item_id", "x"),
+                ("question", "Q"),
+                ("accepted_answer", "A"),
+                ("accepted_passages", ""),
+            ],
+        )
+        .await;
+    assert_eq!(
+        edit.status(),
+        StatusCode::NOT_FOUND,
+        "customers do not edit"
+    );
+
+    // The set page.
+    let html = s
+        .admin
+        .get(
+            s.app
+                .url(&format!("/pilots/{}/quality/set?version=1", s.pilot)),
+        )
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("Where is the VPN guide?"),
+        "version 1 has row e"
+    );
+    assert!(html.contains("Approved"));
+}
+
+#[tokio::test]
+async fn the_plan_s_answer_score_mark_passes_one_precision_and_fails_the_other() {
+    let s = setup().await;
+    s.upload("set.csv", SET, &[("kind", "eval_set")]).await;
+    for (name, text, precision) in [
+        ("run-bf16.csv", RUN_BF16, "BF16"),
+        ("run-fp8.csv", RUN_FP8_WORSE, "FP8"),
+    ] {
+        let (status, body) = s
+            .upload(
+                name,
+                text,
+                &[("kind", "eval_run"), ("weights_precision", precision)],
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let api = s.quality().await;
+    assert!(api["runs"][0]["passed"].is_null(), "no plan yet");
+    assert!(api["decision"]["decided"].is_null());
+    assert!(
+        api["decision"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no quality pass mark"),
+        "{}",
+        api["decision"]["reason"]
+    );
+
+    // A plan with answer score ≥ 70 % on the evaluation set.
+    let id = s.id();
+    s.app
+        .call_ok(
+            &s.admin,
+            "create_plan",
+            &[("pilot_id", &id), ("template", "empty")],
+        )
+        .await;
+    s.app
+        .call_ok(
+            &s.admin,
+            "save_pass_mark",
+            &[
+                ("pilot_id", &id),
+                ("version", "1"),
+                ("revision", "1"),
+                ("index", ""),
+                ("metric", "answer_score"),
+                ("custom_name", ""),
+                ("statistic", "rate"),
+                ("comparator", "ge"),
+                ("threshold", "70"),
+                ("unit", "percent"),
+                ("point", "evaluation_set"),
+                ("definition", ""),
+                ("scope", "all_traffic"),
+                ("rationale", ""),
+            ],
+        )
+        .await;
+    let approved = s
+        .app
+        .call(
+            &s.admin,
+            "approve_plan",
+            &[("pilot_id", &id), ("version", "1"), ("revision", "2")],
+        )
+        .await;
+    assert!(approved.status().is_success(), "{}", approved.status());
+
+    let api = s.quality().await;
+    let runs = api["runs"].as_array().unwrap();
+    assert_eq!(runs[0]["precision"], "FP8");
+    assert_eq!(runs[0]["passed"], false, "50 % misses ≥ 70 %");
+    assert_eq!(runs[1]["precision"], "BF16");
+    assert_eq!(runs[1]["passed"], true, "75 % meets ≥ 70 %");
+    assert_eq!(runs[1]["marks"][0]["verdict"], "pass");
+    let decision = &api["decision"];
+    assert_eq!(decision["passing"], serde_json::json!(["BF16"]));
+    assert_eq!(decision["failing"], serde_json::json!(["FP8"]));
+    assert_eq!(decision["decided"], "BF16");
+    let reason = decision["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("BF16 chosen: answer score 75 % (95 % CI "),
+        "{reason}"
+    );
+    assert!(reason.contains("meets ≥ 70 %"), "{reason}");
+    assert!(reason.contains("FP8 failed"), "{reason}");
+
+    // The server function the pilot page uses, and the sizing link it builds.
+    let decision = s
+        .app
+        .call_ok(&s.admin, "quality_decision", &[("pilot_id", &id)])
+        .await;
+    assert_eq!(decision["decided"], "BF16");
+    let html = s
+        .admin
+        .get(s.app.url(&format!("/pilots/{}", s.pilot)))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("precisions=bf16"), "the sizing link");
+    let quality = s
+        .admin
+        .get(s.app.url(&format!("/pilots/{}/quality", s.pilot)))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(quality.contains("Decided: BF16"));
+}

@@ -18,7 +18,6 @@
 use super::{Store, StoreError, StoreResult, now_ms, parse_column};
 use crate::api::plans::PlanVersionRecord;
 use engine::plan::{PlanContent, PlanStatus, PlanVersion};
-use engine::verdict::EvidenceStatistic;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -250,22 +249,5 @@ impl Store {
         .await?
         .rows_affected();
         Ok(done > 0)
-    }
-
-    /// The evidence statistics recorded for pilot `pilot_id`, which grading holds against the
-    /// plan's pass marks.
-    ///
-    /// **The hook evidence storage will fill.** Evidence uploads are being built separately;
-    /// until they land no statistic is stored, so this returns an empty list and every pass mark
-    /// grades as *not measured*. When evidence tables exist, this is the one function to change:
-    /// return each stored figure as an [`EvidenceStatistic`] (metric, statistic, value, unit,
-    /// definition, point, scope, source, `recorded_at_ms`, GPU and engine version), and the pilot
-    /// page, the plan page and `GET /api/v1/pilots/{id}/verdict` grade against it unchanged.
-    pub async fn pilot_evidence_statistics(
-        &self,
-        pilot_id: i64,
-    ) -> StoreResult<Vec<EvidenceStatistic>> {
-        let _ = pilot_id;
-        Ok(Vec::new())
     }
 }

@@ -1,0 +1,140 @@
+//! The report page's server functions: what can be exported, the export record, and share
+//! links (sales and assessors create and revoke them; customers with accounts read the report
+//! in their portal instead).
+
+use crate::error::AppError;
+use crate::model::{Pilot, ReportExport, ShareLink};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// What the report page shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportPageData {
+    pub pilot: Pilot,
+    /// Whether this server can print PDFs (Chromium found).
+    pub pdf_available: bool,
+    /// Staff may create share links and see the export record.
+    pub can_share: bool,
+    pub exports: Vec<ReportExport>,
+    pub links: Vec<ShareLink>,
+    pub now_ms: i64,
+}
+
+/// A share link just created: the path with its token, shown once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CreatedShareLink {
+    pub path: String,
+    pub link: ShareLink,
+}
+
+/// The report page of pilot `pilot_id`.
+#[server(endpoint = "report_overview")]
+pub async fn report_overview(pilot_id: i64) -> Result<ReportPageData, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            let staff = user.role.is_staff();
+            let (exports, links) = if staff {
+                (
+                    services.store.report_exports(pilot_id).await?,
+                    services.store.share_links(pilot_id).await?,
+                )
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            Ok(ReportPageData {
+                pilot,
+                pdf_available: services.chromium.is_some(),
+                can_share: staff,
+                exports,
+                links,
+                now_ms: crate::server::store::now_ms(),
+            })
+        }
+        .await,
+    )
+}
+
+/// Creates a read-only link to pilot `pilot_id`'s report for `contact`, valid `days` days
+/// (1–90, default 14), in `lang` (`en`, `de`).
+#[server(endpoint = "create_share_link")]
+pub async fn create_share_link(
+    pilot_id: i64,
+    contact: String,
+    days: String,
+    lang: String,
+) -> Result<CreatedShareLink, AppError> {
+    use crate::report::{Lang, share};
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::Staff)?;
+            let services = crate::server::services()?;
+            visible_pilot(&services.store, &user, pilot_id).await?;
+            let contact = contact.trim();
+            if contact.is_empty() {
+                return Err(AppError::invalid(
+                    "contact: say who the link is for (name or e-mail address)",
+                ));
+            }
+            if contact.chars().count() > 200 {
+                return Err(AppError::invalid("contact: at most 200 characters"));
+            }
+            let days = match days.trim() {
+                "" => share::DEFAULT_DAYS,
+                text => text
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|d| (1..=share::MAX_DAYS).contains(d))
+                    .ok_or_else(|| {
+                        AppError::invalid(format!(
+                            "days: a whole number of days from 1 to {}",
+                            share::MAX_DAYS
+                        ))
+                    })?,
+            };
+            let lang = Lang::parse(&lang).ok_or_else(|| AppError::invalid("lang: en or de"))?;
+            let (token, hash) = share::new_token();
+            let now = crate::server::store::now_ms();
+            let expires = now + i64::from(days) * 86_400_000;
+            let id = services
+                .store
+                .create_share_link(pilot_id, &hash, contact, lang.code(), user.id, expires)
+                .await?;
+            let link = services
+                .store
+                .share_links(pilot_id)
+                .await?
+                .into_iter()
+                .find(|l| l.id == id)
+                .ok_or(AppError::Internal)?;
+            Ok(CreatedShareLink {
+                path: format!("/share/{token}"),
+                link,
+            })
+        }
+        .await,
+    )
+}
+
+/// Revokes share link `link_id` of pilot `pilot_id`.
+#[server(endpoint = "revoke_share_link")]
+pub async fn revoke_share_link(pilot_id: i64, link_id: i64) -> Result<(), AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::Staff)?;
+            let services = crate::server::services()?;
+            visible_pilot(&services.store, &user, pilot_id).await?;
+            if services.store.revoke_share_link(pilot_id, link_id).await? {
+                Ok(())
+            } else {
+                Err(AppError::NotFound)
+            }
+        }
+        .await,
+    )
+}

@@ -1,0 +1,492 @@
+//! The pilot's verdict: every pass mark of the plan in force against the evidence, with what
+//! changes the reading.
+//!
+//! Which figure grades which mark is decided once, in [`engine::verdict::collect`]; this module
+//! gathers the pilot's evidence for it (gateway profile, load-test points, the decided
+//! precision's evaluation run), grades the plan, and adds the warnings a reader needs before
+//! trusting a pass: the pilot hit its own limit (vLLM preempted or queued requests), answers were
+//! truncated, p95 and p99 converged at the graded load (saturation), pass marks were amended
+//! after evidence arrived, load tests could not be placed at the planned peak.
+
+use crate::error::AppError;
+use crate::model::Pilot;
+use engine::verdict::{PlanOutcome, Tally, Verdict};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// One pass mark with its grade, as pages and the report show it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerdictRow {
+    /// The mark in plain words.
+    pub sentence: String,
+    /// `TTFT p99 ≤ 450 ms @ client`.
+    pub notation: String,
+    pub verdict: Verdict,
+    /// The figure graded, in the mark's unit (`412 ms`), or `—`.
+    pub measured: String,
+    /// The mark's definition of its metric.
+    pub definition: String,
+    /// Where the mark is measured: `Client`, `Gateway` …
+    pub point: String,
+    /// Where the figure comes from (file, concurrency, scenario), empty when not measured.
+    pub source: String,
+    /// The page that shows the evidence.
+    pub evidence_link: Option<String>,
+    /// The grade's explanation.
+    pub explanation: String,
+}
+
+/// Something that changes how the verdict reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerdictWarning {
+    pub title: String,
+    pub detail: String,
+    pub link: Option<String>,
+}
+
+/// The verdict of a pilot against its plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerdictView {
+    pub pilot: Pilot,
+    /// The plan version graded against (the one in force), `None` before an approved plan.
+    pub plan_version: Option<u32>,
+    /// When that version was approved (Unix ms).
+    pub plan_approved_ms: Option<i64>,
+    pub outcome: Option<PlanOutcome>,
+    pub tally: Tally,
+    pub rows: Vec<VerdictRow>,
+    pub warnings: Vec<VerdictWarning>,
+    /// Figures the evidence produced (graded or not).
+    pub figures: usize,
+    pub can_edit: bool,
+}
+
+impl VerdictView {
+    /// One line for the head of the verdict: `3 of 4 pass marks met; 1 not measured`.
+    pub fn headline(&self) -> String {
+        let Some(outcome) = self.outcome else {
+            return "No approved plan yet: nothing to grade.".into();
+        };
+        let total = self.rows.len();
+        let t = &self.tally;
+        let mut parts = vec![format!("{} of {total} pass marks met", t.passed)];
+        if t.failed > 0 {
+            parts.push(format!("{} missed", t.failed));
+        }
+        if t.not_measured > 0 {
+            parts.push(format!("{} not measured", t.not_measured));
+        }
+        if t.not_comparable > 0 {
+            parts.push(format!("{} not comparable", t.not_comparable));
+        }
+        format!("{}: {}.", outcome.label(), parts.join(", "))
+    }
+}
+
+/// The verdict of pilot `pilot_id` against its plan in force.
+#[server(endpoint = "pilot_verdict")]
+pub async fn pilot_verdict(pilot_id: i64) -> Result<VerdictView, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            let mut view = ssr::verdict(&services, pilot).await?;
+            view.can_edit = user.role.is_staff();
+            Ok(view)
+        }
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+pub mod ssr {
+    use super::*;
+    use crate::api::load_tests::{LoadTestRun, PointRow, Stat3};
+    use crate::api::quality::RunView;
+    use crate::server::Services;
+    use engine::demand::DemandProfile;
+    use engine::loadtest::SpreadState;
+    use engine::plan::{MeasurementPoint, PlanContent, PlanVersion};
+    use engine::verdict::collect::{
+        LatencyPercentiles, LoadPoint, QualityFigures, gateway_figures, load_test_figures,
+        load_test_gaps, points_at_planned_peak, quality_figures,
+    };
+    use engine::verdict::{EvidenceStatistic, grade_plan};
+
+    fn internal(error: impl std::fmt::Display) -> AppError {
+        tracing::error!(%error, "verdict failed");
+        AppError::Internal
+    }
+
+    fn percentiles(stat: &Stat3) -> LatencyPercentiles {
+        LatencyPercentiles {
+            p50: stat.p50,
+            p95: stat.p95,
+            p99: stat.p99,
+        }
+    }
+
+    /// A load-test point as grading sees it.
+    pub fn load_point(run: &LoadTestRun, point: &PointRow) -> LoadPoint {
+        let context = run.run_context.clone().unwrap_or_default();
+        LoadPoint {
+            scenario: point.scenario.clone(),
+            concurrency: point.concurrency,
+            ttft_ms: percentiles(&point.ttft),
+            tpot_ms: percentiles(&point.tpot),
+            itl_ms: percentiles(&point.itl),
+            e2e_ms: percentiles(&point.e2e),
+            output_tokens_per_s: point.output_tokens_per_s,
+            completed: point.completed,
+            failed: point.failed,
+            source: format!("{}, {}", run.tool, run.evidence.file_name),
+            recorded_at_ms: Some(run.evidence.uploaded_ms),
+            gpu: context.gpu.unwrap_or_default(),
+            engine_version: context.engine_version.unwrap_or_default(),
+        }
+    }
+
+    /// Everything the verdict reads, gathered once (the report reuses it).
+    pub struct PilotEvidence {
+        pub plan: Option<PlanVersion>,
+        pub versions: Vec<PlanVersion>,
+        pub runs: Vec<LoadTestRun>,
+        pub profile: Option<(DemandProfile, i64)>,
+        pub quality: Option<crate::api::quality::QualityReport>,
+        /// Which precisions passed the quality gate and which one was decided.
+        pub decision: Option<engine::quality::PrecisionDecision>,
+        /// The evaluation run that grades quality marks (the decided precision's).
+        pub graded_run: Option<RunView>,
+        pub alarms: Vec<String>,
+    }
+
+    impl PilotEvidence {
+        pub fn planned_peak(&self) -> Option<u32> {
+            self.plan
+                .as_ref()
+                .and_then(|p| p.content.demand.planned_peak_concurrency)
+        }
+
+        fn load_points(&self) -> Vec<LoadPoint> {
+            self.runs
+                .iter()
+                .flat_map(|run| run.points.iter().map(move |p| load_point(run, p)))
+                .collect()
+        }
+
+        /// Every figure of the evidence, as grading sees it.
+        pub fn figures(&self) -> Vec<EvidenceStatistic> {
+            let mut figures = Vec::new();
+            if let Some((profile, at)) = &self.profile {
+                figures.extend(gateway_figures(profile, "gateway log", *at));
+            }
+            figures.extend(load_test_figures(&self.load_points(), self.planned_peak()));
+            if let Some(run) = &self.graded_run {
+                figures.extend(quality_figures(&quality_of(run)));
+            }
+            figures
+        }
+    }
+
+    fn quality_of(run: &RunView) -> QualityFigures {
+        let scores = &run.scores;
+        let fractional = scores
+            .answer_quality
+            .as_ref()
+            .is_some_and(|e| e.successes.is_none());
+        QualityFigures {
+            accuracy: scores
+                .answer_quality
+                .as_ref()
+                .filter(|_| !fractional)
+                .map(|e| e.value),
+            mean_score: scores
+                .answer_quality
+                .as_ref()
+                .filter(|_| fractional)
+                .map(|e| e.value),
+            retrieval_hit_rate: scores.hit_rate.as_ref().map(|e| e.value),
+            truncation_rate: scores.truncation.as_ref().map(|e| e.value),
+            source: format!(
+                "evaluation run {} ({}, {})",
+                run.evidence.file_name, run.model, run.weights_precision
+            ),
+            recorded_at_ms: Some(run.evidence.uploaded_ms),
+        }
+    }
+
+    /// The run that grades the plan's quality marks: the newest run of the decided precision,
+    /// else of the plan's serving precision, else the newest run.
+    fn graded_run(
+        report: &crate::api::quality::QualityReport,
+        decided: Option<&str>,
+        serving: &str,
+    ) -> Option<RunView> {
+        let of = |wanted: &str| {
+            let wanted = wanted.trim();
+            report.runs.iter().find(|r| {
+                !wanted.is_empty() && r.weights_precision.trim().eq_ignore_ascii_case(wanted)
+            })
+        };
+        decided
+            .and_then(of)
+            .or_else(|| of(serving))
+            .or_else(|| report.runs.first())
+            .cloned()
+    }
+
+    /// Gathers the pilot's evidence.
+    pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence, AppError> {
+        let store = &services.store;
+        let versions: Vec<PlanVersion> = store
+            .plan_versions(pilot_id)
+            .await?
+            .into_iter()
+            .map(|record| record.to_engine())
+            .collect();
+        let plan = store.plan_in_force(pilot_id).await?.map(|r| r.to_engine());
+        let runs = crate::api::load_tests::ssr::load_runs(services, pilot_id, &[]).await?;
+        let profile = match store.traffic_profile(pilot_id).await? {
+            Some(stored) => Some((
+                serde_json::from_str::<DemandProfile>(&stored.profile_json).map_err(internal)?,
+                stored.computed_ms,
+            )),
+            None => None,
+        };
+        let quality = crate::api::quality::ssr::overview(services, pilot_id, None, None).await?;
+        let precision = plan
+            .as_ref()
+            .map(|p| p.content.serving.precision.clone())
+            .unwrap_or_default();
+        let decision = if quality.runs.is_empty() {
+            None
+        } else {
+            Some(quality.decision.clone())
+        };
+        let graded_run = graded_run(
+            &quality,
+            decision.as_ref().and_then(|d| d.decided.as_deref()),
+            &precision,
+        );
+        let quality = (!quality.runs.is_empty() || quality.set.is_some()).then_some(quality);
+        let alarms = limit_alarms(services, pilot_id).await?;
+        Ok(PilotEvidence {
+            plan,
+            versions,
+            runs,
+            profile,
+            quality,
+            decision,
+            graded_run,
+            alarms,
+        })
+    }
+
+    async fn limit_alarms(services: &Services, pilot_id: i64) -> Result<Vec<String>, AppError> {
+        let mut alarms: Vec<String> = Vec::new();
+        let window = crate::api::traffic::ssr::window(services, pilot_id, "", "", "")
+            .await
+            .ok()
+            .flatten();
+        if let Some(window) = window {
+            alarms.extend(window.window.alarms.iter().map(|a| a.message.clone()));
+        }
+        for (_, summary) in services
+            .store
+            .list_evidence(pilot_id, Some(crate::api::traffic::METRICS_SCRAPE))
+            .await?
+        {
+            if let Ok(summary) =
+                serde_json::from_str::<crate::api::traffic::MetricsScrapeSummary>(&summary)
+            {
+                alarms.extend(summary.report.alarms.iter().map(|a| a.message.clone()));
+            }
+        }
+        alarms.dedup();
+        alarms.sort();
+        alarms.dedup();
+        Ok(alarms)
+    }
+
+    /// The evidence page of a figure.
+    fn link(pilot_id: i64, point: MeasurementPoint) -> String {
+        match point {
+            MeasurementPoint::Client => format!("/pilots/{pilot_id}/load-tests"),
+            MeasurementPoint::Gateway | MeasurementPoint::Engine => {
+                format!("/pilots/{pilot_id}/traffic")
+            }
+            MeasurementPoint::EvaluationSet => format!("/pilots/{pilot_id}/quality"),
+        }
+    }
+
+    /// The verdict of `pilot` (visibility already checked).
+    pub async fn verdict(services: &Services, pilot: Pilot) -> Result<VerdictView, AppError> {
+        let evidence = gather(services, pilot.id).await?;
+        Ok(build(pilot, &evidence))
+    }
+
+    /// Grades the evidence against the plan in force and collects the warnings.
+    pub fn build(pilot: Pilot, evidence: &PilotEvidence) -> VerdictView {
+        let figures = evidence.figures();
+        let Some(plan) = &evidence.plan else {
+            return VerdictView {
+                pilot,
+                plan_version: None,
+                plan_approved_ms: None,
+                outcome: None,
+                tally: Tally::default(),
+                rows: Vec::new(),
+                warnings: warnings(evidence, None),
+                figures: figures.len(),
+                can_edit: false,
+            };
+        };
+        let grade = grade_plan(&plan.content, &figures);
+        let rows = grade
+            .marks
+            .iter()
+            .map(|mark| {
+                let figure = mark.evidence_index.and_then(|i| figures.get(i));
+                let graded = matches!(mark.grade.verdict, Verdict::Pass | Verdict::Fail);
+                VerdictRow {
+                    sentence: mark.sentence.clone(),
+                    notation: mark.pass_mark.notation(),
+                    verdict: mark.grade.verdict.clone(),
+                    measured: mark
+                        .grade
+                        .value_used
+                        .as_ref()
+                        .filter(|_| graded)
+                        .map(|q| q.to_string())
+                        .unwrap_or_else(|| "—".into()),
+                    definition: mark.pass_mark.effective_definition().to_string(),
+                    point: mark.pass_mark.point.label().to_string(),
+                    source: figure.map(|f| f.source.clone()).unwrap_or_default(),
+                    evidence_link: figure.map(|f| link(pilot.id, f.point)),
+                    explanation: mark.grade.explanation.clone(),
+                }
+            })
+            .collect();
+        VerdictView {
+            plan_version: Some(plan.number),
+            plan_approved_ms: plan.in_force_since_ms(),
+            outcome: Some(grade.outcome),
+            tally: grade.tally,
+            rows,
+            warnings: warnings(evidence, Some(&plan.content)),
+            figures: figures.len(),
+            can_edit: false,
+            pilot,
+        }
+    }
+
+    fn warnings(evidence: &PilotEvidence, plan: Option<&PlanContent>) -> Vec<VerdictWarning> {
+        let pilot_link = |page: &str| Some(page.to_string());
+        let mut warnings = Vec::new();
+        for alarm in &evidence.alarms {
+            warnings.push(VerdictWarning {
+                title: "The pilot hit its own limit".into(),
+                detail: alarm.clone(),
+                link: pilot_link("traffic"),
+            });
+        }
+        if let Some((profile, _)) = &evidence.profile
+            && profile.outcomes.truncated > 0
+        {
+            warnings.push(VerdictWarning {
+                title: "Answers were cut off".into(),
+                detail: format!(
+                    "{} of {} successful requests at the gateway ended at their token limit (finish_reason = length, {:.1} %): users saw incomplete answers, and their length understates demand.",
+                    engine::format::thousands(profile.outcomes.truncated),
+                    engine::format::thousands(profile.outcomes.ok),
+                    profile.outcomes.truncation_rate * 100.0
+                ),
+                link: pilot_link("traffic"),
+            });
+        }
+        if let Some(run) = &evidence.graded_run
+            && let Some(truncation) = &run.scores.truncation
+            && truncation.successes.unwrap_or(0) > 0
+        {
+            warnings.push(VerdictWarning {
+                title: "Evaluation answers were cut off".into(),
+                detail: format!(
+                    "{} of {} answers of the evaluation run {} ({}) ended at their token limit.",
+                    truncation.successes.unwrap_or(0),
+                    truncation.n,
+                    run.evidence.file_name,
+                    run.weights_precision
+                ),
+                link: pilot_link("quality"),
+            });
+        }
+        if let Some(peak) = evidence.planned_peak() {
+            let points: Vec<(LoadPoint, Option<SpreadState>)> = evidence
+                .runs
+                .iter()
+                .flat_map(|run| {
+                    run.points
+                        .iter()
+                        .map(move |p| (load_point(run, p), p.spread))
+                })
+                .collect();
+            let only: Vec<LoadPoint> = points.iter().map(|(p, _)| p.clone()).collect();
+            for chosen in points_at_planned_peak(&only, peak) {
+                let saturated = points
+                    .iter()
+                    .any(|(p, s)| p == chosen && matches!(s, Some(SpreadState::Saturated)));
+                if saturated {
+                    warnings.push(VerdictWarning {
+                        title: "Saturated at the planned peak".into(),
+                        detail: format!(
+                            "In {} at concurrency {}, TTFT p95 and p99 have converged: every request queues, so the system is at its limit at the planned load.",
+                            chosen.source,
+                            chosen.concurrency.unwrap_or_default()
+                        ),
+                        link: pilot_link("load-tests"),
+                    });
+                }
+            }
+        }
+        let load_points: Vec<LoadPoint> = evidence.load_points();
+        if plan.is_some()
+            && let Some(gap) = load_test_gaps(&load_points, evidence.planned_peak())
+        {
+            warnings.push(VerdictWarning {
+                title: "Load tests grade no pass mark".into(),
+                detail: gap,
+                link: pilot_link("plan/edit"),
+            });
+        }
+        let first_evidence = evidence
+            .runs
+            .iter()
+            .map(|r| r.evidence.uploaded_ms)
+            .chain(evidence.profile.as_ref().map(|(_, at)| *at))
+            .min();
+        if let Some(at) = first_evidence {
+            for change in engine::plan::changed_after(at, &evidence.versions)
+                .into_iter()
+                .filter(|c| c.version > 1)
+            {
+                let reason = change
+                    .reason
+                    .as_deref()
+                    .map(|r| format!(" (reason: {r})"))
+                    .unwrap_or_default();
+                warnings.push(VerdictWarning {
+                    title: "Pass marks amended after evidence arrived".into(),
+                    detail: format!(
+                        "Version {}: {}{reason}",
+                        change.version,
+                        change.change.describe()
+                    ),
+                    link: pilot_link("plan/history"),
+                });
+            }
+        }
+        warnings
+    }
+}

@@ -1,0 +1,229 @@
+//! `/pilots/:id/report`: the report as customers read it and sales engineers send it — a preview
+//! of the print document, HTML and PDF in English or German, the export record, and share links.
+
+use super::pilot::pilot_id_param;
+use crate::api::reports::{CreateShareLink, ReportPageData, RevokeShareLink, report_overview};
+use crate::components::{ErrorNotice, PageHeader};
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+#[component]
+pub fn ReportPage() -> impl IntoView {
+    let id = pilot_id_param();
+    let create = ServerAction::<CreateShareLink>::new();
+    let revoke = ServerAction::<RevokeShareLink>::new();
+    let overview = Resource::new(
+        move || (id(), create.version().get(), revoke.version().get()),
+        |(id, _, _)| report_overview(id),
+    );
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading the report…"</p> }>
+            {move || Suspend::new(async move {
+                match overview.await {
+                    Ok(view) => report_page(view, create, revoke).into_any(),
+                    Err(error) => view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn report_page(
+    view: ReportPageData,
+    create: ServerAction<CreateShareLink>,
+    revoke: ServerAction<RevokeShareLink>,
+) -> impl IntoView {
+    let p = view.pilot.clone();
+    let id = p.id;
+    let can_share = view.can_share;
+    let (lang, set_lang) = signal("en".to_string());
+    let html_href = move || format!("/pilots/{id}/report.html?lang={}", lang.get());
+    let pdf_href = move || format!("/pilots/{id}/report.pdf?lang={}", lang.get());
+    let pdf = if view.pdf_available {
+        view! {
+            <a class="button button-primary" id="download-pdf" href=pdf_href download="">"Download PDF"</a>
+        }
+        .into_any()
+    } else {
+        view! {
+            <div class="notice notice-info" role="note">
+                <strong>"PDF export is off on this server."</strong>
+                <p>"Install Chromium (Debian: "<code>"apt-get install chromium"</code>") or set "<code>"CHROMIUM_PATH"</code>
+                   " and restart the server. Meanwhile, open the print view and use your browser's Print → Save as PDF: it is the same document."</p>
+            </div>
+        }
+        .into_any()
+    };
+    view! {
+        <Title text=format!("Report · {}", p.name)/>
+        <nav class="breadcrumbs" aria-label="Breadcrumb">
+            <a href="/">"Pilots"</a>" / "<a href=format!("/pilots/{id}")>{p.name.clone()}</a>" / "<span>"Report"</span>
+        </nav>
+        <PageHeader title="Pilot report".to_string() subtitle=format!("{} · {}", p.name, p.organisation_name)/>
+        <section class="card">
+            <div class="report-actions">
+                <div>
+                    <label for="report-lang">"Language"</label>
+                    <select id="report-lang" name="lang" on:change=move |ev| set_lang.set(event_target_value(&ev))>
+                        <option value="en" selected=true>"English"</option>
+                        <option value="de">"Deutsch"</option>
+                    </select>
+                </div>
+                <a class="button" id="open-html" href=html_href target="_blank" rel="noopener">"Open print view (HTML)"</a>
+                {pdf}
+            </div>
+            <p class="small muted">"One self-contained A4 document: verdict, plan and pass marks, demand, load tests, quality and the precision decision, the production recommendation with its arithmetic, caveats and every evidence file with its SHA-256. Every PDF export is recorded."</p>
+            <iframe class="report-preview" title="Report preview" src=html_href sandbox=""></iframe>
+        </section>
+        {can_share.then(|| share_card(&view, create, revoke))}
+        {can_share.then(|| exports_card(&view))}
+    }
+}
+
+fn share_card(
+    view: &ReportPageData,
+    create: ServerAction<CreateShareLink>,
+    revoke: ServerAction<RevokeShareLink>,
+) -> impl IntoView + use<> {
+    let id = view.pilot.id;
+    let now = view.now_ms;
+    let links = view
+        .links
+        .iter()
+        .map(|l| {
+            let state = if l.revoked_ms.is_some() {
+                "revoked"
+            } else if l.is_active(now) {
+                "active"
+            } else {
+                "expired"
+            };
+            let active = l.is_active(now);
+            let link_id = l.id.to_string();
+            view! {
+                <tr data-state=state>
+                    <td>{l.contact.clone()}</td>
+                    <td>{l.lang.to_uppercase()}</td>
+                    <td class="nowrap">{engine::clock::utc_minute(l.created_ms)}<span class="small muted">{format!(" by {}", l.created_by)}</span></td>
+                    <td class="nowrap">{engine::clock::utc_minute(l.expires_ms)}</td>
+                    <td><span class=if active { "badge badge-pass" } else { "badge" }>{state}</span></td>
+                    <td class="row-actions">
+                        {active.then(|| view! {
+                            <ActionForm action=revoke>
+                                <input type="hidden" name="pilot_id" value=id.to_string()/>
+                                <input type="hidden" name="link_id" value=link_id.clone()/>
+                                <button type="submit" class="button button-small button-quiet">"Revoke"</button>
+                            </ActionForm>
+                        })}
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let has_links = !view.links.is_empty();
+    view! {
+        <section class="card" id="share-links">
+            <h2>"Share links"</h2>
+            <p class="muted">"A read-only link to this pilot's report for a customer contact without an account. It shows only this report, expires, and can be revoked at any time."</p>
+            {move || create.value().get().map(|result| match result {
+                Ok(created) => {
+                    let origin = window_origin();
+                    view! {
+                        <div class="notice notice-ok" role="status">
+                            <strong>{format!("Link for {} created. Copy it now; it is not shown again.", created.link.contact)}</strong>
+                            <code class="secret share-url" id="new-share-link">{format!("{origin}{}", created.path)}</code>
+                        </div>
+                    }.into_any()
+                }
+                Err(error) => view! { <div class="notice notice-error" role="alert">{error.to_string()}</div> }.into_any(),
+            })}
+            {has_links.then(|| view! {
+                <table class="table" id="share-link-list">
+                    <thead><tr>
+                        <th scope="col">"For"</th><th scope="col">"Language"</th><th scope="col">"Created"</th>
+                        <th scope="col">"Expires"</th><th scope="col">"State"</th>
+                        <th scope="col"><span class="visually-hidden">"Actions"</span></th>
+                    </tr></thead>
+                    <tbody>{links}</tbody>
+                </table>
+            })}
+            <ActionForm action=create attr:class="form">
+                <input type="hidden" name="pilot_id" value=id.to_string()/>
+                <div class="field-row">
+                    <div class="grow">
+                        <label for="share-contact">"For"</label>
+                        <input id="share-contact" name="contact" required maxlength="200" placeholder="Name or e-mail of the customer contact"/>
+                    </div>
+                    <div>
+                        <label for="share-days">"Valid for (days)"</label>
+                        <input id="share-days" name="days" type="number" min="1" max="90" value="14" inputmode="numeric"/>
+                    </div>
+                    <div>
+                        <label for="share-lang">"Language"</label>
+                        <select id="share-lang" name="lang">
+                            <option value="en" selected=true>"English"</option>
+                            <option value="de">"Deutsch"</option>
+                        </select>
+                    </div>
+                </div>
+                <div class="form-actions">
+                    <button type="submit" class="button button-primary">"Create share link"</button>
+                </div>
+            </ActionForm>
+        </section>
+    }
+}
+
+/// The page's origin for showing a full link (empty during server rendering).
+fn window_origin() -> String {
+    #[cfg(feature = "hydrate")]
+    {
+        leptos::prelude::window()
+            .location()
+            .origin()
+            .unwrap_or_default()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        String::new()
+    }
+}
+
+fn exports_card(view: &ReportPageData) -> impl IntoView + use<> {
+    let rows = view
+        .exports
+        .iter()
+        .map(|x| {
+            view! {
+                <tr>
+                    <td class="nowrap">{engine::clock::utc_minute(x.created_ms)}</td>
+                    <td>{if x.exported_by.is_empty() { x.via.clone() } else { x.exported_by.clone() }}</td>
+                    <td>{format!("{} · {}", x.format.to_uppercase(), x.lang.to_uppercase())}</td>
+                    <td class="num">{x.plan_version.map(|v| v.to_string()).unwrap_or_else(|| "—".into())}</td>
+                    <td class="mono small">{x.sha256.clone()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let empty = view.exports.is_empty();
+    view! {
+        <section class="card" id="exports">
+            <h2>"Exports"</h2>
+            {if empty {
+                view! { <p class="muted">"No export yet."</p> }.into_any()
+            } else {
+                view! {
+                    <div class="table-scroll">
+                        <table class="table">
+                            <thead><tr>
+                                <th scope="col">"When"</th><th scope="col">"Who"</th><th scope="col">"Format"</th>
+                                <th scope="col" class="num">"Plan version"</th><th scope="col">"SHA-256 of the file"</th>
+                            </tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                }.into_any()
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,118 @@
+//! The pilot overview's verdict: every pass mark of the plan in force with its measured value,
+//! definition, measurement point, evidence and status, and the warnings that change the reading.
+
+use super::plan::verdict_badge;
+use crate::api::verdict::{VerdictView, pilot_verdict};
+use leptos::prelude::*;
+
+/// The verdict card of the pilot page.
+#[component]
+pub fn VerdictCard(pilot_id: i64) -> impl IntoView {
+    let verdict = Resource::new(move || pilot_id, pilot_verdict);
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Grading the evidence…"</p> }>
+            {move || Suspend::new(async move {
+                match verdict.await {
+                    Ok(view) => verdict_card(view),
+                    Err(_) => ().into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn outcome_class(view: &VerdictView) -> &'static str {
+    match view.outcome {
+        Some(engine::verdict::PlanOutcome::Passed) => "verdict-head verdict-passed",
+        Some(engine::verdict::PlanOutcome::Failed) => "verdict-head verdict-failed",
+        _ => "verdict-head",
+    }
+}
+
+fn verdict_card(view: VerdictView) -> AnyView {
+    let id = view.pilot.id;
+    let headline = view.headline();
+    let version = match (view.plan_version, view.plan_approved_ms) {
+        (Some(n), Some(at)) => format!(
+            "Graded against plan version {n}, approved {}.",
+            engine::clock::utc_minute(at)
+        ),
+        _ => String::new(),
+    };
+    let rows = view
+        .rows
+        .iter()
+        .map(|row| {
+            let evidence = match &row.evidence_link {
+                Some(href) => view! { <a href=href.clone()>{row.source.clone()}</a> }.into_any(),
+                None => view! { <span class="muted">"—"</span> }.into_any(),
+            };
+            view! {
+                <tr>
+                    <td>
+                        <span class="verdict-sentence">{row.sentence.clone()}</span>
+                        <span class="mono small muted">{row.notation.clone()}</span>
+                    </td>
+                    <td class="num">{row.measured.clone()}</td>
+                    <td>{verdict_badge(&row.verdict)}<span class="small muted verdict-why">{row.explanation.clone()}</span></td>
+                    <td>{row.point.clone()}</td>
+                    <td class="small">{row.definition.clone()}</td>
+                    <td class="small">{evidence}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let warnings = view
+        .warnings
+        .iter()
+        .map(|w| {
+            let link = w.link.clone().map(|page| {
+                view! { <a href=format!("/pilots/{id}/{page}")>"See the evidence"</a> }
+            });
+            view! {
+                <li><strong>{w.title.clone()}</strong>" "{w.detail.clone()}" "{link}</li>
+            }
+        })
+        .collect_view();
+    let has_rows = !view.rows.is_empty();
+    let has_warnings = !view.warnings.is_empty();
+    view! {
+        <section class="card" id="verdict">
+            <div class="card-head">
+                <h2>"Verdict"</h2>
+                <a class="button button-small" href=format!("/pilots/{id}/report")>"Report"</a>
+                <a class="button button-small" href=format!("/pilots/{id}/plan")>"Open plan"</a>
+            </div>
+            <p class=outcome_class(&view) data-outcome=view.outcome.map(|o| format!("{o:?}").to_lowercase())>{headline}</p>
+            <p class="small muted">{version}</p>
+            {has_warnings.then(|| view! {
+                <div class="notice notice-warn" role="note">
+                    <p><strong>"Read the verdict with these in mind:"</strong></p>
+                    <ul class="warning-list">{warnings}</ul>
+                </div>
+            })}
+            {if has_rows {
+                view! {
+                    <div class="table-scroll">
+                        <table class="table verdict-table">
+                            <thead><tr>
+                                <th scope="col">"Pass mark"</th>
+                                <th scope="col" class="num">"Measured"</th>
+                                <th scope="col">"Status"</th>
+                                <th scope="col">"Measured at"</th>
+                                <th scope="col">"Definition"</th>
+                                <th scope="col">"Evidence"</th>
+                            </tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                }.into_any()
+            } else if view.plan_version.is_none() {
+                view! { <p class="muted">"The verdict appears once the plan is approved: its pass marks are what the evidence is graded against."</p> }.into_any()
+            } else {
+                view! { <p class="muted">"The plan in force has no pass marks."</p> }.into_any()
+            }}
+        </section>
+    }
+    .into_any()
+}

@@ -1,0 +1,116 @@
+//! The pilot report: one self-contained HTML document designed for print (A4), and its PDF.
+//!
+//! Why one HTML document: customers read it in a browser, sales engineers send it as PDF, and the
+//! two must never disagree. So the report is rendered once, by an askama template, with inline
+//! CSS and inline SVG charts, no scripts and no external URL (a test checks), and the PDF is that
+//! same document printed by headless Chromium ([`pdf`]). askama escapes every value by default;
+//! the only unescaped inserts are the chart SVGs, which plotters builds from numbers and escapes
+//! its own text.
+//!
+//! [`model`] gathers and pre-formats everything (numbers per [`locale::Lang`]), so the template
+//! holds layout only.
+
+pub mod locale;
+pub mod model;
+pub mod pdf;
+pub mod recommendation;
+pub mod share;
+
+pub use locale::Lang;
+pub use model::{ReportModel, build_report};
+
+use askama::Template;
+
+#[derive(Template)]
+#[template(path = "report.html")]
+struct ReportTemplate<'a> {
+    r: &'a ReportModel,
+    t: &'static locale::Labels,
+    running_header: String,
+}
+
+/// Renders the report's HTML.
+pub fn render_html(report: &ReportModel) -> Result<String, askama::Error> {
+    ReportTemplate {
+        r: report,
+        t: report.lang.labels(),
+        running_header: css_string(&format!("{} · {}", report.pilot_name, report.customer)),
+    }
+    .render()
+}
+
+/// `text` as the inside of a CSS string: everything but letters, digits and spaces as a hex
+/// escape, so a pilot name can never end the string, the rule or the `<style>` element.
+pub fn css_string(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(120) {
+        if c.is_alphanumeric() || c == ' ' {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\{:06x}", c as u32));
+        }
+    }
+    out
+}
+
+/// A rendered report, as exported.
+pub struct Rendered {
+    pub bytes: Vec<u8>,
+    pub sha256: String,
+    pub plan_version: Option<u32>,
+}
+
+/// Renders pilot `pilot`'s report as HTML (`pdf = false`) or PDF and records the export.
+/// `exported_by` is the user (none for the CLI or a share link), `via` is `web`, `cli` or `share`.
+pub async fn export(
+    services: &crate::server::Services,
+    pilot: crate::model::Pilot,
+    lang: Lang,
+    pdf: bool,
+    exported_by: Option<i64>,
+    via: &str,
+) -> Result<Rendered, crate::error::AppError> {
+    use crate::error::AppError;
+    use sha2::{Digest, Sha256};
+    let pilot_id = pilot.id;
+    let model = build_report(services, pilot, lang, crate::server::store::now_ms()).await?;
+    let plan_version = model.plan_version_number;
+    let html = render_html(&model).map_err(|e| {
+        tracing::error!(error = %e, "report template failed");
+        AppError::Internal
+    })?;
+    let bytes = if pdf {
+        let Some(chromium) = &services.chromium else {
+            return Err(AppError::Unavailable(
+                "PDF export is off on this server: install Chromium (Debian: apt-get install chromium) or set CHROMIUM_PATH, then restart. The HTML report prints to PDF from any browser meanwhile.".into(),
+            ));
+        };
+        pdf::html_to_pdf(chromium, &services.data_dir.join("tmp"), &html)
+            .await
+            .map_err(|e| {
+                tracing::error!(error = %e, "printing the report failed");
+                AppError::Unavailable(format!("The PDF could not be printed: {e}"))
+            })?
+    } else {
+        html.into_bytes()
+    };
+    let sha256 = hex::encode(Sha256::digest(&bytes));
+    services
+        .store
+        .record_export(&crate::server::store::reports::NewExport {
+            pilot_id,
+            exported_by,
+            via,
+            format: if pdf { "pdf" } else { "html" },
+            lang: lang.code(),
+            plan_version,
+            sha256: &sha256,
+            size_bytes: bytes.len() as i64,
+        })
+        .await?;
+    Ok(Rendered {
+        bytes,
+        sha256,
+        plan_version,
+    })
+}

@@ -1,0 +1,744 @@
+//! What the report shows, gathered from the pilot's evidence and pre-formatted for one language.
+
+use super::locale::Lang;
+use crate::api::load_tests::{LoadTestRun, PointRow};
+use crate::api::verdict::ssr::{PilotEvidence, build, gather};
+use crate::api::verdict::{VerdictRow, VerdictView, VerdictWarning};
+use crate::error::AppError;
+use crate::model::{EvidenceFile, Pilot};
+use crate::server::Services;
+use engine::demand::{DemandProfile, TokenDistribution};
+use engine::verdict::Verdict;
+
+/// A table cell: text, right-aligned when numeric.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    pub numeric: bool,
+}
+
+fn text(value: impl Into<String>) -> Cell {
+    Cell {
+        text: value.into(),
+        numeric: false,
+    }
+}
+
+fn num(value: impl Into<String>) -> Cell {
+    Cell {
+        text: value.into(),
+        numeric: true,
+    }
+}
+
+/// A table with a caption.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Table {
+    pub caption: String,
+    pub headers: Vec<Cell>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// A chart: a title and an inline SVG.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportChart {
+    pub title: String,
+    pub svg: String,
+}
+
+/// A labelled fact with its definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fact {
+    pub label: String,
+    pub value: String,
+    pub note: String,
+}
+
+/// A verdict row ready to print.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkLine {
+    pub sentence: String,
+    pub notation: String,
+    pub status: String,
+    /// `pass`, `fail`, `not_measured`, `not_comparable`: the CSS class.
+    pub status_class: String,
+    pub measured: String,
+    pub point: String,
+    pub definition: String,
+    pub source: String,
+    pub explanation: String,
+}
+
+/// The production recommendation section (filled from `engine::production`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RecommendationSection {
+    /// One sentence: the chosen configuration, or why there is none.
+    pub headline: String,
+    pub ranked: Table,
+    pub arithmetic: Table,
+    pub commands: Vec<Fact>,
+    pub notes: Vec<String>,
+}
+
+/// Everything the report template needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportModel {
+    pub lang: Lang,
+    pub pilot_name: String,
+    pub customer: String,
+    pub model: String,
+    pub hardware: String,
+    pub serving: String,
+    pub pilot_status: String,
+    pub description: String,
+    pub plan_version: String,
+    /// The plan version graded against, as a number (for the export record).
+    pub plan_version_number: Option<u32>,
+    pub created: String,
+    pub report_date: String,
+    pub verdict_headline: String,
+    /// `passed`, `failed` or `incomplete`.
+    pub verdict_class: String,
+    pub summary: Vec<String>,
+    pub warnings: Vec<Fact>,
+    pub marks: Vec<MarkLine>,
+    pub scenarios: Vec<String>,
+    pub plan_facts: Vec<Fact>,
+    pub demand_facts: Vec<Fact>,
+    pub demand_charts: Vec<ReportChart>,
+    pub load_charts: Vec<ReportChart>,
+    pub load_tables: Vec<Table>,
+    pub quality_table: Option<Table>,
+    pub precision_decision: String,
+    pub flips: Vec<String>,
+    pub recommendation: Option<RecommendationSection>,
+    pub caveats: Vec<String>,
+    pub evidence: Table,
+}
+
+/// Builds the report of `pilot` (visibility already checked) in `lang`, at `now_ms`.
+pub async fn build_report(
+    services: &Services,
+    pilot: Pilot,
+    lang: Lang,
+    now_ms: i64,
+) -> Result<ReportModel, AppError> {
+    let evidence = gather(services, pilot.id).await?;
+    let verdict = build(pilot.clone(), &evidence);
+    let files = services.store.list_evidence(pilot.id, None).await?;
+    let recommendation =
+        Some(super::recommendation::section(services, &pilot, &evidence, lang).await?);
+    Ok(assemble(
+        &pilot,
+        &evidence,
+        &verdict,
+        &files,
+        recommendation,
+        lang,
+        now_ms,
+    ))
+}
+
+fn status_class(verdict: &Verdict) -> &'static str {
+    verdict.as_str()
+}
+
+fn mark_line(row: &VerdictRow) -> MarkLine {
+    MarkLine {
+        sentence: row.sentence.clone(),
+        notation: row.notation.clone(),
+        status: row.verdict.label().to_string(),
+        status_class: status_class(&row.verdict).to_string(),
+        measured: row.measured.clone(),
+        point: row.point.clone(),
+        definition: row.definition.clone(),
+        source: row.source.clone(),
+        explanation: row.explanation.clone(),
+    }
+}
+
+fn warning_fact(w: &VerdictWarning) -> Fact {
+    Fact {
+        label: w.title.clone(),
+        value: w.detail.clone(),
+        note: String::new(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    pilot: &Pilot,
+    evidence: &PilotEvidence,
+    verdict: &VerdictView,
+    files: &[(EvidenceFile, String)],
+    recommendation: Option<RecommendationSection>,
+    lang: Lang,
+    now_ms: i64,
+) -> ReportModel {
+    let t = lang.labels();
+    let plan_version = match (verdict.plan_version, verdict.plan_approved_ms) {
+        (Some(n), Some(at)) => format!("{n} ({})", lang.date_time(at)),
+        (Some(n), None) => n.to_string(),
+        _ => t.not_approved.to_string(),
+    };
+    let verdict_class = match verdict.outcome {
+        Some(engine::verdict::PlanOutcome::Passed) => "passed",
+        Some(engine::verdict::PlanOutcome::Failed) => "failed",
+        _ => "incomplete",
+    };
+    let (quality_table, precision_decision, flips) = quality_section(evidence, lang);
+    let mut summary = vec![verdict.headline()];
+    if let Some(rec) = &recommendation {
+        summary.push(rec.headline.clone());
+    }
+    if !precision_decision.is_empty() {
+        summary.push(precision_decision.clone());
+    }
+    if let Some((profile, _)) = &evidence.profile {
+        summary.push(format!(
+            "{}: {} req/s ({} {}), {} {}.",
+            t.demand,
+            lang.figure(profile.busiest_hour_arrivals_per_s),
+            lang.number(profile.busiest_hour_arrivals as f64, 0),
+            if lang == Lang::De {
+                "Anfragen in der Spitzenstunde"
+            } else {
+                "requests in the busiest hour"
+            },
+            lang.number(profile.peak_in_flight as f64, 0),
+            if lang == Lang::De {
+                "gleichzeitige Anfragen in der Spitze (Gateway)"
+            } else {
+                "requests in flight at the peak (gateway)"
+            },
+        ));
+    }
+    if !verdict.warnings.is_empty() {
+        summary.push(format!("{}: {}.", t.warnings, verdict.warnings.len()));
+    }
+    let plan = evidence.plan.as_ref();
+    ReportModel {
+        lang,
+        pilot_name: pilot.name.clone(),
+        customer: pilot.organisation_name.clone(),
+        model: pilot.model.clone(),
+        hardware: pilot.hardware(),
+        serving: pilot.serving(),
+        pilot_status: pilot.status.label().to_string(),
+        description: pilot.description.clone(),
+        plan_version,
+        plan_version_number: verdict.plan_version,
+        created: lang.date_time(pilot.created_ms),
+        report_date: lang.date_time(now_ms),
+        verdict_headline: verdict.headline(),
+        verdict_class: verdict_class.into(),
+        summary,
+        warnings: verdict.warnings.iter().map(warning_fact).collect(),
+        marks: verdict.rows.iter().map(mark_line).collect(),
+        scenarios: plan
+            .map(|p| p.content.scenarios.iter().map(|s| s.summary()).collect())
+            .unwrap_or_default(),
+        plan_facts: plan
+            .map(|p| plan_facts(&p.content, lang))
+            .unwrap_or_default(),
+        demand_facts: evidence
+            .profile
+            .as_ref()
+            .map(|(p, _)| demand_facts(p, lang))
+            .unwrap_or_default(),
+        demand_charts: evidence
+            .profile
+            .as_ref()
+            .map(|(p, _)| demand_charts(p))
+            .unwrap_or_default(),
+        load_charts: load_charts(evidence),
+        load_tables: evidence.runs.iter().map(|r| load_table(r, lang)).collect(),
+        quality_table,
+        precision_decision,
+        flips,
+        recommendation,
+        caveats: vec![
+            t.caveat_latency.into(),
+            t.caveat_ceiling.into(),
+            t.caveat_pilot_concurrency.into(),
+            t.caveat_small_set.into(),
+        ],
+        evidence: evidence_table(files, evidence, lang),
+    }
+}
+
+fn plan_facts(content: &engine::plan::PlanContent, lang: Lang) -> Vec<Fact> {
+    let d = &content.demand;
+    let s = &content.serving;
+    let count = |v: Option<u32>| v.map(|v| lang.number(f64::from(v), 0));
+    let mut facts = Vec::new();
+    let mut push = |label: &str, value: Option<String>, note: &str| {
+        if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
+            facts.push(Fact {
+                label: label.into(),
+                value,
+                note: note.into(),
+            });
+        }
+    };
+    push("Pilot users", count(d.pilot_users), "");
+    push("Production users", count(d.production_users), "");
+    push(
+        "Peak arrival rate",
+        d.peak_arrival_rate_req_s
+            .map(|r| format!("{} req/s", lang.figure(r))),
+        "production, busiest hour",
+    );
+    push(
+        "Context per request",
+        count(d.context_tokens_per_request).map(|c| format!("{c} tokens")),
+        "prompt + answer",
+    );
+    push(
+        "Planned peak concurrency",
+        count(d.planned_peak_concurrency).map(|c| format!("{c} requests in flight")),
+        "load-test marks are graded at this concurrency",
+    );
+    let serving = format!(
+        "{} {} · {} · {} · KV {}",
+        s.engine, s.engine_version, s.gpu, s.precision, s.kv_cache_dtype
+    );
+    push(
+        "Pilot serving",
+        Some(serving),
+        "latency figures belong to it",
+    );
+    if let Some(q) = content.quality.questions {
+        push(
+            "Evaluation set",
+            Some(format!("{} questions", lang.number(f64::from(q), 0))),
+            "",
+        );
+    }
+    facts
+}
+
+fn distribution(d: &Option<TokenDistribution>, lang: Lang) -> String {
+    match d {
+        Some(d) => format!(
+            "p50 {} · p95 {} · max {} tokens",
+            lang.number(d.p50, 0),
+            lang.number(d.p95, 0),
+            lang.number(f64::from(d.max), 0)
+        ),
+        None => "—".into(),
+    }
+}
+
+fn demand_facts(p: &DemandProfile, lang: Lang) -> Vec<Fact> {
+    let fact = |label: &str, value: String, note: &str| Fact {
+        label: label.into(),
+        value,
+        note: note.into(),
+    };
+    let mut facts = vec![
+        fact(
+            "Requests",
+            lang.number(p.outcomes.requests as f64, 0),
+            &format!(
+                "{} → {}",
+                lang.date_time(p.first_start.unix_ms),
+                lang.date_time(p.last_end.unix_ms)
+            ),
+        ),
+        fact(
+            "Busiest hour",
+            format!(
+                "{} req/s ({} requests)",
+                lang.figure(p.busiest_hour_arrivals_per_s),
+                lang.number(p.busiest_hour_arrivals as f64, 0)
+            ),
+            &format!(
+                "sliding 60-minute window on arrivals, from {}",
+                lang.date_time(p.busiest_hour_start.unix_ms)
+            ),
+        ),
+        fact(
+            "Peak in flight",
+            lang.number(p.peak_in_flight as f64, 0),
+            &format!(
+                "exact sweep over start and end times, at {}",
+                lang.date_time(p.peak_in_flight_at.unix_ms)
+            ),
+        ),
+        fact(
+            "Mean in flight",
+            format!(
+                "{} overall · {} in the busiest hour",
+                lang.figure(p.mean_in_flight),
+                lang.figure(p.mean_in_flight_busiest_hour)
+            ),
+            "time-weighted",
+        ),
+        fact(
+            "Prompt tokens",
+            distribution(&p.prompt_tokens, lang),
+            "successful requests",
+        ),
+        fact(
+            "Answer tokens",
+            distribution(&p.completion_tokens, lang),
+            "successful requests",
+        ),
+        fact(
+            "Context tokens",
+            distribution(&p.context_tokens, lang),
+            "prompt + answer: what one request holds in the KV cache",
+        ),
+        fact(
+            "Failures",
+            format!(
+                "{} failed ({}), {} timed out ({}), {} cancelled ({})",
+                lang.number(p.outcomes.failed as f64, 0),
+                lang.percent(p.outcomes.failure_rate),
+                lang.number(p.outcomes.timed_out as f64, 0),
+                lang.percent(p.outcomes.timeout_rate),
+                lang.number(p.outcomes.cancelled as f64, 0),
+                lang.percent(p.outcomes.cancellation_rate),
+            ),
+            "counted at the gateway",
+        ),
+        fact(
+            "Truncated answers",
+            format!(
+                "{} ({})",
+                lang.number(p.outcomes.truncated as f64, 0),
+                lang.percent(p.outcomes.truncation_rate)
+            ),
+            "finish_reason = length, of successful requests",
+        ),
+    ];
+    let latency = &p.gateway_latency;
+    for (label, value) in [
+        ("TTFT at the gateway", &latency.ttft_ms),
+        ("TPOT at the gateway", &latency.tpot_ms),
+        ("E2E at the gateway", &latency.e2e_ms),
+    ] {
+        if let Some(v) = value {
+            facts.push(fact(
+                label,
+                format!(
+                    "p50 {} · p95 {} · p99 {} ms",
+                    lang.figure(v.p50),
+                    lang.figure(v.p95),
+                    lang.figure(v.p99)
+                ),
+                "includes gateway and engine queueing",
+            ));
+        }
+    }
+    facts
+}
+
+fn demand_charts(p: &DemandProfile) -> Vec<ReportChart> {
+    use engine::charts::{arrivals_chart, in_flight_chart, token_histogram_chart};
+    let mut charts = Vec::new();
+    if let Ok(svg) = arrivals_chart(&p.arrivals_per_minute, p.busiest_hour_start.unix_ms) {
+        charts.push(ReportChart {
+            title: "Arrivals per minute (busiest hour shaded)".into(),
+            svg,
+        });
+    }
+    if let Ok(svg) = in_flight_chart(
+        &p.in_flight_curve,
+        p.peak_in_flight,
+        p.peak_in_flight_at.unix_ms,
+    ) {
+        charts.push(ReportChart {
+            title: "Requests in flight (peak marked)".into(),
+            svg,
+        });
+    }
+    if let Some(d) = &p.context_tokens
+        && let Ok(svg) = token_histogram_chart(
+            "Context tokens (prompt + answer)",
+            &d.histogram,
+            d.p50,
+            d.p95,
+        )
+    {
+        charts.push(ReportChart {
+            title: "Context tokens per request".into(),
+            svg,
+        });
+    }
+    charts
+}
+
+fn load_charts(evidence: &PilotEvidence) -> Vec<ReportChart> {
+    if evidence.runs.is_empty() {
+        return Vec::new();
+    }
+    let targets = evidence
+        .plan
+        .as_ref()
+        .map(|p| engine::loadtest::latency_targets(&p.content))
+        .unwrap_or_default();
+    let plan = crate::api::load_tests::PlanTargets {
+        targets,
+        note: String::new(),
+    };
+    crate::api::load_tests::ssr::charts(&evidence.runs, &[], &plan, "p99")
+        .into_iter()
+        .map(|c| ReportChart {
+            title: c.title,
+            svg: c.svg,
+        })
+        .collect()
+}
+
+fn ms(value: Option<f64>, lang: Lang) -> String {
+    value.map(|v| lang.figure(v)).unwrap_or_else(|| "—".into())
+}
+
+fn goodput_text(point: &PointRow, lang: Lang) -> String {
+    let Some(g) = &point.goodput else {
+        return "—".into();
+    };
+    if let (Some(share), Some(rps)) = (g.share_pct, g.goodput_rps) {
+        return format!("{} % · {} req/s", lang.number(share, 1), lang.figure(rps));
+    }
+    match (&g.share_bound, g.all_met) {
+        (Some(bound), _) => bound.clone(),
+        (None, Some(true)) => "all targets met".into(),
+        (None, Some(false)) => "targets missed".into(),
+        (None, None) => "—".into(),
+    }
+}
+
+fn load_table(run: &LoadTestRun, lang: Lang) -> Table {
+    let context = run.run_context.clone().unwrap_or_default();
+    let on = [
+        context.gpu.clone(),
+        context.engine.clone(),
+        context.engine_version.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|s| !s.trim().is_empty())
+    .collect::<Vec<_>>()
+    .join(" · ");
+    let caption = format!(
+        "{}{} — {}{}",
+        run.tool,
+        run.tool_version
+            .as_deref()
+            .map(|v| format!(" {v}"))
+            .unwrap_or_default(),
+        run.evidence.file_name,
+        if on.is_empty() {
+            String::new()
+        } else {
+            format!(" ({on})")
+        }
+    );
+    let headers = [
+        ("Scenario", false),
+        ("Concurrency", true),
+        ("TTFT p50 / p99 (ms)", true),
+        ("TPOT p50 / p99 (ms)", true),
+        ("E2E p99 (ms)", true),
+        ("Output tok/s (system)", true),
+        ("Goodput (plan targets)", false),
+    ]
+    .into_iter()
+    .map(|(h, n)| if n { num(h) } else { text(h) })
+    .collect();
+    let mut points: Vec<&PointRow> = run.points.iter().collect();
+    points.sort_by(|a, b| {
+        a.scenario.cmp(&b.scenario).then(
+            a.concurrency
+                .unwrap_or_default()
+                .total_cmp(&b.concurrency.unwrap_or_default()),
+        )
+    });
+    let rows = points
+        .into_iter()
+        .map(|p| {
+            vec![
+                text(p.scenario.clone()),
+                num(ms(p.concurrency, lang)),
+                num(format!(
+                    "{} / {}",
+                    ms(p.ttft.p50, lang),
+                    ms(p.ttft.p99, lang)
+                )),
+                num(format!(
+                    "{} / {}",
+                    ms(p.tpot.p50, lang),
+                    ms(p.tpot.p99, lang)
+                )),
+                num(ms(p.e2e.p99, lang)),
+                num(ms(p.output_tokens_per_s, lang)),
+                text(goodput_text(p, lang)),
+            ]
+        })
+        .collect();
+    Table {
+        caption,
+        headers,
+        rows,
+    }
+}
+
+fn quality_section(evidence: &PilotEvidence, lang: Lang) -> (Option<Table>, String, Vec<String>) {
+    let t = lang.labels();
+    let Some(report) = &evidence.quality else {
+        return (None, String::new(), Vec::new());
+    };
+    if report.runs.is_empty() {
+        return (None, String::new(), Vec::new());
+    }
+    let estimate = |e: &Option<engine::quality::Estimate>| match e {
+        Some(e) => match (e.low, e.high) {
+            (Some(low), Some(high)) => format!(
+                "{} ({}–{})",
+                lang.percent(e.value),
+                lang.number(low * 100.0, 1),
+                lang.percent(high)
+            ),
+            _ => lang.percent(e.value),
+        },
+        None => "—".into(),
+    };
+    let rows = report
+        .runs
+        .iter()
+        .map(|run| {
+            vec![
+                text(run.evidence.file_name.clone()),
+                text(run.model.clone()),
+                text(format!(
+                    "{} (KV {})",
+                    run.weights_precision, run.kv_precision
+                )),
+                num(estimate(&run.scores.answer_quality)),
+                num(estimate(&run.scores.hit_rate)),
+                num(run
+                    .scores
+                    .truncation
+                    .as_ref()
+                    .map(|e| format!("{} / {}", e.successes.unwrap_or(0), e.n))
+                    .unwrap_or_else(|| "—".into())),
+            ]
+        })
+        .collect();
+    let table = Table {
+        caption: format!("{} · 95 % intervals (Wilson)", t.quality),
+        headers: vec![
+            text(t.run),
+            text(t.model),
+            text(t.precision),
+            num(t.accuracy),
+            num(t.hit_rate),
+            num(t.truncated),
+        ],
+        rows,
+    };
+    let decision = evidence
+        .decision
+        .as_ref()
+        .map(|d| d.reason.clone())
+        .unwrap_or_default();
+    let flips = report
+        .comparison
+        .as_ref()
+        .map(|c| {
+            let mut lines = Vec::new();
+            let cmp = &c.comparison;
+            if !cmp.right_to_wrong.is_empty() {
+                lines.push(format!(
+                    "Right with {}, wrong with {}: {}",
+                    c.a_label,
+                    c.b_label,
+                    cmp.right_to_wrong.join(", ")
+                ));
+            }
+            if !cmp.wrong_to_right.is_empty() {
+                lines.push(format!(
+                    "Wrong with {}, right with {}: {}",
+                    c.a_label,
+                    c.b_label,
+                    cmp.wrong_to_right.join(", ")
+                ));
+            }
+            if let Some(d) = &cmp.difference {
+                lines.push(format!(
+                    "Difference {} − {}: {} percentage points{}{}",
+                    c.b_label,
+                    c.a_label,
+                    lang.number(d.value * 100.0, 1),
+                    match (d.low, d.high) {
+                        (Some(l), Some(h)) => format!(
+                            " (95 % interval {} to {})",
+                            lang.number(l * 100.0, 1),
+                            lang.number(h * 100.0, 1)
+                        ),
+                        _ => String::new(),
+                    },
+                    cmp.mcnemar_p
+                        .map(|p| format!(", McNemar p = {}", lang.number(p, 3)))
+                        .unwrap_or_default()
+                ));
+            }
+            lines
+        })
+        .unwrap_or_default();
+    (Some(table), decision, flips)
+}
+
+fn evidence_table(files: &[(EvidenceFile, String)], evidence: &PilotEvidence, lang: Lang) -> Table {
+    let t = lang.labels();
+    let rows = files
+        .iter()
+        .map(|(file, _)| {
+            let run = evidence.runs.iter().find(|r| r.evidence.id == file.id);
+            let tool = run
+                .map(|r| {
+                    format!(
+                        "{}{}",
+                        r.tool,
+                        r.tool_version
+                            .as_deref()
+                            .map(|v| format!(" {v}"))
+                            .unwrap_or_default()
+                    )
+                })
+                .unwrap_or_default();
+            let settings = run
+                .and_then(|r| r.run_context.as_ref())
+                .map(|c| c.summary())
+                .unwrap_or_default();
+            vec![
+                text(file.file_name.clone()),
+                text(file.kind.replace('_', " ")),
+                text(tool),
+                text(settings),
+                num(format!(
+                    "{} KB",
+                    lang.number(file.size_bytes as f64 / 1000.0, 1)
+                )),
+                text(lang.date_time(file.uploaded_ms)),
+                text(file.sha256.clone()),
+            ]
+        })
+        .collect();
+    Table {
+        caption: t.appendix.into(),
+        headers: vec![
+            text(t.file),
+            text(t.kind),
+            text(t.tool),
+            text(t.settings),
+            num(t.size),
+            text(t.uploaded),
+            text("SHA-256"),
+        ],
+        rows,
+    }
+}

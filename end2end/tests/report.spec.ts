@@ -1,0 +1,54 @@
+import { expect, test } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, hydrated, signIn, watchForErrors } from "./helpers";
+
+test("the demo pilot's verdict, its PDF report and a share link", async ({ page, browser }) => {
+  const errors = watchForErrors(page);
+  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await page.getByRole("link", { name: "Support assistant: Qwen2.5-7B on 4× V100" }).click();
+  await hydrated(page);
+
+  // The overview grades the approved plan: TTFT misses at the planned peak, TPOT passes.
+  const verdict = page.locator("#verdict");
+  await expect(verdict).toContainText("Pass marks missed: 1 of 2 pass marks met, 1 missed.");
+  await expect(verdict.locator("[data-verdict=fail]")).toHaveCount(1);
+  await expect(verdict.locator("[data-verdict=pass]")).toHaveCount(1);
+  await expect(verdict.getByRole("link", { name: /vllm bench serve|load test/i }).first()).toBeVisible();
+
+  await verdict.getByRole("link", { name: "Report", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Pilot report" })).toBeVisible();
+  await hydrated(page);
+
+  // The PDF: printed by the server's Chromium, its text holds the verdict and the recommendation.
+  const downloading = page.waitForEvent("download");
+  await page.locator("#download-pdf").click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^pilot-report-.*-en\.pdf$/);
+  const file = join(mkdtempSync(join(tmpdir(), "pilot-report-")), "report.pdf");
+  await download.saveAs(file);
+  const text = execFileSync("pdftotext", ["-layout", file, "-"]).toString();
+  expect(text).toContain("Pass marks missed");
+  expect(text).toContain("Recommended:");
+  expect(text).toContain("Production hardware recommendation");
+  expect(text).toMatch(/Page 1 \/ \d+/);
+
+  // The export is on record once the page reloads.
+  await page.reload();
+  await hydrated(page);
+  await expect(page.locator("#exports tbody tr")).toHaveCount(1);
+
+  // A share link opens the report in a browser without an account.
+  await page.locator("#share-contact").fill("cto@demo.example");
+  await page.getByRole("button", { name: "Create share link" }).click();
+  const url = (await page.locator("#new-share-link").innerText()).trim();
+  expect(url).toMatch(/\/share\/[0-9a-f]{64}$/);
+  const stranger = await browser.newContext();
+  const shared = await stranger.newPage();
+  await shared.goto(url);
+  await expect(shared.locator("#verdict-headline")).toContainText("Pass marks missed");
+  await stranger.close();
+  expect(errors).toEqual([]);
+});

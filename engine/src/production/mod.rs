@@ -1,0 +1,462 @@
+//! The production hardware recommendation of the pilot report: the pilot's demand scaled to
+//! production, the precisions that passed the quality gate and the plan's latency targets, run
+//! through the sizing engine, with the arithmetic spelled out and the load test to run next.
+//!
+//! # Why it works this way
+//!
+//! * **Concurrency does not carry across hardware.** What carries over from the pilot is demand:
+//!   the busiest-hour arrival rate and the token lengths. The number of requests in flight is
+//!   that rate × the time each request takes (Little's law), and the time belongs to the GPU,
+//!   engine and settings. A slower pilot shows more requests in flight for the same traffic. So
+//!   the sessions production must hold are computed here from the production rate, never taken
+//!   from the pilot's measured concurrency.
+//! * **Sessions are derived once, conservatively, from the plan's limits** (see
+//!   [`concurrency`]). The request time is the plan's TTFT limit + (mean answer tokens − 1) × the
+//!   plan's TPOT limit: the slowest a request may be on any configuration that passes the plan.
+//!   The alternative, each candidate's own decode ceiling, is an upper bound on speed that no
+//!   batch reaches, so it understates request time and with it the sessions to hold: the
+//!   dangerous direction for memory. Every configuration that is recommended must meet the same
+//!   limits (the sizing engine checks the ceiling against the TPOT limit and the prefill estimate
+//!   against the TTFT limit), so one bound serves them all. The chosen configuration's
+//!   arithmetic also shows the count at its ceiling, as the lower bound.
+//! * **Only precisions that passed the quality gate are candidates** (see [`precision`]). When
+//!   the gate has decided nothing, the recommendation says so and sizes the pilot's serving
+//!   precision (or the model's published BF16) instead, flagged in its warnings.
+//! * **Ceilings are upper bounds, so the last step is always a load test** on the candidate (see
+//!   [`load_test`]): exact `vllm bench serve` and `aiperf profile` command lines at a sweep of
+//!   concurrency around the computed peak, with the plan's targets as goodput.
+//!
+//! Every line of [`ProductionRecommendation::arithmetic`] names where its number came from
+//! ([`Source`]): the gateway log, the plan, the assessor, the catalogs, an assumption, or
+//! arithmetic on the lines above. Pure functions: no IO, no clock; the same input gives the same
+//! output, byte for byte.
+
+pub mod arithmetic;
+pub mod concurrency;
+pub mod load_test;
+pub mod precision;
+
+#[cfg(test)]
+mod tests;
+
+pub use arithmetic::{ArithmeticLine, Source};
+pub use concurrency::{BoundBasis, READING_FLOOR_TOKENS_PER_S, SessionsToHold, sessions_to_hold};
+pub use load_test::{CommandLine, LoadTestPoint, LoadTestSettings, NextLoadTest, next_load_test};
+pub use precision::{PrecisionBasis, PrecisionChoice, choose_kv_dtypes, choose_precisions};
+
+use crate::demand::ProductionDemand;
+use crate::ingest::MetricKey;
+use crate::loadtest::{LatencyTarget, latency_targets};
+use crate::plan::{PilotServing, PlanContent};
+use crate::sizing::estimate::num;
+use crate::sizing::{
+    Candidate, Demand, GpuOffer, KvDtype, MemoryModel, ModelSpec, RecommendOptions, Topology,
+    WeightPrecision, recommend,
+};
+use serde::{Deserialize, Serialize};
+
+/// Feasible configurations listed when [`ProductionInput::top`] is not given.
+pub const DEFAULT_TOP: usize = 5;
+
+/// The plan's latency limits that size production: the tightest all-traffic TTFT and TPOT marks.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProductionTargets {
+    /// TTFT limit ("TTFT p99 ≤ 450 ms"); `None` when the plan has none.
+    #[serde(default)]
+    pub ttft: Option<LatencyTarget>,
+    /// TPOT limit ("TPOT p99 ≤ 40 ms"); `None` when the plan has none.
+    #[serde(default)]
+    pub tpot: Option<LatencyTarget>,
+}
+
+impl ProductionTargets {
+    /// The tightest TTFT and TPOT upper limits of the plan that apply to all traffic (scenario
+    /// marks size their scenario's load test, not production as a whole). Marks on output speed
+    /// per user or ITL are not converted.
+    pub fn from_plan(content: &PlanContent) -> ProductionTargets {
+        let all_traffic: Vec<LatencyTarget> = latency_targets(content)
+            .into_iter()
+            .filter(|t| t.scenario.is_none())
+            .collect();
+        let tightest = |key: MetricKey| {
+            all_traffic
+                .iter()
+                .filter(|t| t.metric == key)
+                .min_by(|a, b| {
+                    a.limit_ms
+                        .total_cmp(&b.limit_ms)
+                        .then_with(|| a.inclusive.cmp(&b.inclusive))
+                })
+                .cloned()
+        };
+        ProductionTargets {
+            ttft: tightest(MetricKey::TtftMs),
+            tpot: tightest(MetricKey::TpotMs),
+        }
+    }
+}
+
+/// Everything the production recommendation needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProductionInput {
+    /// Production demand scaled from the pilot's gateway log: arrival rate, token lengths and
+    /// the context one session holds.
+    pub demand: ProductionDemand,
+    pub model: ModelSpec,
+    /// Weight precisions whose evaluation run passed the quality gate; only these are sized.
+    /// Empty means the gate has decided nothing (see [`choose_precisions`]).
+    #[serde(default)]
+    pub passing_precisions: Vec<WeightPrecision>,
+    /// KV-cache dtypes allowed; empty means the pilot's, else 16-bit (see [`choose_kv_dtypes`]).
+    #[serde(default)]
+    pub kv_dtypes: Vec<KvDtype>,
+    /// Candidate cards, each with an optional price per card.
+    pub gpus: Vec<GpuOffer>,
+    /// Most cards one configuration may use.
+    pub max_cards: u32,
+    pub memory_model: MemoryModel,
+    /// The plan's latency limits ([`ProductionTargets::from_plan`]).
+    #[serde(default)]
+    pub targets: ProductionTargets,
+    /// The plan's serving configuration: its precision and KV dtype are the fallbacks when the
+    /// quality gate has decided nothing.
+    #[serde(default)]
+    pub pilot_serving: Option<PilotServing>,
+    /// Peak ÷ mean requests in flight (e.g. the pilot's peak in flight ÷ its busiest-hour mean).
+    /// Little's law gives the mean; `None` sizes for the mean (factor 1).
+    #[serde(default)]
+    pub peak_to_mean: Option<f64>,
+    /// Feasible configurations to list (default [`DEFAULT_TOP`]).
+    #[serde(default = "default_top")]
+    pub top: usize,
+    /// Consider pipeline parallelism (it adds memory, never speed).
+    #[serde(default = "yes")]
+    pub allow_pipeline: bool,
+    #[serde(default)]
+    pub gpu_memory_utilization: Option<f64>,
+    #[serde(default)]
+    pub vllm_version: Option<String>,
+    #[serde(default)]
+    pub max_num_batched_tokens: Option<u64>,
+    /// Where and how the next load test runs.
+    #[serde(default)]
+    pub load_test: LoadTestSettings,
+}
+
+fn default_top() -> usize {
+    DEFAULT_TOP
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One feasible configuration, ranked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProductionOption {
+    /// 1 for the recommended configuration.
+    pub rank: u32,
+    pub gpu_id: String,
+    pub gpu_name: String,
+    pub precision: WeightPrecision,
+    pub kv_dtype: KvDtype,
+    pub topology: Topology,
+    /// "TP=2", "3 copies", "1 card".
+    pub topology_label: String,
+    pub cards: u32,
+    /// Whole sessions of the demanded context that fit, all copies.
+    pub sessions: u64,
+    /// Sessions ÷ sessions to hold (1.0 = exactly enough).
+    pub headroom: f64,
+    /// Single-stream decode ceiling, tok/s (an upper bound).
+    pub decode_tokens_per_s: f64,
+    /// Engine prefill estimate for the p95 prompt, ms.
+    pub ttft_ms: Option<f64>,
+    /// Cards × unit price, when a price was set.
+    pub cost: Option<f64>,
+}
+
+impl ProductionOption {
+    fn from_candidate(candidate: &Candidate) -> ProductionOption {
+        ProductionOption {
+            rank: candidate.rank.unwrap_or(0),
+            gpu_id: candidate.gpu_id.clone(),
+            gpu_name: candidate.gpu_name.clone(),
+            precision: candidate.precision,
+            kv_dtype: candidate.kv_dtype,
+            topology: candidate.topology,
+            topology_label: candidate.topology.label(),
+            cards: candidate.cards,
+            sessions: candidate.sessions,
+            headroom: candidate.headroom,
+            decode_tokens_per_s: candidate.decode_tokens_per_s,
+            ttft_ms: candidate.ttft_ms,
+            cost: candidate.cost,
+        }
+    }
+}
+
+/// Why configurations fell short, by kind: "memory", "decode speed", "TTFT", "format".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InfeasibleReason {
+    /// The reason's kind, as the sizing engine prefixes it.
+    pub kind: String,
+    /// Sized configurations that fail for this reason (one may fail for several).
+    pub configurations: usize,
+    /// One full reason of this kind, from the configuration with the most sessions.
+    pub example: String,
+}
+
+/// The production hardware recommendation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProductionRecommendation {
+    /// The precisions sized and why those.
+    pub precision: PrecisionChoice,
+    /// The KV-cache dtypes sized.
+    pub kv_dtypes: Vec<KvDtype>,
+    /// Production rate × request time: the sessions every configuration must hold.
+    pub sessions: SessionsToHold,
+    /// The demand handed to [`crate::sizing::recommend()`].
+    pub demand: Demand,
+    /// The best feasible configurations, at most [`ProductionInput::top`], ranked.
+    pub options: Vec<ProductionOption>,
+    /// Feasible configurations in all.
+    pub feasible_count: usize,
+    /// Configurations the sizing engine could size (splits the model cannot take are left out).
+    pub configurations_sized: usize,
+    /// Why the others fell short, most frequent first.
+    pub infeasible: Vec<InfeasibleReason>,
+    /// The recommended configuration (rank 1) with its sizing and steps; `None` when nothing fits.
+    pub chosen: Option<Candidate>,
+    /// Cards × unit price of the chosen configuration, when its price was set.
+    pub cost: Option<f64>,
+    /// The chosen configuration's arithmetic, from the pilot's rate to the cards; empty when
+    /// nothing fits.
+    pub arithmetic: Vec<ArithmeticLine>,
+    /// The load test to run on the chosen configuration before buying.
+    pub next_load_test: Option<NextLoadTest>,
+    /// One paragraph for the report.
+    pub summary: String,
+    /// Everything the reader must know before trusting the numbers (fallback precision, missing
+    /// targets, the chosen configuration's sizing warnings).
+    pub warnings: Vec<String>,
+}
+
+/// Sizes production from the pilot: see the module docs for the reasoning.
+pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation {
+    let precision = choose_precisions(&input.passing_precisions, input.pilot_serving.as_ref());
+    let (kv_dtypes, kv_note) = choose_kv_dtypes(&input.kv_dtypes, input.pilot_serving.as_ref());
+    let sessions = sessions_to_hold(input);
+    let demand = sizing_demand(input, &sessions);
+    let candidates = recommend(&demand, &recommend_options(input, &precision, &kv_dtypes));
+
+    let feasible: Vec<&Candidate> = candidates.iter().filter(|c| c.feasible).collect();
+    let sized: Vec<&Candidate> = candidates.iter().filter(|c| c.result.is_some()).collect();
+    let options = feasible
+        .iter()
+        .take(input.top)
+        .map(|c| ProductionOption::from_candidate(c))
+        .collect();
+    let infeasible = summarise_infeasible(&sized);
+    let chosen = feasible.first().map(|c| (*c).clone());
+
+    let mut warnings = Vec::new();
+    if precision.basis != PrecisionBasis::QualityGate {
+        warnings.push(precision.note.clone());
+    }
+    warnings.extend(kv_note);
+    warnings.extend(sessions.warnings());
+    if let Some(candidate) = &chosen
+        && let Some(result) = &candidate.result
+    {
+        warnings.extend(result.warnings.iter().cloned());
+    }
+
+    let arithmetic = chosen
+        .as_ref()
+        .map(|c| arithmetic::for_chosen(input, &sessions, c))
+        .unwrap_or_default();
+    let next = chosen.as_ref().map(|c| next_load_test(input, c));
+    let summary = match &chosen {
+        Some(c) => chosen_summary(c, &sessions, &demand),
+        None => nothing_fits_summary(input, &sessions, &demand, &precision, &infeasible),
+    };
+    ProductionRecommendation {
+        precision,
+        kv_dtypes,
+        demand,
+        options,
+        feasible_count: feasible.len(),
+        configurations_sized: sized.len(),
+        infeasible,
+        cost: chosen.as_ref().and_then(|c| c.cost),
+        chosen,
+        arithmetic,
+        next_load_test: next,
+        summary,
+        warnings,
+        sessions,
+    }
+}
+
+/// The sizing engine's demand: the sessions to hold, the session context, the TPOT limit as a
+/// per-stream decode target (the reading floor when the plan has none, so the request-time bound
+/// holds for every feasible configuration) and the TTFT limit against the p95 prompt.
+fn sizing_demand(input: &ProductionInput, sessions: &SessionsToHold) -> Demand {
+    let prompt_p95 = input.demand.prompt_tokens_p95;
+    Demand {
+        peak_concurrent_sessions: sessions.peak_sessions,
+        context_tokens: u64::from(input.demand.context_tokens_per_session.max(1)),
+        min_decode_tokens_per_s: None,
+        max_ttft_ms: input.targets.ttft.as_ref().map(|t| t.limit_ms),
+        prompt_tokens: (prompt_p95.is_finite() && prompt_p95 > 0.0)
+            .then(|| prompt_p95.ceil() as u64),
+    }
+    .with_tpot_ms(sessions.tpot_ms)
+}
+
+fn recommend_options(
+    input: &ProductionInput,
+    precision: &PrecisionChoice,
+    kv_dtypes: &[KvDtype],
+) -> RecommendOptions {
+    RecommendOptions {
+        model: input.model.clone(),
+        precisions: precision.precisions.clone(),
+        kv_dtypes: kv_dtypes.to_vec(),
+        gpus: input.gpus.clone(),
+        max_cards: input.max_cards,
+        memory_model: input.memory_model,
+        allow_pipeline: input.allow_pipeline,
+        gpu_memory_utilization: input.gpu_memory_utilization,
+        vllm_version: input.vllm_version.clone(),
+        max_num_batched_tokens: input.max_num_batched_tokens,
+    }
+}
+
+/// Groups the reasons of infeasible, sized configurations by kind (the text before the first
+/// `:`), most frequent first, then by kind; each with the reason of the configuration holding
+/// the most sessions (the nearest miss), first in catalog order on ties.
+fn summarise_infeasible(sized: &[&Candidate]) -> Vec<InfeasibleReason> {
+    let mut out: Vec<(InfeasibleReason, u64)> = Vec::new();
+    for candidate in sized.iter().filter(|c| !c.feasible) {
+        let mut kinds_seen: Vec<&str> = Vec::new();
+        for reason in &candidate.reasons {
+            let kind = reason.split_once(':').map_or(reason.as_str(), |(k, _)| k);
+            if kinds_seen.contains(&kind) {
+                continue;
+            }
+            kinds_seen.push(kind);
+            match out.iter_mut().find(|(r, _)| r.kind == kind) {
+                Some((entry, best_sessions)) => {
+                    entry.configurations += 1;
+                    if candidate.sessions > *best_sessions {
+                        entry.example = reason.clone();
+                        *best_sessions = candidate.sessions;
+                    }
+                }
+                None => out.push((
+                    InfeasibleReason {
+                        kind: kind.to_string(),
+                        configurations: 1,
+                        example: reason.clone(),
+                    },
+                    candidate.sessions,
+                )),
+            }
+        }
+    }
+    let mut reasons: Vec<InfeasibleReason> = out.into_iter().map(|(r, _)| r).collect();
+    reasons.sort_by(|a, b| {
+        b.configurations
+            .cmp(&a.configurations)
+            .then_with(|| a.kind.cmp(&b.kind))
+    });
+    reasons
+}
+
+/// "2 × RTX PRO 6000 Blackwell Server Edition (TP=2), FP8 weights, FP8 KV cache".
+pub fn configuration_label(candidate: &Candidate) -> String {
+    format!(
+        "{} × {} ({}), {} weights, {} KV cache",
+        candidate.cards,
+        candidate.gpu_name,
+        candidate.topology.label(),
+        candidate.precision.label(),
+        candidate.kv_dtype.label()
+    )
+}
+
+fn speed_clause(demand: &Demand) -> String {
+    demand
+        .min_decode_tokens_per_s
+        .map(|t| format!(" at ≥ {} tok/s per stream", num(t, 1)))
+        .unwrap_or_default()
+}
+
+fn chosen_summary(candidate: &Candidate, sessions: &SessionsToHold, demand: &Demand) -> String {
+    let cost = candidate
+        .cost
+        .map(|c| format!(" Cost: {}.", num(c, 2)))
+        .unwrap_or_default();
+    format!(
+        "Recommended: {}. It holds {} sessions of {} tokens against {} needed at the busiest hour \
+         ({} req/s × {} s per request){}, with a decode ceiling of {} tok/s.{} Ceilings are upper \
+         bounds: confirm with the load test before buying.",
+        configuration_label(candidate),
+        candidate.sessions,
+        num(demand.context_tokens as f64, 0),
+        sessions.peak_sessions,
+        num(sessions.arrival_rate_per_s, 2),
+        num(sessions.request_time_s, 2),
+        speed_clause(demand),
+        num(candidate.decode_tokens_per_s, 1),
+        cost
+    )
+}
+
+fn nothing_fits_summary(
+    input: &ProductionInput,
+    sessions: &SessionsToHold,
+    demand: &Demand,
+    precision: &PrecisionChoice,
+    infeasible: &[InfeasibleReason],
+) -> String {
+    let needed = format!(
+        "{} sessions of {} tokens{}",
+        sessions.peak_sessions,
+        num(demand.context_tokens as f64, 0),
+        speed_clause(demand)
+    );
+    if input.gpus.is_empty() {
+        return format!("No GPU was offered, so nothing can carry {needed}.");
+    }
+    if precision.precisions.is_empty() {
+        return format!("No precision is available to size, so nothing can carry {needed}.");
+    }
+    if infeasible.is_empty() {
+        return format!(
+            "No configuration of up to {} cards could be sized for {} (the model cannot be split over these cards).",
+            input.max_cards.max(1),
+            input.model.name
+        );
+    }
+    let reasons = infeasible
+        .iter()
+        .map(|r| {
+            format!(
+                "{} ({} configuration{}, e.g. {})",
+                r.kind,
+                r.configurations,
+                if r.configurations == 1 { "" } else { "s" },
+                r.example
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    format!(
+        "No configuration of up to {} cards carries {needed}. Reasons: {reasons}. Allow more cards, \
+         a faster or larger GPU, or a cheaper precision once it passes the quality gate.",
+        input.max_cards.max(1)
+    )
+}

@@ -1,0 +1,73 @@
+//! `server report --pilot <id> [--lang de] (--pdf out.pdf | --html out.html)`: the pilot report
+//! exported from the database that `DATABASE_URL` / `DATA_DIR` name, for scripted exports.
+//! The export is recorded like one from the web (via `cli`, no user).
+
+use anyhow::Context;
+use app::report::Lang;
+use app::server::Services;
+use std::path::PathBuf;
+
+/// What to export.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("output").required(true).args(["pdf", "html"])))]
+pub struct ReportArgs {
+    /// The pilot's id (as in /pilots/<id>)
+    #[arg(long)]
+    pub pilot: i64,
+    /// Report language: en or de
+    #[arg(long, default_value = "en")]
+    pub lang: String,
+    /// Write the PDF here (needs Chromium: CHROMIUM_PATH or Debian's chromium)
+    #[arg(long, value_name = "FILE")]
+    pub pdf: Option<PathBuf>,
+    /// Write the self-contained HTML here
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// Runs the export against the configured database.
+pub async fn run(args: &ReportArgs, config: &crate::config::Config) -> anyhow::Result<()> {
+    let lang = Lang::parse(&args.lang).ok_or_else(|| {
+        anyhow::anyhow!("--lang: `{}` is not a report language (en, de)", args.lang)
+    })?;
+    let store = crate::open_store(config).await?;
+    let services = Services {
+        store: store.clone(),
+        auth: app::server::auth::AuthSettings {
+            secure_cookies: config.secure_cookies,
+            session_ttl_ms: config.session_ttl_ms,
+        },
+        data_dir: config.data_dir.clone(),
+        chromium: config
+            .chromium_path
+            .clone()
+            .or_else(app::report::pdf::find_chromium),
+    };
+    let pilot = store
+        .pilot(args.pilot)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .ok_or_else(|| anyhow::anyhow!("--pilot: no pilot {}", args.pilot))?;
+    let name = pilot.name.clone();
+    let (pdf, path) = match (&args.pdf, &args.html) {
+        (Some(path), _) => (true, path),
+        (None, Some(path)) => (false, path),
+        (None, None) => unreachable!("clap requires --pdf or --html"),
+    };
+    let rendered = app::report::export(&services, pilot, lang, pdf, None, "cli")
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    std::fs::write(path, &rendered.bytes).with_context(|| format!("writing {}", path.display()))?;
+    println!(
+        "Wrote the {} report of “{name}” ({} bytes, plan version {}, SHA-256 {}) to {}.",
+        if pdf { "PDF" } else { "HTML" },
+        rendered.bytes.len(),
+        rendered
+            .plan_version
+            .map(|v| v.to_string())
+            .unwrap_or_else(|| "none approved".into()),
+        rendered.sha256,
+        path.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! The report as files: `GET /pilots/{id}/report.html` and `/report.pdf` for signed-in users who
+//! may see the pilot, and `GET /share/{token}` (HTML) and `/share/{token}/report.pdf` for a
+//! customer contact holding a share link, without an account.
+//!
+//! `?lang=de` chooses German (default English; a share link has its own language). PDFs are
+//! recorded as exports (who, when, plan version, SHA-256); an unknown, revoked or expired share
+//! link answers 404 with a page that says which, and nothing about the pilot.
+
+use super::api_v1::{ApiCaller, ApiError};
+use crate::AppState;
+use app::error::AppError;
+use app::report::{Lang, share};
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/pilots/{id}/report.html", get(report_html))
+        .route("/pilots/{id}/report.pdf", get(report_pdf))
+        .route("/share/{token}", get(shared_html))
+        .route("/share/{token}/report.pdf", get(shared_pdf))
+}
+
+#[derive(Deserialize)]
+pub struct LangQuery {
+    #[serde(default)]
+    lang: String,
+}
+
+fn lang_of(query: &LangQuery) -> Result<Lang, AppError> {
+    Lang::parse(&query.lang).ok_or_else(|| {
+        AppError::invalid(format!(
+            "lang: `{}` is not a report language (en, de)",
+            query.lang
+        ))
+    })
+}
+
+/// A file name from a pilot name: letters, digits and dashes.
+fn file_stem(name: &str) -> String {
+    let stem: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let stem = stem
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    if stem.is_empty() {
+        "pilot".into()
+    } else {
+        stem
+    }
+}
+
+fn private(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
+fn pdf_response(bytes: Vec<u8>, name: &str, lang: Lang) -> Response {
+    let disposition = format!(
+        "attachment; filename=\"pilot-report-{}-{}.pdf\"",
+        file_stem(name),
+        lang.code()
+    );
+    let mut response = (StatusCode::OK, bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/pdf"),
+    );
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    private(response)
+}
+
+async fn report_html(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path(id): Path<i64>,
+    Query(query): Query<LangQuery>,
+) -> Result<Response, ApiError> {
+    let lang = lang_of(&query)?;
+    let services = &state.services;
+    let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
+    let model =
+        app::report::build_report(services, pilot, lang, app::server::store::now_ms()).await?;
+    let html = app::report::render_html(&model).map_err(|e| {
+        tracing::error!(error = %e, "report template failed");
+        AppError::Internal
+    })?;
+    Ok(private(Html(html).into_response()))
+}
+
+async fn report_pdf(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path(id): Path<i64>,
+    Query(query): Query<LangQuery>,
+) -> Result<Response, ApiError> {
+    let lang = lang_of(&query)?;
+    let services = &state.services;
+    let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
+    let name = pilot.name.clone();
+    let rendered = app::report::export(services, pilot, lang, true, Some(user.id), "web").await?;
+    Ok(pdf_response(rendered.bytes, &name, lang))
+}
+
+/// The page a dead share link shows: it says why, and nothing about the pilot.
+fn gone(reason: &str) -> Response {
+    let body = format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Link not available</title>\
+         <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:15vh auto;padding:0 1rem;color:#1d2430}}</style></head>\
+         <body><h1>This report link is not available</h1><p>{reason}</p>\
+         <p>Ask the person who sent it to you for a new link.</p></body></html>"
+    );
+    private((StatusCode::NOT_FOUND, Html(body)).into_response())
+}
+
+async fn shared_pilot(
+    state: &AppState,
+    token: &str,
+) -> Result<Result<(app::model::Pilot, Lang), Response>, AppError> {
+    if !share::looks_like_token(token) {
+        return Ok(Err(gone("The link is not valid.")));
+    }
+    let store = &state.services.store;
+    let Some(link) = store.share_link_by_hash(&share::token_hash(token)).await? else {
+        return Ok(Err(gone("The link is not valid.")));
+    };
+    if link.revoked_ms.is_some() {
+        return Ok(Err(gone("The link was revoked.")));
+    }
+    if !link.is_active(app::server::store::now_ms()) {
+        return Ok(Err(gone("The link has expired.")));
+    }
+    let Some(pilot) = store.pilot(link.pilot_id).await? else {
+        return Ok(Err(gone("The link is not valid.")));
+    };
+    Ok(Ok((pilot, Lang::parse(&link.lang).unwrap_or_default())))
+}
+
+async fn shared_html(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Response, ApiError> {
+    let (pilot, lang) = match shared_pilot(&state, &token).await? {
+        Ok(found) => found,
+        Err(page) => return Ok(page),
+    };
+    let model =
+        app::report::build_report(&state.services, pilot, lang, app::server::store::now_ms())
+            .await?;
+    let html = app::report::render_html(&model).map_err(|e| {
+        tracing::error!(error = %e, "report template failed");
+        AppError::Internal
+    })?;
+    Ok(private(Html(html).into_response()))
+}
+
+async fn shared_pdf(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Response, ApiError> {
+    let (pilot, lang) = match shared_pilot(&state, &token).await? {
+        Ok(found) => found,
+        Err(page) => return Ok(page),
+    };
+    let name = pilot.name.clone();
+    let rendered = app::report::export(&state.services, pilot, lang, true, None, "share").await?;
+    Ok(pdf_response(rendered.bytes, &name, lang))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn file_names_keep_letters_and_digits() {
+        assert_eq!(super::file_stem("Acme </b> Pilot 2"), "acme-b-pilot-2");
+        assert_eq!(super::file_stem("«»"), "pilot");
+    }
+}
