@@ -109,6 +109,22 @@ pub struct Application {
     pub store: Store,
 }
 
+/// What server functions, routes and database commands share, from the configuration.
+pub fn services(config: &Config, store: Store) -> Services {
+    Services {
+        store,
+        auth: AuthSettings {
+            secure_cookies: config.secure_cookies,
+            session_ttl_ms: config.session_ttl_ms,
+        },
+        data_dir: config.data_dir.clone(),
+        chromium: config
+            .chromium_path
+            .clone()
+            .or_else(app::report::pdf::find_chromium),
+    }
+}
+
 impl Application {
     /// Opens the database, bootstraps it on first start, and binds the listener.
     pub async fn build(config: Config) -> anyhow::Result<Application> {
@@ -123,18 +139,7 @@ impl Application {
         let listener = tokio::net::TcpListener::bind(config.site_addr)
             .await
             .with_context(|| format!("LEPTOS_SITE_ADDR: cannot listen on {}", config.site_addr))?;
-        let services = Services {
-            store: store.clone(),
-            auth: AuthSettings {
-                secure_cookies: config.secure_cookies,
-                session_ttl_ms: config.session_ttl_ms,
-            },
-            data_dir: config.data_dir.clone(),
-            chromium: config
-                .chromium_path
-                .clone()
-                .or_else(app::report::pdf::find_chromium),
-        };
+        let services = services(&config, store.clone());
         if let Some(first) = &first_start {
             app::server::bootstrap::seed_demo_evidence(&services, first)
                 .await

@@ -4,7 +4,6 @@
 
 use anyhow::Context;
 use app::report::Lang;
-use app::server::Services;
 use std::path::PathBuf;
 
 /// What to export.
@@ -31,18 +30,7 @@ pub async fn run(args: &ReportArgs, config: &crate::config::Config) -> anyhow::R
         anyhow::anyhow!("--lang: `{}` is not a report language (en, de)", args.lang)
     })?;
     let store = crate::open_store(config).await?;
-    let services = Services {
-        store: store.clone(),
-        auth: app::server::auth::AuthSettings {
-            secure_cookies: config.secure_cookies,
-            session_ttl_ms: config.session_ttl_ms,
-        },
-        data_dir: config.data_dir.clone(),
-        chromium: config
-            .chromium_path
-            .clone()
-            .or_else(app::report::pdf::find_chromium),
-    };
+    let services = crate::services(config, store.clone());
     let pilot = store
         .pilot(args.pilot)
         .await

@@ -111,7 +111,7 @@ pub mod ssr {
     use engine::plan::{MeasurementPoint, PlanContent, PlanVersion};
     use engine::verdict::collect::{
         LatencyPercentiles, LoadPoint, QualityFigures, gateway_figures, load_test_figures,
-        load_test_gaps, points_at_planned_peak, quality_figures,
+        load_test_gaps, planned_peak_indices, quality_figures,
     };
     use engine::verdict::{EvidenceStatistic, grade_plan};
 
@@ -304,7 +304,6 @@ pub mod ssr {
                 alarms.extend(summary.report.alarms.iter().map(|a| a.message.clone()));
             }
         }
-        alarms.dedup();
         alarms.sort();
         alarms.dedup();
         Ok(alarms)
@@ -422,22 +421,16 @@ pub mod ssr {
                 link: pilot_link("quality"),
             });
         }
+        let load_points = evidence.load_points();
         if let Some(peak) = evidence.planned_peak() {
-            let points: Vec<(LoadPoint, Option<SpreadState>)> = evidence
+            let spreads: Vec<Option<SpreadState>> = evidence
                 .runs
                 .iter()
-                .flat_map(|run| {
-                    run.points
-                        .iter()
-                        .map(move |p| (load_point(run, p), p.spread))
-                })
+                .flat_map(|run| run.points.iter().map(|p| p.spread))
                 .collect();
-            let only: Vec<LoadPoint> = points.iter().map(|(p, _)| p.clone()).collect();
-            for chosen in points_at_planned_peak(&only, peak) {
-                let saturated = points
-                    .iter()
-                    .any(|(p, s)| p == chosen && matches!(s, Some(SpreadState::Saturated)));
-                if saturated {
+            for index in planned_peak_indices(&load_points, peak) {
+                if matches!(spreads[index], Some(SpreadState::Saturated)) {
+                    let chosen = &load_points[index];
                     warnings.push(VerdictWarning {
                         title: "Saturated at the planned peak".into(),
                         detail: format!(
@@ -450,7 +443,6 @@ pub mod ssr {
                 }
             }
         }
-        let load_points: Vec<LoadPoint> = evidence.load_points();
         if plan.is_some()
             && let Some(gap) = load_test_gaps(&load_points, evidence.planned_peak())
         {

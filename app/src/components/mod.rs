@@ -1,5 +1,6 @@
 //! Widgets shared by the pages: the page frame, status badges, notices and empty states.
 
+pub mod action_forms;
 pub mod frame;
 pub mod notice;
 pub mod upload;

@@ -18,6 +18,7 @@ use crate::api::plans::{
     PlanVersionRecord, PlanView, RemovePassMark, RemoveScenario, SavePassMark, SavePlanSettings,
     SaveScenario, get_plan,
 };
+use crate::components::action_forms::{self, action_error, refresh_after, returned_error};
 use crate::components::{ErrorNotice, PageHeader};
 use crate::error::AppError;
 use engine::plan::templates::{Provenance, all as all_templates};
@@ -26,7 +27,6 @@ use engine::plan::{
     PlanSection, QualityForm, ScenarioForm, Scope, ServingForm, Statistic, Unit,
 };
 use leptos::prelude::*;
-use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
 /// What every form of the draft needs: which draft, at which revision, and how to refresh.
@@ -48,79 +48,25 @@ impl Draft {
     }
 }
 
-/// Fetches the plan again once `action` succeeded.
-fn refresh_after<S>(action: ServerAction<S>, refresh: RwSignal<u32>)
-where
-    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    Effect::new(move |_| {
-        if matches!(action.value().get(), Some(Ok(_))) {
-            refresh.update(|n| *n += 1);
-        }
-    });
-}
-
-/// The error of the action's last run, next to its form. Only for runs dispatched on this page:
-/// an error a plain form post came back with (before hydration) reaches every action of its
-/// kind, so [`returned_errors`] shows it once instead.
-fn action_error<S>(action: ServerAction<S>) -> impl IntoView
-where
-    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    move || match action.value().get() {
-        Some(Err(error)) if action.version().get() > 0 => Some(view! {
-            <div class="notice notice-error form-error" role="alert">{error.to_string()}</div>
-        }),
-        _ => None,
-    }
-}
-
-/// The error a plain form post of kind `S` came back with, if any (it travels in the address).
-fn returned_error<S>() -> Option<String>
-where
-    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    ServerAction::<S>::new()
-        .value()
-        .get_untracked()
-        .and_then(Result::err)
-        .map(|error| error.to_string())
-}
-
 /// Without JavaScript a refused form returns to this page with its error in the address; the
-/// error is shown here, once, above the editor. After a change saved since, it is old news.
+/// error is shown here, once, above the editor.
 fn returned_errors(refresh: RwSignal<u32>) -> Option<AnyView> {
-    if refresh.get_untracked() > 0 {
-        return None;
-    }
-    let errors: Vec<String> = [
-        returned_error::<CreatePlan>(),
-        returned_error::<AmendPlan>(),
-        returned_error::<ApprovePlan>(),
-        returned_error::<DiscardPlanDraft>(),
-        returned_error::<ApplyPlanTemplate>(),
-        returned_error::<SavePassMark>(),
-        returned_error::<MovePassMark>(),
-        returned_error::<RemovePassMark>(),
-        returned_error::<SaveScenario>(),
-        returned_error::<RemoveScenario>(),
-        returned_error::<SavePlanSettings>(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    (!errors.is_empty()).then(|| {
-        view! {
-            <div class="notice notice-error" role="alert" id="returned-error">
-                <strong>"The change was not saved"</strong>
-                {errors.into_iter().map(|e| view! { <p>{e}</p> }).collect_view()}
-            </div>
-        }
-        .into_any()
-    })
+    action_forms::returned_errors(
+        refresh,
+        vec![
+            returned_error::<CreatePlan>(),
+            returned_error::<AmendPlan>(),
+            returned_error::<ApprovePlan>(),
+            returned_error::<DiscardPlanDraft>(),
+            returned_error::<ApplyPlanTemplate>(),
+            returned_error::<SavePassMark>(),
+            returned_error::<MovePassMark>(),
+            returned_error::<RemovePassMark>(),
+            returned_error::<SaveScenario>(),
+            returned_error::<RemoveScenario>(),
+            returned_error::<SavePlanSettings>(),
+        ],
+    )
 }
 
 #[component]

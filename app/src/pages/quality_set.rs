@@ -12,75 +12,23 @@ use crate::api::quality::{
     ApproveEvalSet, EvalSetPage, EvalSetVersion, NewEvalSetVersion, RemoveEvalItem, SaveEvalItem,
     get_eval_set,
 };
+use crate::components::action_forms::{self, action_error, refresh_after, returned_error};
 use crate::components::{ErrorNotice, PageHeader};
-use crate::error::AppError;
 use leptos::prelude::*;
-use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-/// Fetches the page again once `action` succeeded.
-fn refresh_after<S>(action: ServerAction<S>, refresh: RwSignal<u32>)
-where
-    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    Effect::new(move |_| {
-        if matches!(action.value().get(), Some(Ok(_))) {
-            refresh.update(|n| *n += 1);
-        }
-    });
-}
-
-/// The error of the action's last run dispatched on this page.
-fn action_error<S>(action: ServerAction<S>) -> impl IntoView
-where
-    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    move || match action.value().get() {
-        Some(Err(error)) if action.version().get() > 0 => Some(view! {
-            <div class="notice notice-error form-error" role="alert">{error.to_string()}</div>
-        }),
-        _ => None,
-    }
-}
-
-fn returned_error<S>() -> Option<String>
-where
-    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    ServerAction::<S>::new()
-        .value()
-        .get_untracked()
-        .and_then(Result::err)
-        .map(|error| error.to_string())
-}
-
 /// Without JavaScript a refused form returns with its error in the address; shown once here.
 fn returned_errors(refresh: RwSignal<u32>) -> Option<AnyView> {
-    if refresh.get_untracked() > 0 {
-        return None;
-    }
-    let errors: Vec<String> = [
-        returned_error::<SaveEvalItem>(),
-        returned_error::<RemoveEvalItem>(),
-        returned_error::<ApproveEvalSet>(),
-        returned_error::<NewEvalSetVersion>(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    (!errors.is_empty()).then(|| {
-        view! {
-            <div class="notice notice-error" role="alert" id="returned-error">
-                <strong>"The change was not saved"</strong>
-                {errors.into_iter().map(|e| view! { <p>{e}</p> }).collect_view()}
-            </div>
-        }
-        .into_any()
-    })
+    action_forms::returned_errors(
+        refresh,
+        vec![
+            returned_error::<SaveEvalItem>(),
+            returned_error::<RemoveEvalItem>(),
+            returned_error::<ApproveEvalSet>(),
+            returned_error::<NewEvalSetVersion>(),
+        ],
+    )
 }
 
 #[component]

@@ -53,6 +53,20 @@ pub fn css_string(text: &str) -> String {
     out
 }
 
+/// Pilot `pilot`'s report as HTML, as of now, with the plan version it was graded against.
+pub async fn report_html(
+    services: &crate::server::Services,
+    pilot: crate::model::Pilot,
+    lang: Lang,
+) -> Result<(String, Option<u32>), crate::error::AppError> {
+    let model = build_report(services, pilot, lang, crate::server::store::now_ms()).await?;
+    let html = render_html(&model).map_err(|e| {
+        tracing::error!(error = %e, "report template failed");
+        crate::error::AppError::Internal
+    })?;
+    Ok((html, model.plan_version_number))
+}
+
 /// A rendered report, as exported.
 pub struct Rendered {
     pub bytes: Vec<u8>,
@@ -73,12 +87,7 @@ pub async fn export(
     use crate::error::AppError;
     use sha2::{Digest, Sha256};
     let pilot_id = pilot.id;
-    let model = build_report(services, pilot, lang, crate::server::store::now_ms()).await?;
-    let plan_version = model.plan_version_number;
-    let html = render_html(&model).map_err(|e| {
-        tracing::error!(error = %e, "report template failed");
-        AppError::Internal
-    })?;
+    let (html, plan_version) = report_html(services, pilot, lang).await?;
     let bytes = if pdf {
         let Some(chromium) = &services.chromium else {
             return Err(AppError::Unavailable(

@@ -8,7 +8,6 @@ use crate::error::AppError;
 use crate::model::{EvidenceFile, Pilot};
 use crate::server::Services;
 use engine::demand::{DemandProfile, TokenDistribution};
-use engine::verdict::Verdict;
 
 /// A table cell: text, right-aligned when numeric.
 #[derive(Clone, Debug, PartialEq)]
@@ -139,16 +138,12 @@ pub async fn build_report(
     ))
 }
 
-fn status_class(verdict: &Verdict) -> &'static str {
-    verdict.as_str()
-}
-
 fn mark_line(row: &VerdictRow) -> MarkLine {
     MarkLine {
         sentence: row.sentence.clone(),
         notation: row.notation.clone(),
         status: row.verdict.label().to_string(),
-        status_class: status_class(&row.verdict).to_string(),
+        status_class: row.verdict.as_str().to_string(),
         measured: row.measured.clone(),
         point: row.point.clone(),
         definition: row.definition.clone(),

@@ -136,22 +136,35 @@ fn percentile_figures(metric: Metric, p: &Percentiles) -> Vec<EvidenceStatistic>
 /// The point of each scenario graded at the planned peak: the lowest tested concurrency at or
 /// above it. Scenarios in first-seen order; scenarios that never reached the peak are left out.
 pub fn points_at_planned_peak(points: &[LoadPoint], planned_peak: u32) -> Vec<&LoadPoint> {
+    planned_peak_indices(points, planned_peak)
+        .into_iter()
+        .map(|i| &points[i])
+        .collect()
+}
+
+/// [`points_at_planned_peak`] as indices into `points`, for callers that keep more per point.
+pub fn planned_peak_indices(points: &[LoadPoint], planned_peak: u32) -> Vec<usize> {
     let peak = f64::from(planned_peak);
-    let mut chosen: Vec<&LoadPoint> = Vec::new();
-    for point in points {
+    let mut chosen: Vec<usize> = Vec::new();
+    for (index, point) in points.iter().enumerate() {
         let Some(concurrency) = point.concurrency.filter(|c| *c >= peak) else {
             continue;
         };
-        match chosen.iter_mut().find(|p| p.scenario == point.scenario) {
+        match chosen
+            .iter_mut()
+            .find(|i| points[**i].scenario == point.scenario)
+        {
             Some(best) => {
-                let better = concurrency < best.concurrency.unwrap_or(f64::INFINITY)
-                    || (concurrency == best.concurrency.unwrap_or(f64::INFINITY)
-                        && point.recorded_at_ms > best.recorded_at_ms);
+                let current = &points[*best];
+                let current_concurrency = current.concurrency.unwrap_or(f64::INFINITY);
+                let better = concurrency < current_concurrency
+                    || (concurrency == current_concurrency
+                        && point.recorded_at_ms > current.recorded_at_ms);
                 if better {
-                    *best = point;
+                    *best = index;
                 }
             }
-            None => chosen.push(point),
+            None => chosen.push(index),
         }
     }
     chosen

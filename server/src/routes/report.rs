@@ -102,12 +102,7 @@ async fn report_html(
     let lang = lang_of(&query)?;
     let services = &state.services;
     let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
-    let model =
-        app::report::build_report(services, pilot, lang, app::server::store::now_ms()).await?;
-    let html = app::report::render_html(&model).map_err(|e| {
-        tracing::error!(error = %e, "report template failed");
-        AppError::Internal
-    })?;
+    let (html, _) = app::report::report_html(services, pilot, lang).await?;
     Ok(private(Html(html).into_response()))
 }
 
@@ -167,13 +162,7 @@ async fn shared_html(
         Ok(found) => found,
         Err(page) => return Ok(page),
     };
-    let model =
-        app::report::build_report(&state.services, pilot, lang, app::server::store::now_ms())
-            .await?;
-    let html = app::report::render_html(&model).map_err(|e| {
-        tracing::error!(error = %e, "report template failed");
-        AppError::Internal
-    })?;
+    let (html, _) = app::report::report_html(&state.services, pilot, lang).await?;
     Ok(private(Html(html).into_response()))
 }
 

@@ -3,7 +3,8 @@
 use crate::helpers::{client, spawn_app, spawn_app_with};
 use std::process::Command;
 
-fn server_binary() -> Command {
+/// The `server` binary with none of the configuration variables of the test's environment.
+pub fn server_binary() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_server"));
     for variable in [
         "DATABASE_URL",

@@ -1,6 +1,7 @@
 //! The pilot report: self-contained HTML (no script, no external URL, everything escaped), the
 //! PDF with its export record, share links for contacts without an account, and the CLI export.
 
+use crate::cli::server_binary;
 use crate::helpers::{client, spawn_app};
 use reqwest::StatusCode;
 use sha2::{Digest, Sha256};
@@ -276,17 +277,7 @@ async fn the_cli_exports_the_report_from_the_database() {
     let pilot = app.demo_pilot.expect("demo pilot");
     let folder = tempfile::tempdir().unwrap();
     let out = folder.path().join("report.html");
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_server"));
-    for variable in [
-        "DATABASE_URL",
-        "DATA_DIR",
-        "DEMO",
-        "LEPTOS_SITE_ADDR",
-        "CHROMIUM_PATH",
-    ] {
-        command.env_remove(variable);
-    }
-    let output = command
+    let output = server_binary()
         .args([
             "report",
             "--pilot",
@@ -315,7 +306,9 @@ async fn the_cli_exports_the_report_from_the_database() {
         ("cli", "html")
     );
     // Neither --pdf nor --html: clap refuses before touching the database.
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_server"));
-    let output = command.args(["report", "--pilot", "1"]).output().unwrap();
+    let output = server_binary()
+        .args(["report", "--pilot", "1"])
+        .output()
+        .unwrap();
     assert!(!output.status.success());
 }

@@ -163,14 +163,21 @@ impl Store {
         Ok(())
     }
 
-    /// Classifies why a guarded write to version `number` touched no row.
-    async fn draft_write_refusal(&self, pilot_id: i64, number: u32) -> StoreResult<DraftWrite> {
-        let row =
-            sqlx::query("SELECT status FROM plan_versions WHERE pilot_id = $1 AND number = $2")
-                .bind(pilot_id)
-                .bind(i64::from(number))
-                .fetch_optional(&self.pool)
-                .await?;
+    /// Classifies why a guarded write to version `number` of a versioned table
+    /// (`plan_versions`, `eval_set_versions`: a `status` of `draft` or `approved` per pilot and
+    /// number) touched no row.
+    pub(super) async fn version_write_refusal(
+        &self,
+        table: &'static str,
+        pilot_id: i64,
+        number: u32,
+    ) -> StoreResult<DraftWrite> {
+        let sql = format!("SELECT status FROM {table} WHERE pilot_id = $1 AND number = $2");
+        let row = sqlx::query(&sql)
+            .bind(pilot_id)
+            .bind(i64::from(number))
+            .fetch_optional(&self.pool)
+            .await?;
         Ok(match row {
             None => DraftWrite::Missing,
             Some(row) if row.try_get::<String, _>("status")? == "approved" => DraftWrite::Frozen,
@@ -203,7 +210,8 @@ impl Store {
         if done > 0 {
             Ok(DraftWrite::Done(revision + 1))
         } else {
-            self.draft_write_refusal(pilot_id, number).await
+            self.version_write_refusal("plan_versions", pilot_id, number)
+                .await
         }
     }
 
@@ -233,7 +241,8 @@ impl Store {
         if done > 0 {
             Ok(DraftWrite::Done(revision))
         } else {
-            self.draft_write_refusal(pilot_id, number).await
+            self.version_write_refusal("plan_versions", pilot_id, number)
+                .await
         }
     }
 

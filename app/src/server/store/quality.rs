@@ -123,20 +123,6 @@ impl Store {
         Ok(())
     }
 
-    async fn eval_set_refusal(&self, pilot_id: i64, number: u32) -> StoreResult<DraftWrite> {
-        let row =
-            sqlx::query("SELECT status FROM eval_set_versions WHERE pilot_id = $1 AND number = $2")
-                .bind(pilot_id)
-                .bind(i64::from(number))
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(match row {
-            None => DraftWrite::Missing,
-            Some(row) if row.try_get::<String, _>("status")? == "approved" => DraftWrite::Frozen,
-            Some(_) => DraftWrite::Stale,
-        })
-    }
-
     /// Replaces the items of draft version `number` if it is still a draft at `revision`
     /// (`None`: whatever its revision, for an upload replacing the draft); `source` and
     /// `evidence_id` say where the items came from.
@@ -173,7 +159,8 @@ impl Store {
         if done > 0 {
             Ok(DraftWrite::Done(revision.unwrap_or_default() + 1))
         } else {
-            self.eval_set_refusal(pilot_id, number).await
+            self.version_write_refusal("eval_set_versions", pilot_id, number)
+                .await
         }
     }
 
@@ -208,7 +195,8 @@ impl Store {
         if done > 0 {
             Ok(DraftWrite::Done(revision.unwrap_or_default()))
         } else {
-            self.eval_set_refusal(pilot_id, number).await
+            self.version_write_refusal("eval_set_versions", pilot_id, number)
+                .await
         }
     }
 }
