@@ -22,6 +22,9 @@ test("the demo pilot's verdict, its PDF report and a share link", async ({ page,
   await expect(page.getByRole("heading", { level: 1, name: "Pilot report" })).toBeVisible();
   await hydrated(page);
 
+  // The preview frame shows the document itself.
+  await expect(page.frameLocator("iframe.report-preview").locator("#verdict-headline")).toContainText("Pass marks missed");
+
   // The PDF: printed by the server's Chromium, its text holds the verdict and the recommendation.
   const downloading = page.waitForEvent("download");
   await page.locator("#download-pdf").click();

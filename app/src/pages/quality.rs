@@ -64,6 +64,7 @@ fn RunsTable(runs: Vec<RunView>, k_source: String) -> impl IntoView {
                 {format!("Retrieval hit rate@k: share of questions with accepted passages where one of them is among the first k retrieved (k from {k_source}); scored separately from the answers. ")}
                 "Truncated: answers the engine stopped at its token limit (finish_reason = length), share of answered questions."
             </p>
+            <div class="table-scroll">
             <table class="table">
                 <thead><tr>
                     <th scope="col">"Run"</th>
@@ -99,6 +100,7 @@ fn RunsTable(runs: Vec<RunView>, k_source: String) -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
+            </div>
         </section>
     }
 }
@@ -140,6 +142,7 @@ fn ItemsTable(items: Vec<ItemRow>, run: i64) -> impl IntoView {
         <section class="card">
             <h2>{format!("Questions of run #{run}")}</h2>
             <p class="muted small">"Score: 1/0 for right/wrong, else the graded score (0–1). Retrieved: passage ids in rank order; “hit” when an accepted passage is among the first k."</p>
+            <div class="table-scroll">
             <table class="table">
                 <thead><tr>
                     <th scope="col">"Id"</th>
@@ -175,6 +178,7 @@ fn ItemsTable(items: Vec<ItemRow>, run: i64) -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
+            </div>
         </section>
     }
 }

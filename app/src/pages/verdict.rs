@@ -80,8 +80,10 @@ fn verdict_card(view: VerdictView) -> AnyView {
         <section class="card" id="verdict">
             <div class="card-head">
                 <h2>"Verdict"</h2>
-                <a class="button button-small" href=format!("/pilots/{id}/report")>"Report"</a>
-                <a class="button button-small" href=format!("/pilots/{id}/plan")>"Open plan"</a>
+                <div class="card-head-badges">
+                    <a class="button button-small" href=format!("/pilots/{id}/report")>"Report"</a>
+                    <a class="button button-small" href=format!("/pilots/{id}/plan")>"Open plan"</a>
+                </div>
             </div>
             <p class=outcome_class(&view) data-outcome=view.outcome.map(|o| format!("{o:?}").to_lowercase())>{headline}</p>
             <p class="small muted">{version}</p>

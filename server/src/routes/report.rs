@@ -103,7 +103,13 @@ async fn report_html(
     let services = &state.services;
     let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
     let (html, _) = app::report::report_html(services, pilot, lang).await?;
-    Ok(private(Html(html).into_response()))
+    let mut response = private(Html(html).into_response());
+    // The report page previews the document in a frame of this site (everything else: DENY).
+    response.headers_mut().insert(
+        header::X_FRAME_OPTIONS,
+        HeaderValue::from_static("SAMEORIGIN"),
+    );
+    Ok(response)
 }
 
 async fn report_pdf(

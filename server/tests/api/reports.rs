@@ -50,6 +50,8 @@ async fn the_demo_report_grades_recommends_and_stays_self_contained() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["cache-control"], "no-store");
+    // Framed by the report page's preview, by this site only.
+    assert_eq!(response.headers()["x-frame-options"], "SAMEORIGIN");
     let html = response.text().await.unwrap();
     assert_self_contained(&html);
     // The demo plan's TTFT p99 ≤ 450 ms at the planned peak of 8 fails on the V100 load test,
@@ -200,6 +202,26 @@ async fn share_links_open_one_report_without_an_account_until_revoked_or_expired
         )
         .await;
     assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // So is a link for nobody, or in a language the report does not have.
+    for (contact, lang) in [("  ", "en"), ("x", "fr")] {
+        let refused = app
+            .call(
+                &admin,
+                "create_share_link",
+                &[
+                    ("pilot_id", &shared.to_string()),
+                    ("contact", contact),
+                    ("days", "7"),
+                    ("lang", lang),
+                ],
+            )
+            .await;
+        assert_eq!(
+            refused.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{contact:?} {lang}"
+        );
+    }
     assert_eq!(app.store.share_links(shared).await.unwrap().len(), 1);
     // Revoked: 404 saying so, without the pilot.
     let link_id = created["link"]["id"].as_i64().unwrap().to_string();
