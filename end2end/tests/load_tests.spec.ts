@@ -3,7 +3,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, hydrated, signIn, watchForErrors } from "./helpers";
 
-const FIXTURES = process.env.PILOTDESK_FIXTURES ?? path.resolve(__dirname, "../../../shared/fixtures");
+const FIXTURES = path.resolve(__dirname, "../../testdata");
 const BENCH = path.join(FIXTURES, "er0080-vllm-benchmarking/bench_serve_v0.25.1.json");
 const AIPERF = path.join(FIXTURES, "aiperf-examples-run1/profile_export_aiperf.json");
 

@@ -1,25 +1,16 @@
-//! Importer tests: every real fixture in `shared/fixtures` of a supported format imports and
+//! Importer tests: every real fixture in `testdata/` of a supported format imports and
 //! reproduces the file's own numbers; malformed variants fail with errors that name the file,
 //! line and field; formats without a real sample (GenAI-Perf, current guidellm) are tested on
 //! small files written here from the documented schema.
 //!
-//! Fixtures are read from `$PILOTDESK_FIXTURES`, else `<workspace>/../shared/fixtures`; a
-//! missing folder fails the tests rather than skipping them.
+//! Fixtures are the real files in `<workspace>/testdata` (sources in `testdata/SOURCES.md`); a
+//! missing file fails the tests rather than skipping them.
 
 use super::*;
 use std::path::{Path, PathBuf};
 
 fn fixtures() -> PathBuf {
-    let dir = match std::env::var_os("PILOTDESK_FIXTURES") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
-    };
-    assert!(
-        dir.is_dir(),
-        "fixture folder not found at {} (set PILOTDESK_FIXTURES to the shared/fixtures folder)",
-        dir.display()
-    );
-    dir
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata")
 }
 
 fn read(rel: &str) -> Vec<u8> {

@@ -5,10 +5,7 @@ use super::*;
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> String {
-    let dir = match std::env::var_os("PILOTDESK_FIXTURES") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
-    };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata");
     let path = dir.join("er0080-vllm-benchmarking").join(name);
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("fixture {} unreadable: {e}", path.display()))

@@ -349,12 +349,9 @@ fn malformed_uploads_have_clear_errors() {
     assert_eq!(e.kind, QualityErrorKind::WrongType);
 }
 
-/// The real lm-eval result, read like the other engine fixtures (`PILOTDESK_FIXTURES` overrides).
+/// The real lm-eval result from `testdata/`, like the other engine fixtures.
 fn lm_eval_fixture_text() -> String {
-    let dir = match std::env::var_os("PILOTDESK_FIXTURES") {
-        Some(d) => std::path::PathBuf::from(d),
-        None => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
-    };
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata");
     let path = dir
         .join("akamaslabs-lmeval")
         .join("results_2026-10-08T12-45-17.743940.json");

@@ -7,10 +7,7 @@ use std::io::Cursor;
 use std::path::PathBuf;
 
 fn fixture(rel: &str) -> Vec<u8> {
-    let dir = match std::env::var_os("PILOTDESK_FIXTURES") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
-    };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata");
     let path = dir.join(rel);
     std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {} unreadable: {e}", path.display()))
 }

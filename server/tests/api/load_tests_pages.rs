@@ -8,12 +8,9 @@ use reqwest::{Client, StatusCode};
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// The real files of `testdata/` (their sources in `testdata/SOURCES.md`).
 fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("PILOTDESK_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
-    assert!(dir.is_dir(), "fixtures not found at {}", dir.display());
-    dir
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata")
 }
 
 fn fixture(path: &str) -> Vec<u8> {

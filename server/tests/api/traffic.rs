@@ -11,9 +11,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn fixtures() -> PathBuf {
-    std::env::var_os("PILOTDESK_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata")
 }
 
 fn scrape(name: &str) -> Vec<u8> {
