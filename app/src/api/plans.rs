@@ -263,38 +263,59 @@ mod editing {
 #[server(endpoint = "get_plan")]
 pub async fn get_plan(pilot_id: i64) -> Result<PlanView, AppError> {
     use crate::server::auth::{Need, require, visible_pilot};
-    use engine::plan::{can_approve_plans, can_edit_plans};
     crate::server::respond(
         async move {
             let user = require(Need::SignedIn)?;
-            let store = crate::server::services()?.store;
-            let pilot = visible_pilot(&store, &user, pilot_id).await?;
-            let versions = visible_versions(user.role, store.plan_versions(pilot_id).await?);
-            let in_force = versions
-                .iter()
-                .filter(|v| !v.is_draft())
-                .map(|v| v.number)
-                .max();
-            let graded = in_force
-                .and_then(|n| versions.iter().find(|v| v.number == n))
-                .or_else(|| versions.last());
-            let evidence = crate::api::verdict::ssr::gather(&crate::server::services()?, pilot_id)
-                .await?
-                .figures();
-            let grade = graded.map(|v| engine::verdict::grade_plan(&v.content, &evidence));
-            Ok(PlanView {
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            let evidence = crate::api::verdict::ssr::gather(&services, pilot_id).await?;
+            let figures = evidence.figures();
+            Ok(plan_view(
+                user.role,
                 pilot,
-                in_force,
-                graded_version: graded.map(|v| v.number),
-                grade,
-                versions,
-                can_edit: can_edit_plans(user.role),
-                can_approve: can_approve_plans(user.role),
-                approved_only: !user.role.is_staff(),
-            })
+                evidence.records,
+                &figures,
+                None,
+            ))
         }
         .await,
     )
+}
+
+/// The plan as `role` may see it, its graded version graded against `figures` — or, when
+/// `in_force_grade` is that version's grade already computed (the pilot page's verdict), that.
+#[cfg(feature = "ssr")]
+pub fn plan_view(
+    role: Role,
+    pilot: Pilot,
+    versions: Vec<PlanVersionRecord>,
+    figures: &[engine::verdict::EvidenceStatistic],
+    in_force_grade: Option<(u32, PlanGrade)>,
+) -> PlanView {
+    use engine::plan::{can_approve_plans, can_edit_plans};
+    let versions = visible_versions(role, versions);
+    let in_force = versions
+        .iter()
+        .filter(|v| !v.is_draft())
+        .map(|v| v.number)
+        .max();
+    let graded = in_force
+        .and_then(|n| versions.iter().find(|v| v.number == n))
+        .or_else(|| versions.last());
+    let grade = graded.map(|v| match in_force_grade {
+        Some((number, grade)) if number == v.number => grade,
+        _ => engine::verdict::grade_plan(&v.content, figures),
+    });
+    PlanView {
+        pilot,
+        in_force,
+        graded_version: graded.map(|v| v.number),
+        grade,
+        versions,
+        can_edit: can_edit_plans(role),
+        can_approve: can_approve_plans(role),
+        approved_only: !role.is_staff(),
+    }
 }
 
 // ---- the life cycle ------------------------------------------------------------------------------

@@ -100,6 +100,51 @@ pub async fn pilot_verdict(pilot_id: i64) -> Result<VerdictView, AppError> {
     )
 }
 
+/// Everything the pilot page shows, from one gathering of the evidence and one grading: the
+/// pilot, the verdict card, the plan card and the precision the quality evidence decided.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PilotPageData {
+    pub pilot: crate::model::PilotView,
+    pub verdict: VerdictView,
+    pub plan: crate::api::plans::PlanView,
+    /// `None` before any evaluation run.
+    pub decision: Option<engine::quality::PrecisionDecision>,
+}
+
+/// The pilot page's data (see [`PilotPageData`]).
+#[server(endpoint = "pilot_overview")]
+pub async fn pilot_overview(pilot_id: i64) -> Result<PilotPageData, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            let evidence = ssr::gather(&services, pilot_id).await?;
+            let figures = evidence.figures();
+            let (mut verdict, grade) = ssr::build_graded(pilot.clone(), &evidence, &figures);
+            verdict.can_edit = user.role.is_staff();
+            let plan = crate::api::plans::plan_view(
+                user.role,
+                pilot.clone(),
+                evidence.records.clone(),
+                &figures,
+                grade,
+            );
+            Ok(PilotPageData {
+                pilot: crate::model::PilotView {
+                    pilot,
+                    can_edit: user.role.can_edit_pilots(),
+                },
+                verdict,
+                plan,
+                decision: evidence.quality.as_ref().map(|q| q.decision.clone()),
+            })
+        }
+        .await,
+    )
+}
+
 #[cfg(feature = "ssr")]
 pub mod ssr {
     use super::*;
@@ -152,6 +197,8 @@ pub mod ssr {
     pub struct PilotEvidence {
         pub plan: Option<PlanVersion>,
         pub versions: Vec<PlanVersion>,
+        /// The same versions as the store keeps them (who wrote and approved them).
+        pub records: Vec<crate::api::plans::PlanVersionRecord>,
         pub runs: Vec<LoadTestRun>,
         pub profile: Option<(DemandProfile, i64)>,
         pub quality: Option<crate::api::quality::QualityReport>,
@@ -240,12 +287,8 @@ pub mod ssr {
     /// Gathers the pilot's evidence.
     pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence, AppError> {
         let store = &services.store;
-        let versions: Vec<PlanVersion> = store
-            .plan_versions(pilot_id)
-            .await?
-            .into_iter()
-            .map(|record| record.to_engine())
-            .collect();
+        let records = store.plan_versions(pilot_id).await?;
+        let versions: Vec<PlanVersion> = records.iter().map(|record| record.to_engine()).collect();
         let plan = store.plan_in_force(pilot_id).await?.map(|r| r.to_engine());
         let runs = crate::api::load_tests::ssr::load_runs(services, pilot_id, &[]).await?;
         let profile = match store.traffic_profile(pilot_id).await? {
@@ -275,6 +318,7 @@ pub mod ssr {
         Ok(PilotEvidence {
             plan,
             versions,
+            records,
             runs,
             profile,
             quality,
@@ -328,9 +372,18 @@ pub mod ssr {
 
     /// Grades the evidence against the plan in force and collects the warnings.
     pub fn build(pilot: Pilot, evidence: &PilotEvidence) -> VerdictView {
-        let figures = evidence.figures();
+        build_graded(pilot, evidence, &evidence.figures()).0
+    }
+
+    /// [`build`] on figures already drawn from `evidence`, also giving the plan grade it made
+    /// (with the graded version's number) so a page showing the plan too grades once.
+    pub fn build_graded(
+        pilot: Pilot,
+        evidence: &PilotEvidence,
+        figures: &[EvidenceStatistic],
+    ) -> (VerdictView, Option<(u32, engine::verdict::PlanGrade)>) {
         let Some(plan) = &evidence.plan else {
-            return VerdictView {
+            let view = VerdictView {
                 pilot,
                 plan_version: None,
                 plan_approved_ms: None,
@@ -341,8 +394,9 @@ pub mod ssr {
                 figures: figures.len(),
                 can_edit: false,
             };
+            return (view, None);
         };
-        let grade = grade_plan(&plan.content, &figures);
+        let grade = grade_plan(&plan.content, figures);
         let rows = grade
             .marks
             .iter()
@@ -368,7 +422,7 @@ pub mod ssr {
                 }
             })
             .collect();
-        VerdictView {
+        let view = VerdictView {
             plan_version: Some(plan.number),
             plan_approved_ms: plan.in_force_since_ms(),
             outcome: Some(grade.outcome),
@@ -378,7 +432,8 @@ pub mod ssr {
             figures: figures.len(),
             can_edit: false,
             pilot,
-        }
+        };
+        (view, Some((plan.number, grade)))
     }
 
     fn warnings(evidence: &PilotEvidence, plan: Option<&PlanContent>) -> Vec<VerdictWarning> {

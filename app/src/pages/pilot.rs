@@ -1,7 +1,7 @@
 //! One pilot: what is being tried, on what, and where it stands.
 
 use super::pilots::or_dash;
-use crate::api::pilots::get_pilot;
+use crate::api::verdict::pilot_overview;
 use crate::components::{ErrorNotice, PageHeader, StatusBadge};
 use engine::pilot::PilotStatus;
 use leptos::prelude::*;
@@ -63,17 +63,19 @@ pub fn pilot_id_param() -> impl Fn() -> i64 + Copy + Send + Sync + 'static {
 #[component]
 pub fn PilotPage() -> impl IntoView {
     let id = pilot_id_param();
-    let pilot = Resource::new(id, get_pilot);
-    let decision = Resource::new(id, crate::api::quality::quality_decision);
+    // One request: the pilot, its verdict, its plan card and the decided precision come from
+    // one gathering of the evidence and one grading.
+    let overview = Resource::new(id, pilot_overview);
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading pilot…"</p> }>
             {move || Suspend::new(async move {
-                let view = match pilot.await {
-                    Ok(view) => view,
+                let overview = match overview.await {
+                    Ok(overview) => overview,
                     Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
                 };
+                let view = overview.pilot;
                 let p = view.pilot;
-                let decision = decision.await.ok();
+                let decision = overview.decision;
                 let sizing_href = sizing_link(&p, decision.as_ref());
                 let hardware = p.hardware();
                 let serving = p.serving();
@@ -124,8 +126,8 @@ pub fn PilotPage() -> impl IntoView {
                             </ol>
                         </section>
                     </div>
-                    <super::verdict::VerdictCard pilot_id=p.id/>
-                    <super::plan::PlanSummaryCard pilot_id=p.id/>
+                    {super::verdict::verdict_card(overview.verdict)}
+                    {super::plan::summary_card(overview.plan)}
                     <section class="card">
                         <h2>"About this pilot"</h2>
                         {if p.description.trim().is_empty() {

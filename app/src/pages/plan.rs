@@ -446,20 +446,7 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
 
 /// The pilot page's plan card: the plan in force (or, for staff, the draft) with each pass
 /// mark's status, and a link to the plan.
-#[component]
-pub fn PlanSummaryCard(pilot_id: i64) -> impl IntoView {
-    let plan = Resource::new(move || pilot_id, get_plan);
-    view! {
-        <Suspense fallback=|| ()>
-            {move || Suspend::new(async move {
-                let Ok(view) = plan.await else { return ().into_any() };
-                summary_card(view)
-            })}
-        </Suspense>
-    }
-}
-
-fn summary_card(view: PlanView) -> AnyView {
+pub fn summary_card(view: PlanView) -> AnyView {
     let id = view.pilot.id;
     let graded = view.graded_version.and_then(|n| view.version(n)).cloned();
     let body = match (&graded, &view.grade) {

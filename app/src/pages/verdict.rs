@@ -2,24 +2,8 @@
 //! definition, measurement point, evidence and status, and the warnings that change the reading.
 
 use super::plan::verdict_badge;
-use crate::api::verdict::{VerdictView, pilot_verdict};
+use crate::api::verdict::VerdictView;
 use leptos::prelude::*;
-
-/// The verdict card of the pilot page.
-#[component]
-pub fn VerdictCard(pilot_id: i64) -> impl IntoView {
-    let verdict = Resource::new(move || pilot_id, pilot_verdict);
-    view! {
-        <Suspense fallback=|| view! { <p class="loading">"Grading the evidence…"</p> }>
-            {move || Suspend::new(async move {
-                match verdict.await {
-                    Ok(view) => verdict_card(view),
-                    Err(_) => ().into_any(),
-                }
-            })}
-        </Suspense>
-    }
-}
 
 fn outcome_class(view: &VerdictView) -> &'static str {
     match view.outcome {
@@ -29,7 +13,8 @@ fn outcome_class(view: &VerdictView) -> &'static str {
     }
 }
 
-fn verdict_card(view: VerdictView) -> AnyView {
+/// The verdict card of the pilot page.
+pub fn verdict_card(view: VerdictView) -> AnyView {
     let id = view.pilot.id;
     let headline = view.headline();
     let version = match (view.plan_version, view.plan_approved_ms) {

@@ -89,6 +89,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("pilot_id", "{pilot}")],
     ),
     ("pilot_verdict", Need::SignedIn, &[("pilot_id", "{pilot}")]),
+    ("pilot_overview", Need::SignedIn, &[("pilot_id", "{pilot}")]),
     (
         "report_overview",
         Need::SignedIn,
