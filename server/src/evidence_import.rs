@@ -53,11 +53,13 @@ pub struct ReadSettings {
     pub eval_set: Option<EvalSet>,
 }
 
+use app::api::load_tests::ssr::MAX_SAMPLED_BYTES;
+
 /// What a file turned out to be.
 #[derive(Debug)]
 pub enum Recognised {
-    /// Load-test results: operating points (per-request records are not kept in memory; the raw
-    /// file is kept on disk for re-analysis).
+    /// Load-test results: operating points, and (for files up to [`MAX_SAMPLED_BYTES`] that
+    /// have them) the per-request records without their chunk gaps.
     LoadTest(Import),
     StartupLog(StartupLog),
     /// A gateway per-request log: its demand profile (records are not kept in memory).
@@ -99,11 +101,12 @@ fn read_load_test(file_name: &str, path: &Path) -> Result<Import, engine::ingest
         kind: ErrorKind::Read,
         message: format!("could not read: {e}"),
     })?;
-    import_reader(
-        file_name,
-        BufReader::new(file),
-        &ImportOptions::stats_only(),
-    )
+    let size = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+    let options = ImportOptions {
+        keep_requests: size <= MAX_SAMPLED_BYTES,
+        ..ImportOptions::stats_only()
+    };
+    import_reader(file_name, BufReader::new(file), &options)
 }
 
 fn read_startup_log(file_name: &str, path: &Path) -> Result<StartupLog, NotRecognised> {

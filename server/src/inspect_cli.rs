@@ -60,7 +60,9 @@ pub fn inspect(path: &std::path::Path) -> Value {
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or(name.clone());
     match recognise(&file_name, path, None) {
-        Ok(Recognised::LoadTest(import)) => {
+        Ok(Recognised::LoadTest(mut import)) => {
+            // What the file says, not each request of it.
+            import.requests.clear();
             json!({ "file": name, "kind": "load_test", "import": import })
         }
         Ok(Recognised::StartupLog(log)) => {

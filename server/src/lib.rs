@@ -145,6 +145,16 @@ impl Application {
                 .await
                 .map_err(|e| anyhow::anyhow!("first-start demo evidence failed: {e}"))?;
         }
+        match app::api::load_tests::ssr::backfill_request_samples(&services).await {
+            Ok(0) => {}
+            Ok(filled) => tracing::info!(
+                filled,
+                "load tests stored before this version: per-request samples taken"
+            ),
+            Err(error) => {
+                tracing::warn!(%error, "taking per-request samples of older load tests failed")
+            }
+        }
         let state = AppState {
             leptos_options,
             services,

@@ -21,6 +21,11 @@ pub struct LoadTestSummary {
     pub import: engine::ingest::Import,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_context: Option<RunContext>,
+    /// How many per-request samples were taken at import and stored beside the row (0: the
+    /// file has none, so goodput is graded on its percentiles). `None` only on rows stored
+    /// before samples were taken; start-up fills them in (see `ssr::backfill_request_samples`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_samples: Option<u64>,
 }
 
 /// p50/p95/p99 of one metric at one point (ms), as the file reports them.
@@ -101,6 +106,9 @@ pub struct Chart {
 /// The plan's targets as the load-test pages use them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanTargets {
+    /// The approved plan version the targets come from.
+    #[serde(default)]
+    pub version: Option<u32>,
     pub targets: Vec<LatencyTarget>,
     /// Where the targets come from, or why there are none.
     pub note: String,
@@ -206,7 +214,7 @@ pub async fn get_load_tests(pilot_id: i64, percentile: String) -> Result<LoadTes
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
             let percentile = normalise_percentile(&percentile);
             let plan = ssr::plan_targets(&services, pilot_id).await?;
-            let runs = ssr::load_runs(&services, pilot_id, &plan.targets).await?;
+            let runs = ssr::load_runs(&services, pilot_id, &plan).await?;
             let charts = ssr::charts(&runs, &[], &plan, &percentile);
             let capacity = ssr::capacity(&runs);
             Ok(LoadTestView {
@@ -240,7 +248,7 @@ pub async fn compare_load_tests(
             visible_pilot(&services.store, &user, pilot_id).await?;
             let percentile = normalise_percentile(&percentile);
             let plan = ssr::plan_targets(&services, pilot_id).await?;
-            let all = ssr::load_runs(&services, pilot_id, &plan.targets).await?;
+            let all = ssr::load_runs(&services, pilot_id, &plan).await?;
             ssr::compare(&all, &baseline, &runs, &plan, &percentile)
         }
         .await,
@@ -253,19 +261,31 @@ pub mod ssr {
 
     use super::*;
     use crate::server::Services;
+    use crate::server::store::evidence::DerivedWrites;
     use engine::charts::{CurveChart, CurveSeries, Threshold, load_curve_chart};
-    use engine::ingest::{ImportOptions, MetricKey, MetricStats, OperatingPoint};
+    use engine::ingest::{Import, ImportOptions, MetricKey, MetricStats, OperatingPoint};
     use engine::loadtest::{
-        capacity_by_scenario, classify_spread, grade_on_percentiles, grade_on_requests,
-        latency_targets,
+        PointGoodput, RequestSample, RequestSamples, capacity_by_scenario, classify_spread,
+        grade_on_percentiles, grade_on_requests, latency_targets,
     };
-    use std::collections::BTreeMap;
+    use std::collections::{BTreeMap, HashMap};
 
     /// The evidence kind of load-test results (as `server::evidence_import::LOAD_TEST`).
     pub const LOAD_TEST: &str = "load_test";
 
-    /// Raw files larger than this are not re-read for per-request goodput on a page view.
-    pub const MAX_REREAD_BYTES: i64 = 256 * 1024 * 1024;
+    /// Load-test files up to this size keep their per-request records while being read, so the
+    /// figures exact goodput needs are taken once at import; larger ones are graded on their
+    /// reported percentiles (their statistics are exact either way).
+    pub const MAX_SAMPLED_BYTES: u64 = 256 * 1024 * 1024;
+
+    /// The derived row of a load test's per-request samples ([`RequestSamples`], binary).
+    pub const REQUEST_SAMPLES: &str = "request_samples";
+
+    /// The derived row of a load test's goodput against approved plan version `version` (one
+    /// [`PointGoodput`] per operating point, JSON).
+    pub fn goodput_row(version: u32) -> String {
+        format!("goodput:v{version}")
+    }
 
     fn internal(error: impl std::fmt::Display) -> AppError {
         tracing::error!(%error, "load-test evidence unreadable");
@@ -376,29 +396,78 @@ pub mod ssr {
                 gpu: Some("Tesla V100-SXM2-16GB".into()),
                 ..RunContext::default()
             });
-        let summary = summary_json(import, context)?.to_string();
-        crate::server::evidence::keep_bytes(
+        let (summary, derived) = prepare(services, pilot_id, import, context).await?;
+        crate::server::evidence::keep_bytes_with(
             services,
             pilot_id,
             LOAD_TEST,
             demo::FILE_NAME,
             &bytes,
-            &summary,
+            &summary.to_string(),
             uploaded_by,
+            derived,
         )
         .await
     }
 
-    /// The summary JSON of a load-test evidence row.
-    pub fn summary_json(
-        import: engine::ingest::Import,
+    /// A read load test made ready to store: its summary JSON (the import without its
+    /// per-request records, the run context, the sample count) and what is derived from it,
+    /// written with the row — the per-request samples, and the goodput against the plan in
+    /// force — so no page view reads the raw file again.
+    pub async fn prepare(
+        services: &Services,
+        pilot_id: i64,
+        mut import: Import,
         run_context: RunContext,
-    ) -> Result<serde_json::Value, AppError> {
-        serde_json::to_value(LoadTestSummary {
+    ) -> Result<(serde_json::Value, DerivedWrites), AppError> {
+        let samples = RequestSamples::of_records(&std::mem::take(&mut import.requests));
+        let plan = plan_targets(services, pilot_id).await?;
+        let mut derived = DerivedWrites::default();
+        if let Some(version) = plan.version.filter(|_| !plan.targets.is_empty()) {
+            let goodput = grade_points(&import.points, Some(&samples), &plan.targets);
+            derived.rows.push((
+                goodput_row(version),
+                serde_json::to_vec(&goodput).map_err(internal)?,
+            ));
+        }
+        if !samples.is_empty() {
+            derived
+                .rows
+                .push((REQUEST_SAMPLES.to_string(), samples.encode()));
+        }
+        let summary = serde_json::to_value(LoadTestSummary {
             import,
             run_context: (!run_context.is_empty()).then_some(run_context),
+            request_samples: Some(samples.len() as u64),
         })
-        .map_err(internal)
+        .map_err(internal)?;
+        Ok((summary, derived))
+    }
+
+    /// Goodput of every point: exact from the samples of the point when there are any, else
+    /// on the point's reported percentiles.
+    pub fn grade_points(
+        points: &[OperatingPoint],
+        samples: Option<&RequestSamples>,
+        targets: &[LatencyTarget],
+    ) -> Vec<PointGoodput> {
+        let mut by_point: Vec<Vec<RequestSample>> = vec![Vec::new(); points.len()];
+        for sample in samples.map(|s| s.samples.as_slice()).unwrap_or_default() {
+            if let Some(bucket) = by_point.get_mut(sample.point as usize) {
+                bucket.push(*sample);
+            }
+        }
+        points
+            .iter()
+            .zip(&by_point)
+            .map(|(point, samples)| {
+                if samples.is_empty() {
+                    grade_on_percentiles(point, targets)
+                } else {
+                    grade_on_requests(point, samples, targets)
+                }
+            })
+            .collect()
     }
 
     pub fn list_row(file: EvidenceFile, summary: &str) -> EvidenceListRow {
@@ -433,6 +502,7 @@ pub mod ssr {
         Ok(match services.store.plan_in_force(pilot_id).await? {
             Some(version) => {
                 let targets = latency_targets(&version.content);
+                let number = version.number;
                 let note = if targets.is_empty() {
                     format!(
                         "Plan version {} (approved) has no latency percentile or maximum marks, so nothing is graded.",
@@ -449,9 +519,14 @@ pub mod ssr {
                             .join(", ")
                     )
                 };
-                PlanTargets { targets, note }
+                PlanTargets {
+                    version: Some(number),
+                    targets,
+                    note,
+                }
             }
             None => PlanTargets {
+                version: None,
                 targets: Vec::new(),
                 note:
                     "No approved plan yet: curves are drawn without targets and nothing is graded."
@@ -504,38 +579,64 @@ pub mod ssr {
         }
     }
 
-    /// Re-reads the kept raw file keeping per-request records; `None` when it has none (or is
-    /// too large or gone).
-    async fn reread_requests(
+    /// The stored goodput rows of the pilot for plan version `version`, by evidence id.
+    async fn stored_goodput(
         services: &Services,
-        file: &EvidenceFile,
-    ) -> Option<engine::ingest::Import> {
-        if file.size_bytes > MAX_REREAD_BYTES {
-            return None;
-        }
-        let path = services.data_dir.join("evidence").join(&file.sha256);
-        let name = file.file_name.clone();
-        tokio::task::spawn_blocking(move || {
-            let handle = std::fs::File::open(&path).ok()?;
-            let options = ImportOptions {
-                keep_requests: true,
-                keep_itl_lists: false,
-                exact_itl_percentiles: false,
-            };
-            engine::ingest::import_reader(&name, std::io::BufReader::new(handle), &options).ok()
-        })
-        .await
-        .ok()
-        .flatten()
-        .filter(|import| !import.requests.is_empty())
+        pilot_id: i64,
+        version: u32,
+    ) -> Result<HashMap<i64, Vec<PointGoodput>>, AppError> {
+        Ok(services
+            .store
+            .derived_of_pilot(pilot_id, &goodput_row(version))
+            .await?
+            .into_iter()
+            .filter_map(|(id, data)| Some((id, serde_json::from_slice(&data).ok()?)))
+            .collect())
     }
 
-    /// Every load-test run of the pilot, newest first, graded against `targets`.
+    /// Grades a file against a plan version it was not graded against yet (the plan was
+    /// approved or amended after the import): from its stored samples, once, then kept.
+    async fn grade_later(
+        services: &Services,
+        file: &EvidenceFile,
+        summary: &LoadTestSummary,
+        plan: &PlanTargets,
+    ) -> Result<Vec<PointGoodput>, AppError> {
+        let samples = if summary.request_samples.unwrap_or(0) > 0 {
+            match services.store.derived(file.id, REQUEST_SAMPLES).await? {
+                Some(data) => Some(RequestSamples::decode(&data).map_err(internal)?),
+                None => None,
+            }
+        } else {
+            None
+        };
+        let goodput = grade_points(&summary.import.points, samples.as_ref(), &plan.targets);
+        if let Some(version) = plan.version {
+            let data = serde_json::to_vec(&goodput).map_err(internal)?;
+            services
+                .store
+                .put_derived(file.id, &goodput_row(version), &data)
+                .await?;
+        }
+        Ok(goodput)
+    }
+
+    /// Every load-test run of the pilot, newest first, graded against the plan's targets.
+    ///
+    /// A view reads the evidence rows and, with targets, the goodput stored for the plan
+    /// version in force: it never opens a raw file, so its cost does not grow with the size of
+    /// the evidence. Only the first view after a new plan version grades each file once more,
+    /// from its stored samples.
     pub async fn load_runs(
         services: &Services,
         pilot_id: i64,
-        targets: &[LatencyTarget],
+        plan: &PlanTargets,
     ) -> Result<Vec<LoadTestRun>, AppError> {
+        let graded = !plan.targets.is_empty();
+        let mut stored = match plan.version {
+            Some(version) if graded => stored_goodput(services, pilot_id, version).await?,
+            _ => HashMap::new(),
+        };
         let mut runs = Vec::new();
         for (file, summary) in services
             .store
@@ -543,32 +644,30 @@ pub mod ssr {
             .await?
         {
             let summary: LoadTestSummary = serde_json::from_str(&summary).map_err(internal)?;
+            let goodput = if graded {
+                match stored.remove(&file.id) {
+                    Some(goodput) if goodput.len() == summary.import.points.len() => Some(goodput),
+                    _ => Some(grade_later(services, &file, &summary, plan).await?),
+                }
+            } else {
+                None
+            };
+            let per_request = summary.request_samples.unwrap_or(0) > 0;
             let import = summary.import;
-            let detailed = reread_requests(services, &file).await;
             let mut points: Vec<PointRow> = import
                 .points
                 .iter()
                 .enumerate()
                 .map(|(i, p)| row(&file, i, p))
                 .collect();
-            for (i, point) in import.points.iter().enumerate() {
-                let graded = match &detailed {
-                    Some(full) if full.points.len() == import.points.len() => {
-                        let records: Vec<&engine::ingest::RequestRecord> =
-                            full.requests.iter().filter(|r| r.point == i).collect();
-                        if records.is_empty() {
-                            grade_on_percentiles(point, targets)
-                        } else {
-                            grade_on_requests(point, &records, targets)
-                        }
-                    }
-                    _ => grade_on_percentiles(point, targets),
-                };
-                points[i].goodput = (!targets.is_empty()).then_some(graded);
+            if let Some(goodput) = goodput {
+                for (point, graded) in points.iter_mut().zip(goodput) {
+                    point.goodput = Some(graded);
+                }
             }
             annotate_spread(&mut points);
             runs.push(LoadTestRun {
-                per_request: detailed.is_some(),
+                per_request,
                 tool: import.tool,
                 tool_version: import.tool_version,
                 layout: import.layout,
@@ -579,6 +678,57 @@ pub mod ssr {
             });
         }
         Ok(runs)
+    }
+
+    /// Load tests stored before samples were taken at import: read each kept raw file once
+    /// more, store its samples and record their count in the summary. Runs at start-up; does
+    /// nothing (one query) once every row has its count.
+    pub async fn backfill_request_samples(services: &Services) -> Result<usize, AppError> {
+        let mut filled = 0;
+        for (file, summary) in services.store.evidence_of_kind(LOAD_TEST).await? {
+            let Ok(mut summary) = serde_json::from_str::<LoadTestSummary>(&summary) else {
+                continue;
+            };
+            if summary.request_samples.is_some() {
+                continue;
+            }
+            let path = services.data_dir.join("evidence").join(&file.sha256);
+            let name = file.file_name.clone();
+            let size = file.size_bytes;
+            let samples = tokio::task::spawn_blocking(move || {
+                let options = ImportOptions {
+                    keep_requests: u64::try_from(size).is_ok_and(|s| s <= MAX_SAMPLED_BYTES),
+                    ..ImportOptions::stats_only()
+                };
+                std::fs::File::open(&path)
+                    .ok()
+                    .and_then(|handle| {
+                        engine::ingest::import_reader(
+                            &name,
+                            std::io::BufReader::new(handle),
+                            &options,
+                        )
+                        .ok()
+                    })
+                    .map(|import| RequestSamples::of_records(&import.requests))
+                    .unwrap_or_default()
+            })
+            .await
+            .map_err(internal)?;
+            summary.request_samples = Some(samples.len() as u64);
+            let json = serde_json::to_string(&summary).map_err(internal)?;
+            let rows = if samples.is_empty() {
+                Vec::new()
+            } else {
+                vec![(REQUEST_SAMPLES.to_string(), samples.encode())]
+            };
+            services
+                .store
+                .set_evidence_summary(file.id, &json, &rows)
+                .await?;
+            filled += 1;
+        }
+        Ok(filled)
     }
 
     /// Sets each point's TTFT spread state, per scenario in ascending concurrency.

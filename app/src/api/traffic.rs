@@ -132,6 +132,7 @@ pub async fn metrics_window(
 pub mod ssr {
     use super::*;
     use crate::server::Services;
+    use crate::server::store::traffic::TrafficProfileWrite;
     use engine::demand::{DemandAccumulator, DemandOptions};
     use engine::metrics::{VllmSnapshot, vllm_window};
     use engine::traffic::{GatewayError, GatewayReader, ReadOptions};
@@ -267,43 +268,73 @@ pub mod ssr {
         services.data_dir.join("evidence").join(&file.sha256)
     }
 
-    /// Rebuilds the pilot's combined profile from its gateway logs and caches it. One log: its
-    /// own profile. Several: their kept raw files streamed again through one accumulator.
+    /// Rebuilds the pilot's combined profile from its gateway logs and caches it (the demo;
+    /// uploads write it with their evidence row, see [`combined_profile`]).
     pub async fn refresh_profile(services: &Services, pilot_id: i64) -> Result<(), AppError> {
-        let files = services
+        if let Some(write) = combined_profile(services, pilot_id, None).await? {
+            services
+                .store
+                .put_traffic_profile(
+                    pilot_id,
+                    &write.profile_json,
+                    &write.evidence_ids,
+                    write.requests,
+                    write.skipped_lines,
+                )
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The pilot's combined profile over its stored gateway logs and `added` (a log being
+    /// stored now: its name, kept raw file and summary; its id is not known yet, so it is not
+    /// among the write's evidence ids). One log: its own profile. Several: their kept raw files
+    /// streamed again through one accumulator. `None` when there is no log at all.
+    pub async fn combined_profile(
+        services: &Services,
+        pilot_id: i64,
+        added: Option<(String, PathBuf, GatewayLogSummary)>,
+    ) -> Result<Option<TrafficProfileWrite>, AppError> {
+        let mut stored = Vec::new();
+        for (file, summary) in services
             .store
             .list_evidence(pilot_id, Some(GATEWAY_LOG))
-            .await?;
-        if files.is_empty() {
-            return Ok(());
-        }
-        let mut summaries = Vec::new();
-        for (file, summary) in files {
+            .await?
+        {
             let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
-            summaries.push((file, summary));
+            stored.push((file, summary));
         }
-        summaries.sort_by_key(|(file, _)| file.id);
-        let ids: Vec<i64> = summaries.iter().map(|(f, _)| f.id).collect();
-        let skipped: u64 = summaries.iter().map(|(_, s)| s.skipped.count).sum();
-        let (profile, requests) = if summaries.len() == 1 {
-            let (_, summary) = summaries.remove(0);
-            (summary.profile, summary.records)
-        } else {
-            let sources: Vec<(String, PathBuf, bool)> = summaries
-                .iter()
-                .map(|(f, s)| (f.file_name.clone(), raw_path(services, f), s.skip_bad_lines))
-                .collect();
-            tokio::task::spawn_blocking(move || combine(&sources))
-                .await
-                .map_err(internal)?
-                .map_err(internal)?
+        stored.sort_by_key(|(file, _)| file.id);
+        let evidence_ids: Vec<i64> = stored.iter().map(|(f, _)| f.id).collect();
+        let mut sources: Vec<(String, PathBuf, GatewayLogSummary)> = stored
+            .into_iter()
+            .map(|(f, s)| (f.file_name.clone(), raw_path(services, &f), s))
+            .collect();
+        sources.extend(added);
+        let skipped: u64 = sources.iter().map(|(_, _, s)| s.skipped.count).sum();
+        let (profile, requests) = match sources.len() {
+            0 => return Ok(None),
+            1 => {
+                let (_, _, summary) = sources.remove(0);
+                (summary.profile, summary.records)
+            }
+            _ => {
+                let sources: Vec<(String, PathBuf, bool)> = sources
+                    .into_iter()
+                    .map(|(name, path, s)| (name, path, s.skip_bad_lines))
+                    .collect();
+                tokio::task::spawn_blocking(move || combine(&sources))
+                    .await
+                    .map_err(internal)?
+                    .map_err(internal)?
+            }
         };
-        let json = serde_json::to_string(&profile).map_err(internal)?;
-        services
-            .store
-            .put_traffic_profile(pilot_id, &json, &ids, requests as i64, skipped as i64)
-            .await?;
-        Ok(())
+        Ok(Some(TrafficProfileWrite {
+            profile_json: serde_json::to_string(&profile).map_err(internal)?,
+            evidence_ids,
+            requests: requests as i64,
+            skipped_lines: skipped as i64,
+        }))
     }
 
     /// One profile over several logs: (file name, path, skip_bad_lines) each.

@@ -290,7 +290,10 @@ pub mod ssr {
         let records = store.plan_versions(pilot_id).await?;
         let versions: Vec<PlanVersion> = records.iter().map(|record| record.to_engine()).collect();
         let plan = store.plan_in_force(pilot_id).await?.map(|r| r.to_engine());
-        let runs = crate::api::load_tests::ssr::load_runs(services, pilot_id, &[]).await?;
+        // Graded against the plan in force: the goodput stored at import (or once per plan
+        // version), so the report's tables carry it without any raw file being read.
+        let targets = crate::api::load_tests::ssr::plan_targets(services, pilot_id).await?;
+        let runs = crate::api::load_tests::ssr::load_runs(services, pilot_id, &targets).await?;
         let profile = match store.traffic_profile(pilot_id).await? {
             Some(stored) => Some((
                 serde_json::from_str::<DemandProfile>(&stored.profile_json).map_err(internal)?,

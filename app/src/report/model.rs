@@ -475,6 +475,7 @@ fn load_charts(evidence: &PilotEvidence) -> Vec<ReportChart> {
         .map(|p| engine::loadtest::latency_targets(&p.content))
         .unwrap_or_default();
     let plan = crate::api::load_tests::PlanTargets {
+        version: evidence.plan.as_ref().map(|p| p.number),
         targets,
         note: String::new(),
     };

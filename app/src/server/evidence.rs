@@ -8,6 +8,7 @@
 //! reality.
 
 use super::Services;
+use super::store::evidence::{DerivedWrites, NewEvidence};
 use crate::error::AppError;
 use crate::model::{Calibration, CalibrationSettings, EvidenceFile, Pilot, StartupLogSummary};
 use engine::sizing::{
@@ -44,6 +45,32 @@ pub async fn keep_bytes(
     summary_json: &str,
     uploaded_by: i64,
 ) -> Result<i64, AppError> {
+    keep_bytes_with(
+        services,
+        pilot_id,
+        kind,
+        file_name,
+        bytes,
+        summary_json,
+        uploaded_by,
+        DerivedWrites::default(),
+    )
+    .await
+}
+
+/// [`keep_bytes`] with what was derived from the file, written in the same transaction as
+/// its row.
+#[allow(clippy::too_many_arguments)]
+pub async fn keep_bytes_with(
+    services: &Services,
+    pilot_id: i64,
+    kind: &str,
+    file_name: &str,
+    bytes: &[u8],
+    summary_json: &str,
+    uploaded_by: i64,
+    derived: DerivedWrites,
+) -> Result<i64, AppError> {
     let sha = sha256_hex(bytes);
     if let Some(existing) = services.store.evidence_by_hash(pilot_id, &sha).await? {
         return Err(duplicate(file_name, &existing));
@@ -59,14 +86,17 @@ pub async fn keep_bytes(
     }
     let recorded = services
         .store
-        .create_evidence(
-            pilot_id,
-            kind,
-            file_name,
-            &sha,
-            bytes.len() as i64,
-            summary_json,
-            uploaded_by,
+        .create_evidence_with(
+            NewEvidence {
+                pilot_id,
+                kind,
+                file_name,
+                sha256: &sha,
+                size_bytes: bytes.len() as i64,
+                summary_json,
+                uploaded_by,
+            },
+            derived,
         )
         .await;
     match recorded {

@@ -7,7 +7,7 @@
 //! [`crate::model`]; nothing outside this module builds a query.
 
 pub mod catalog;
-mod evidence;
+pub mod evidence;
 pub mod plans;
 pub mod quality;
 pub mod reports;

@@ -10,8 +10,9 @@
 //!   when every target holds, at least 100 − Σ(100 − pᵢ) % of requests met all of them (union
 //!   bound); when a p-th percentile target fails, fewer than p % met it.
 
+use super::samples::RequestSample;
 use super::targets::LatencyTarget;
-use crate::ingest::{MetricKey, OperatingPoint, RequestRecord};
+use crate::ingest::{MetricKey, OperatingPoint};
 use serde::{Deserialize, Serialize};
 
 /// How a point's goodput was established.
@@ -133,10 +134,10 @@ pub fn grade_on_percentiles(point: &OperatingPoint, targets: &[LatencyTarget]) -
     }
 }
 
-/// Grades a point exactly from its per-request records (`requests`: the records of this point).
+/// Grades a point exactly from its per-request samples (`requests`: the samples of this point).
 pub fn grade_on_requests(
     point: &OperatingPoint,
-    requests: &[&RequestRecord],
+    requests: &[RequestSample],
     targets: &[LatencyTarget],
 ) -> PointGoodput {
     let applicable = applicable(point, targets);
@@ -146,7 +147,7 @@ pub fn grade_on_requests(
         .collect();
     let good = requests
         .iter()
-        .filter(|r| !r.is_error())
+        .filter(|r| !r.failed)
         .filter(|r| {
             per_request.iter().all(|t| {
                 let value = match t.metric {
@@ -183,6 +184,7 @@ pub fn grade_on_requests(
 mod tests {
     use super::*;
     use crate::ingest::{MetricStats, RequestRecord};
+    use crate::loadtest::samples::RequestSample;
 
     fn target(metric: MetricKey, statistic: &str, limit_ms: f64) -> LatencyTarget {
         LatencyTarget {
@@ -246,8 +248,8 @@ mod tests {
             mk(100.0, None, false),
             mk(0.0, None, true),
         ];
-        let refs: Vec<&RequestRecord> = records.iter().collect();
-        let g = grade_on_requests(&p, &refs, &targets());
+        let samples: Vec<RequestSample> = records.iter().map(RequestSample::from).collect();
+        let g = grade_on_requests(&p, &samples, &targets());
         assert_eq!(g.good_requests, Some(2));
         assert_eq!(g.share_pct, Some(40.0));
         assert_eq!(g.goodput_rps, Some(0.2));

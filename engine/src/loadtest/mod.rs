@@ -5,6 +5,8 @@
 //! * [`goodput`]: per operating point, whether every target holds and what share of requests (or
 //!   requests per second) met them all — exact from per-request records when the file has them,
 //!   else graded on the reported percentiles and marked so.
+//! * [`samples`]: the per-request figures goodput needs, taken once at import and stored, so a
+//!   page never re-reads a raw file.
 //! * [`capacity`]: the highest concurrency at which every target holds, per scenario.
 //! * [`spread`]: idle, queueing or saturated, read from p50/p95/p99 across concurrency the way the
 //!   V100 benchmark report in `shared/seeds` reads it.
@@ -16,6 +18,7 @@
 pub mod capacity;
 pub mod demo;
 pub mod goodput;
+pub mod samples;
 pub mod spread;
 pub mod targets;
 
@@ -23,5 +26,6 @@ pub use capacity::{Capacity, capacity_by_scenario};
 pub use goodput::{
     GoodputMethod, PointGoodput, TargetCheck, grade_on_percentiles, grade_on_requests,
 };
+pub use samples::{RequestSample, RequestSamples, SamplesError};
 pub use spread::{SpreadState, classify_spread};
 pub use targets::{LatencyTarget, latency_targets};

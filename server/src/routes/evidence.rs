@@ -29,6 +29,7 @@ use app::error::AppError;
 use app::model::StartupLogSummary;
 use app::server::auth::{Need, authorise, editable_pilot, visible_pilot};
 use app::server::evidence::{CalibrationForm, calibration_settings, duplicate};
+use app::server::store::evidence::{DerivedWrites, NewEvidence};
 use axum::Json;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
@@ -89,15 +90,25 @@ pub async fn upload_evidence(
     .map_err(|_| AppError::Internal)?
     .map_err(|e| AppError::invalid(e.0))?;
     let kind = recognised.kind();
+    // What is derived from the file is computed now and written in the same transaction as its
+    // row: a failure (or a crash) before the commit leaves the database as it was.
+    let mut derived = DerivedWrites::default();
     let (summary, summary_json) = match recognised {
         Recognised::LoadTest(import) => {
             // The run context: form fields, else the pasted `serve_command`, else the pilot.
             let context = load_tests::run_context_from_fields(&upload.fields, &pilot)?;
-            let value = load_tests::summary_json(import, context)?;
+            let (value, writes) = load_tests::prepare(services, pilot_id, import, context).await?;
+            derived = writes;
             (value.clone(), value.to_string())
         }
         Recognised::GatewayLog(log) => {
             let value = serde_json::to_value(&log).map_err(|_| AppError::Internal)?;
+            derived.traffic_profile = app::api::traffic::ssr::combined_profile(
+                services,
+                pilot_id,
+                Some((file.file_name.clone(), file.temp_path.clone(), *log)),
+            )
+            .await?;
             (value.clone(), value.to_string())
         }
         Recognised::MetricsScrape(scrape) => {
@@ -140,14 +151,17 @@ pub async fn upload_evidence(
     let (path, created) = file.keep(&services.data_dir.join("evidence")).await?;
     let id = match services
         .store
-        .create_evidence(
-            pilot_id,
-            kind,
-            &file_name,
-            &sha256,
-            size_bytes as i64,
-            &summary_json,
-            user.id,
+        .create_evidence_with(
+            NewEvidence {
+                pilot_id,
+                kind,
+                file_name: &file_name,
+                sha256: &sha256,
+                size_bytes: size_bytes as i64,
+                summary_json: &summary_json,
+                uploaded_by: user.id,
+            },
+            derived,
         )
         .await
     {
@@ -159,9 +173,6 @@ pub async fn upload_evidence(
             return Err(AppError::from(error).into());
         }
     };
-    if kind == app::api::traffic::GATEWAY_LOG {
-        app::api::traffic::ssr::refresh_profile(services, pilot_id).await?;
-    }
     let note = quality::ssr::after_upload(
         services,
         pilot_id,

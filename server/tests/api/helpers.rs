@@ -128,6 +128,11 @@ impl TestApp {
         }
     }
 
+    /// The app's `DATA_DIR` (uploaded files live under `evidence/`).
+    pub fn data_dir(&self) -> &std::path::Path {
+        self._data_dir.path()
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }

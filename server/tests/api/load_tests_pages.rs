@@ -298,6 +298,83 @@ async fn per_request_files_get_exact_goodput() {
     );
 }
 
+/// A page view never opens a raw file: goodput is stored at import, and a plan approved later
+/// is graded once from the per-request samples stored with the file — here after the raw
+/// file is gone from disk.
+#[tokio::test]
+async fn goodput_comes_from_what_was_stored_at_import_never_from_the_raw_file() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = token(&app, &admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "No plan yet").await;
+    let path = "aiperf-examples-run1/profile_export.head12.jsonl";
+    let response = upload(
+        &app,
+        &token,
+        pilot,
+        "profile_export.jsonl",
+        fixture(path),
+        &[],
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["summary"]["request_samples"], 12);
+    let sha = body["sha256"].as_str().unwrap().to_string();
+    let before = view(&app, &admin, pilot).await;
+    let run = run_of(&before, &body["id"]);
+    assert_eq!(run["per_request"], true);
+    assert!(run["points"][0]["goodput"].is_null(), "no plan, no goodput");
+
+    // The raw file disappears; the plan is written and approved afterwards.
+    let raw = app.data_dir().join("evidence").join(&sha);
+    std::fs::remove_file(&raw).unwrap();
+    let id = pilot.to_string();
+    app.call_ok(
+        &admin,
+        "create_plan",
+        &[
+            ("pilot_id", &id),
+            ("template", "mlperf-v6-llama2-70b-interactive"),
+        ],
+    )
+    .await;
+    let plan = app.call_ok(&admin, "get_plan", &[("pilot_id", &id)]).await;
+    let draft = plan["versions"].as_array().unwrap().last().unwrap().clone();
+    app.call_ok(
+        &admin,
+        "approve_plan",
+        &[
+            ("pilot_id", &id),
+            ("version", &draft["number"].to_string()),
+            ("revision", &draft["revision"].to_string()),
+        ],
+    )
+    .await;
+    for _ in 0..2 {
+        let after = view(&app, &admin, pilot).await;
+        let goodput = &run_of(&after, &body["id"])["points"][0]["goodput"];
+        assert_eq!(goodput["method"], "per_request", "{goodput}");
+        let full = engine::ingest::import("profile_export.jsonl", &fixture(path)).unwrap();
+        let good = full
+            .requests
+            .iter()
+            .filter(|r| r.error.is_none())
+            .filter(|r| r.ttft_ms.is_some_and(|t| t <= 450.0))
+            .filter(|r| r.tpot_ms.is_none_or(|t| t <= 40.0))
+            .filter(|r| r.e2e_ms.is_some())
+            .count();
+        assert_eq!(goodput["good_requests"].as_u64().unwrap() as usize, good);
+    }
+    let stored = app
+        .store
+        .derived_of_pilot(pilot, "goodput:v1")
+        .await
+        .unwrap();
+    assert_eq!(stored.len(), 1, "graded once and kept");
+}
+
 #[tokio::test]
 async fn the_plain_form_upload_redirects_back_with_the_outcome_and_malformed_files_write_nothing() {
     let app = spawn_app().await;

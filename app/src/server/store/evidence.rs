@@ -1,5 +1,6 @@
 //! Evidence rows: one per uploaded or pasted file of a pilot.
 
+use super::traffic::{TrafficProfileWrite, write_traffic_profile};
 use super::{Store, StoreResult, conflict, now_ms};
 use crate::model::EvidenceFile;
 use sqlx::Row;
@@ -23,6 +24,28 @@ fn evidence_from_row(row: &AnyRow) -> StoreResult<EvidenceFile> {
 const EVIDENCE_COLUMNS: &str = "e.id, e.pilot_id, e.kind, e.file_name, e.sha256, e.size_bytes, \
      u.email AS uploaded_by_email, e.uploaded_ms, e.summary";
 
+/// An evidence row to record.
+#[derive(Clone, Copy, Debug)]
+pub struct NewEvidence<'a> {
+    pub pilot_id: i64,
+    pub kind: &'a str,
+    pub file_name: &'a str,
+    pub sha256: &'a str,
+    pub size_bytes: i64,
+    pub summary_json: &'a str,
+    pub uploaded_by: i64,
+}
+
+/// What is written with an evidence row, in the same transaction.
+#[derive(Clone, Debug, Default)]
+pub struct DerivedWrites {
+    /// `evidence_derived` rows: (name, data).
+    pub rows: Vec<(String, Vec<u8>)>,
+    /// The pilot's combined traffic profile including this file (its id is added to the
+    /// profile's evidence ids).
+    pub traffic_profile: Option<TrafficProfileWrite>,
+}
+
 impl Store {
     /// Records an evidence file; the same content twice on one pilot is a conflict naming the
     /// earlier upload.
@@ -37,6 +60,38 @@ impl Store {
         summary_json: &str,
         uploaded_by: i64,
     ) -> StoreResult<i64> {
+        self.create_evidence_with(
+            NewEvidence {
+                pilot_id,
+                kind,
+                file_name,
+                sha256,
+                size_bytes,
+                summary_json,
+                uploaded_by,
+            },
+            DerivedWrites::default(),
+        )
+        .await
+    }
+
+    /// Records an evidence file and what was derived from it in one transaction: both are
+    /// written, or (on any error, or a crash before the commit) neither.
+    pub async fn create_evidence_with(
+        &self,
+        new: NewEvidence<'_>,
+        derived: DerivedWrites,
+    ) -> StoreResult<i64> {
+        let NewEvidence {
+            pilot_id,
+            kind,
+            file_name,
+            sha256,
+            size_bytes,
+            summary_json,
+            uploaded_by,
+        } = new;
+        let mut tx = self.pool.begin().await?;
         let row = sqlx::query(
             "INSERT INTO evidence (pilot_id, kind, file_name, sha256, size_bytes, summary, uploaded_by, uploaded_ms) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
@@ -49,10 +104,73 @@ impl Store {
         .bind(summary_json)
         .bind(uploaded_by)
         .bind(now_ms())
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(|e| conflict(e, || format!("{file_name}: this exact file is already evidence of this pilot")))?;
-        Ok(row.try_get("id")?)
+        let id: i64 = row.try_get("id")?;
+        for (name, data) in &derived.rows {
+            sqlx::query(
+                "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(id)
+            .bind(name)
+            .bind(data)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some(mut profile) = derived.traffic_profile {
+            profile.evidence_ids.push(id);
+            write_traffic_profile(&mut tx, pilot_id, &profile).await?;
+        }
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// One derived row of an evidence file.
+    pub async fn derived(&self, evidence_id: i64, name: &str) -> StoreResult<Option<Vec<u8>>> {
+        let row =
+            sqlx::query("SELECT data FROM evidence_derived WHERE evidence_id = $1 AND name = $2")
+                .bind(evidence_id)
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|row| row.try_get("data")).transpose()?)
+    }
+
+    /// The derived rows named `name` of every evidence file of a pilot: (evidence id, data).
+    pub async fn derived_of_pilot(
+        &self,
+        pilot_id: i64,
+        name: &str,
+    ) -> StoreResult<Vec<(i64, Vec<u8>)>> {
+        let rows = sqlx::query(
+            "SELECT d.evidence_id, d.data FROM evidence_derived d JOIN evidence e ON e.id = d.evidence_id \
+             WHERE e.pilot_id = $1 AND d.name = $2",
+        )
+        .bind(pilot_id)
+        .bind(name)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("evidence_id")?, row.try_get("data")?)))
+            .collect()
+    }
+
+    /// Keeps a derived row computed after the import (a plan version graded for the first
+    /// time); a row already there (computed by a concurrent view) is left as it is.
+    pub async fn put_derived(&self, evidence_id: i64, name: &str, data: &[u8]) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (evidence_id, name) DO NOTHING",
+        )
+        .bind(evidence_id)
+        .bind(name)
+        .bind(data)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// A pilot's evidence of one kind (all kinds when `None`), newest first, with each summary.
@@ -83,6 +201,53 @@ impl Store {
                 ))
             })
             .collect()
+    }
+
+    /// Every evidence row of one kind, over all pilots, with its summary (start-up backfills).
+    pub async fn evidence_of_kind(&self, kind: &str) -> StoreResult<Vec<(EvidenceFile, String)>> {
+        let sql = format!(
+            "SELECT {EVIDENCE_COLUMNS} FROM evidence e LEFT JOIN users u ON u.id = e.uploaded_by \
+             WHERE e.kind = $1 ORDER BY e.id"
+        );
+        let rows = sqlx::query(&sql).bind(kind).fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    evidence_from_row(row)?,
+                    row.try_get::<String, _>("summary")?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Replaces an evidence row's summary and adds derived rows, in one transaction (a
+    /// backfill of what imports now derive).
+    pub async fn set_evidence_summary(
+        &self,
+        evidence_id: i64,
+        summary_json: &str,
+        rows: &[(String, Vec<u8>)],
+    ) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE evidence SET summary = $1 WHERE id = $2")
+            .bind(summary_json)
+            .bind(evidence_id)
+            .execute(&mut *tx)
+            .await?;
+        for (name, data) in rows {
+            sqlx::query(
+                "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (evidence_id, name) DO NOTHING",
+            )
+            .bind(evidence_id)
+            .bind(name)
+            .bind(data)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The evidence with this content on this pilot, if any.

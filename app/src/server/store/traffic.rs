@@ -15,6 +15,43 @@ pub struct StoredProfile {
     pub computed_ms: i64,
 }
 
+/// A combined profile to store (see [`write_traffic_profile`]).
+#[derive(Clone, Debug)]
+pub struct TrafficProfileWrite {
+    pub profile_json: String,
+    /// The gateway logs it covers.
+    pub evidence_ids: Vec<i64>,
+    pub requests: i64,
+    pub skipped_lines: i64,
+}
+
+/// Replaces the pilot's combined profile inside `tx` (so an upload writes its evidence row and
+/// the profile that includes it together, or neither).
+pub(crate) async fn write_traffic_profile(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    pilot_id: i64,
+    profile: &TrafficProfileWrite,
+) -> StoreResult<()> {
+    let ids = serde_json::to_string(&profile.evidence_ids).unwrap_or_else(|_| "[]".into());
+    sqlx::query("DELETE FROM traffic_profiles WHERE pilot_id = $1")
+        .bind(pilot_id)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO traffic_profiles (pilot_id, profile, evidence_ids, requests, skipped_lines, computed_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(pilot_id)
+    .bind(&profile.profile_json)
+    .bind(ids)
+    .bind(profile.requests)
+    .bind(profile.skipped_lines)
+    .bind(now_ms())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 impl Store {
     /// Stores (replaces) the pilot's combined profile.
     pub async fn put_traffic_profile(
@@ -25,23 +62,17 @@ impl Store {
         requests: i64,
         skipped_lines: i64,
     ) -> StoreResult<()> {
-        let ids = serde_json::to_string(evidence_ids).unwrap_or_else(|_| "[]".into());
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM traffic_profiles WHERE pilot_id = $1")
-            .bind(pilot_id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "INSERT INTO traffic_profiles (pilot_id, profile, evidence_ids, requests, skipped_lines, computed_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+        write_traffic_profile(
+            &mut tx,
+            pilot_id,
+            &TrafficProfileWrite {
+                profile_json: profile_json.to_string(),
+                evidence_ids: evidence_ids.to_vec(),
+                requests,
+                skipped_lines,
+            },
         )
-        .bind(pilot_id)
-        .bind(profile_json)
-        .bind(ids)
-        .bind(requests)
-        .bind(skipped_lines)
-        .bind(now_ms())
-        .execute(&mut *tx)
         .await?;
         tx.commit().await?;
         Ok(())
