@@ -46,9 +46,20 @@ pub struct SizingInput {
     /// The vLLM release, e.g. `0.10.1`; decides defaults in the vLLM model.
     #[serde(default)]
     pub vllm_version: Option<String>,
-    /// vLLM's `--max-num-batched-tokens`; the default depends on the card.
+    /// vLLM's `--max-num-batched-tokens`; the default depends on the engine, the card and
+    /// the context.
     #[serde(default)]
     pub max_num_batched_tokens: Option<u64>,
+    /// vLLM's `--max-num-seqs`; the default depends on the engine and the card.
+    #[serde(default)]
+    pub max_num_seqs: Option<u64>,
+    /// vLLM's `--enforce-eager`: no CUDA graphs, so none are estimated into the budget (≥ 0.21).
+    #[serde(default)]
+    pub enforce_eager: bool,
+    /// The vLLM engine when chosen by hand (`VLLM_USE_V1`); by default the version and card
+    /// decide.
+    #[serde(default)]
+    pub vllm_engine: Option<super::memory_model::VllmEngine>,
     /// Overrides the planning overhead per card (3 GiB).
     #[serde(default)]
     pub planning_overhead_gib: Option<f64>,
@@ -80,6 +91,9 @@ impl SizingInput {
             gpu_memory_utilization: None,
             vllm_version: None,
             max_num_batched_tokens: None,
+            max_num_seqs: None,
+            enforce_eager: false,
+            vllm_engine: None,
             planning_overhead_gib: None,
             prompt_tokens: None,
         }
@@ -146,6 +160,9 @@ impl SizingInput {
                 "max_num_batched_tokens",
                 "must be at least 1",
             ));
+        }
+        if self.max_num_seqs == Some(0) {
+            return Err(SizingError::input("max_num_seqs", "must be at least 1"));
         }
         self.vllm_version
             .as_deref()
@@ -216,6 +233,12 @@ pub struct VllmDetails {
     /// The version the rules were chosen for, or `None` when unknown (conservative choices).
     pub version: Option<String>,
     pub max_num_batched_tokens: u64,
+    /// Sequences of the profile's sampler pass (`max_num_seqs`).
+    #[serde(default)]
+    pub max_num_seqs: u64,
+    /// The engine whose profile the prediction follows.
+    #[serde(default = "default_engine")]
+    pub engine: super::memory_model::VllmEngine,
     pub model_class: ModelClass,
     pub block_size_tokens: u64,
     /// Blocks every rank allocates (the minimum over ranks).
@@ -232,6 +255,10 @@ pub struct VllmDetails {
     pub bottleneck_stage: u32,
     /// Why vLLM would refuse to start, if it would.
     pub refusal: Option<String>,
+}
+
+fn default_engine() -> super::memory_model::VllmEngine {
+    super::memory_model::VllmEngine::V1
 }
 
 /// Everything [`size`] computes.

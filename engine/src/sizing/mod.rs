@@ -55,6 +55,8 @@ pub mod weights;
 #[cfg(test)]
 mod properties;
 #[cfg(test)]
+mod startup_corpus;
+#[cfg(test)]
 mod worked_examples;
 
 pub use estimate::{CardMemory, SizingInput, SizingResult, Step, size};

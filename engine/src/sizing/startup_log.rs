@@ -59,6 +59,19 @@ pub struct StartupLog {
     pub cuda_graph_gib: Option<f64>,
     /// The line that says why vLLM did not start, if one is present.
     pub refusal: Option<String>,
+    /// `max_num_batched_tokens` from the settings or the "Chunked prefill is enabled with
+    /// max_num_batched_tokens=N" line.
+    #[serde(default)]
+    pub max_num_batched_tokens: Option<u64>,
+    #[serde(default)]
+    pub max_num_seqs: Option<u64>,
+    /// `enforce_eager` when the settings say it.
+    #[serde(default)]
+    pub enforce_eager: Option<bool>,
+    /// "V0" or "V1" when the log names the engine ("Initializing a V1 LLM engine", "Falling
+    /// back to V0").
+    #[serde(default)]
+    pub engine: Option<String>,
 }
 
 impl StartupLog {
@@ -192,6 +205,7 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
         }
         if let Some(v) = number_after(line, "Available KV cache memory:")
             .or_else(|| number_after(line, "the rest of the memory reserved for KV Cache is"))
+            .or_else(|| number_after(line, "kv_cache_size="))
         {
             keep_min(&mut log.available_kv_gib, v);
         }
@@ -208,10 +222,15 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
                 first(&mut log.max_concurrency, Some(v));
             }
         }
-        if let Some(v) =
-            number_after(line, "# GPU blocks:").or_else(|| number_after(line, "# CUDA blocks:"))
+        if let Some(v) = number_after(line, "GPU blocks:")
+            .or_else(|| number_after(line, "CUDA blocks:"))
+            .or_else(|| number_after(line, "cuda blocks:"))
         {
             first(&mut log.gpu_blocks, Some(v as u64));
+        }
+        // V0's refusal names the capacity: "... stored in KV cache (23648)".
+        if let Some(v) = number_after(line, "can be stored in KV cache (") {
+            first(&mut log.kv_cache_tokens, Some(v as u64));
         }
         // V0 sentence and V1 key=value profile.
         if let Some(v) = number_after(line, "total_gpu_memory (")
@@ -295,6 +314,31 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
             setting_u64(line, &["max_model_len", "max-model-len", "max_seq_len"])
                 .or_else(|| number_after(line, "Using max model len").map(|v| v as u64)),
         );
+        first(
+            &mut log.max_num_batched_tokens,
+            setting_u64(line, &["max_num_batched_tokens", "max-num-batched-tokens"]),
+        );
+        first(
+            &mut log.max_num_seqs,
+            setting_u64(line, &["max_num_seqs", "max-num-seqs"]),
+        );
+        if log.enforce_eager.is_none() {
+            log.enforce_eager = if line.contains("enforce_eager=True")
+                || line.contains("'enforce_eager': True")
+                || line.contains("--enforce-eager")
+            {
+                Some(true)
+            } else if line.contains("enforce_eager=False") {
+                Some(false)
+            } else {
+                None
+            };
+        }
+        if line.contains("V1 LLM engine") {
+            log.engine = Some("V1".into());
+        } else if line.contains("V0 LLM engine") || line.contains("Falling back to V0") {
+            log.engine = Some("V0".into());
+        }
         first(
             &mut log.kv_cache_dtype,
             word_after(line, "kv_cache_dtype=")

@@ -1,7 +1,10 @@
 //! The vLLM memory model: what vLLM will print at start-up, and whether it starts at all.
 //!
 //! For each pipeline stage (all TP ranks of a stage are alike) the budget follows vLLM's own
-//! profile: `CUDA total × utilisation − weights − activation − non-torch − CUDA graphs (≥ 0.21)`.
+//! profile: `CUDA total × utilisation − weights − activation − non-torch − CUDA graphs (≥ 0.21)`,
+//! where the engine (V0 or V1, by release and card) decides the profile's batched tokens and
+//! sampled sequences, and whether the CUDA context counts. The model is checked against real
+//! start-up logs in `testdata/vllm-startup-logs` (`startup_corpus.rs`).
 //! The KV pool is cut into blocks of 16 tokens; layers of different kinds (full and sliding)
 //! form equally sized KV-cache groups that share the blocks; every rank uses the smallest block
 //! count of any rank. Concurrency is blocks ÷ blocks one `max_model_len` request needs, and
@@ -11,9 +14,9 @@
 use super::estimate::{CardMemory, MemoryOutcome, SizingInput, Step, VllmDetails, gib2, num};
 use super::kv_cache::kv_bytes_per_token_per_layer;
 use super::memory_model::{
-    CUDA_CONTEXT_GIB, VLLM_BLOCK_SIZE_TOKENS, VllmVersion, activation_gib, cuda_graph_gib,
-    cuda_graphs_in_budget, default_gpu_memory_utilization, default_max_num_batched_tokens,
-    hybrid_kv_manager, kv_tokens_from_concurrency, non_torch_gib,
+    CUDA_CONTEXT_GIB, VLLM_BLOCK_SIZE_TOKENS, VllmEngine, VllmVersion, activation_gib,
+    cuda_context_in_budget, cuda_graph_gib, cuda_graphs_in_budget, default_gpu_memory_utilization,
+    hybrid_kv_manager, kv_tokens_from_concurrency, non_torch_gib, scheduler_defaults, vllm_engine,
 };
 use super::model::{LayerKind, ModelSpec};
 use super::planning::kv_per_token_formula;
@@ -165,14 +168,38 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
             num(total, 2)
         ));
     }
+    let engine = vllm_engine(
+        version,
+        gpu.compute_capability.as_deref(),
+        input.vllm_engine,
+    );
+    let defaults = scheduler_defaults(
+        engine,
+        version,
+        gpu.memory_driver_gib,
+        gpu.unified_memory,
+        &gpu.name,
+        context,
+    );
     let mnbt = input
         .max_num_batched_tokens
-        .unwrap_or_else(|| default_max_num_batched_tokens(total, &gpu.name));
+        .unwrap_or(defaults.max_num_batched_tokens);
+    let max_num_seqs = input.max_num_seqs.unwrap_or(defaults.max_num_seqs);
+    // V0 profiles max_num_seqs dummy sequences; V1 samples min(max_num_seqs, batched tokens).
+    let sampler_sequences = match engine {
+        VllmEngine::V0 => max_num_seqs,
+        VllmEngine::V1 => max_num_seqs.min(mnbt),
+    };
     let class = model.class();
-    let activation = activation_gib(class, model.total_params_b(), mnbt);
-    let non_torch = non_torch_gib(topology.tp, topology.pp);
-    let graphs = cuda_graph_gib(class);
-    let graphs_in_budget = cuda_graphs_in_budget(version);
+    let activation = activation_gib(model, topology.tp, mnbt, sampler_sequences);
+    let context_counted = cuda_context_in_budget(version, engine);
+    let non_torch = non_torch_gib(topology.tp, topology.pp, gpu.nvlink, context_counted);
+    let graphs = if input.enforce_eager {
+        0.0
+    } else {
+        cuda_graph_gib(class)
+    };
+    let graphs_in_budget = cuda_graphs_in_budget(version) && !input.enforce_eager;
     let graphs_subtracted = if graphs_in_budget { graphs } else { 0.0 };
     let hybrid = hybrid_kv_manager(version);
 
@@ -296,15 +323,22 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
     steps.push(Step::new(
         "Activation + non-torch memory",
         format!(
-            "{} GiB peak activation ({}, {} batched tokens) + {} GiB non-torch ({})",
+            "{} GiB peak activation ({} profile: {} batched tokens, {} sampled sequences × {} vocabulary) + {} GiB non-torch ({}{})",
             num(activation, 2),
-            class.label(),
+            engine.as_str(),
             num(mnbt as f64, 0),
+            num(sampler_sequences as f64, 0),
+            num(model.vocab_size as f64, 0),
             num(non_torch, 2),
             if topology.tp * topology.pp > 1 {
                 "NCCL and all-reduce buffers"
             } else {
                 "single card"
+            },
+            if context_counted {
+                "; this release counts the CUDA context inside the budget"
+            } else {
+                ""
             }
         ),
         activation + non_torch,
@@ -312,7 +346,9 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
     ));
     steps.push(Step::new(
         "CUDA graphs",
-        if graphs_in_budget {
+        if input.enforce_eager {
+            "none: --enforce-eager captures no CUDA graphs".to_string()
+        } else if graphs_in_budget {
             format!(
                 "vLLM's estimate for a {} model, subtracted from the KV budget (vLLM ≥ 0.21 or version unknown)",
                 class.label()
@@ -510,6 +546,8 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
         vllm: Some(VllmDetails {
             version: version_text,
             max_num_batched_tokens: mnbt,
+            max_num_seqs,
+            engine,
             model_class: class,
             block_size_tokens: VLLM_BLOCK_SIZE_TOKENS,
             num_blocks,

@@ -446,7 +446,16 @@ fn tp_times_pp_sums_budgets_in_planning_and_takes_the_worst_stage_in_vllm() {
         MemoryModel::Vllm,
     );
     assert!(vllm.fits);
-    assert!(vllm.sessions < planning.sessions);
+    // The last stage (lm_head and the sampler) sets every rank's pool; with the profiled
+    // overheads of the corpus (testdata/vllm-startup-logs) it lands within a few sessions of the
+    // planning convention's 3 GiB per card.
+    assert_eq!(vllm.vllm.as_ref().unwrap().bottleneck_stage, 1);
+    assert!(
+        vllm.sessions.abs_diff(planning.sessions) <= 3,
+        "planning {} vs vLLM {}",
+        planning.sessions,
+        vllm.sessions
+    );
     assert_eq!(vllm.decode_tokens_per_s, 24.5); // 2 × 864 ÷ 70.6
 }
 
