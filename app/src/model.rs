@@ -109,6 +109,8 @@ pub struct ApiToken {
     pub prefix: String,
     pub created_ms: i64,
     pub last_used_ms: Option<i64>,
+    /// When the token stops working (it is refused from then on).
+    pub expires_ms: i64,
 }
 
 /// A token just created: the secret is shown once.

@@ -17,7 +17,7 @@ pub enum Role {
     Admin,
     /// The assessment team: writes and approves pilot plans, uploads evidence.
     Assessor,
-    /// Sales engineers: follow pilots and export reports.
+    /// Sales engineers: read every pilot, export reports, hand out share links; change nothing.
     Sales,
     /// A customer contact: reads their own organisation's pilots.
     Customer,
@@ -52,9 +52,11 @@ impl Role {
         !matches!(self, Role::Customer)
     }
 
-    /// May create pilots and edit their name, description, status and hardware notes.
+    /// May create and edit pilots and change what belongs to them (evidence, evaluation sets,
+    /// models added to the catalog): the assessment team and administrators. Sales engineers read
+    /// everything, export reports and hand out share links, nothing more.
     pub fn can_edit_pilots(self) -> bool {
-        self.is_staff()
+        matches!(self, Role::Admin | Role::Assessor)
     }
 
     /// May manage organisations and user accounts.
@@ -194,7 +196,9 @@ mod tests {
         assert!(!Role::Assessor.can_manage_accounts());
         assert!(!Role::Sales.can_manage_accounts());
         assert!(!Role::Customer.can_edit_pilots());
-        assert!(Role::Sales.can_edit_pilots());
+        assert!(!Role::Sales.can_edit_pilots());
+        assert!(Role::Assessor.can_edit_pilots());
+        assert!(Role::Admin.can_edit_pilots());
         assert_eq!(
             Role::Customer.organisation_kind(),
             OrganisationKind::Customer

@@ -52,6 +52,16 @@ pub struct Settings {
     /// Idle time after which a session expires, in hours (1–720)
     #[arg(long, env = "SESSION_HOURS", default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=720), global = true)]
     pub session_hours: u64,
+
+    /// The address users reach the server at, e.g. https://pilots.example.com (behind a reverse
+    /// proxy); when set, browser writes must come from exactly this origin
+    #[arg(long, env = "PUBLIC_URL", global = true)]
+    pub public_url: Option<String>,
+
+    /// Behind a reverse proxy: believe its X-Forwarded-Host (origin check without PUBLIC_URL) and
+    /// X-Forwarded-For (the client address sign-ins back off by). Only with a proxy that sets them
+    #[arg(long, env = "TRUST_PROXY", default_value = "false", value_parser = BoolishValueParser::new(), action = ArgAction::Set, global = true)]
+    pub trust_proxy: bool,
 }
 
 /// The validated configuration the server runs with.
@@ -65,8 +75,30 @@ pub struct Config {
     pub chromium_path: Option<PathBuf>,
     pub demo: bool,
     pub session_ttl_ms: i64,
+    /// The origin of `PUBLIC_URL` (`https://pilots.example.com`), lower-case, when set.
+    pub public_origin: Option<String>,
+    pub trust_proxy: bool,
+    /// Sign-in back-off (not a setting: the documented defaults; tests shorten it).
+    pub login_backoff: app::server::throttle::LoginBackoff,
     /// PostgreSQL schema to confine the connection to (tests only).
     pub pg_schema: Option<String>,
+}
+
+/// The origin of a `PUBLIC_URL`: `http(s)://host[:port]` with nothing after it but `/`.
+pub fn public_origin(url: &str) -> anyhow::Result<String> {
+    let url = url.trim();
+    let origin = app::server::auth::origin_of(url)
+        .filter(|origin| origin.starts_with("https://") || origin.starts_with("http://"))
+        .ok_or_else(|| {
+            anyhow::anyhow!("PUBLIC_URL must look like https://pilots.example.com (got `{url}`)")
+        })?;
+    let rest = &url[origin.len()..];
+    if !(rest.is_empty() || rest == "/") {
+        bail!(
+            "PUBLIC_URL: the server must be at the root of its address, without a path (got `{url}`)"
+        );
+    }
+    Ok(origin)
 }
 
 impl Settings {
@@ -100,7 +132,14 @@ impl Settings {
                 path.display()
             );
         }
+        let public_origin = match self.public_url.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(url) => Some(public_origin(url)?),
+        };
         Ok(Config {
+            public_origin,
+            trust_proxy: self.trust_proxy,
+            login_backoff: Default::default(),
             database_url,
             data_dir: self.data_dir,
             site_addr: self.site_addr,
@@ -167,6 +206,36 @@ mod tests {
                 .to_string()
                 .contains("CHROMIUM_PATH")
         );
+    }
+
+    #[test]
+    fn the_public_url_must_be_an_origin_at_the_root() {
+        let config = parse(&[
+            "--public-url",
+            "https://Pilots.Example.com/",
+            "--trust-proxy",
+            "1",
+        ])
+        .unwrap()
+        .settings
+        .validate()
+        .unwrap();
+        assert_eq!(
+            config.public_origin.as_deref(),
+            Some("https://pilots.example.com")
+        );
+        assert!(config.trust_proxy);
+        for bad in ["pilots.example.com", "ftp://x.io", "https://x.io/desk"] {
+            let error = parse(&["--public-url", bad])
+                .unwrap()
+                .settings
+                .validate()
+                .unwrap_err();
+            assert!(error.to_string().contains("PUBLIC_URL"), "{bad}: {error}");
+        }
+        let unset = parse(&[]).unwrap().settings.validate().unwrap();
+        assert_eq!(unset.public_origin, None);
+        assert!(!unset.trust_proxy);
     }
 
     #[test]

@@ -11,12 +11,13 @@ pub mod evidence_import;
 pub mod inspect_cli;
 pub mod report_cli;
 pub mod routes;
+pub mod security_headers;
 pub mod sizing_cli;
 pub mod upload;
 
 use anyhow::Context;
 use app::server::Services;
-use app::server::auth::{AuthSettings, FAILED_LOGIN_WINDOW_MS, session_guard};
+use app::server::auth::{AuthSettings, session_guard};
 use app::server::bootstrap::{FirstStart, first_start};
 use app::server::store::Store;
 use app::{App, shell};
@@ -85,6 +86,9 @@ pub fn router(state: AppState) -> Router {
             services,
             session_guard,
         ))
+        .layer(axum::middleware::from_fn(
+            security_headers::security_headers,
+        ))
         .layer(SetResponseHeaderLayer::if_not_present(
             HeaderName::from_static("x-content-type-options"),
             HeaderValue::from_static("nosniff"),
@@ -116,6 +120,10 @@ pub fn services(config: &Config, store: Store) -> Services {
         auth: AuthSettings {
             secure_cookies: config.secure_cookies,
             session_ttl_ms: config.session_ttl_ms,
+            public_origin: config.public_origin.clone(),
+            trust_proxy: config.trust_proxy,
+            login_backoff: config.login_backoff,
+            ..AuthSettings::default()
         },
         data_dir: config.data_dir.clone(),
         chromium: config
@@ -177,19 +185,25 @@ impl Application {
     /// Serves until Ctrl-C / SIGTERM; expired sessions are purged hourly meanwhile.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         let store = self.store.clone();
+        let failure_window_ms = app::server::throttle::LoginBackoff::default().longest_window_ms();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
             loop {
                 tick.tick().await;
-                if let Err(error) = store.purge_expired(FAILED_LOGIN_WINDOW_MS).await {
+                if let Err(error) = store.purge_expired(failure_window_ms).await {
                     tracing::warn!(%error, "purging expired sessions failed");
                 }
             }
         });
-        axum::serve(self.listener, self.router.into_make_service())
-            .with_graceful_shutdown(shutdown_signal())
-            .await
-            .context("server stopped with an error")
+        // With the peer address: sign-ins back off per client address too.
+        axum::serve(
+            self.listener,
+            self.router
+                .into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .context("server stopped with an error")
     }
 }
 

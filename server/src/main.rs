@@ -62,7 +62,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Token(TokenCommand::Create { email, name }) => {
+        Command::Token(TokenCommand::Create { email, name, days }) => {
             let store = open_store(&config).await?;
             let email = engine::account::normalise_email(&email)
                 .map_err(|e| anyhow::anyhow!("--email: {e}"))?;
@@ -72,12 +72,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("{e}"))?
                 .ok_or_else(|| anyhow::anyhow!("--email: no user {email}"))?
                 .user;
-            let issued = app::server::auth::issue_api_token(&store, user.id, &name)
+            let issued = app::server::auth::issue_api_token(&store, user.id, &name, days)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             println!(
-                "Created API token “{}” for {email} (starts {}). Send it as “Authorization: Bearer <token>”; it is shown only now:",
-                issued.token.name, issued.token.prefix
+                "Created API token “{}” for {email} (starts {}, expires {}). Send it as “Authorization: Bearer <token>”; it is shown only now:",
+                issued.token.name,
+                issued.token.prefix,
+                engine::clock::utc_date(issued.token.expires_ms)
             );
             println!("{}", issued.secret);
             Ok(())

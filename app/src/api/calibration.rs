@@ -41,7 +41,7 @@ pub async fn add_startup_log(
     };
     crate::server::respond(
         async move {
-            let user = require(Need::Staff)?;
+            let user = require(Need::Editor)?;
             let services = crate::server::services()?;
             let pilot = editable_pilot(&services.store, &user, pilot_id).await?;
             if log_text.trim().is_empty() {

@@ -1,17 +1,40 @@
-//! The sizing catalog: reading it (everyone signed in), GPUs and prices (admins), models from a
-//! pasted Hugging Face config.json (staff).
+//! The sizing catalog: reading it (everyone signed in; unit prices only for staff), GPUs and
+//! prices (admins), models from a pasted Hugging Face config.json (assessors and admins).
 
 use crate::error::AppError;
 use crate::model::SizingCatalog;
 use leptos::prelude::*;
 
-/// The reviewed catalogs with this installation's GPUs, prices and models.
+/// The reviewed catalogs with this installation's GPUs and models; unit prices are staff-only,
+/// so a customer's answer carries none (and their sizing page shows no cost).
 #[server(endpoint = "sizing_catalog")]
 pub async fn load_sizing_catalog() -> Result<SizingCatalog, AppError> {
     use crate::server::auth::{Need, require};
     crate::server::respond(
         async move {
-            require(Need::SignedIn)?;
+            let user = require(Need::SignedIn)?;
+            let mut catalog =
+                crate::server::catalog::effective_catalog(&crate::server::services()?.store)
+                    .await?;
+            if !user.role.is_staff() {
+                for gpu in &mut catalog.gpus {
+                    gpu.unit_price = None;
+                }
+            }
+            Ok(catalog)
+        }
+        .await,
+    )
+}
+
+/// The catalog for its administration page (admins only: others get 403, customers 404, so the
+/// page does not render for them).
+#[server(endpoint = "admin_gpu_catalog")]
+pub async fn admin_gpu_catalog() -> Result<SizingCatalog, AppError> {
+    use crate::server::auth::{Need, require};
+    crate::server::respond(
+        async move {
+            require(Need::Admin)?;
             crate::server::catalog::effective_catalog(&crate::server::services()?.store).await
         }
         .await,
@@ -154,7 +177,7 @@ pub async fn reset_gpu(id: String) -> Result<(), AppError> {
     )
 }
 
-/// Adds a model from a pasted Hugging Face `config.json` (staff). The id defaults to the
+/// Adds a model from a pasted Hugging Face `config.json` (assessors and admins). The id defaults to the
 /// config's `_name_or_path`.
 #[server(endpoint = "add_model")]
 pub async fn add_model(id: String, name: String, config_json: String) -> Result<String, AppError> {
@@ -163,7 +186,7 @@ pub async fn add_model(id: String, name: String, config_json: String) -> Result<
     use engine::sizing::ModelSpec;
     crate::server::respond(
         async move {
-            let user = require(Need::Staff)?;
+            let user = require(Need::Editor)?;
             let store = crate::server::services()?.store;
             if config_json.len() > 256 * 1024 {
                 return Err(AppError::invalid("config_json: at most 256 KiB"));

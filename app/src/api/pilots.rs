@@ -1,5 +1,5 @@
 //! Pilots: list, view, create, edit. Staff see every pilot; customers only their organisation's,
-//! read-only.
+//! read-only; only assessors and admins create and edit.
 
 use crate::error::AppError;
 use crate::model::{Organisation, Pilot, PilotView};
@@ -38,13 +38,13 @@ pub async fn get_pilot(id: i64) -> Result<PilotView, AppError> {
     )
 }
 
-/// The customer organisations a pilot can belong to (staff only).
+/// The customer organisations a new pilot can belong to (those who create pilots only).
 #[server(endpoint = "customer_organisations")]
 pub async fn customer_organisations() -> Result<Vec<Organisation>, AppError> {
     use crate::server::auth::{Need, require};
     crate::server::respond(
         async move {
-            require(Need::Staff)?;
+            require(Need::Editor)?;
             let services = crate::server::services()?;
             Ok(services
                 .store
@@ -58,7 +58,7 @@ pub async fn customer_organisations() -> Result<Vec<Organisation>, AppError> {
     )
 }
 
-/// Creates a pilot for a customer organisation (staff only) and opens it.
+/// Creates a pilot for a customer organisation (assessors and admins) and opens it.
 #[server(endpoint = "create_pilot")]
 pub async fn create_pilot(
     organisation_id: i64,
@@ -75,7 +75,7 @@ pub async fn create_pilot(
     use engine::pilot::{PilotFields, PilotForm};
     crate::server::respond(
         async move {
-            let user = require(Need::Staff)?;
+            let user = require(Need::Editor)?;
             let services = crate::server::services()?;
             let fields = PilotFields::parse(&PilotForm {
                 name,
@@ -106,7 +106,7 @@ pub async fn create_pilot(
     )
 }
 
-/// Edits a pilot's name, description, status and hardware notes (staff only).
+/// Edits a pilot's name, description, status and hardware notes (assessors and admins).
 #[server(endpoint = "update_pilot")]
 pub async fn update_pilot(
     id: i64,

@@ -681,7 +681,7 @@ pub mod ssr {
         pilot_id: i64,
     ) -> Result<(crate::model::SessionUser, Services), AppError> {
         use crate::server::auth::{Need, editable_pilot, require};
-        let user = require(Need::Staff)?;
+        let user = require(Need::Editor)?;
         let services = crate::server::services()?;
         editable_pilot(&services.store, &user, pilot_id).await?;
         Ok((user, services))

@@ -10,43 +10,45 @@ pub async fn whoami() -> Result<Option<SessionUser>, AppError> {
     Ok(crate::server::auth::viewer().user)
 }
 
-/// Signs in with e-mail address and password, sets the session cookie and redirects to `next`.
+/// Signs in with e-mail address and password, sets the session cookie and redirects to `next`
+/// (a path on this site, else `/`). Failures back off (429 with `Retry-After`) and password
+/// checks are bounded (503 when all are busy): see `crate::server::throttle`.
 #[server(endpoint = "login")]
 pub async fn login(email: String, password: String, next: Option<String>) -> Result<(), AppError> {
-    use crate::server::auth::{
-        FAILED_LOGIN_WINDOW_MS, MAX_FAILED_LOGINS, safe_next, start_session,
-        verify_password_off_thread,
-    };
-    use crate::server::store::now_ms;
+    use crate::server::auth::{safe_next, start_session, viewer};
+    use crate::server::throttle::begin_attempt;
     crate::server::respond(
         async move {
             let services = crate::server::services()?;
             let store = &services.store;
             let email =
                 engine::account::normalise_email(&email).map_err(|_| AppError::BadCredentials)?;
-            let window_start = now_ms() - FAILED_LOGIN_WINDOW_MS;
-            let (failures, oldest) = store.login_failures_since(&email, window_start).await?;
-            if failures >= MAX_FAILED_LOGINS {
-                let unlock_ms = oldest.unwrap_or(window_start) + FAILED_LOGIN_WINDOW_MS - now_ms();
-                return Err(AppError::TooManyAttempts(
-                    (unlock_ms.max(0) + 59_999) / 60_000,
-                ));
-            }
+            let attempt = begin_attempt(
+                store,
+                &services.auth.login_backoff,
+                &email,
+                &viewer().client,
+            )
+            .await?;
             let credentials = store.credentials(&email).await?;
             let hash = credentials.as_ref().map(|c| c.password_hash.clone());
-            if !verify_password_off_thread(password, hash).await {
-                store.record_login_failure(&email).await?;
-                return Err(AppError::BadCredentials);
-            }
-            let Some(credentials) = credentials else {
+            let matches = match services.auth.passwords.verify(password, hash).await {
+                Ok(matches) => matches,
+                Err(busy) => {
+                    attempt.abandon(store).await?;
+                    return Err(busy);
+                }
+            };
+            let Some(credentials) = credentials.filter(|_| matches) else {
+                attempt.failed();
                 return Err(AppError::BadCredentials);
             };
+            attempt.succeeded(store, &email).await?;
             if credentials.user.disabled {
                 return Err(AppError::invalid(
                     "This account is disabled. Ask an administrator to enable it.",
                 ));
             }
-            store.clear_login_failures(&email).await?;
             let (cookie, _) = start_session(&services, credentials.user.id).await?;
             set_cookie(&cookie);
             leptos_axum::redirect(&safe_next(next.as_deref()));
@@ -74,22 +76,21 @@ pub async fn logout() -> Result<(), AppError> {
     )
 }
 
-/// Changes the signed-in user's password. Every other session of the user ends; this one stays.
+/// Changes the signed-in user's password. Every other session of the user ends (this one stays)
+/// and every API token of the user is revoked.
 #[server(endpoint = "change_password")]
 pub async fn change_password(
     current_password: String,
     new_password: String,
     confirm_password: String,
 ) -> Result<String, AppError> {
-    use crate::server::auth::{
-        Need, hash_password_off_thread, require, start_session, verify_password_off_thread,
-    };
+    use crate::server::auth::{Need, require, start_session};
     crate::server::respond(
         async move {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let stored = services.store.password_hash(user.id).await?;
-            if !verify_password_off_thread(current_password, stored).await {
+            if !services.auth.passwords.verify(current_password, stored).await? {
                 return Err(AppError::invalid(
                     "current_password: the current password is wrong",
                 ));
@@ -101,11 +102,11 @@ pub async fn change_password(
             }
             engine::account::check_new_password(&new_password, &user.email)
                 .map_err(|e| AppError::invalid(format!("new_password: {e}")))?;
-            let hash = hash_password_off_thread(new_password).await?;
+            let hash = services.auth.passwords.hash(new_password).await?;
             services.store.set_password_hash(user.id, &hash).await?;
             let (cookie, _) = start_session(&services, user.id).await?;
             set_cookie(&cookie);
-            Ok("Password changed. Other sessions of this account have been signed out.".into())
+            Ok("Password changed. Other sessions of this account have been signed out and its API tokens revoked.".into())
         }
         .await,
     )

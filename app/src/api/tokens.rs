@@ -1,4 +1,5 @@
-//! The signed-in user's personal API tokens (for scripts and CI pipelines).
+//! The signed-in user's personal API tokens (for scripts and CI pipelines). Each expires (default
+//! 90 days, at most 365) and all are revoked when the password changes or is reset.
 
 use crate::error::AppError;
 use crate::model::{ApiToken, IssuedToken};
@@ -20,15 +21,19 @@ pub async fn list_api_tokens() -> Result<Vec<ApiToken>, AppError> {
     )
 }
 
-/// Creates a token for the signed-in user; the secret is in the answer, once.
+/// Creates a token for the signed-in user, valid `days` days (empty: 90, at most 365); the
+/// secret is in the answer, once.
 #[server(endpoint = "create_api_token")]
-pub async fn create_api_token(name: String) -> Result<IssuedToken, AppError> {
-    use crate::server::auth::{Need, issue_api_token, require};
+pub async fn create_api_token(
+    name: String,
+    #[server(default)] days: String,
+) -> Result<IssuedToken, AppError> {
+    use crate::server::auth::{Need, issue_api_token, require, token_days};
     crate::server::respond(
         async move {
             let user = require(Need::SignedIn)?;
             let store = crate::server::services()?.store;
-            issue_api_token(&store, user.id, &name).await
+            issue_api_token(&store, user.id, &name, token_days(&days)?).await
         }
         .await,
     )

@@ -93,7 +93,7 @@ pub async fn pilot_verdict(pilot_id: i64) -> Result<VerdictView, AppError> {
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
             let mut view = ssr::verdict(&services, pilot).await?;
-            view.can_edit = user.role.is_staff();
+            view.can_edit = user.role.can_edit_pilots();
             Ok(view)
         }
         .await,

@@ -3,7 +3,9 @@
 pub mod action_forms;
 pub mod frame;
 pub mod notice;
+pub mod text;
 pub mod upload;
 
 pub use frame::{CurrentUser, Frame, PageHeader};
 pub use notice::{ActionResult, EmptyState, ErrorNotice, StatusBadge};
+pub use text::textarea_text;

@@ -71,12 +71,12 @@ fn ApiTokens() -> impl IntoView {
             <p class="muted">
                 "For scripts and CI pipelines: send a token as "<code>"Authorization: Bearer pd_…"</code>
                 " to the REST API under "<code>"/api/v1"</code>" ("
-                <a href="/api/v1/openapi.json">"OpenAPI description"</a>"). A token acts with your role."
+                <a href="/api/v1/openapi.json">"OpenAPI description"</a>"). A token acts with your role, expires after the days you choose (90 unless you say otherwise, at most 365), and is revoked when your password changes."
             </p>
             {move || create.value().get().map(|result| match result {
                 Ok(issued) => view! {
                     <div class="notice notice-ok" role="status">
-                        <strong>{format!("Token “{}” created. Copy it now; it is not shown again.", issued.token.name)}</strong>
+                        <strong>{format!("Token “{}” created, valid until {}. Copy it now; it is not shown again.", issued.token.name, engine::clock::utc_date(issued.token.expires_ms))}</strong>
                         <code class="secret" id="new-token">{issued.secret}</code>
                     </div>
                 }.into_any(),
@@ -90,7 +90,7 @@ fn ApiTokens() -> impl IntoView {
                             <table class="table" id="api-tokens">
                                 <thead><tr>
                                     <th scope="col">"Name"</th><th scope="col">"Starts with"</th>
-                                    <th scope="col">"Created"</th><th scope="col">"Last used"</th>
+                                    <th scope="col">"Created"</th><th scope="col">"Last used"</th><th scope="col">"Expires"</th>
                                     <th scope="col"><span class="visually-hidden">"Actions"</span></th>
                                 </tr></thead>
                                 <tbody>
@@ -100,6 +100,7 @@ fn ApiTokens() -> impl IntoView {
                                             <td class="mono">{format!("{}…", t.prefix)}</td>
                                             <td class="nowrap">{engine::clock::utc_minute(t.created_ms)}</td>
                                             <td class="nowrap">{t.last_used_ms.map(engine::clock::utc_minute).unwrap_or_else(|| "never".into())}</td>
+                                            <td class="nowrap">{engine::clock::utc_date(t.expires_ms)}</td>
                                             <td class="row-actions">
                                                 <ActionForm action=revoke>
                                                     <input type="hidden" name="id" value=t.id.to_string()/>
@@ -119,6 +120,8 @@ fn ApiTokens() -> impl IntoView {
                 <label for="token-name">"New token"</label>
                 <div class="inline-row">
                     <input id="token-name" name="name" required maxlength="80" placeholder="What it is for, e.g. “GitLab CI”"/>
+                    <label for="token-days" class="visually-hidden">"Valid for (days)"</label>
+                    <input id="token-days" name="days" type="number" min="1" max="365" step="1" value="90" inputmode="numeric" title="Days until the token expires (1–365)"/>
                     <button type="submit" class="button button-primary">"Create token"</button>
                 </div>
             </ActionForm>

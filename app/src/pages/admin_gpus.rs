@@ -1,6 +1,6 @@
 //! GPU catalog administration: prices, edited figures and added cards (admins).
 
-use crate::api::catalog::{DeleteModel, ResetGpu, SaveGpu, SetGpuPrice, load_sizing_catalog};
+use crate::api::catalog::{DeleteModel, ResetGpu, SaveGpu, SetGpuPrice, admin_gpu_catalog};
 use crate::components::{ActionResult, ErrorNotice, PageHeader};
 use crate::model::{CatalogGpu, CatalogOrigin};
 use engine::sizing::FormatSupport;
@@ -88,11 +88,13 @@ pub fn GpuCatalogPage() -> impl IntoView {
                 delete_model.version().get(),
             )
         },
-        |_| load_sizing_catalog(),
+        |_| admin_gpu_catalog(),
     );
     view! {
         <Title text="GPU catalog"/>
         <PageHeader title="GPU catalog" subtitle="The reviewed GPU table, with this installation's prices, edited figures and added cards. Prices make recommendations show cost (unit price × cards)."/>
+        // Everything below renders only once the admin-only catalog has loaded: anyone else gets
+        // the 403/404 notice and nothing of the page.
         <ActionResult value=price.value() success=|_: ()| "Price saved.".to_string()/>
         <ActionResult value=reset.value() success=|_: ()| "Back to the reviewed figures.".to_string()/>
         <Suspense fallback=|| view! { <p class="loading">"Loading the catalog…"</p> }>
@@ -146,37 +148,37 @@ pub fn GpuCatalogPage() -> impl IntoView {
                             }.into_any()
                         }}
                     </section>
+                    <section class="card form-card">
+                        <h2>"Add or edit a GPU"</h2>
+                        <p class="muted">"Give a new id to add a card, or a catalog id (e.g. "<code>"l40s"</code>") to replace its figures on this installation. Memory as the driver ("<code>"nvidia-smi"</code>") reports it."</p>
+                        <ActionResult value=save.value() success=|id: String| format!("Saved GPU `{id}`.")/>
+                        <ActionForm action=save attr:class="form">
+                            <div class="field-row">
+                                <div class="grow"><label for="g-name">"Name"</label><input id="g-name" name="name" required maxlength="100" placeholder="e.g. NVIDIA H20"/></div>
+                                <div class="grow"><label for="g-id">"Id"</label><input id="g-id" name="id" maxlength="60" placeholder="from the name when empty"/></div>
+                            </div>
+                            <div class="field-row">
+                                <div class="grow"><label for="g-driver">"Memory, driver GiB"</label><input id="g-driver" name="memory_driver_gib" required inputmode="decimal"/></div>
+                                <div class="grow"><label for="g-cuda">"Memory, CUDA GiB"</label><input id="g-cuda" name="memory_cuda_gib" inputmode="decimal" placeholder="driver − 0.6 when empty"/></div>
+                                <div class="grow"><label for="g-bw">"Bandwidth, GB/s"</label><input id="g-bw" name="bandwidth_gb_s" required inputmode="decimal"/></div>
+                            </div>
+                            <div class="field-row">
+                                <div class="grow"><label for="g-tflops">"Dense BF16 TFLOPS"</label><input id="g-tflops" name="bf16_dense_tflops" inputmode="decimal"/></div>
+                                <div class="grow">
+                                    <label for="g-fp8">"FP8"</label>
+                                    <select id="g-fp8" name="fp8"><option value="native">"native"</option><option value="weight_only">"weight-only"</option><option value="unsupported">"no"</option></select>
+                                </div>
+                                <div class="grow">
+                                    <label for="g-fp4">"FP4 tensor cores"</label>
+                                    <select id="g-fp4" name="fp4"><option value="none">"none (weight-only)"</option><option value="nvfp4">"NVFP4"</option><option value="mxfp4">"MXFP4"</option><option value="both">"both"</option></select>
+                                </div>
+                                <div class="grow"><label for="g-price">"Unit price"</label><input id="g-price" name="unit_price" inputmode="decimal"/></div>
+                            </div>
+                            <div class="form-actions"><button type="submit" class="button button-primary">"Save GPU"</button></div>
+                        </ActionForm>
+                    </section>
                 }.into_any()
             })}
         </Suspense>
-        <section class="card form-card">
-            <h2>"Add or edit a GPU"</h2>
-            <p class="muted">"Give a new id to add a card, or a catalog id (e.g. "<code>"l40s"</code>") to replace its figures on this installation. Memory as the driver ("<code>"nvidia-smi"</code>") reports it."</p>
-            <ActionResult value=save.value() success=|id: String| format!("Saved GPU `{id}`.")/>
-            <ActionForm action=save attr:class="form">
-                <div class="field-row">
-                    <div class="grow"><label for="g-name">"Name"</label><input id="g-name" name="name" required maxlength="100" placeholder="e.g. NVIDIA H20"/></div>
-                    <div class="grow"><label for="g-id">"Id"</label><input id="g-id" name="id" maxlength="60" placeholder="from the name when empty"/></div>
-                </div>
-                <div class="field-row">
-                    <div class="grow"><label for="g-driver">"Memory, driver GiB"</label><input id="g-driver" name="memory_driver_gib" required inputmode="decimal"/></div>
-                    <div class="grow"><label for="g-cuda">"Memory, CUDA GiB"</label><input id="g-cuda" name="memory_cuda_gib" inputmode="decimal" placeholder="driver − 0.6 when empty"/></div>
-                    <div class="grow"><label for="g-bw">"Bandwidth, GB/s"</label><input id="g-bw" name="bandwidth_gb_s" required inputmode="decimal"/></div>
-                </div>
-                <div class="field-row">
-                    <div class="grow"><label for="g-tflops">"Dense BF16 TFLOPS"</label><input id="g-tflops" name="bf16_dense_tflops" inputmode="decimal"/></div>
-                    <div class="grow">
-                        <label for="g-fp8">"FP8"</label>
-                        <select id="g-fp8" name="fp8"><option value="native">"native"</option><option value="weight_only">"weight-only"</option><option value="unsupported">"no"</option></select>
-                    </div>
-                    <div class="grow">
-                        <label for="g-fp4">"FP4 tensor cores"</label>
-                        <select id="g-fp4" name="fp4"><option value="none">"none (weight-only)"</option><option value="nvfp4">"NVFP4"</option><option value="mxfp4">"MXFP4"</option><option value="both">"both"</option></select>
-                    </div>
-                    <div class="grow"><label for="g-price">"Unit price"</label><input id="g-price" name="unit_price" inputmode="decimal"/></div>
-                </div>
-                <div class="form-actions"><button type="submit" class="button button-primary">"Save GPU"</button></div>
-            </ActionForm>
-        </section>
     }
 }

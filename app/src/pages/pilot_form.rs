@@ -1,8 +1,8 @@
-//! Creating and editing a pilot (staff only).
+//! Creating and editing a pilot (assessors and admins; sales engineers get 403, customers 404).
 
 use super::pilot::pilot_id_param;
 use crate::api::pilots::{CreatePilot, UpdatePilot, customer_organisations, get_pilot};
-use crate::components::{ErrorNotice, PageHeader};
+use crate::components::{CurrentUser, ErrorNotice, PageHeader, textarea_text};
 use crate::error::AppError;
 use crate::model::Pilot;
 use engine::pilot::PilotStatus;
@@ -65,7 +65,7 @@ fn PilotFields(initial: Option<Pilot>) -> impl IntoView {
         </div>
         <label for="description">"Description"</label>
         <textarea id="description" name="description" rows="5" maxlength="4000"
-            placeholder="What the pilot tries to answer, for whom, and what happens after it.">{p.description}</textarea>
+            placeholder="What the pilot tries to answer, for whom, and what happens after it.">{textarea_text(p.description)}</textarea>
     }
 }
 
@@ -127,11 +127,15 @@ pub fn EditPilotPage() -> impl IntoView {
     let id = pilot_id_param();
     let pilot = Resource::new(id, get_pilot);
     let update = ServerAction::<UpdatePilot>::new();
+    let user = expect_context::<CurrentUser>().0;
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading pilot…"</p> }>
             {move || Suspend::new(async move {
+                let staff = user.await.ok().flatten().is_some_and(|u| u.role.is_staff());
                 let view = match pilot.await {
                     Ok(view) if view.can_edit => view,
+                    // Staff who may not edit (sales engineers) learn why; customers see a 404.
+                    Ok(_) if staff => return view! { <ErrorNotice error=AppError::Forbidden/> }.into_any(),
                     Ok(_) => return view! { <ErrorNotice error=AppError::NotFound/> }.into_any(),
                     Err(error) => return view! { <ErrorNotice error/> }.into_any(),
                 };

@@ -13,7 +13,9 @@ pub fn PilotsPage() -> impl IntoView {
         <Title text="Pilots"/>
         <Suspense fallback=|| view! { <p class="loading">"Loading pilots…"</p> }>
             {move || Suspend::new(async move {
-                let staff = user.await.ok().flatten().map(|u| u.role.is_staff()).unwrap_or(false);
+                let user = user.await.ok().flatten();
+                let staff = user.as_ref().is_some_and(|u| u.role.is_staff());
+                let can_create = user.as_ref().is_some_and(|u| u.role.can_edit_pilots());
                 let subtitle = if staff {
                     "Every customer's pilots, most recently updated first."
                 } else {
@@ -26,7 +28,7 @@ pub fn PilotsPage() -> impl IntoView {
                 let count = list.len();
                 view! {
                     <PageHeader title="Pilots" subtitle=subtitle>
-                        {staff.then(|| view! { <a class="button button-primary" href="/pilots/new">"New pilot"</a> })}
+                        {can_create.then(|| view! { <a class="button button-primary" href="/pilots/new">"New pilot"</a> })}
                     </PageHeader>
                     {if list.is_empty() {
                         view! {

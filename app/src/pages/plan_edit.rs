@@ -19,7 +19,7 @@ use crate::api::plans::{
     SaveScenario, get_plan,
 };
 use crate::components::action_forms::{self, action_error, refresh_after, returned_error};
-use crate::components::{ErrorNotice, PageHeader};
+use crate::components::{ErrorNotice, PageHeader, textarea_text};
 use crate::error::AppError;
 use engine::plan::templates::{Provenance, all as all_templates};
 use engine::plan::{
@@ -653,7 +653,7 @@ fn MarkForm(
             <label for=field("rationale")>"Rationale"</label>
             <textarea id=field("rationale") name="rationale" rows="2" maxlength="1000"
                 placeholder="Why this limit: the use case, where the number comes from."
-                on:input=move |ev| rationale.set(event_target_value(&ev))>{initial.rationale.clone()}</textarea>
+                on:input=move |ev| rationale.set(event_target_value(&ev))>{textarea_text(initial.rationale.clone())}</textarea>
             {preview}
             {action_error(save)}
             <div class="form-actions">

@@ -194,9 +194,9 @@ pub fn SizingPage() -> impl IntoView {
         />
         <Suspense fallback=|| view! { <p class="loading">"Loading the catalog…"</p> }>
             {move || Suspend::new(async move {
-                let staff = user.await.ok().flatten().map(|u| u.role.is_staff()).unwrap_or(false);
+                let can_add = user.await.ok().flatten().is_some_and(|u| u.role.can_edit_pilots());
                 match catalog.await {
-                    Ok(catalog) => view! { <Workbench form catalog=StoredValue::new(catalog)/> {staff.then(|| view! { <AddModelForm add_model/> })} }.into_any(),
+                    Ok(catalog) => view! { <Workbench form catalog=StoredValue::new(catalog)/> {can_add.then(|| view! { <AddModelForm add_model/> })} }.into_any(),
                     Err(error) => view! { <ErrorNotice error/> }.into_any(),
                 }
             })}

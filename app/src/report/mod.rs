@@ -96,9 +96,12 @@ pub async fn export(
         };
         pdf::html_to_pdf(chromium, &services.data_dir.join("tmp"), &html)
             .await
-            .map_err(|e| {
-                tracing::error!(error = %e, "printing the report failed");
-                AppError::Unavailable(format!("The PDF could not be printed: {e}"))
+            .map_err(|e| match e {
+                pdf::PdfError::Busy => AppError::Busy(pdf::PRINT_QUEUE_WAIT.as_secs() / 2),
+                e => {
+                    tracing::error!(error = %e, "printing the report failed");
+                    AppError::Unavailable(format!("The PDF could not be printed: {e}"))
+                }
             })?
     } else {
         html.into_bytes()

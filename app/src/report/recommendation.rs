@@ -97,9 +97,11 @@ pub async fn production(
         gpus: catalog
             .gpus
             .iter()
+            // Unit prices are staff-only and the report is the customer's document: it ranks
+            // and shows configurations without cost.
             .map(|g| GpuOffer {
                 gpu: g.spec.clone(),
-                unit_price: g.unit_price,
+                unit_price: None,
             })
             .collect(),
         max_cards: MAX_CARDS,
@@ -159,7 +161,6 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
             cell("Sessions", true),
             cell("Headroom", true),
             cell("Decode ceiling (tok/s)", true),
-            cell(t.cost, true),
         ],
         rows: rec
             .options
@@ -175,12 +176,6 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
                     cell(lang.number(o.sessions as f64, 0), true),
                     cell(format!("{}×", lang.number(o.headroom, 2)), true),
                     cell(lang.figure(o.decode_tokens_per_s), true),
-                    cell(
-                        o.cost
-                            .map(|c| lang.number(c, 0))
-                            .unwrap_or_else(|| "—".into()),
-                        true,
-                    ),
                 ]
             })
             .collect(),

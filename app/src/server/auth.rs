@@ -6,17 +6,23 @@
 //!   only its SHA-256, with an expiry that slides forward while the user is active. Because
 //!   sessions live in the database, several server instances can share them.
 //! * [`session_guard`] runs before every request: it refuses cross-site writes (the `Origin` of a
-//!   POST must be this site; together with SameSite cookies this is the CSRF defence), resolves
-//!   the session into a [`Viewer`] request extension, and sends anonymous page requests to the
-//!   sign-in page.
-//! * [`authorise`] and [`visible_pilot`] are the policy. Anything a user may not see answers 404
-//!   exactly like something missing; only a staff member lacking a staff privilege gets 403.
-//! * Failed sign-ins are counted per e-mail address in the database: after
-//!   [`MAX_FAILED_LOGINS`] failures within [`FAILED_LOGIN_WINDOW_MS`] that address is locked
-//!   until the oldest failure leaves the window.
+//!   POST must be this site: `PUBLIC_URL` when configured, else the `Host` the request names, or
+//!   `X-Forwarded-Host` behind a trusted proxy; together with SameSite cookies this is the CSRF
+//!   defence), resolves the session into a [`Viewer`] request extension (with the client address
+//!   the sign-in back-off counts by), and sends anonymous page requests to the sign-in page.
+//! * [`authorise`], [`visible_pilot`] and [`editable_pilot`] are the policy. Anything a user may
+//!   not see answers 404 exactly like something missing; only a staff member lacking a privilege
+//!   (a sales engineer asking to change something, a non-admin asking for administration) gets
+//!   403.
+//! * Failed sign-ins back off per e-mail address and per client address, and password checks are
+//!   bounded: see [`super::throttle`].
+//! * API tokens expire (default [`API_TOKEN_DEFAULT_DAYS`] days, at most [`API_TOKEN_MAX_DAYS`])
+//!   and are revoked when their owner's password changes or is reset, or the account is
+//!   disabled.
 
 use super::Services;
 use super::store::{Store, now_ms};
+use super::throttle::{LoginBackoff, PasswordGate};
 use crate::error::AppError;
 use crate::model::{Pilot, SessionUser};
 use argon2::password_hash::{SaltString, rand_core::OsRng};
@@ -30,18 +36,28 @@ use sha2::{Digest, Sha256};
 
 /// Name of the session cookie.
 pub const SESSION_COOKIE: &str = "pilotdesk_session";
-/// Failed sign-ins allowed per e-mail address within [`FAILED_LOGIN_WINDOW_MS`].
-pub const MAX_FAILED_LOGINS: i64 = 5;
-/// The sliding window over which failed sign-ins are counted (15 minutes).
-pub const FAILED_LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
+/// How long a new API token lives unless told otherwise, in days.
+pub const API_TOKEN_DEFAULT_DAYS: u32 = 90;
+/// The longest an API token may live, in days.
+pub const API_TOKEN_MAX_DAYS: u32 = 365;
 
-/// Session and cookie settings from the configuration.
+/// Session, cookie, origin and sign-in settings from the configuration.
 #[derive(Clone, Debug)]
 pub struct AuthSettings {
     /// Adds `Secure` to the cookie (set when served over HTTPS).
     pub secure_cookies: bool,
     /// Idle time after which a session expires.
     pub session_ttl_ms: i64,
+    /// The origin of `PUBLIC_URL` (`https://pilots.example.com`), when configured: writes from a
+    /// browser must come from exactly this origin.
+    pub public_origin: Option<String>,
+    /// `TRUST_PROXY`: believe the reverse proxy's `X-Forwarded-Host` (origin check, without
+    /// `PUBLIC_URL`) and `X-Forwarded-For` (the client address sign-ins back off by).
+    pub trust_proxy: bool,
+    /// Sign-in back-off.
+    pub login_backoff: LoginBackoff,
+    /// The bound on concurrent password hashing.
+    pub passwords: PasswordGate,
 }
 
 impl Default for AuthSettings {
@@ -49,6 +65,10 @@ impl Default for AuthSettings {
         AuthSettings {
             secure_cookies: false,
             session_ttl_ms: 12 * 3600 * 1000,
+            public_origin: None,
+            trust_proxy: false,
+            login_backoff: LoginBackoff::default(),
+            passwords: PasswordGate::default(),
         }
     }
 }
@@ -59,6 +79,9 @@ pub struct Viewer {
     pub user: Option<SessionUser>,
     /// SHA-256 of the session token, when there is a live session.
     pub session_hash: Option<String>,
+    /// The client's address (the peer, or behind a trusted proxy the last `X-Forwarded-For`
+    /// entry); empty when unknown.
+    pub client: String,
 }
 
 // ---- passwords ---------------------------------------------------------------------------------
@@ -143,17 +166,41 @@ pub async fn bearer_user(
     Ok(store.api_token_user(&token_hash(token)).await?)
 }
 
-/// Creates an API token named `name` for `user_id`; the secret is returned once.
+/// The lifetime asked for a token: empty means [`API_TOKEN_DEFAULT_DAYS`]; otherwise a whole
+/// number of days from 1 to [`API_TOKEN_MAX_DAYS`].
+pub fn token_days(text: &str) -> Result<u32, AppError> {
+    match text.trim() {
+        "" => Ok(API_TOKEN_DEFAULT_DAYS),
+        text => text
+            .parse::<u32>()
+            .ok()
+            .filter(|days| (1..=API_TOKEN_MAX_DAYS).contains(days))
+            .ok_or_else(|| {
+                AppError::invalid(format!(
+                    "days: a whole number of days from 1 to {API_TOKEN_MAX_DAYS}"
+                ))
+            }),
+    }
+}
+
+/// Creates an API token named `name` for `user_id`, valid `days` days; the secret is returned
+/// once.
 pub async fn issue_api_token(
     store: &Store,
     user_id: i64,
     name: &str,
+    days: u32,
 ) -> Result<crate::model::IssuedToken, AppError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
         return Err(AppError::invalid(
             "name: give the token a name of 1–80 characters (e.g. “CI pipeline”)",
         ));
+    }
+    if !(1..=API_TOKEN_MAX_DAYS).contains(&days) {
+        return Err(AppError::invalid(format!(
+            "days: a whole number of days from 1 to {API_TOKEN_MAX_DAYS}"
+        )));
     }
     let secret = new_api_token();
     let token = store
@@ -162,6 +209,7 @@ pub async fn issue_api_token(
             name,
             &token_hash(&secret),
             &secret[..API_TOKEN_PREFIX.len() + 6],
+            now_ms() + i64::from(days) * 86_400_000,
         )
         .await?;
     Ok(crate::model::IssuedToken { token, secret })
@@ -229,40 +277,74 @@ fn cookie_token(request: &Request) -> Option<String> {
         .filter(|token| token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// The `scheme://host[:port]` of a URL (lower-case), or `None` when it has none.
+pub fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if scheme.is_empty() || authority.is_empty() {
+        return None;
+    }
+    Some(format!("{scheme}://{authority}").to_ascii_lowercase())
+}
+
+fn header_text<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
+    request.headers().get(name).and_then(|h| h.to_str().ok())
+}
+
 /// True when the request is a write coming from another site: its `Origin` (or, lacking that,
-/// `Referer`) names a host other than the one it was sent to. Requests without either header
-/// (scripts, the CLI, curl) are not browsers acting on someone's behalf and pass.
-fn is_cross_site_write(request: &Request) -> bool {
+/// `Referer`) is not this site. This site is `PUBLIC_URL`'s origin when configured (scheme, host
+/// and port must match); otherwise the host the request was sent to: `Host`, or the proxy's
+/// `X-Forwarded-Host` with `TRUST_PROXY`. Requests without either header (scripts, the CLI,
+/// curl) are not browsers acting on someone's behalf and pass.
+fn is_cross_site_write(request: &Request, settings: &AuthSettings) -> bool {
     if matches!(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     ) {
         return false;
     }
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or_default();
-    let source = request
-        .headers()
-        .get(header::ORIGIN)
-        .or_else(|| request.headers().get(header::REFERER))
-        .and_then(|h| h.to_str().ok());
-    match source {
-        None => false,
-        Some("null") => true,
-        Some(source) => {
-            let authority = source
-                .split_once("://")
-                .map(|(_, rest)| rest)
-                .unwrap_or(source)
-                .split('/')
-                .next()
-                .unwrap_or_default();
-            !authority.eq_ignore_ascii_case(host)
-        }
+    let source = header_text(request, "origin").or_else(|| header_text(request, "referer"));
+    let source = match source {
+        None => return false,
+        Some("null") => return true,
+        Some(source) => source,
+    };
+    let Some(source_origin) = origin_of(source) else {
+        return true;
+    };
+    if let Some(public) = &settings.public_origin {
+        return source_origin != *public;
     }
+    let host = settings
+        .trust_proxy
+        .then(|| header_text(request, "x-forwarded-host"))
+        .flatten()
+        .and_then(|forwarded| forwarded.split(',').next())
+        .or_else(|| header_text(request, "host"))
+        .unwrap_or_default()
+        .trim();
+    let authority = source_origin
+        .split_once("://")
+        .map(|(_, authority)| authority)
+        .unwrap_or_default();
+    host.is_empty() || !authority.eq_ignore_ascii_case(host)
+}
+
+/// The client address sign-in back-off counts by: the TCP peer, or with `TRUST_PROXY` the last
+/// `X-Forwarded-For` entry (the one the trusted proxy appended).
+fn client_address(request: &Request, settings: &AuthSettings) -> String {
+    if settings.trust_proxy
+        && let Some(forwarded) = header_text(request, "x-forwarded-for")
+        && let Some(last) = forwarded.rsplit(',').next()
+        && !last.trim().is_empty()
+    {
+        return last.trim().chars().take(64).collect();
+    }
+    request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|info| info.0.ip().to_string())
+        .unwrap_or_default()
 }
 
 /// Paths anyone may request without a session: the sign-in page, built assets, the health check,
@@ -280,13 +362,66 @@ fn is_public_path(path: &str) -> bool {
 }
 
 /// `next` when it is a path on this site, else `/` (no open redirects).
+///
+/// Browsers drop tabs and newlines from URLs and read `\\` as `/`, so `/\t/evil.example` or
+/// `/\\evil.example` would leave the site. Accepted: `/` followed by URL path and query
+/// characters only, where neither the text nor its percent-decoded forms start with `//` or
+/// `/\\`, or contain a backslash, white space or a control character.
 pub fn safe_next(next: Option<&str>) -> String {
     match next {
-        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
-            path.to_string()
-        }
+        Some(path) if is_local_path(path) => path.to_string(),
         _ => "/".to_string(),
     }
+}
+
+fn is_local_path(path: &str) -> bool {
+    const EXTRA: &str = "/-._~?=&%+,:;@!$'()*#";
+    let shape_ok = |text: &str| {
+        text.starts_with('/')
+            && !text[1..].starts_with(['/', '\\'])
+            && !text
+                .chars()
+                .any(|c| c == '\\' || c.is_whitespace() || c.is_control())
+    };
+    if path.len() > 2000
+        || !path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || EXTRA.contains(c))
+    {
+        return false;
+    }
+    let mut form = path.to_string();
+    for _ in 0..4 {
+        if !shape_ok(&form) {
+            return false;
+        }
+        let decoded = percent_decode(&form);
+        if decoded == form {
+            return true;
+        }
+        form = decoded;
+    }
+    false
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(hex) = std::str::from_utf8(&bytes[i + 1..i + 3])
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn percent_encode_path(path: &str) -> String {
@@ -306,10 +441,13 @@ pub async fn session_guard(
     mut request: Request,
     next: Next,
 ) -> Response {
-    if is_cross_site_write(&request) {
+    if is_cross_site_write(&request, &services.auth) {
         return (StatusCode::FORBIDDEN, "Cross-site request refused.").into_response();
     }
-    let mut viewer = Viewer::default();
+    let mut viewer = Viewer {
+        client: client_address(&request, &services.auth),
+        ..Viewer::default()
+    };
     let mut refreshed_cookie = None;
     if let Some(token) = cookie_token(&request) {
         let hash = token_hash(&token);
@@ -376,8 +514,11 @@ pub async fn session_guard(
 pub enum Need {
     /// Any signed-in user.
     SignedIn,
-    /// A staff role (admin, assessor, sales).
+    /// A staff role (admin, assessor, sales): reading every pilot, exports, share links.
     Staff,
+    /// A role that changes pilots and what belongs to them (admin, assessor; see
+    /// [`engine::account::Role::can_edit_pilots`]).
+    Editor,
     /// The admin role.
     Admin,
 }
@@ -389,6 +530,9 @@ pub fn authorise(user: Option<&SessionUser>, need: Need) -> Result<SessionUser, 
         Need::SignedIn => {}
         Need::Staff if !user.role.is_staff() => return Err(AppError::NotFound),
         Need::Staff => {}
+        Need::Editor if !user.role.is_staff() => return Err(AppError::NotFound),
+        Need::Editor if !user.role.can_edit_pilots() => return Err(AppError::Forbidden),
+        Need::Editor => {}
         Need::Admin if !user.role.is_staff() => return Err(AppError::NotFound),
         Need::Admin if !user.role.can_manage_accounts() => return Err(AppError::Forbidden),
         Need::Admin => {}
@@ -419,14 +563,12 @@ pub async fn visible_pilot(store: &Store, user: &SessionUser, id: i64) -> Result
     }
 }
 
-/// The pilot `id` if `user` may edit it (staff roles only), else 404.
+/// The pilot `id` if `user` may edit it: customers get 404 (as for anything they may not
+/// change), staff without the privilege (sales engineers) 403.
 pub async fn editable_pilot(store: &Store, user: &SessionUser, id: i64) -> Result<Pilot, AppError> {
     let pilot = visible_pilot(store, user, id).await?;
-    if user.role.can_edit_pilots() {
-        Ok(pilot)
-    } else {
-        Err(AppError::NotFound)
-    }
+    authorise(Some(user), Need::Editor)?;
+    Ok(pilot)
 }
 
 #[cfg(test)]
@@ -465,6 +607,16 @@ mod tests {
             Err(AppError::Forbidden)
         );
         assert!(authorise(Some(&user(Role::Sales)), Need::Staff).is_ok());
+        assert_eq!(
+            authorise(Some(&user(Role::Sales)), Need::Editor),
+            Err(AppError::Forbidden)
+        );
+        assert_eq!(
+            authorise(Some(&user(Role::Customer)), Need::Editor),
+            Err(AppError::NotFound)
+        );
+        assert!(authorise(Some(&user(Role::Assessor)), Need::Editor).is_ok());
+        assert!(authorise(Some(&user(Role::Assessor)), Need::Admin).is_err());
         assert!(authorise(Some(&user(Role::Admin)), Need::Admin).is_ok());
     }
 
@@ -487,10 +639,45 @@ mod tests {
     #[test]
     fn next_must_stay_on_this_site() {
         assert_eq!(safe_next(Some("/pilots/3")), "/pilots/3");
-        assert_eq!(safe_next(Some("//evil.example")), "/");
-        assert_eq!(safe_next(Some("https://evil.example")), "/");
-        assert_eq!(safe_next(Some("/\\evil")), "/");
+        assert_eq!(
+            safe_next(Some("/pilots/3/plan?tab=edit#marks")),
+            "/pilots/3/plan?tab=edit#marks"
+        );
+        for evil in [
+            "//evil.example",
+            "https://evil.example",
+            "/\\evil",
+            "\\/evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/ /evil.example",
+            "/%09/evil.example",
+            "/%2F/evil.example",
+            "/%2f%2fevil.example",
+            "/%5Cevil.example",
+            "/%252F/evil.example",
+            "/%0d%0aSet-Cookie:x=1",
+            "evil.example",
+            "",
+            "javascript:alert(1)",
+            "/\u{3000}/evil.example",
+        ] {
+            assert_eq!(safe_next(Some(evil)), "/", "{evil:?}");
+        }
         assert_eq!(safe_next(None), "/");
+    }
+
+    #[test]
+    fn origins_are_scheme_host_and_port() {
+        assert_eq!(
+            origin_of("https://Pilots.Example.com/a/b?c").as_deref(),
+            Some("https://pilots.example.com")
+        );
+        assert_eq!(
+            origin_of("http://127.0.0.1:3000").as_deref(),
+            Some("http://127.0.0.1:3000")
+        );
+        assert_eq!(origin_of("/relative"), None);
     }
 
     #[test]

@@ -10,8 +10,10 @@ pub mod accounts;
 pub mod auth;
 pub mod bootstrap;
 pub mod catalog;
+pub mod csp;
 pub mod evidence;
 pub mod store;
+pub mod throttle;
 
 use crate::error::AppError;
 use store::{Store, StoreError};
@@ -49,7 +51,8 @@ pub fn services() -> Result<Services, AppError> {
 }
 
 /// Passes a server function's result through, setting the HTTP status of an error on the
-/// response so a browser's script, a CLI or a test sees 401/404/422 rather than a generic 500.
+/// response so a browser's script, a CLI or a test sees 401/404/422 rather than a generic 500
+/// (and `Retry-After` when the error knows when to retry).
 ///
 /// A plain HTML form posted before the page's JavaScript has loaded is the exception: Leptos
 /// answers it with a redirect back to the form (carrying the error), and an error status on that
@@ -61,6 +64,11 @@ pub fn respond<T>(result: Result<T, AppError>) -> Result<T, AppError> {
         && let Ok(status) = http::StatusCode::from_u16(error.status_code())
     {
         options.set_status(status);
+        if let Some(seconds) = error.retry_after_s()
+            && let Ok(value) = http::HeaderValue::from_str(&seconds.to_string())
+        {
+            options.insert_header(http::header::RETRY_AFTER, value);
+        }
     }
     result
 }

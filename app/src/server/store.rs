@@ -91,6 +91,15 @@ pub struct Credentials {
     pub password_hash: String,
 }
 
+/// Failed sign-ins recorded before an attempt (see [`Store::login_failures_before`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FailuresBefore {
+    pub account_failures: i64,
+    pub account_latest_ms: Option<i64>,
+    pub client_failures: i64,
+    pub client_latest_ms: Option<i64>,
+}
+
 /// A session row joined with its user.
 #[derive(Debug, Clone)]
 pub struct SessionRecord {
@@ -403,12 +412,14 @@ impl Store {
         rows.iter().map(user_from_row).collect()
     }
 
-    /// Replaces a user's password hash and ends all their sessions, in one transaction.
+    /// Replaces a user's password hash, ends all their sessions and revokes their API tokens, in
+    /// one transaction (a changed or reset password means the old credentials may be known).
     pub async fn set_password_hash(&self, user_id: i64, password_hash: &str) -> StoreResult<()> {
+        let now = now_ms();
         let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE users SET password_hash = $1, password_changed_ms = $2 WHERE id = $3")
             .bind(password_hash)
-            .bind(now_ms())
+            .bind(now)
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
@@ -416,12 +427,19 @@ impl Store {
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
+        sqlx::query(
+            "UPDATE api_tokens SET revoked_ms = $1 WHERE user_id = $2 AND revoked_ms IS NULL",
+        )
+        .bind(now)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(())
     }
 
-    /// Disables or re-enables an account; disabling ends its sessions. Returns false when the
-    /// user does not exist.
+    /// Disables or re-enables an account; disabling ends its sessions and revokes its API tokens
+    /// (re-enabling does not bring them back). Returns false when the user does not exist.
     pub async fn set_disabled(&self, user_id: i64, disabled: bool) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query("UPDATE users SET disabled = $1 WHERE id = $2")
@@ -436,6 +454,13 @@ impl Store {
                 .bind(user_id)
                 .execute(&mut *tx)
                 .await?;
+            sqlx::query(
+                "UPDATE api_tokens SET revoked_ms = $1 WHERE user_id = $2 AND revoked_ms IS NULL",
+            )
+            .bind(now_ms())
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
         Ok(done)
@@ -537,16 +562,19 @@ impl Store {
         name: &str,
         token_hash: &str,
         prefix: &str,
+        expires_ms: i64,
     ) -> StoreResult<ApiToken> {
         let now = now_ms();
         let row = sqlx::query(
-            "INSERT INTO api_tokens (user_id, name, token_hash, prefix, created_ms) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            "INSERT INTO api_tokens (user_id, name, token_hash, prefix, created_ms, expires_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         )
         .bind(user_id)
         .bind(name)
         .bind(token_hash)
         .bind(prefix)
         .bind(now)
+        .bind(expires_ms)
         .fetch_one(&self.pool)
         .await?;
         Ok(ApiToken {
@@ -555,17 +583,20 @@ impl Store {
             prefix: prefix.to_string(),
             created_ms: now,
             last_used_ms: None,
+            expires_ms,
         })
     }
 
-    /// The user a live (unrevoked) token of an enabled account belongs to; records the use.
+    /// The user a live (unrevoked, unexpired) token of an enabled account belongs to; records
+    /// the use.
     pub async fn api_token_user(&self, token_hash: &str) -> StoreResult<Option<SessionUser>> {
         let row = sqlx::query(
             "SELECT t.id AS token_id, u.id, u.email, u.name, u.role, u.organisation_id, o.name AS organisation_name \
              FROM api_tokens t JOIN users u ON u.id = t.user_id JOIN organisations o ON o.id = u.organisation_id \
-             WHERE t.token_hash = $1 AND t.revoked_ms IS NULL AND u.disabled = 0",
+             WHERE t.token_hash = $1 AND t.revoked_ms IS NULL AND t.expires_ms > $2 AND u.disabled = 0",
         )
         .bind(token_hash)
+        .bind(now_ms())
         .fetch_optional(&self.pool)
         .await?;
         let Some(row) = row else { return Ok(None) };
@@ -577,13 +608,15 @@ impl Store {
         Ok(Some(session_user_from_row(&row)?))
     }
 
-    /// A user's live tokens, newest first.
+    /// A user's live (unrevoked, unexpired) tokens, newest first.
     pub async fn list_api_tokens(&self, user_id: i64) -> StoreResult<Vec<ApiToken>> {
         let rows = sqlx::query(
-            "SELECT id, name, prefix, created_ms, last_used_ms FROM api_tokens \
-             WHERE user_id = $1 AND revoked_ms IS NULL ORDER BY created_ms DESC, id DESC",
+            "SELECT id, name, prefix, created_ms, last_used_ms, expires_ms FROM api_tokens \
+             WHERE user_id = $1 AND revoked_ms IS NULL AND expires_ms > $2 \
+             ORDER BY created_ms DESC, id DESC",
         )
         .bind(user_id)
+        .bind(now_ms())
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
@@ -594,9 +627,20 @@ impl Store {
                     prefix: row.try_get("prefix")?,
                     created_ms: row.try_get("created_ms")?,
                     last_used_ms: row.try_get("last_used_ms")?,
+                    expires_ms: row.try_get("expires_ms")?,
                 })
             })
             .collect()
+    }
+
+    /// Moves token `id`'s expiry (tests, and an administrator shortening a leaked token's life).
+    pub async fn set_api_token_expiry(&self, id: i64, expires_ms: i64) -> StoreResult<()> {
+        sqlx::query("UPDATE api_tokens SET expires_ms = $1 WHERE id = $2")
+            .bind(expires_ms)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Revokes token `id` of `user_id`; false when there is no such live token.
@@ -613,39 +657,83 @@ impl Store {
         Ok(done > 0)
     }
 
-    // ---- login failures --------------------------------------------------------------------
+    // ---- login failures (see `crate::server::throttle`) ------------------------------------
 
-    pub async fn record_login_failure(&self, email: &str) -> StoreResult<()> {
-        sqlx::query("INSERT INTO login_failures (email, at_ms) VALUES ($1, $2)")
-            .bind(email)
-            .bind(now_ms())
+    /// Records a sign-in attempt as a failure before its password is checked; returns its id.
+    pub async fn insert_login_failure(
+        &self,
+        email: &str,
+        client: &str,
+        at_ms: i64,
+    ) -> StoreResult<i64> {
+        let row = sqlx::query(
+            "INSERT INTO login_failures (email, client, at_ms) VALUES ($1, $2, $3) RETURNING id",
+        )
+        .bind(email)
+        .bind(client)
+        .bind(at_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("id")?)
+    }
+
+    /// The failures recorded before row `id`: for `email` since `account_since_ms` and from
+    /// `client` since `client_since_ms`, each with the time of the latest.
+    pub async fn login_failures_before(
+        &self,
+        id: i64,
+        email: &str,
+        client: &str,
+        account_since_ms: i64,
+        client_since_ms: i64,
+    ) -> StoreResult<FailuresBefore> {
+        let row = sqlx::query(
+            "SELECT \
+               (SELECT COUNT(*) FROM login_failures WHERE email = $2 AND id < $1 AND at_ms > $4) AS account_n, \
+               (SELECT MAX(at_ms) FROM login_failures WHERE email = $2 AND id < $1 AND at_ms > $4) AS account_latest, \
+               (SELECT COUNT(*) FROM login_failures WHERE client = $3 AND id < $1 AND at_ms > $5) AS client_n, \
+               (SELECT MAX(at_ms) FROM login_failures WHERE client = $3 AND id < $1 AND at_ms > $5) AS client_latest",
+        )
+        .bind(id)
+        .bind(email)
+        .bind(client)
+        .bind(account_since_ms)
+        .bind(client_since_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(FailuresBefore {
+            account_failures: row.try_get("account_n")?,
+            account_latest_ms: row.try_get::<Option<i64>, _>("account_latest")?,
+            client_failures: row.try_get("client_n")?,
+            client_latest_ms: row.try_get::<Option<i64>, _>("client_latest")?,
+        })
+    }
+
+    /// Removes one attempt's row (refused, abandoned or successful).
+    pub async fn delete_login_failure(&self, id: i64) -> StoreResult<()> {
+        sqlx::query("DELETE FROM login_failures WHERE id = $1")
+            .bind(id)
             .execute(&self.pool)
             .await?;
         Ok(())
     }
 
-    /// Failed sign-ins for `email` since `since_ms`: (count, time of the oldest).
-    pub async fn login_failures_since(
-        &self,
-        email: &str,
-        since_ms: i64,
-    ) -> StoreResult<(i64, Option<i64>)> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures WHERE email = $1 AND at_ms > $2",
-        )
-        .bind(email)
-        .bind(since_ms)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok((row.try_get("n")?, row.try_get::<Option<i64>, _>("oldest")?))
-    }
-
+    /// Forgets an address's failures (after it signed in).
     pub async fn clear_login_failures(&self, email: &str) -> StoreResult<()> {
         sqlx::query("DELETE FROM login_failures WHERE email = $1")
             .bind(email)
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// How many failures are recorded for `email` (tests and diagnostics).
+    pub async fn count_login_failures(&self, email: &str) -> StoreResult<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM login_failures WHERE email = $1")
+            .bind(email)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("n")?)
     }
 
     // ---- pilots ----------------------------------------------------------------------------

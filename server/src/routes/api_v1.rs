@@ -47,6 +47,11 @@ impl IntoResponse for ApiError {
                 axum::http::HeaderValue::from_static("Bearer realm=\"pilot-desk\""),
             );
         }
+        if let Some(seconds) = self.0.retry_after_s() {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
         response
     }
 }
@@ -144,13 +149,13 @@ pub struct NewPilot {
     pub engine_version: String,
 }
 
-/// `POST /api/v1/pilots` (staff only): creates a pilot, answers `201 {"id": …}`.
+/// `POST /api/v1/pilots` (assessors and admins): creates a pilot, answers `201 {"id": …}`.
 async fn create_pilot(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     body: Result<Json<NewPilot>, JsonRejection>,
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
-    let user = authorise(Some(&user), Need::Staff)?;
+    let user = authorise(Some(&user), Need::Editor)?;
     let Json(body) = body.map_err(|rejection| {
         AppError::invalid(format!("request body: {}", rejection.body_text()))
     })?;

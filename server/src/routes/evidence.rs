@@ -41,7 +41,7 @@ pub async fn upload_evidence(
     Path(pilot_id): Path<i64>,
     multipart: Multipart,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let user = authorise(Some(&user), Need::Staff)?;
+    let user = authorise(Some(&user), Need::Editor)?;
     let services = &state.services;
     let pilot = editable_pilot(&services.store, &user, pilot_id).await?;
     let upload = receive_evidence(

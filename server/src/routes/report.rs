@@ -109,6 +109,10 @@ async fn report_html(
         header::X_FRAME_OPTIONS,
         HeaderValue::from_static("SAMEORIGIN"),
     );
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(app::server::csp::REPORT_POLICY),
+    );
     Ok(response)
 }
 
@@ -169,7 +173,12 @@ async fn shared_html(
         Err(page) => return Ok(page),
     };
     let (html, _) = app::report::report_html(&state.services, pilot, lang).await?;
-    Ok(private(Html(html).into_response()))
+    let mut response = private(Html(html).into_response());
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(app::server::csp::SHARED_REPORT_POLICY),
+    );
+    Ok(response)
 }
 
 async fn shared_pdf(

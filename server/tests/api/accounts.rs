@@ -1,11 +1,12 @@
-//! Signing in and out, sessions, rate limiting, passwords, accounts.
+//! Signing in and out, sessions, sign-in back-off, passwords, accounts.
 
-use crate::helpers::{ADMIN, PASSWORD, client, spawn_app};
+use crate::helpers::{ADMIN, PASSWORD, TestApp, client, spawn_app, spawn_app_with};
 use app::server::accounts::create_account_in_named_organisation;
-use app::server::auth::MAX_FAILED_LOGINS;
+use app::server::throttle::{BackoffPolicy, LoginBackoff};
 use engine::account::Role;
-use reqwest::StatusCode;
+use reqwest::{Client, Response, StatusCode};
 use serde_json::Value;
+use std::time::{Duration, Instant};
 
 #[tokio::test]
 async fn first_start_creates_an_admin_with_an_argon2id_hash_and_the_demo_pilot() {
@@ -71,33 +72,145 @@ async fn a_wrong_password_is_refused_with_401_and_no_session() {
     assert_eq!(app.call_ok(&browser, "whoami", &[]).await, Value::Null);
 }
 
+/// A fast back-off for tests: `free` failures, then 1 s, 2 s, 4 s … per address; the client
+/// allowance is large unless a test is about it.
+fn quick_backoff(free: i64, client_free: i64) -> LoginBackoff {
+    let policy = |free_failures| BackoffPolicy {
+        free_failures,
+        base_delay_ms: 1000,
+        max_delay_ms: 8000,
+        window_ms: 60_000,
+    };
+    LoginBackoff {
+        per_account: policy(free),
+        per_client: policy(client_free),
+    }
+}
+
+async fn login_as(app: &TestApp, browser: &Client, email: &str, password: &str) -> Response {
+    app.call(
+        browser,
+        "login",
+        &[("email", email), ("password", password)],
+    )
+    .await
+}
+
 #[tokio::test]
-async fn repeated_failures_lock_the_account_even_for_the_right_password() {
+async fn forty_parallel_wrong_guesses_get_exactly_five_password_checks() {
     let app = spawn_app().await;
+    let started = Instant::now();
+    let mut guesses = tokio::task::JoinSet::new();
+    for n in 0..40 {
+        let url = app.url("/api/login");
+        guesses.spawn(async move {
+            let password = format!("wrong guess number {n}");
+            client()
+                .post(url)
+                .form(&[("email", ADMIN), ("password", &password)])
+                .send()
+                .await
+                .unwrap()
+                .status()
+        });
+    }
+    let statuses = guesses.join_all().await;
+    let checked = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::UNAUTHORIZED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    println!(
+        "40 parallel guesses: {checked} checked, {refused} refused in {} ms",
+        started.elapsed().as_millis()
+    );
+    assert_eq!(checked, 5, "{statuses:?}");
+    assert_eq!(refused, 35, "{statuses:?}");
+    assert_eq!(app.store.count_login_failures(ADMIN).await.unwrap(), 5);
+}
+
+#[tokio::test]
+async fn failures_back_off_ever_longer_and_the_owner_signs_in_once_the_wait_is_over() {
+    let app = spawn_app_with(|config| config.login_backoff = quick_backoff(2, 100)).await;
     let browser = client();
-    for _ in 0..MAX_FAILED_LOGINS {
+    for _ in 0..2 {
+        let response = login_as(&app, &browser, ADMIN, "guess guess guess").await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    // Third failure in a row: wait 1 s, even with the right password (it is not checked).
+    let response = login_as(&app, &browser, ADMIN, &app.admin_password).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(response.headers()["retry-after"], "1");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["kind"], "too_many_attempts");
+    assert_eq!(body["retry_after_s"], 1);
+    assert_eq!(
+        body["error"],
+        "Too many failed sign-in attempts. Try again in a second."
+    );
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let response = login_as(&app, &browser, ADMIN, "guess guess guess").await;
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "checked again");
+    // One more failure: the wait doubles to 2 s.
+    let response = login_as(&app, &browser, ADMIN, &app.admin_password).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(response.headers()["retry-after"], "2");
+    assert_eq!(app.store.count_login_failures(ADMIN).await.unwrap(), 3);
+    // Refused attempts leave no trace, so the owner is never locked out for longer.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    app.login(&browser, ADMIN, &app.admin_password).await;
+    assert_eq!(app.call_ok(&browser, "whoami", &[]).await["email"], ADMIN);
+    assert_eq!(app.store.count_login_failures(ADMIN).await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn one_client_guessing_many_addresses_backs_off_too() {
+    let app = spawn_app_with(|config| config.login_backoff = quick_backoff(100, 3)).await;
+    let browser = client();
+    for n in 0..3 {
+        let response = login_as(&app, &browser, &format!("user{n}@x.io"), "a wrong password").await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    let response = login_as(&app, &browser, "someone.else@x.io", "a wrong password").await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn after_sign_in_next_only_ever_leads_to_a_path_on_this_site() {
+    let app = spawn_app().await;
+    for (next, expected) in [
+        ("/pilots/1", "/pilots/1"),
+        ("//evil.example", "/"),
+        ("/\t/evil.example", "/"),
+        ("/\\evil.example", "/"),
+        ("\\\\evil.example", "/"),
+        ("/%09/evil.example", "/"),
+        ("/%2F%2Fevil.example", "/"),
+        ("/%5C%5Cevil.example", "/"),
+        ("https://evil.example/", "/"),
+        ("/\r\nLocation: https://evil.example", "/"),
+    ] {
+        let browser = client();
         let response = app
             .call(
                 &browser,
                 "login",
-                &[("email", ADMIN), ("password", "guess guess guess")],
+                &[
+                    ("email", ADMIN),
+                    ("password", &app.admin_password),
+                    ("next", next),
+                ],
             )
             .await;
-        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+        let location = response
+            .headers()
+            .get("location")
+            .map(|v| v.to_str().unwrap().to_string());
+        assert_eq!(location.as_deref(), Some(expected), "next = {next:?}");
     }
-    let response = app
-        .call(
-            &browser,
-            "login",
-            &[("email", ADMIN), ("password", &app.admin_password)],
-        )
-        .await;
-    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
-    let body = response.text().await.unwrap();
-    assert_eq!(
-        body, r#"{"TooManyAttempts":15}"#,
-        "locked for the whole 15-minute window"
-    );
 }
 
 #[tokio::test]

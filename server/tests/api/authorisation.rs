@@ -1,7 +1,9 @@
-//! Every server function tried as the wrong user.
+//! Every server function tried as every role.
 //!
-//! The table below lists each server function with what it needs. A test fails if a server
-//! function is registered that the table does not cover, so a new one cannot ship untested.
+//! The table below lists each server function with the roles it allows. A test fails if a server
+//! function is registered that the table does not cover, so a new one cannot ship untested; the
+//! others call every function as each role and assert the refusals (401 without a session, 404
+//! for customers, 403 for staff lacking the privilege) and that allowed roles are not refused.
 
 use crate::helpers::{TestApp, spawn_app};
 use reqwest::{Client, StatusCode};
@@ -10,11 +12,36 @@ use std::collections::BTreeSet;
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Need {
     Anyone,
+    /// Every role, customers for their own organisation's pilots.
     SignedIn,
+    /// Admins, assessors and sales engineers (reading, exports, share links).
     Staff,
+    /// Assessors and admins: everything that changes a pilot, its plan, evidence, evaluation set
+    /// or the model catalog. Customers get 404, sales engineers 403.
+    Editor,
+    /// Admins: accounts and the GPU catalog. Customers get 404, other staff 403.
     Admin,
-    /// Assessors and admins (plan editing): customers get 404, sales engineers 403.
-    PlanEditor,
+}
+
+impl Need {
+    /// Whether `role` may call a function with this need.
+    fn allows(self, role: &str) -> bool {
+        match self {
+            Need::Anyone | Need::SignedIn => true,
+            Need::Staff => role != "customer",
+            Need::Editor => role == "admin" || role == "assessor",
+            Need::Admin => role == "admin",
+        }
+    }
+
+    /// The status a signed-in `role` this need refuses gets.
+    fn refusal(self, role: &str) -> StatusCode {
+        if role == "customer" {
+            StatusCode::NOT_FOUND
+        } else {
+            StatusCode::FORBIDDEN
+        }
+    }
 }
 
 /// (endpoint, need, arguments). `{pilot}` is replaced by a pilot of the customer's own
@@ -44,8 +71,9 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ("create_api_token", Need::SignedIn, &[("name", "ci")]),
     ("revoke_api_token", Need::SignedIn, &[("id", "1")]),
     ("get_pilot", Need::SignedIn, &[("id", "{pilot}")]),
-    ("customer_organisations", Need::Staff, &[]),
+    ("customer_organisations", Need::Editor, &[]),
     ("sizing_catalog", Need::SignedIn, &[]),
+    ("admin_gpu_catalog", Need::Admin, &[]),
     (
         "save_gpu",
         Need::Admin,
@@ -69,7 +97,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ("reset_gpu", Need::Admin, &[("id", "h200-nvl")]),
     (
         "add_model",
-        Need::Staff,
+        Need::Editor,
         &[("id", "intruder"), ("name", ""), ("config_json", "{}")],
     ),
     ("delete_model", Need::Admin, &[("id", "intruder")]),
@@ -117,12 +145,12 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "new_eval_set_version",
-        Need::Staff,
+        Need::Editor,
         &[("pilot_id", "{pilot}")],
     ),
     (
         "save_eval_item",
-        Need::Staff,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("version", "1"),
@@ -136,7 +164,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "remove_eval_item",
-        Need::Staff,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("version", "1"),
@@ -146,7 +174,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "approve_eval_set",
-        Need::Staff,
+        Need::Editor,
         &[("pilot_id", "{pilot}"), ("version", "1"), ("revision", "1")],
     ),
     (
@@ -186,7 +214,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "add_startup_log",
-        Need::Staff,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("log_text", "INFO GPU KV cache size: 1,000 tokens"),
@@ -200,7 +228,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "create_pilot",
-        Need::Staff,
+        Need::Editor,
         &[
             ("organisation_id", "{org}"),
             ("name", "intruder"),
@@ -215,7 +243,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "update_pilot",
-        Need::Staff,
+        Need::Editor,
         &[
             ("id", "{pilot}"),
             ("name", "renamed by intruder"),
@@ -255,12 +283,12 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ("get_plan", Need::SignedIn, &[("pilot_id", "{pilot}")]),
     (
         "create_plan",
-        Need::PlanEditor,
+        Need::Editor,
         &[("pilot_id", "{pilot}"), ("template", "interactive-chat")],
     ),
     (
         "apply_plan_template",
-        Need::PlanEditor,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("version", "1"),
@@ -270,7 +298,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "save_pass_mark",
-        Need::PlanEditor,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("version", "1"),
@@ -290,7 +318,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "move_pass_mark",
-        Need::PlanEditor,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("version", "1"),
@@ -301,7 +329,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "remove_pass_mark",
-        Need::PlanEditor,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("version", "1"),
@@ -311,7 +339,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "save_scenario",
-        Need::PlanEditor,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("version", "1"),
@@ -326,7 +354,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "remove_scenario",
-        Need::PlanEditor,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("version", "1"),
@@ -336,7 +364,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "save_plan_settings",
-        Need::PlanEditor,
+        Need::Editor,
         &[
             ("pilot_id", "{pilot}"),
             ("version", "1"),
@@ -360,17 +388,17 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     ),
     (
         "approve_plan",
-        Need::PlanEditor,
+        Need::Editor,
         &[("pilot_id", "{pilot}"), ("version", "1"), ("revision", "1")],
     ),
     (
         "amend_plan",
-        Need::PlanEditor,
+        Need::Editor,
         &[("pilot_id", "{pilot}"), ("reason", "intruder")],
     ),
     (
         "discard_plan_draft",
-        Need::PlanEditor,
+        Need::Editor,
         &[("pilot_id", "{pilot}"), ("version", "1")],
     ),
 ];
@@ -473,93 +501,158 @@ async fn anonymous_callers_get_401_from_everything_that_needs_a_session() {
     );
 }
 
-#[tokio::test]
-async fn customers_get_404_from_staff_and_admin_functions_even_for_their_own_pilot() {
-    let (world, customer, _) = world().await;
-    let before = snapshot(&world).await;
+/// Calls every function of the table as `role` (signed in on `client`): a function the role may
+/// not call must answer the policy's refusal and change nothing; one it may call must not be
+/// refused (it may still fail for its arguments, e.g. 404 for a share link that does not exist).
+async fn every_function_as(world: &World, client: &Client, role: &str) {
+    let before = snapshot(world).await;
+    let mut refused = 0;
     for (endpoint, need, args) in SERVER_FUNCTIONS {
-        if matches!(need, Need::Staff | Need::Admin | Need::PlanEditor) {
-            let response = world
-                .app
-                .call(&customer, endpoint, &arguments(&world, args))
-                .await;
-            assert_eq!(response.status(), StatusCode::NOT_FOUND, "{endpoint}");
+        if *endpoint == "logout" || need.allows(role) {
+            continue;
         }
+        let response = world
+            .app
+            .call(client, endpoint, &arguments(world, args))
+            .await;
+        assert_eq!(
+            response.status(),
+            need.refusal(role),
+            "{endpoint} as {role}"
+        );
+        refused += 1;
     }
     assert_eq!(
-        snapshot(&world).await,
+        snapshot(world).await,
         before,
-        "a refused call changed data"
-    );
-}
-
-#[tokio::test]
-async fn staff_without_the_admin_role_get_403_from_admin_functions() {
-    let (world, _, sales) = world().await;
-    let before = snapshot(&world).await;
-    for (endpoint, need, args) in SERVER_FUNCTIONS {
-        if *need == Need::Admin {
-            let response = world
-                .app
-                .call(&sales, endpoint, &arguments(&world, args))
-                .await;
-            assert_eq!(response.status(), StatusCode::FORBIDDEN, "{endpoint}");
-        }
-    }
-    assert_eq!(
-        snapshot(&world).await,
-        before,
-        "a refused call changed data"
-    );
-}
-
-#[tokio::test]
-async fn sales_engineers_get_403_from_plan_editing_functions() {
-    let (world, _, sales) = world().await;
-    let before = snapshot(&world).await;
-    for (endpoint, need, args) in SERVER_FUNCTIONS {
-        if *need == Need::PlanEditor {
-            let response = world
-                .app
-                .call(&sales, endpoint, &arguments(&world, args))
-                .await;
-            assert_eq!(response.status(), StatusCode::FORBIDDEN, "{endpoint}");
-        }
-    }
-    assert_eq!(
-        snapshot(&world).await,
-        before,
-        "a refused call changed data"
+        "a refused call changed data ({role})"
     );
     let pilot = world.pilot.parse().unwrap();
+    let store = &world.app.store;
     assert!(
-        world
-            .app
-            .store
-            .plan_versions(pilot)
-            .await
-            .unwrap()
-            .is_empty(),
-        "a refused call wrote a plan"
+        store.plan_versions(pilot).await.unwrap().is_empty(),
+        "a refused call wrote a plan ({role})"
     );
+    assert!(
+        store.eval_set_versions(pilot).await.unwrap().is_empty(),
+        "a refused call wrote an evaluation set ({role})"
+    );
+    for (endpoint, need, args) in SERVER_FUNCTIONS {
+        // `login` with the table's made-up account answers 401 by design; `logout` would end
+        // the session the rest of the loop needs.
+        if matches!(*endpoint, "login" | "logout") || !need.allows(role) {
+            continue;
+        }
+        let response = world
+            .app
+            .call(client, endpoint, &arguments(world, args))
+            .await;
+        let status = response.status();
+        assert!(
+            status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN,
+            "{endpoint} refused {role}: {status} {}",
+            response.text().await.unwrap()
+        );
+    }
+    let expected = SERVER_FUNCTIONS
+        .iter()
+        .filter(|(endpoint, need, _)| *endpoint != "logout" && !need.allows(role))
+        .count();
+    assert_eq!(refused, expected);
 }
 
 #[tokio::test]
-async fn customers_get_404_for_pages_they_may_not_see_and_anonymous_visitors_are_sent_to_sign_in() {
+async fn customers_get_404_from_staff_editor_and_admin_functions_even_for_their_own_pilot() {
+    let (world, customer, _) = world().await;
+    every_function_as(&world, &customer, "customer").await;
+}
+
+#[tokio::test]
+async fn sales_engineers_read_export_and_share_but_get_403_from_everything_that_changes_data() {
+    let (world, _, sales) = world().await;
+    every_function_as(&world, &sales, "sales").await;
+    let refused: Vec<&str> = SERVER_FUNCTIONS
+        .iter()
+        .filter(|(_, need, _)| !need.allows("sales"))
+        .map(|(endpoint, _, _)| *endpoint)
+        .collect();
+    for endpoint in [
+        "create_pilot",
+        "update_pilot",
+        "add_startup_log",
+        "new_eval_set_version",
+        "save_eval_item",
+        "approve_eval_set",
+        "add_model",
+        "delete_model",
+        "save_gpu",
+        "save_pass_mark",
+        "approve_plan",
+        "admin_gpu_catalog",
+    ] {
+        assert!(refused.contains(&endpoint), "{endpoint} is open to sales");
+    }
+    for endpoint in [
+        "report_overview",
+        "create_share_link",
+        "get_plan",
+        "pilot_verdict",
+        "sizing_catalog",
+    ] {
+        assert!(
+            !refused.contains(&endpoint),
+            "{endpoint} is closed to sales"
+        );
+    }
+}
+
+#[tokio::test]
+async fn assessors_edit_pilots_but_get_403_from_admin_functions() {
+    let (world, _, _) = world().await;
+    let admin = world.app.admin().await;
+    let staff_org = world.app.staff_organisation().await;
+    let assessor = world
+        .app
+        .user(&admin, "ada@vendor.io", "assessor", staff_org)
+        .await;
+    every_function_as(&world, &assessor, "assessor").await;
+}
+
+#[tokio::test]
+async fn admins_are_refused_nothing() {
+    let (world, _, _) = world().await;
+    let admin = world.app.admin().await;
+    every_function_as(&world, &admin, "admin").await;
+}
+
+#[tokio::test]
+async fn customers_get_404_and_sales_403_for_pages_they_may_not_use_and_anonymous_visitors_are_sent_to_sign_in()
+ {
     let (world, customer, sales) = world().await;
     let app = &world.app;
     for path in [
         "/admin/users",
         "/admin/organisations",
+        "/admin/gpus",
         "/pilots/new",
         &format!("/pilots/{}/edit", world.pilot),
     ] {
         let response = customer.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
     }
-    for path in ["/admin/users", "/admin/organisations"] {
+    for path in [
+        "/admin/users",
+        "/admin/organisations",
+        "/admin/gpus",
+        "/pilots/new",
+        &format!("/pilots/{}/edit", world.pilot),
+    ] {
         let response = sales.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::FORBIDDEN, "{path}");
+        let page = response.text().await.unwrap();
+        for form in ["Add or edit a GPU", "Save changes", "Create pilot"] {
+            assert!(!page.contains(form), "{path} rendered its form for sales");
+        }
     }
     let anonymous = crate::helpers::client();
     for path in [

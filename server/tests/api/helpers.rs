@@ -59,6 +59,9 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
         chromium_path: None,
         demo: true,
         session_ttl_ms: 3_600_000,
+        public_origin: None,
+        trust_proxy: false,
+        login_backoff: Default::default(),
         pg_schema: pg_schema.clone(),
     };
     adjust(&mut config);

@@ -17,5 +17,6 @@ mod plans;
 mod quality;
 mod reports;
 mod rest;
+mod security;
 mod sizing;
 mod traffic;

@@ -1,0 +1,10 @@
+-- Sign-in back-off per client address as well as per e-mail address (issue #13): each attempt
+-- records the address it came from.
+ALTER TABLE login_failures ADD COLUMN client TEXT NOT NULL DEFAULT '';
+CREATE INDEX login_failures_client ON login_failures (client, at_ms);
+
+-- API tokens expire (default 90 days, at most 365, chosen at creation). Tokens issued before
+-- this migration never expired: they get 90 days from now.
+ALTER TABLE api_tokens ADD COLUMN expires_ms INTEGER;
+UPDATE api_tokens SET expires_ms = CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 90 * 86400000
+    WHERE expires_ms IS NULL;
