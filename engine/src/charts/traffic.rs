@@ -226,8 +226,9 @@ fn draw_area(
     Ok(())
 }
 
-/// Arrivals per minute over the log, the busiest hour (`busiest_start_ms`, 60 minutes) shaded.
-/// Where a pixel covers several minutes it shows the highest of them.
+/// Arrivals per step (a minute, or coarser for a long, sparse log: the series says) over the
+/// log, the busiest hour (`busiest_start_ms`, 60 minutes) shaded. Where a pixel covers several
+/// steps it shows the highest of them.
 pub fn arrivals_chart(series: &ArrivalSeries, busiest_start_ms: i64) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
@@ -247,11 +248,12 @@ pub fn arrivals_chart(series: &ArrivalSeries, busiest_start_ms: i64) -> Result<S
             SHADE.filled(),
         ))
         .map_err(chart_error)?;
+        let per = step_words(step_ms);
         draw_axes(
             &root,
             &frame,
-            "Arrivals per minute (busiest hour shaded)",
-            "requests / min",
+            &format!("Arrivals per {per} (busiest hour shaded)"),
+            &format!("requests / {per}"),
             step,
         )?;
         let columns = column_max(&series.counts, frame.width() as usize);
@@ -277,6 +279,21 @@ pub fn arrivals_chart(series: &ArrivalSeries, busiest_start_ms: i64) -> Result<S
         root.present().map_err(chart_error)?;
     }
     Ok(svg)
+}
+
+/// `min`, `5 min`, `3 h`, `1 d`, `2 w`: an arrival step in words.
+fn step_words(step_ms: i64) -> String {
+    const UNITS: [(i64, &str); 4] = [
+        (604_800_000, "w"),
+        (86_400_000, "d"),
+        (3_600_000, "h"),
+        (60_000, "min"),
+    ];
+    match UNITS.iter().find(|(unit, _)| step_ms % unit == 0) {
+        Some((60_000, _)) if step_ms == 60_000 => "min".to_owned(),
+        Some((unit, name)) => format!("{} {name}", step_ms / unit),
+        None => format!("{} s", step_ms as f64 / 1000.0),
+    }
 }
 
 /// Requests in flight over time (the highest count within each step of the curve), the peak

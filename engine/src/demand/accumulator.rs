@@ -8,9 +8,9 @@
 //! | reorder buffer (start, end) | 16 per request | `reorder_buffer_records` (65,536) or the requests started within `reorder_window_ms` (1 h) of the latest, whichever is more | putting starts in order for the sweep |
 //! | pending ends (min-heap) | 8 per request | requests in flight at once | the exact in-flight sweep |
 //! | last hour's arrivals (start, duration, cumulative in-flight area) | 24 per request | the arrivals of one hour (the busiest hour's volume) | busiest hour, its exact mean in flight and Little's law |
-//! | arrivals per minute, in-flight curve buckets, time at each level | 4 per minute; ≤ 2 × `in_flight_curve_points` buckets; 8 per level | the log's duration, the curve's points, the peak | the charts and the level table |
+//! | arrivals per minute, in-flight curve buckets, time at each level | 264 per 64 minutes holding an arrival; ≤ 2 × `in_flight_curve_points` buckets; 8 per level | the arrivals and the log's duration, the curve's points, the peak | the charts and the level table |
 //! | TTFT, TPOT, E2E of successful requests (u32) | 4 per value up to 65,536 values per distribution, then ≈ 18 KiB | 256 KiB per distribution (per model and, at the end, for all models) | exact percentiles up to 65,536 values, then ±0.5 % ([`crate::stats::sketch`]) |
-//! | token lengths ([`ValueCounts`]) | ≤ 128 KiB per distribution | the largest length | exact token distributions (three per model) |
+//! | token lengths ([`ValueCounts`]) | ≤ 128 KiB per distribution | the largest length and 64 bytes per value counted | exact token distributions (three per model) |
 //!
 //! Measured on the synthetic pilot traffic streamed from a file (`examples/gateway_profile.rs`,
 //! release build, `/usr/bin/time -v`, three runs each), peak resident memory of the whole
@@ -23,6 +23,12 @@
 //! peaked at 34, 65 and 65 MB. Throughput is unchanged within the noise of a shared machine
 //! (0.7–0.95 million records/s either way); every figure but the sketched latency percentiles
 //! is identical to before on those logs.
+//!
+//! **Hostile logs.** Nothing above is sized by the log's time span alone: a log of two requests
+//! eight millennia apart (which the readers refuse anyway, see [`crate::traffic::timestamp`])
+//! profiles in a few tens of KB. The arrivals series keeps one point per minute up to 16 points
+//! per request (at least a day's worth, at most 65,536 points) and is coarsened beyond that to
+//! 5, 15 or 30 minutes, hours, days or weeks; [`ArrivalSeries::step_ms`] states the step.
 //!
 //! **Order.** Records may come in any order while the whole log fits the reorder buffer, and
 //! beyond that roughly in time order: a gateway writes each record at the request's start or
@@ -355,7 +361,7 @@ impl DemandAccumulator {
             ),
             arrivals_per_minute: ArrivalSeries {
                 start_ms: summary.arrivals_start_ms,
-                step_ms: MINUTE_MS,
+                step_ms: summary.arrival_step_ms,
                 counts: summary.arrivals,
             },
             in_flight_curve: in_flight.curve,

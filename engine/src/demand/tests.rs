@@ -371,7 +371,7 @@ fn a_synthetic_pilot_week_profiles_consistently() {
 
 #[test]
 fn a_bad_record_yields_no_profile() {
-    let text = "{\"request_id\":\"a\",\"start_time\":1,\"end_time\":0,\"model\":\"m\",\"status\":\"error\"}\n";
+    let text = "{\"request_id\":\"a\",\"start_time\":1772442001,\"end_time\":1772442000,\"model\":\"m\",\"status\":\"error\"}\n";
     let error = profile_gateway_log(
         Cursor::new(text),
         &ReadOptions::new("g.jsonl"),
@@ -588,4 +588,149 @@ fn profiles_stored_before_streaming_still_read_as_exact() {
     }
     let back: DemandProfile = serde_json::from_value(json).unwrap();
     assert_eq!(back, p);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile logs (issue #13): memory bounded by the input, never by the time span
+
+fn one_request(id: &str, start_ms: i64, model: &str, prompt: u32) -> GatewayRecord {
+    GatewayRecord {
+        request_id: id.into(),
+        start_ms,
+        first_token_ms: None,
+        end_ms: start_ms + 1_000,
+        model: model.into(),
+        prompt_tokens: prompt,
+        completion_tokens: 1,
+        status: RequestStatus::Ok,
+        finish_reason: None,
+    }
+}
+
+#[test]
+fn a_log_of_two_requests_in_1970_and_9999_is_refused_by_the_reader() {
+    // This two-line log once made the server lay out 4.2 billion minutes (16.9 GB) and abort.
+    let text = "{\"request_id\":\"a\",\"start_time\":\"1970-01-01T00:00:00Z\",\"end_time\":\"1970-01-01T00:00:01Z\",\"model\":\"m\",\"prompt_tokens\":1,\"completion_tokens\":1,\"status\":\"ok\"}\n\
+        {\"request_id\":\"b\",\"start_time\":\"9999-12-31T00:00:00Z\",\"end_time\":\"9999-12-31T00:00:01Z\",\"model\":\"m\",\"prompt_tokens\":1,\"completion_tokens\":1,\"status\":\"ok\"}\n";
+    let error = profile_gateway_log(
+        Cursor::new(text),
+        &ReadOptions::new("g.jsonl"),
+        DemandOptions::default(),
+        |_| {},
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "g.jsonl line 1: field \"start_time\": \"1970-01-01T00:00:00Z\": the instant \
+         (1970-01-01T00:00:00.000Z) is not between 2000-01-01 and 2100-01-01: a wrong unit or a \
+         placeholder date?"
+    );
+    // skipping bad lines: both are skipped, nothing is profiled
+    let error = profile_gateway_log(
+        Cursor::new(text),
+        &ReadOptions::new("g.jsonl").skip_bad_lines(true),
+        DemandOptions::default(),
+        |_| {},
+    )
+    .unwrap_err();
+    assert_eq!(error.to_string(), "g.jsonl: the log holds no requests");
+}
+
+#[test]
+fn a_start_time_of_1e300_is_refused_with_its_line_and_field() {
+    let text = "{\"request_id\":\"a\",\"start_time\":1772442000,\"end_time\":1772442001,\"model\":\"m\",\"prompt_tokens\":1,\"completion_tokens\":1,\"status\":\"ok\"}\n\
+        {\"request_id\":\"b\",\"start_time\":1e300,\"end_time\":1e300,\"model\":\"m\",\"prompt_tokens\":1,\"completion_tokens\":1,\"status\":\"ok\"}\n";
+    let error = profile_gateway_log(
+        Cursor::new(text),
+        &ReadOptions::new("g.jsonl"),
+        DemandOptions::default(),
+        |_| {},
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "g.jsonl line 2: field \"start_time\": 1e300: the instant is not between 2000-01-01 and \
+         2100-01-01: a wrong unit or a placeholder date?"
+    );
+}
+
+#[test]
+fn two_requests_eight_millennia_apart_profile_in_a_few_tens_of_kilobytes() {
+    // The accumulator is also safe on its own, should records bypass the readers' check.
+    let mut accumulator = DemandAccumulator::default();
+    let year_9999 = 253_370_764_800_000; // 9999-01-01
+    accumulator.add(&one_request("a", 0, "m", 10));
+    accumulator.add(&one_request("b", year_9999, "m", 10));
+    let bytes = accumulator.heap_bytes();
+    assert!(bytes < 16 * 1024, "{bytes} bytes of buffers");
+    let p = accumulator.finish().unwrap();
+    assert_eq!(p.outcomes.requests, 2);
+    let series = &p.arrivals_per_minute;
+    // the step: weeks doubled until 8,000 years fit the floor of 1,440 points: 512 weeks
+    assert_eq!(series.step_ms, 604_800_000 * 512);
+    assert_eq!(series.counts.len(), 819);
+    assert_eq!(series.counts.iter().sum::<u32>(), 2);
+    assert!(p.in_flight_curve.max.len() <= 720);
+    assert_eq!(p.peak_in_flight, 1);
+    assert_eq!(p.busiest_hour_arrivals, 1);
+}
+
+#[test]
+fn instants_at_the_ends_of_i64_neither_overflow_nor_allocate() {
+    let mut accumulator = DemandAccumulator::default();
+    for (i, start) in [i64::MIN, -1, 0, i64::MAX - 10].into_iter().enumerate() {
+        accumulator.add(&GatewayRecord {
+            start_ms: start,
+            end_ms: start.saturating_add(5),
+            ..one_request(&i.to_string(), 0, "m", 1)
+        });
+    }
+    assert!(accumulator.heap_bytes() < 16 * 1024);
+    let p = accumulator.finish().unwrap();
+    assert_eq!(p.arrivals_per_minute.counts.iter().sum::<u32>(), 4);
+    assert!(p.arrivals_per_minute.counts.len() <= 1_440);
+}
+
+#[test]
+fn a_sparse_month_is_coarsened_and_a_busy_week_keeps_its_minutes() {
+    // 100 requests over 30 days: minutes would be 432 points per request; 16 per request (1,600
+    // points) are allowed, so the step becomes the first of 5, 15, 30 minutes that fits: 30.
+    let day = 86_400_000;
+    let sparse: Vec<GatewayRecord> = (0..100)
+        .map(|i| one_request(&i.to_string(), T0 + i * 30 * day / 100, "m", 5))
+        .collect();
+    let p = profile_of(&sparse);
+    let series = &p.arrivals_per_minute;
+    assert_eq!(series.step_ms, 30 * 60_000);
+    // the last start is 99 × 0.3 days = 42,768 minutes in: half-hours 0 ..= 1,425
+    assert_eq!(series.counts.len(), 1_426);
+    assert_eq!(series.counts.iter().sum::<u32>(), 100);
+    // a week of a request every 10 s keeps one point per minute
+    let busy: Vec<GatewayRecord> = (0..60_480)
+        .map(|i| one_request(&i.to_string(), T0 + i * 10_000, "m", 5))
+        .collect();
+    let p = profile_of(&busy);
+    assert_eq!(p.arrivals_per_minute.step_ms, 60_000);
+    assert_eq!(p.arrivals_per_minute.counts.len(), 10_080);
+    assert!(p.arrivals_per_minute.counts.iter().all(|&n| n == 6));
+}
+
+#[test]
+fn a_thousand_models_of_one_long_prompt_each_need_no_dense_token_arrays() {
+    // Each model's token counts would once reserve up to 128 KiB per distribution on their first
+    // long value: 1,000 models × 3 distributions × 120 KB ≈ 360 MB from a 200 KB log.
+    let mut accumulator = DemandAccumulator::default();
+    for i in 0..1_000 {
+        accumulator.add(&one_request(
+            &i.to_string(),
+            T0 + i64::from(i) * 1_000,
+            &format!("model-{i}"),
+            30_000,
+        ));
+    }
+    let bytes = accumulator.heap_bytes();
+    assert!(bytes < 2 << 20, "{bytes} bytes");
+    let p = accumulator.finish().unwrap();
+    assert_eq!(p.prompt_tokens.as_ref().unwrap().max, 30_000);
+    assert_eq!(p.models.len(), 1_000);
 }

@@ -104,6 +104,13 @@ pub(crate) fn ms_per_unit(unit: &str) -> Option<f64> {
     })
 }
 
+/// The percentile a statistic's name stands for: `p99` → 99, `p99.9` → 99.9; `None` for any
+/// other name, and for numbers outside 0–100 (`p1e300` is no percentile).
+pub(crate) fn percentile_of(name: &str) -> Option<f64> {
+    let n = name.strip_prefix('p')?.parse::<f64>().ok()?;
+    (0.0..=100.0).contains(&n).then_some(n)
+}
+
 /// A block read from a JSON object (`{unit, avg, …}`), numbers checked.
 pub(crate) fn block_from_json(tag: &str, obj: &Obj) -> Result<Block> {
     let mut block = Block {
@@ -113,11 +120,10 @@ pub(crate) fn block_from_json(tag: &str, obj: &Obj) -> Result<Block> {
         field: obj.path().to_string(),
     };
     for (key, value) in obj.map {
-        let is_stat =
-            matches!(
-                key.as_str(),
-                "avg" | "mean" | "min" | "max" | "std" | "sum" | "count"
-            ) || (key.len() > 1 && key.starts_with('p') && key[1..].parse::<f64>().is_ok());
+        let is_stat = matches!(
+            key.as_str(),
+            "avg" | "mean" | "min" | "max" | "std" | "sum" | "count"
+        ) || percentile_of(key).is_some();
         if !is_stat || value.is_null() {
             continue;
         }
@@ -183,7 +189,7 @@ pub(crate) fn apply_blocks(
                     "count" => stats.count = Some(v as u64),
                     "sum" => {}
                     p => {
-                        if let Ok(n) = p[1..].parse::<f64>() {
+                        if let Some(n) = percentile_of(p) {
                             stats.set_percentile(n, v);
                         }
                     }

@@ -14,6 +14,11 @@
 //!   `observed mean …` for the scenario and a warning points to the JSON export.
 //! * The tiny RFC 4180 reader here is enough for these exports (no field spans lines); no CSV
 //!   crate is needed.
+//! * **A cut-off file is refused**, never read as a shorter summary: both tools end every row
+//!   with a line end and always write both sections, so a last row without its line end (its
+//!   last value may be cut), a row with fewer cells than its section's header, a quoted cell
+//!   still open at the end, or a file without the `Metric,Value` section is an error saying
+//!   `the file ends mid-record`.
 
 use super::aiperf::{Block, Tool, apply_blocks, canonical_tag};
 use super::common::finish_point;
@@ -81,6 +86,8 @@ fn read_blocks(text: &str, ctx: &Ctx, warnings: &mut Vec<String>) -> Result<Vec<
     let mut blocks = Vec::new();
     let mut columns: Option<Vec<String>> = None; // current section's header, lower-case
     let mut skipping_unknown = false;
+    let mut scalar_section = false;
+    let last = text.split('\n').count() - 1;
     for (i, raw) in text.split('\n').enumerate() {
         let line_ctx = ctx.at_line(i as u64 + 1);
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -89,12 +96,30 @@ fn read_blocks(text: &str, ctx: &Ctx, warnings: &mut Vec<String>) -> Result<Vec<
         } else {
             line
         };
-        let cells = split_cells(line)
-            .map_err(|m| line_ctx.err(ErrorKind::Syntax, None, format!("invalid CSV: {m}")))?;
+        // The last piece of a split is what follows the last line end: text there was cut off.
+        let cut = i == last && !line.trim().is_empty();
+        let cut_prefix = if cut { MID_RECORD } else { "" };
+        let cells = split_cells(line).map_err(|m| {
+            line_ctx.err(
+                ErrorKind::Syntax,
+                None,
+                format!("{cut_prefix}invalid CSV: {m}"),
+            )
+        })?;
         if cells.iter().all(|c| c.trim().is_empty()) {
             columns = None;
             skipping_unknown = false;
             continue;
+        }
+        if cut {
+            return Err(line_ctx.err(
+                ErrorKind::Syntax,
+                None,
+                format!(
+                    "{MID_RECORD}the last row has no line end (AIPerf and GenAI-Perf end every \
+                     row with one), so its last value may be incomplete"
+                ),
+            ));
         }
         let Some(cols) = &columns else {
             if skipping_unknown {
@@ -123,8 +148,20 @@ fn read_blocks(text: &str, ctx: &Ctx, warnings: &mut Vec<String>) -> Result<Vec<
                     .map(|c| c.trim().to_ascii_lowercase())
                     .collect(),
             );
+            scalar_section |= cells.len() == 2 && cells[1].trim().eq_ignore_ascii_case("value");
             continue;
         };
+        if cells.len() < cols.len() {
+            return Err(line_ctx.err(
+                ErrorKind::Syntax,
+                None,
+                format!(
+                    "row has {} cells but the section header has {} (a cut-off or damaged row?)",
+                    cells.len(),
+                    cols.len()
+                ),
+            ));
+        }
         if cells.len() > cols.len() {
             return Err(line_ctx.err(
                 ErrorKind::InvalidValue,
@@ -162,8 +199,21 @@ fn read_blocks(text: &str, ctx: &Ctx, warnings: &mut Vec<String>) -> Result<Vec<
         }
         blocks.push(block);
     }
+    if !blocks.is_empty() && !scalar_section {
+        return Err(ctx.err(
+            ErrorKind::Syntax,
+            None,
+            format!(
+                "{MID_RECORD}the `Metric,Value` section (request count, throughput, duration) is \
+                 missing; both tools always write it"
+            ),
+        ));
+    }
     Ok(blocks)
 }
+
+/// How every message about a cut-off summary CSV begins.
+const MID_RECORD: &str = "the file ends mid-record (cut off?): ";
 
 /// An AIPerf or GenAI-Perf summary CSV (the caller decided which by its header order).
 pub(crate) fn import_summary_csv(bytes: &[u8], format: Format, ctx: &Ctx) -> Result<Import> {

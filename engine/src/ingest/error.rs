@@ -120,16 +120,18 @@ impl Ctx {
             Some(cut) => full[..cut].to_string(),
             None => full,
         };
-        let (line, message) = match self.line {
-            Some(line) => (
-                Some(line),
-                format!("invalid JSON at column {}: {reason}", error.column()),
-            ),
-            None => (
-                Some(error.line() as u64),
-                format!("invalid JSON at column {}: {reason}", error.column()),
-            ),
+        // Input that ends inside a value is a cut-off file (or, in JSON Lines, a record broken
+        // over two lines): say so, since "EOF while parsing" alone reads like a parser bug.
+        let cut = match (error.is_eof(), self.line) {
+            (false, _) => "",
+            (true, None) => "the file ends mid-document (cut off?): ",
+            (true, Some(_)) => {
+                "the line ends mid-record (a file cut off, or a record broken over lines?): "
+            }
         };
+        let message = format!("{cut}invalid JSON at column {}: {reason}", error.column());
+        let line = self.line.unwrap_or(error.line() as u64);
+        let (line, message) = (Some(line), message);
         IngestError {
             file: self.file.clone(),
             line,

@@ -1063,7 +1063,11 @@ fn truncated_json_names_the_position() {
     let e = err("bench.json", &bytes[..300]);
     assert_eq!(e.kind, ErrorKind::Syntax);
     assert!(e.line.is_some());
-    assert!(e.message.starts_with("invalid JSON at column"), "{e}");
+    assert!(
+        e.message
+            .starts_with("the file ends mid-document (cut off?): invalid JSON at column"),
+        "{e}"
+    );
     let guide = read("graz-dev-guidellm/benchmarks.json");
     let e = err("benchmarks.json", &guide[..guide.len() / 2]);
     assert_eq!(e.kind, ErrorKind::Syntax);
@@ -1385,4 +1389,190 @@ fn reader_import_of_summaries_matches_byte_import() {
         let b = import_reader("f", &bytes[..], &ImportOptions::default()).unwrap();
         assert_eq!(a, b, "{rel}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cut-off files (issue #13): every prefix of every fixture either fails, naming a line and
+// saying the file was cut off when the cut falls inside a record, or (cut exactly at a line
+// end) reads as the leading part of the whole file. Never a panic, never silently less data
+// from a record cut in two.
+
+/// About `n` cut positions spread over `len`, each also moved back to just after the line end
+/// before it (cuts at record boundaries are the ones a reader could mistake for a whole file).
+fn cut_points(bytes: &[u8], n: usize) -> Vec<usize> {
+    let mut cuts = Vec::new();
+    for k in 0..n {
+        let cut = 1 + k * (bytes.len() - 1) / n;
+        cuts.push(cut);
+        if let Some(nl) = bytes[..cut].iter().rposition(|&b| b == b'\n') {
+            cuts.push(nl + 1);
+        }
+    }
+    cuts.push(bytes.len() - 1);
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts
+}
+
+/// The cut falls at a line end (just after it, or with only blanks before it): it ends a whole
+/// record of a line-based file.
+fn ends_a_line(bytes: &[u8], cut: usize) -> bool {
+    bytes[..cut].ends_with(b"\n")
+        || bytes[cut..]
+            .iter()
+            .take_while(|&&b| b != b'\n')
+            .all(u8::is_ascii_whitespace)
+}
+
+fn check_prefixes(rel: &str, cuts: usize) {
+    let name = Path::new(rel).file_name().unwrap().to_str().unwrap();
+    let bytes = read(rel);
+    let whole = import(name, &bytes).unwrap();
+    for cut in cut_points(&bytes, cuts) {
+        let prefix = &bytes[..cut];
+        let first_line = !prefix.contains(&b'\n');
+        match import(name, prefix) {
+            Err(e) => {
+                let expected_kind = matches!(e.kind, ErrorKind::Syntax)
+                    || (first_line
+                        && matches!(e.kind, ErrorKind::Empty | ErrorKind::UnknownFormat));
+                if !ends_a_line(&bytes, cut) && !first_line {
+                    assert!(
+                        e.message.contains("cut off") && e.line.is_some() && expected_kind,
+                        "{rel} cut at {cut}: {e}"
+                    );
+                }
+            }
+            Ok(part) => {
+                assert!(
+                    ends_a_line(&bytes, cut),
+                    "{rel} cut at {cut} mid-record imported"
+                );
+                match part.format {
+                    Format::AiperfJsonl => {
+                        // start times count from the earliest request read, so leave them out
+                        let unstarted = |records: &[RequestRecord]| -> Vec<RequestRecord> {
+                            records
+                                .iter()
+                                .map(|r| RequestRecord {
+                                    start_s: None,
+                                    ..r.clone()
+                                })
+                                .collect()
+                        };
+                        assert_eq!(
+                            unstarted(&part.requests),
+                            unstarted(&whole.requests[..part.requests.len()])
+                        )
+                    }
+                    Format::AiperfCsv | Format::GenaiPerfCsv => {
+                        for (key, stats) in &part.points[0].metrics {
+                            assert_eq!(
+                                Some(stats),
+                                whole.points[0].metrics.get(key),
+                                "{rel} {cut}"
+                            );
+                        }
+                    }
+                    _ => {
+                        // A JSON Lines file cut after its first line reads as one JSON document:
+                        // the same point, named by the file instead of its line.
+                        let unnamed = |points: &[OperatingPoint]| -> Vec<OperatingPoint> {
+                            points
+                                .iter()
+                                .map(|p| OperatingPoint {
+                                    source: String::new(),
+                                    ..p.clone()
+                                })
+                                .collect()
+                        };
+                        assert_eq!(
+                            unnamed(&part.points),
+                            unnamed(&whole.points[..part.points.len()]),
+                            "{rel} cut at {cut}"
+                        )
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_prefix_of_every_load_test_fixture_fails_or_is_a_leading_part() {
+    for rel in [
+        "er0080-vllm-benchmarking/bench_serve_v0.25.1.json",
+        "er0080-vllm-benchmarking/bench_serve_all_requests_failed_v0.25.1.json",
+        "er0080-vllm-benchmarking/sweep_v0.25.1/SERVE--max_num_seqs=4-BENCH--max_concurrency=2-num_prompts=8/summary.json",
+        "nerdalert-vllm-benchmark-graphs/results.json",
+        "nerdalert-vllm-bench-automation/results.json",
+        "lambdalabs-vllm-benchmark/Meta-Llama-3-8B-Instruct_tp1_len2048.json",
+        "aiperf-examples-run1/profile_export_aiperf.json",
+        "aiperf-examples-run1/profile_export_aiperf.csv",
+        "aiperf-examples-run1/profile_export.head12.jsonl",
+        "aiperf-dev-smoke-100k/profile_export_aiperf.json",
+        "akamaslabs-aiperf-sweep/concurrency_16/profile_export_aiperf.json",
+    ] {
+        check_prefixes(rel, 60);
+    }
+    check_prefixes("graz-dev-guidellm/benchmarks.json", 4);
+}
+
+#[test]
+fn a_cut_off_summary_csv_says_so_with_its_line() {
+    let bytes = read("aiperf-examples-run1/profile_export_aiperf.csv");
+    let text = String::from_utf8(bytes).unwrap();
+    // cut inside the third row: fewer cells than the header, and no line end
+    let third = text.match_indices('\n').nth(1).unwrap().0 + 1;
+    let e = err("profile_export_aiperf.csv", &text.as_bytes()[..third + 40]);
+    assert_eq!(e.line, Some(3));
+    assert_eq!(
+        e.message,
+        "the file ends mid-record (cut off?): the last row has no line end (AIPerf and \
+         GenAI-Perf end every row with one), so its last value may be incomplete"
+    );
+    // cut at the blank row between the sections: the second section is missing
+    let blank = text.find("\r\n\r\n").unwrap() + 2;
+    let e = err("profile_export_aiperf.csv", &text.as_bytes()[..blank]);
+    assert!(e.message.contains("`Metric,Value` section"), "{e}");
+    // a short row in the middle is an error too
+    let short = text.replacen(",550.00,550.00,550.00,550.00", "", 1);
+    let e = err("profile_export_aiperf.csv", short.as_bytes());
+    assert_eq!(e.line, Some(2));
+    assert_eq!(
+        e.message,
+        "row has 9 cells but the section header has 13 (a cut-off or damaged row?)"
+    );
+}
+
+#[test]
+fn a_cut_off_json_lines_file_names_the_cut_line() {
+    let bytes = read("nerdalert-vllm-benchmark-graphs/results.json");
+    let third_line = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(1)
+        .unwrap()
+        .0
+        + 1;
+    let e = err("results.json", &bytes[..third_line + 100]);
+    assert_eq!(e.line, Some(3));
+    assert!(
+        e.message.starts_with(
+            "the line ends mid-record (a file cut off, or a record broken over lines?)"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn percentile_names_outside_0_to_100_or_not_ascii_are_no_percentiles() {
+    // "pé" once sliced a character in two; "p1e300" was a percentile of 10^300.
+    let doc = r#"{"request_latency": {"unit": "ms", "avg": 1.0, "pé": 2.0, "p1e300": 3.0, "p99.9": 4.0},
+                  "request_throughput": {"unit": "requests/sec", "avg": 1.0}}"#;
+    let imp = import("profile_export_genai_perf.json", doc.as_bytes()).unwrap();
+    let e2e = m(&imp.points[0], MetricKey::E2eMs);
+    assert_eq!(e2e.percentiles.len(), 1);
+    assert_eq!(e2e.percentile(99.9), Some(4.0));
 }

@@ -18,6 +18,12 @@
 //!   point or exponent is seconds (OpenMetrics).
 //! * Duplicate label names and malformed lines are errors naming the line; the parser does not
 //!   guess.
+//! * **A cut-off scrape is refused**, never read as a smaller one: a last line without its line
+//!   end (every line of the format ends with one; a sample's value or a `# TYPE` may be cut;
+//!   `# EOF` may end the text as it is), and a
+//!   histogram series whose `_bucket`s lack the `+Inf` bucket or whose `_count` or `_sum` is
+//!   missing (an exporter writes all of them, so the text stopped in the middle) are errors
+//!   saying `the scrape ends mid-…`. A cut exactly between two families cannot be seen.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -143,18 +149,47 @@ const SAMPLE_SUFFIXES: [(&str, &[MetricType]); 4] = [
     ("_total", &[MetricType::Counter]),
 ];
 
+/// Histogram series seen (family, labels without `le`) → the line of their last sample.
+type HistogramSeries = BTreeMap<(String, Vec<(String, String)>), u64>;
+
+/// How every message about a scrape cut off in a line begins.
+const MID_LINE: &str = "the scrape ends mid-line (cut off?)";
+
 /// Parses a whole exposition text (see the module docs).
 pub fn parse_exposition(text: &str) -> Result<Scrape, ExpositionError> {
     let mut scrape = Scrape::default();
+    let last_line = text.lines().count() as u64;
+    let unterminated = !text.ends_with('\n');
+    let mut series = HistogramSeries::new();
     for (index, raw) in text.lines().enumerate() {
         let line_no = index as u64 + 1;
         let line = raw.trim();
+        let cut = unterminated && line_no == last_line && line != "# EOF";
         let fail = |message: String| ExpositionError {
             line: line_no,
-            message,
+            message: if cut {
+                format!("{MID_LINE}: {message}")
+            } else {
+                message
+            },
         };
         if line.is_empty() {
             continue;
+        }
+        if cut && !line.is_empty() {
+            // A cut `# TYPE` line would change a family's type, a cut sample its value.
+            let what = if line.starts_with('#') {
+                "comment"
+            } else {
+                "sample"
+            };
+            let error = parse_sample(line)
+                .err()
+                .map_or_else(String::new, |e| format!(" ({e})"));
+            return Err(fail(format!(
+                "the last line, a {what}, has no line end (every line of a scrape ends with \
+                 one){error}"
+            )));
         }
         if let Some(comment) = line.strip_prefix('#') {
             let comment = comment.trim_start();
@@ -187,12 +222,12 @@ pub fn parse_exposition(text: &str) -> Result<Scrape, ExpositionError> {
             }
             continue;
         }
-        let sample = parse_sample(line).map_err(fail)?;
+        let sample = parse_sample(line).map_err(&fail)?;
         if sample.name.ends_with("_created") {
             continue;
         }
         let family_name = family_of(&scrape, &sample.name);
-        scrape
+        let family = scrape
             .families
             .entry(family_name.clone())
             .or_insert_with(|| MetricFamily {
@@ -200,11 +235,50 @@ pub fn parse_exposition(text: &str) -> Result<Scrape, ExpositionError> {
                 kind: MetricType::Untyped,
                 help: None,
                 samples: Vec::new(),
-            })
-            .samples
-            .push(sample);
+            });
+        if family.kind == MetricType::Histogram {
+            let labels = sample.labels.iter().filter(|(k, _)| k != "le").cloned();
+            series.insert((family.name.clone(), labels.collect()), line_no);
+        }
+        family.samples.push(sample);
     }
+    check_histograms(&scrape, &series)?;
     Ok(scrape)
+}
+
+/// Every histogram series has its `+Inf` bucket, `_count` and `_sum` (see the module docs).
+fn check_histograms(scrape: &Scrape, series: &HistogramSeries) -> Result<(), ExpositionError> {
+    for ((name, labels), &line) in series {
+        let Some(family) = scrape.families.get(name) else {
+            continue;
+        };
+        let same_series =
+            |s: &&Sample| s.labels.iter().filter(|(k, _)| k != "le").eq(labels.iter());
+        let mut buckets = family
+            .samples_with_suffix("_bucket")
+            .filter(same_series)
+            .peekable();
+        if buckets.peek().is_none() {
+            continue;
+        }
+        let has_inf = buckets.any(|s| s.label("le").and_then(parse_value) == Some(f64::INFINITY));
+        let has = |suffix| family.samples_with_suffix(suffix).any(|s| same_series(&s));
+        let missing = match (has_inf, has("_count"), has("_sum")) {
+            (false, _, _) => "its `le=\"+Inf\"` bucket",
+            (_, false, _) => "its `_count`",
+            (_, _, false) => "its `_sum`",
+            _ => continue,
+        };
+        let shown: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
+        return Err(ExpositionError {
+            line,
+            message: format!(
+                "the scrape ends mid-histogram (cut off?): {name}{{{}}} lacks {missing}",
+                shown.join(",")
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The family a sample name belongs to (see the module docs).

@@ -315,7 +315,7 @@ fn a_scrape_without_vllm_metrics_is_refused() {
         VllmSnapshot::parse("# TYPE up gauge\nup 1\n"),
         Err(MetricsError::NotVllm)
     );
-    let error = VllmSnapshot::parse("vllm:x{a=\"1\" 2").unwrap_err();
+    let error = VllmSnapshot::parse("vllm:x{a=\"1\" 2\n").unwrap_err();
     assert_eq!(
         error.to_string(),
         "line 1: expected `,` or `}` after label a of vllm:x"
@@ -328,4 +328,69 @@ fn snapshots_round_trip_through_json() {
     let json = serde_json::to_string(&snapshot).unwrap();
     let back: VllmSnapshot = serde_json::from_str(&json).unwrap();
     assert_eq!(back, snapshot);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cut-off scrapes (issue #13)
+
+#[test]
+fn every_prefix_of_the_real_scrapes_fails_or_is_a_leading_part() {
+    for name in [
+        "metrics_vllm_0_25_1_idle.txt",
+        "metrics_vllm_0_25_1_loaded.txt",
+    ] {
+        let text = fixture(name);
+        let whole = parse_exposition(&text).unwrap();
+        let step = text.len() / 400;
+        for cut in (1..text.len()).step_by(step) {
+            if !text.is_char_boundary(cut) {
+                continue;
+            }
+            let prefix = &text[..cut];
+            match parse_exposition(prefix) {
+                Ok(part) => {
+                    // only at a line end, and then every family is the leading part of its own
+                    assert!(prefix.ends_with('\n'), "{name} cut at {cut} parsed");
+                    for family in part.families() {
+                        let full = whole.family(&family.name).unwrap();
+                        assert_eq!(family.samples[..], full.samples[..family.samples.len()]);
+                    }
+                }
+                Err(e) => {
+                    let last = prefix.lines().count() as u64;
+                    assert!(e.line <= last, "{name} cut at {cut}: {e}");
+                    if !prefix.ends_with('\n') {
+                        assert!(e.message.contains("cut off"), "{name} cut at {cut}: {e}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_histogram_cut_before_its_inf_bucket_count_or_sum_is_refused() {
+    let text = fixture("metrics_vllm_0_25_1_loaded.txt");
+    let inf = "vllm:e2e_request_latency_seconds_bucket{engine=\"0\",le=\"+Inf\",model_name=\"opt-125m-tp2\"}";
+    let at = text.find(inf).unwrap();
+    let e = parse_exposition(&text[..at]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "line {}: the scrape ends mid-histogram (cut off?): \
+             vllm:e2e_request_latency_seconds{{engine=\"0\",model_name=\"opt-125m-tp2\"}} lacks \
+             its `le=\"+Inf\"` bucket",
+            text[..at].lines().count()
+        )
+    );
+    let count = text.find("vllm:e2e_request_latency_seconds_count").unwrap();
+    let e = parse_exposition(&text[..count]).unwrap_err();
+    assert!(e.message.ends_with("lacks its `_count`"), "{e}");
+    // a sample cut in its value: the last line has no line end
+    let e = parse_exposition(&text[..count + 80]).unwrap_err();
+    assert_eq!(
+        e.message,
+        "the scrape ends mid-line (cut off?): the last line, a sample, has no line end (every \
+         line of a scrape ends with one)"
+    );
 }

@@ -41,10 +41,15 @@ pub fn parse_lm_eval_results(file: &str, text: &str) -> Result<LmEvalResults, Qu
         return Err(ctx.err(K::Empty, None, "the file is empty"));
     }
     let doc: Value = serde_json::from_str(text).map_err(|e| {
+        let cut = if e.is_eof() {
+            "the file ends mid-document (cut off?): "
+        } else {
+            ""
+        };
         ctx.at(e.line() as u64).err(
             K::Syntax,
             None,
-            format!("invalid JSON at column {}: {e}", e.column()),
+            format!("{cut}invalid JSON at column {}: {e}", e.column()),
         )
     })?;
     let Some(results) = doc.get("results").and_then(Value::as_object) else {

@@ -17,6 +17,10 @@
 //!   a run id that is not in the set, a score that is not a number or is outside 0–1.
 //! * A set question with no run row is **not** an error here (a run may be partial); the scores
 //!   count what was answered and say how many questions that was.
+//! * **A cut-off file is refused** with `the file ends mid-record`: a CSV that ends inside a
+//!   quoted field or whose last row lacks its line end (a cut answer or score could not be told
+//!   from a whole one, so a hand-written file must end its last row too), and a JSON Lines file
+//!   whose last line lacks its line end and is not a whole JSON object.
 
 use super::error::{Ctx, QualityError, QualityErrorKind as K};
 use super::model::{EvalItem, EvalRun, EvalSet, RunItem};
@@ -291,36 +295,78 @@ fn read_csv(ctx: &Ctx, text: &str) -> Result<Table, QualityError> {
     if text.trim().is_empty() {
         return Err(ctx.err(K::Empty, None, "the file is empty"));
     }
+    if let Some(line) = crate::traffic::reader::open_quote_at_end(text.as_bytes()) {
+        return Err(ctx.at(line).err(
+            K::Syntax,
+            None,
+            format!("{MID_RECORD}: the quoted field opened on this line is not closed"),
+        ));
+    }
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
-    let syntax = |e: csv::Error| {
+    let unterminated = !text.ends_with(['\n', '\r']);
+    let syntax = |e: csv::Error, at_end: bool| {
         let line = e.position().map(|p| p.line());
+        let message = match e.kind() {
+            csv::ErrorKind::UnequalLengths {
+                expected_len, len, ..
+            } => {
+                let cut = if at_end && unterminated && len < expected_len {
+                    format!("{MID_RECORD}: ")
+                } else {
+                    String::new()
+                };
+                format!("{cut}expected {expected_len} fields like the header, found {len}")
+            }
+            _ => format!("invalid CSV: {e}"),
+        };
         QualityError {
             file: ctx.file.to_string(),
             line,
             field: None,
             kind: K::Syntax,
-            message: format!("invalid CSV: {e}"),
+            message,
         }
     };
     let headers = reader
         .headers()
-        .map_err(syntax)?
+        .map_err(|e| syntax(e, false))?
         .iter()
         .map(|h| h.trim().to_ascii_lowercase())
         .collect();
     let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(syntax)?;
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                let at_end = reader.position().byte() as usize >= text.len();
+                return Err(syntax(e, at_end));
+            }
+        }
         if record.iter().all(str::is_empty) {
             continue;
         }
         let line = record.position().map_or(0, |p| p.line());
+        if unterminated && reader.position().byte() as usize >= text.len() {
+            return Err(ctx.at(line).err(
+                K::Syntax,
+                None,
+                format!(
+                    "{MID_RECORD}: the last row has no line end, so its last field may be \
+                     incomplete (end the file with a line break)"
+                ),
+            ));
+        }
         rows.push((line, record.iter().map(str::to_string).collect()));
     }
     Ok(Table { headers, rows })
 }
+
+/// How every message about a cut-off file begins.
+const MID_RECORD: &str = "the file ends mid-record (cut off?)";
 
 fn cell(row: &[String], column: Option<usize>) -> &str {
     column.and_then(|c| row.get(c)).map_or("", |s| s.as_str())
@@ -355,6 +401,8 @@ type Record = (u64, Map<String, Value>);
 
 fn read_jsonl(ctx: &Ctx, text: &str) -> Result<Vec<Record>, QualityError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let last_line = text.lines().count();
+    let unterminated = !text.ends_with('\n');
     let mut out = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index as u64 + 1;
@@ -377,10 +425,15 @@ fn read_jsonl(ctx: &Ctx, text: &str) -> Result<Vec<Record>, QualityError> {
                 ));
             }
             Err(e) => {
+                let cut = if e.is_eof() && unterminated && index + 1 == last_line {
+                    format!("{MID_RECORD}: ")
+                } else {
+                    String::new()
+                };
                 return Err(ctx.err(
                     K::Syntax,
                     None,
-                    format!("invalid JSON at column {}: {e}", e.column()),
+                    format!("{cut}invalid JSON at column {}: {e}", e.column()),
                 ));
             }
         }

@@ -393,3 +393,83 @@ fn lm_eval_errors_and_na_stderr() {
     assert_eq!(r.metrics[0].stderr, None);
     assert_eq!(r.metrics[0].samples, None);
 }
+
+#[test]
+fn cut_off_sets_and_runs_are_refused_with_their_line() {
+    let set = set();
+    // every prefix of the set and run CSVs and of a JSONL set: an error, or (cut at a line end)
+    // the leading rows
+    let set_jsonl = "{\"id\":\"q1\",\"question\":\"Who?\",\"accepted_answer\":\"Ada\",\"accepted_passages\":[\"p1\"]}\n{\"id\":\"q2\",\"question\":\"What?\",\"accepted_answer\":\"Tea\"}\n";
+    for cut in 1..SET_CSV.len() {
+        let prefix = &SET_CSV[..cut];
+        if let Ok(part) = parse_set_csv("set.csv", prefix) {
+            assert!(prefix.ends_with('\n'), "cut at {cut}");
+            assert_eq!(part.items[..], set.items[..part.items.len()]);
+        }
+    }
+    let run = run();
+    for cut in 1..RUN_CSV.len() {
+        let prefix = &RUN_CSV[..cut];
+        if let Ok(part) = parse_run_csv("run.csv", prefix, &set) {
+            assert!(prefix.ends_with('\n'), "cut at {cut}");
+            assert_eq!(part.items[..], run.items[..part.items.len()]);
+        }
+    }
+    let whole = parse_set_jsonl("set.jsonl", set_jsonl).unwrap();
+    for cut in 1..set_jsonl.len() {
+        match parse_set_jsonl("set.jsonl", &set_jsonl[..cut]) {
+            Ok(part) => assert_eq!(part.items[..], whole.items[..part.items.len()]),
+            Err(e) if !set_jsonl[cut..].starts_with('\n') => {
+                assert!(e.message.contains("cut off"), "cut at {cut}: {e}")
+            }
+            Err(_) => {}
+        }
+    }
+    // the messages
+    let e = err_of(parse_set_csv("set.csv", &SET_CSV[..SET_CSV.len() - 12]));
+    assert_eq!(
+        e.to_string(),
+        "set.csv line 5: the file ends mid-record (cut off?): expected 4 fields like the header, \
+         found 2"
+    );
+    let e = err_of(parse_run_csv("run.csv", RUN_CSV.trim_end(), &set));
+    assert_eq!(
+        e.to_string(),
+        "run.csv line 5: the file ends mid-record (cut off?): the last row has no line end, so \
+         its last field may be incomplete (end the file with a line break)"
+    );
+    let e = err_of(parse_set_csv(
+        "set.csv",
+        "id,question,accepted_answer\nq1,\"Who is\nthe",
+    ));
+    assert_eq!(
+        e.to_string(),
+        "set.csv line 2: the file ends mid-record (cut off?): the quoted field opened on this \
+         line is not closed"
+    );
+    let e = err_of(parse_set_jsonl("set.jsonl", &set_jsonl[..120]));
+    assert_eq!(e.line, Some(2));
+    assert!(
+        e.message
+            .starts_with("the file ends mid-record (cut off?): invalid JSON"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_cut_off_lm_eval_result_is_refused() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata/akamaslabs-lmeval/results_2026-10-08T12-45-17.743940.json");
+    let text = std::fs::read_to_string(path).unwrap();
+    let whole = parse_lm_eval_results("r.json", &text).unwrap();
+    for cut in (1..text.len()).step_by(37) {
+        if !text.is_char_boundary(cut) {
+            continue;
+        }
+        match parse_lm_eval_results("r.json", &text[..cut]) {
+            Ok(part) => panic!("cut at {cut} read {} metrics", part.metrics.len()),
+            Err(e) => assert!(e.message.contains("cut off") && e.line.is_some(), "{e}"),
+        }
+    }
+    assert!(!whole.metrics.is_empty());
+}

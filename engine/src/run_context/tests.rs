@@ -184,3 +184,31 @@ fn or_fills_only_what_is_not_stated() {
     assert_eq!(merged.gpu_count, Some(4));
     assert_eq!(merged.gpu.as_deref(), Some("Tesla V100-SXM2-16GB"));
 }
+
+#[test]
+fn a_staircase_of_indents_is_refused_before_it_exhausts_the_stack() {
+    let mut text = String::from("spec:\n");
+    for level in 1..=10_000 {
+        text.push_str(&" ".repeat(level));
+        text.push_str("a:\n");
+    }
+    let error = yaml::parse(&text).unwrap_err();
+    assert_eq!(error, "line 65: nested more than 64 levels deep");
+    let mut items = String::from("containers:\n");
+    for level in 1..=10_000 {
+        items.push_str(&" ".repeat(level));
+        items.push_str("-\n");
+    }
+    assert!(
+        yaml::parse(&items)
+            .unwrap_err()
+            .contains("nested more than 64 levels")
+    );
+    // a real manifest's dozen levels read as before
+    let mut ok = String::from("spec:\n");
+    for level in 1..=20 {
+        ok.push_str(&" ".repeat(level));
+        ok.push_str("a:\n");
+    }
+    assert!(yaml::parse(&ok).is_ok());
+}

@@ -2,6 +2,11 @@
 //! starting on a list item's line, `- name: x`), flow lists (`["a", "b"]`), single- and
 //! double-quoted and plain scalars, and `#` comments. Everything is read as text; anchors,
 //! several documents and block scalars (`|`, `>`) are not supported and read as plain text.
+//! Nesting deeper than [`MAX_DEPTH`] levels is refused: manifests nest a dozen levels, and the
+//! reader recurses once per level, so a pasted staircase of indents must not exhaust the stack.
+
+/// The deepest nesting of maps and lists read.
+pub const MAX_DEPTH: usize = 64;
 
 /// A YAML value: every scalar stays text.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +91,7 @@ pub fn parse(text: &str) -> Result<Node, String> {
     }
     let mut pos = 0;
     let indent = lines[0].indent;
-    let node = block(&mut lines, &mut pos, indent)?;
+    let node = block(&mut lines, &mut pos, indent, 0)?;
     if let Some(line) = lines.get(pos) {
         return Err(format!(
             "line {}: unexpected indentation (`{}`)",
@@ -100,15 +105,21 @@ fn is_item(text: &str) -> bool {
     text == "-" || text.starts_with("- ")
 }
 
-fn block(lines: &mut [Line], pos: &mut usize, indent: usize) -> Result<Node, String> {
+fn block(lines: &mut [Line], pos: &mut usize, indent: usize, depth: usize) -> Result<Node, String> {
+    if depth >= MAX_DEPTH {
+        return Err(format!(
+            "line {}: nested more than {MAX_DEPTH} levels deep",
+            lines[*pos].number
+        ));
+    }
     if is_item(&lines[*pos].text) {
-        list(lines, pos, indent)
+        list(lines, pos, indent, depth)
     } else {
-        map(lines, pos, indent)
+        map(lines, pos, indent, depth)
     }
 }
 
-fn list(lines: &mut [Line], pos: &mut usize, indent: usize) -> Result<Node, String> {
+fn list(lines: &mut [Line], pos: &mut usize, indent: usize, depth: usize) -> Result<Node, String> {
     let mut items = Vec::new();
     while *pos < lines.len() && lines[*pos].indent == indent && is_item(&lines[*pos].text) {
         let text = lines[*pos].text.clone();
@@ -118,7 +129,7 @@ fn list(lines: &mut [Line], pos: &mut usize, indent: usize) -> Result<Node, Stri
             match lines.get(*pos) {
                 Some(next) if next.indent > indent => {
                     let child = next.indent;
-                    items.push(block(lines, pos, child)?);
+                    items.push(block(lines, pos, child, depth + 1)?);
                 }
                 _ => items.push(Node::Scalar(String::new())),
             }
@@ -127,7 +138,7 @@ fn list(lines: &mut [Line], pos: &mut usize, indent: usize) -> Result<Node, Stri
             let column = indent + (text.len() - rest.len());
             lines[*pos].indent = column;
             lines[*pos].text = rest.to_string();
-            items.push(map(lines, pos, column)?);
+            items.push(map(lines, pos, column, depth + 1)?);
         } else {
             let number = lines[*pos].number;
             items.push(value(rest, number)?);
@@ -137,7 +148,7 @@ fn list(lines: &mut [Line], pos: &mut usize, indent: usize) -> Result<Node, Stri
     Ok(Node::List(items))
 }
 
-fn map(lines: &mut [Line], pos: &mut usize, indent: usize) -> Result<Node, String> {
+fn map(lines: &mut [Line], pos: &mut usize, indent: usize, depth: usize) -> Result<Node, String> {
     let mut entries = Vec::new();
     while *pos < lines.len() && lines[*pos].indent == indent && !is_item(&lines[*pos].text) {
         let line = lines[*pos].clone();
@@ -155,7 +166,7 @@ fn map(lines: &mut [Line], pos: &mut usize, indent: usize) -> Result<Node, Strin
                     if next.indent > indent || (next.indent == indent && is_item(&next.text)) =>
                 {
                     let child = next.indent;
-                    block(lines, pos, child)?
+                    block(lines, pos, child, depth + 1)?
                 }
                 _ => Node::Scalar(String::new()),
             }

@@ -7,6 +7,14 @@
 //! the mean and the maximum are exact (same interpolation as [`super::quantile`]) and a histogram
 //! for charts is derived on demand.
 //!
+//! The dense array grows only as far as the values counted so far justify: to at most
+//! [`DENSE_SLOTS_PER_VALUE`] counters per value added (at least [`DENSE_MIN_SLOTS`]). A few
+//! large values therefore sit in the map (32 bytes each) instead of reserving up to 128 KiB, so
+//! memory stays proportional to what was added: a hostile log with a thousand models of one
+//! 30,000-token request each needs a thousand map entries, not a thousand 128 KiB arrays.
+//! When the array grows, the map's values it now covers move into it (every value in the map
+//! is at least the array's length, so the two together stay in order).
+//!
 //! A dense counter saturates at `u32::MAX` (4.29 billion requests of one exact length), far
 //! beyond any pilot.
 
@@ -15,6 +23,12 @@ use std::collections::BTreeMap;
 
 /// Values below this are counted in the dense array; larger ones in the ordered map.
 pub const DENSE_LIMIT: u32 = 32_768;
+
+/// The dense array may always cover values below this (4 KiB of counters).
+pub const DENSE_MIN_SLOTS: usize = 1_024;
+
+/// …and beyond that, this many counters per value added.
+pub const DENSE_SLOTS_PER_VALUE: u64 = 16;
 
 /// One bar of a histogram: values in `[lower, upper)` and how many there were.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,34 +54,60 @@ impl ValueCounts {
         Self::default()
     }
 
+    /// How far the dense array may reach with `count` values added (see the module docs).
+    fn dense_allowance(count: u64) -> usize {
+        let per_value = count.saturating_mul(DENSE_SLOTS_PER_VALUE);
+        (usize::try_from(per_value).unwrap_or(usize::MAX))
+            .max(DENSE_MIN_SLOTS)
+            .min(DENSE_LIMIT as usize)
+    }
+
+    /// Grows the dense array to `len` counters and moves the map's values below it there.
+    fn grow_dense(&mut self, len: usize) {
+        if len <= self.dense.len() {
+            return;
+        }
+        self.dense.resize(len, 0);
+        let covered = u32::try_from(len).unwrap_or(u32::MAX);
+        let rest = self.sparse.split_off(&covered);
+        for (value, n) in std::mem::replace(&mut self.sparse, rest) {
+            let slot = &mut self.dense[value as usize];
+            *slot = u32::try_from(u64::from(*slot) + n).unwrap_or(u32::MAX);
+        }
+    }
+
+    /// Counts `n` occurrences of `value` (the counts are already in `count` and `sum`).
+    fn place(&mut self, value: u32, n: u64) {
+        let i = value as usize;
+        if i >= self.dense.len() && i < Self::dense_allowance(self.count) {
+            self.grow_dense(i + 1);
+        }
+        match self.dense.get_mut(i) {
+            Some(slot) => *slot = u32::try_from(u64::from(*slot) + n).unwrap_or(u32::MAX),
+            None => *self.sparse.entry(value).or_insert(0) += n,
+        }
+    }
+
     /// Counts one occurrence of `value`.
     pub fn add(&mut self, value: u32) {
         self.count += 1;
-        self.sum += u64::from(value);
-        if value < DENSE_LIMIT {
-            let i = value as usize;
-            if i >= self.dense.len() {
-                self.dense.resize(i + 1, 0);
-            }
-            self.dense[i] = self.dense[i].saturating_add(1);
-        } else {
-            *self.sparse.entry(value).or_insert(0) += 1;
-        }
+        self.sum = self.sum.saturating_add(u64::from(value));
+        self.place(value, 1);
     }
 
     /// Adds every occurrence counted in `other`.
     pub fn merge(&mut self, other: &ValueCounts) {
-        if other.dense.len() > self.dense.len() {
-            self.dense.resize(other.dense.len(), 0);
-        }
-        for (mine, theirs) in self.dense.iter_mut().zip(&other.dense) {
-            *mine = mine.saturating_add(*theirs);
+        self.count += other.count;
+        self.sum = self.sum.saturating_add(other.sum);
+        self.grow_dense(other.dense.len());
+        for (value, &n) in other.dense.iter().enumerate() {
+            if n > 0 {
+                self.place(value as u32, u64::from(n));
+            }
         }
         for (&value, &n) in &other.sparse {
-            *self.sparse.entry(value).or_insert(0) += n;
+            self.place(value, n);
         }
-        self.count += other.count;
-        self.sum += other.sum;
     }
 
     /// How many values were added.
@@ -235,5 +275,43 @@ mod tests {
         assert_eq!(a.count(), 4);
         assert_eq!(a.quantile(0.5), Some(11.5));
         assert_eq!(a.max(), Some(50_000));
+    }
+
+    #[test]
+    fn a_few_large_values_stay_in_the_map_until_enough_values_justify_the_array() {
+        let mut one = ValueCounts::new();
+        one.add(30_000);
+        assert_eq!(one.heap_bytes(), 32, "one map entry, no 120 KB array");
+        assert_eq!(one.max(), Some(30_000));
+        // 2,000 values allow the whole dense range: the map's entry below it moves over
+        let mut many = ValueCounts::new();
+        many.add(30_000);
+        for v in 0..2_000u32 {
+            many.add(v % 100);
+        }
+        many.add(31_000);
+        assert_eq!(many.sparse.len(), 0);
+        assert_eq!(many.max(), Some(31_000));
+        assert_eq!(many.min(), Some(0));
+        assert_eq!(many.count(), 2_002);
+        let mut sorted: Vec<u32> = (0..2_000u32).map(|v| v % 100).collect();
+        sorted.extend([30_000, 31_000]);
+        sorted.sort();
+        for q in [0.0, 0.5, 0.999, 1.0] {
+            assert_eq!(many.quantile(q), quantile_sorted(&sorted, q), "q = {q}");
+        }
+        // merged into a small one: same answers, whichever side held what
+        let mut merged = ValueCounts::new();
+        merged.add(29_999);
+        merged.merge(&many);
+        sorted.push(29_999);
+        sorted.sort();
+        for q in [0.0, 0.5, 0.999, 1.0] {
+            assert_eq!(merged.quantile(q), quantile_sorted(&sorted, q), "q = {q}");
+        }
+        assert_eq!(
+            merged.histogram(4).iter().map(|b| b.count).sum::<u64>(),
+            2_003
+        );
     }
 }

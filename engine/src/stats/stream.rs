@@ -30,19 +30,53 @@
 //!   kept at the greatest common divisor of every round step still possible for the span seen so
 //!   far (merged as the span grows), so the final step is always a whole number of buckets:
 //!   at most about twice as many buckets as curve points. Beyond a week per point (a log longer
-//!   than `curve_max_points` weeks), the step is rounded up to whole weeks, where the batch sweep
-//!   uses an arbitrary step.
+//!   than `curve_max_points` weeks), the step is a power-of-two number of weeks, where the batch
+//!   sweep uses an arbitrary step; that keeps the buckets within twice the points for any span.
+//! * **Arrivals per step.** Counted in blocks of [`ARRIVAL_BLOCK`] steps, a block kept only when
+//!   an arrival falls in it, so quiet stretches cost nothing. At the end the series is laid out
+//!   densely at `arrival_step_ms`, or, when that would take more than [`arrival_max_points`]
+//!   points for the arrivals seen (at most 16 per arrival, at least a day of minutes, never more
+//!   than [`ARRIVAL_MAX_POINTS`]), at the first coarser step of [`ARRIVAL_STEP_FACTORS`] that fits;
+//!   [`StreamSummary::arrival_step_ms`] says which. Two requests eight millennia apart therefore
+//!   make a 1,440-point series, not billions of minutes.
+//!
+//! Instants are clamped to ±[`INSTANT_LIMIT_MS`] (±285,000 years) so that no difference of two
+//! of them overflows; the importers refuse anything outside 2000–2100 long before.
 //!
 //! Memory: the reorder buffer (16 bytes per interval: the larger of `reorder_buffer_records` and
 //! the starts within the window), the ends in flight (8 bytes each), the busiest-window deque
-//! (24 bytes per arrival of the last window), per-step arrivals and curve buckets (bounded by the
-//! stream's duration and the curve's points), and the time at each level (bounded by the peak).
+//! (24 bytes per arrival of the last window), arrival blocks (264 bytes per block holding an
+//! arrival: bounded by the arrivals and by the stream's duration), curve buckets (at most about
+//! twice the curve's points), and the time at each level (bounded by the peak). None of it grows
+//! with the time span alone.
 
 use super::sweep::{CURVE_STEPS_MS, InFlight, InFlightCurve, Interval, curve_step_ms};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 const WEEK_MS: i64 = 604_800_000;
+
+/// Instants are clamped to ± this (2^53 ms, about 285,000 years): differences never overflow.
+pub const INSTANT_LIMIT_MS: i64 = 1 << 53;
+
+/// Arrival counts are kept in blocks of this many steps.
+pub const ARRIVAL_BLOCK: usize = 64;
+
+/// The arrival series never has more points than this (45 days of minutes).
+pub const ARRIVAL_MAX_POINTS: usize = 65_536;
+
+/// Coarser arrival steps, as multiples of `arrival_step_ms`, each a multiple of the one before
+/// (with minutes: 5, 15 and 30 minutes, 1, 3, 6 and 12 hours, a day, a week); beyond the last,
+/// the step doubles.
+pub const ARRIVAL_STEP_FACTORS: [i64; 10] = [1, 5, 15, 30, 60, 180, 360, 720, 1_440, 10_080];
+
+/// Most points the arrival series may have for `arrivals` arrivals: 16 per arrival, at least
+/// 1,440 (a day of minutes), at most [`ARRIVAL_MAX_POINTS`].
+pub fn arrival_max_points(arrivals: u64) -> usize {
+    usize::try_from(arrivals.saturating_mul(16))
+        .unwrap_or(usize::MAX)
+        .clamp(1_440, ARRIVAL_MAX_POINTS)
+}
 
 /// What the stream computes and how much disorder it absorbs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,9 +125,12 @@ pub struct StreamSummary {
     /// As [`super::sweep_in_flight`] returns it, with `window_mean` over the busiest window.
     pub in_flight: InFlight,
     pub busiest: StreamedWindow,
-    /// `arrivals[i]` intervals started in `[arrivals_start_ms + i × step, … + step)`, from the
-    /// first start's step to the last's.
+    /// `arrivals[i]` intervals started in `[arrivals_start_ms + i × arrival_step_ms, … +
+    /// arrival_step_ms)`, from the first start's step to the last's.
     pub arrivals_start_ms: i64,
+    /// The options' `arrival_step_ms`, or a coarser step when the series would otherwise be
+    /// too long for the arrivals it counts (see the module docs).
+    pub arrival_step_ms: i64,
     pub arrivals: Vec<u32>,
     /// Intervals that came after the sweep had passed their start (see the module docs); 0
     /// means every figure is exact.
@@ -190,7 +227,7 @@ impl FineCurve {
 /// whatever the final span, its step is a multiple of this.
 fn curve_resolution_ms(span_ms: i64, max_points: usize) -> i64 {
     let Some(step) = curve_step_ms(span_ms, max_points) else {
-        return WEEK_MS;
+        return weeks_step_ms(span_ms, max_points);
     };
     let gcd = |mut a: i64, mut b: i64| {
         while b != 0 {
@@ -202,6 +239,85 @@ fn curve_resolution_ms(span_ms: i64, max_points: usize) -> i64 {
         .iter()
         .filter(|&&s| s >= step)
         .fold(0, |g, &s| gcd(g, s))
+}
+
+/// The step beyond a week per point: the fewest weeks, a power of two, that fit `span_ms` in
+/// `max_points` points.
+fn weeks_step_ms(span_ms: i64, max_points: usize) -> i64 {
+    let max_points = i64::try_from(max_points.max(1)).unwrap_or(i64::MAX);
+    let mut step = WEEK_MS;
+    while span_ms / step + 1 > max_points && step <= i64::MAX / 2 {
+        step *= 2;
+    }
+    step
+}
+
+/// Arrival counts in blocks of [`ARRIVAL_BLOCK`] steps, only where there are arrivals; slots
+/// are counted from the first arrival's step and come in non-decreasing order.
+#[derive(Clone, Debug, Default)]
+struct ArrivalBlocks {
+    blocks: Vec<(u64, [u32; ARRIVAL_BLOCK])>,
+    count: u64,
+    last_slot: u64,
+}
+
+impl ArrivalBlocks {
+    fn add(&mut self, slot: u64) {
+        let block = slot / ARRIVAL_BLOCK as u64;
+        if self.blocks.last().is_none_or(|(b, _)| *b != block) {
+            self.blocks.push((block, [0; ARRIVAL_BLOCK]));
+        }
+        if let Some((_, counts)) = self.blocks.last_mut() {
+            let i = (slot % ARRIVAL_BLOCK as u64) as usize;
+            counts[i] = counts[i].saturating_add(1);
+        }
+        self.count += 1;
+        self.last_slot = self.last_slot.max(slot);
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.blocks.capacity() * size_of::<(u64, [u32; ARRIVAL_BLOCK])>()
+    }
+
+    /// The series from `first_slot_ms` (the first arrival's step) at the finest step of
+    /// [`ARRIVAL_STEP_FACTORS`] that fits [`arrival_max_points`]: (start, step, counts).
+    fn into_series(self, first_slot_ms: i64, base_step_ms: i64) -> (i64, i64, Vec<u32>) {
+        let max_points = arrival_max_points(self.count) as i64;
+        let last_ms = first_slot_ms.saturating_add(
+            i64::try_from(self.last_slot)
+                .unwrap_or(i64::MAX)
+                .saturating_mul(base_step_ms),
+        );
+        let fits = |step: i64| {
+            let start = first_slot_ms.div_euclid(step) * step;
+            (last_ms - start) / step < max_points
+        };
+        let mut step = base_step_ms;
+        for factor in ARRIVAL_STEP_FACTORS {
+            step = base_step_ms.saturating_mul(factor);
+            if fits(step) {
+                break;
+            }
+        }
+        while !fits(step) && step <= i64::MAX / 2 {
+            step *= 2;
+        }
+        let start = first_slot_ms.div_euclid(step) * step;
+        let points = ((last_ms - start) / step + 1) as usize;
+        let mut counts = vec![0u32; points];
+        for (block, block_counts) in &self.blocks {
+            for (i, &n) in block_counts.iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let slot = block * ARRIVAL_BLOCK as u64 + i as u64;
+                let at = first_slot_ms + slot as i64 * base_step_ms;
+                let j = ((at - start) / step) as usize;
+                counts[j] = counts[j].saturating_add(n);
+            }
+        }
+        (start, step, counts)
+    }
 }
 
 /// Intervals waiting to be swept: those pushed in start order queue in a FIFO (O(1) each, the
@@ -279,7 +395,7 @@ pub struct InFlightStream {
     recent_duration_ms: i128,
     best: Option<StreamedWindow>,
     arrivals_start_ms: i64,
-    arrivals: Vec<u32>,
+    arrivals: ArrivalBlocks,
 }
 
 impl Default for InFlightStream {
@@ -316,7 +432,7 @@ impl InFlightStream {
             recent_duration_ms: 0,
             best: None,
             arrivals_start_ms: 0,
-            arrivals: Vec::new(),
+            arrivals: ArrivalBlocks::default(),
         }
     }
 
@@ -335,17 +451,20 @@ impl InFlightStream {
         self.buffer.capacity_bytes()
             + self.pending_ends.capacity() * 8
             + self.recent.capacity() * size_of::<Arrival>()
-            + self.arrivals.capacity() * 4
+            + self.arrivals.heap_bytes()
             + self.curve.max.capacity() * 4
             + self.curve.area.capacity() * 16
             + self.time_at_level_ms.capacity() * 8
     }
 
-    /// Adds one interval (an end before the start counts as the start).
+    /// Adds one interval (an end before the start counts as the start; instants beyond
+    /// ±[`INSTANT_LIMIT_MS`] count as that limit).
     pub fn push(&mut self, interval: Interval) {
+        let clamp = |ms: i64| ms.clamp(-INSTANT_LIMIT_MS, INSTANT_LIMIT_MS);
+        let start_ms = clamp(interval.start_ms);
         let mut interval = Interval {
-            start_ms: interval.start_ms,
-            end_ms: interval.end_ms.max(interval.start_ms),
+            start_ms,
+            end_ms: clamp(interval.end_ms).max(start_ms),
         };
         if let Some(frontier) = self.frontier_ms
             && interval.start_ms < frontier
@@ -413,11 +532,8 @@ impl InFlightStream {
             area_at_start: self.area as i64,
         });
         self.recent_duration_ms += i128::from(end - start);
-        let slot = ((start - self.arrivals_start_ms) / self.options.arrival_step_ms) as usize;
-        if slot >= self.arrivals.len() {
-            self.arrivals.resize(slot + 1, 0);
-        }
-        self.arrivals[slot] = self.arrivals[slot].saturating_add(1);
+        let slot = (start - self.arrivals_start_ms) / self.options.arrival_step_ms;
+        self.arrivals.add(slot as u64);
     }
 
     /// Closes the windows that end by `t_ms`, then the segment `[prev_ms, t_ms)`.
@@ -494,12 +610,12 @@ impl InFlightStream {
         }
         self.close_windows(i64::MAX);
         let busiest = self.best?;
+        let (arrivals_start_ms, arrival_step_ms, arrivals) = std::mem::take(&mut self.arrivals)
+            .into_series(self.arrivals_start_ms, self.options.arrival_step_ms);
         let span_ms = self.span_end_ms - self.span_start_ms;
         let max_points = self.options.curve_max_points;
-        let step_ms = curve_step_ms(span_ms, max_points).unwrap_or_else(|| {
-            let raw = span_ms / max_points as i64 + 1;
-            (raw + WEEK_MS - 1) / WEEK_MS * WEEK_MS
-        });
+        let step_ms = curve_step_ms(span_ms, max_points)
+            .unwrap_or_else(|| weeks_step_ms(span_ms, max_points));
         let curve = self
             .curve
             .into_curve(self.span_start_ms, self.span_end_ms, step_ms);
@@ -520,8 +636,9 @@ impl InFlightStream {
                 curve,
             },
             busiest,
-            arrivals_start_ms: self.arrivals_start_ms,
-            arrivals: self.arrivals,
+            arrivals_start_ms,
+            arrival_step_ms,
+            arrivals,
             late_records: self.late_records,
         })
     }
@@ -611,6 +728,7 @@ mod tests {
             },
             in_flight,
             arrivals_start_ms,
+            arrival_step_ms: step,
             arrivals,
             late_records: 0,
         }

@@ -6,7 +6,7 @@
 //! Unknown fields are ignored; a field that is absent, JSON `null` or an empty CSV cell is
 //! "missing".
 
-use super::timestamp::{OffsetRule, parse_rfc3339, unix_number_to_ms};
+use super::timestamp::{OffsetRule, check_plausible, parse_rfc3339, unix_number_to_ms};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
@@ -72,6 +72,8 @@ impl Scalar<'_> {
                 format!("{short:?}…")
             }
             Scalar::Str(s) => format!("{s:?}"),
+            // 1e300, not three hundred digits
+            Scalar::Num(n) if n.abs() >= 1e16 => format!("{n:e}"),
             Scalar::Num(n) => n.to_string(),
             Scalar::Bool(b) => b.to_string(),
             Scalar::Composite => "an object or array".to_owned(),
@@ -105,12 +107,23 @@ pub(crate) fn field_error(field: &str, message: impl Into<String>) -> FieldError
 
 type FieldResult<T> = Result<T, FieldError>;
 
-/// An instant: a Unix number (or numeric string) or an RFC 3339 string; `None` when missing.
+/// An instant: a Unix number (or numeric string) or an RFC 3339 string, in 2000–2099 (see
+/// [`check_plausible`]); `None` when missing.
 pub(crate) fn instant(
     field: &str,
     value: Option<&Scalar>,
     rule: OffsetRule,
 ) -> FieldResult<Option<i64>> {
+    match any_instant(field, value, rule)? {
+        None => Ok(None),
+        Some(ms) => check_plausible(ms).map(Some).map_err(|why| {
+            let found = value.map(Scalar::describe).unwrap_or_default();
+            field_error(field, format!("{found}: {why}"))
+        }),
+    }
+}
+
+fn any_instant(field: &str, value: Option<&Scalar>, rule: OffsetRule) -> FieldResult<Option<i64>> {
     let expected = "expected an RFC 3339 date-time or Unix seconds";
     match value {
         None => Ok(None),
@@ -442,6 +455,19 @@ mod tests {
         assert_eq!(
             required_instant("t", Some(&Scalar::Str(Cow::Borrowed("1700000000.5"))), rule),
             Ok(1_700_000_000_500)
+        );
+        let far = required_instant("start_time", Some(&Scalar::Num(1e300)), rule).unwrap_err();
+        assert_eq!(far.field, "start_time");
+        assert!(
+            far.message
+                .starts_with("1e300: the instant is not between 2000-01-01")
+        );
+        let future = Scalar::Str(Cow::Borrowed("9999-01-01T00:00:00Z"));
+        let far = required_instant("end_time", Some(&future), rule).unwrap_err();
+        assert_eq!(
+            far.message,
+            "\"9999-01-01T00:00:00Z\": the instant (9999-01-01T00:00:00.000Z) is not between \
+             2000-01-01 and 2100-01-01: a wrong unit or a placeholder date?"
         );
         assert_eq!(tokens("n", Some(&Scalar::Num(12.0))), Ok(Some(12)));
         assert!(tokens("n", Some(&Scalar::Num(-1.0))).is_err());

@@ -16,7 +16,8 @@
 //! Other fields are ignored. A missing value is an absent key, JSON `null` or an empty CSV cell.
 //! The schema is ours, so it is read strictly: an offset is required on date-times (a local time
 //! without one would shift the busiest hour silently), `end_time` may not precede `start_time`,
-//! and `first_token_time` must lie between them.
+//! and `first_token_time` must lie between them. Every instant must lie in 2000–2099 and a
+//! request may last at most a day ([`MAX_REQUEST_MS`]), whatever the schema.
 
 use super::fields::{self, FieldError, Scalar, field_error};
 use super::record::{GatewayRecord, RequestStatus};
@@ -125,7 +126,12 @@ impl<'a> GenericFields<'a> {
     }
 }
 
-/// `start ≤ first token ≤ end`, naming the field that breaks it (`names` = start, first, end).
+/// The longest a request may last: a day. Gateways time requests out after minutes; a longer
+/// "request" is a unit or clock mistake (and would distort the concurrency sweep).
+pub const MAX_REQUEST_MS: i64 = 86_400_000;
+
+/// `start ≤ first token ≤ end` and at most [`MAX_REQUEST_MS`] from start to end, naming the
+/// field that breaks it (`names` = start, first, end).
 pub(crate) fn check_order(
     start_ms: i64,
     first_token_ms: Option<i64>,
@@ -136,6 +142,17 @@ pub(crate) fn check_order(
         return Err(field_error(
             names[2],
             format!("{} ms before {}", start_ms - end_ms, names[0]),
+        ));
+    }
+    if end_ms - start_ms > MAX_REQUEST_MS {
+        return Err(field_error(
+            names[2],
+            format!(
+                "{:.1} days after {}: a request lasting more than a day is a unit or clock \
+                 mistake",
+                (end_ms - start_ms) as f64 / MAX_REQUEST_MS as f64,
+                names[0]
+            ),
         ));
     }
     if let Some(first) = first_token_ms {

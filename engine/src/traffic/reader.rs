@@ -23,6 +23,14 @@
 //! broken line never harms its neighbours; in multi-line JSON a record with unbalanced braces
 //! swallows what follows it, and an unclosed one at the end of the file is one bad record. The
 //! first record must be readable in any case: it is what the format is recognised by.
+//!
+//! **Truncated files.** A file cut off mid-record (an upload that stopped, a disk that filled)
+//! never passes for a shorter log: a last JSON line that does not parse, an object or top-level
+//! list not closed at the end, a CSV quoted field still open at the end, or a last CSV row
+//! without its line end is a bad record whose message says `the file ends mid-record`. The
+//! last rule refuses a hand-written CSV whose final line end was left out too: its last field
+//! cannot be told from a cut one (`stop` cut to `st`), and database and gateway exports always
+//! end every row.
 
 use super::error::{GatewayError, LineError, SkippedLines};
 use super::fields::{KeyList, Scalar, cell};
@@ -294,6 +302,11 @@ impl<R: BufRead> GatewayReader<R> {
                         Some(field.field),
                         field.message,
                     ))),
+                    Err(e) if e.is_eof() && json.at_unterminated_end => {
+                        let mut error = json_syntax_error(name, line, &e);
+                        error.message = format!("{MID_RECORD}: {}", error.message);
+                        Err(Failure::Line(error))
+                    }
                     Err(e) => Err(Failure::Line(json_syntax_error(name, line, &e))),
                 }
             }
@@ -341,6 +354,9 @@ fn line_error(
         message: message.into(),
     }
 }
+
+/// How every message about a file cut off mid-record begins.
+pub const MID_RECORD: &str = "the file ends mid-record (cut off?)";
 
 /// A serde_json error inside a record starting at `first_line`, located in the file.
 fn json_syntax_error(name: &str, first_line: u64, error: &serde_json::Error) -> LineError {
@@ -414,6 +430,8 @@ struct JsonValues<R> {
     range: (usize, usize),
     /// Line on which the value in `buf` starts.
     value_line: u64,
+    /// The value last returned is on the file's last line, which has no line end.
+    at_unterminated_end: bool,
 }
 
 impl<R: BufRead> JsonValues<R> {
@@ -430,6 +448,7 @@ impl<R: BufRead> JsonValues<R> {
             buf: Vec::with_capacity(4096),
             range: (0, 0),
             value_line: line,
+            at_unterminated_end: false,
         }
     }
 
@@ -469,6 +488,7 @@ impl<R: BufRead> JsonValues<R> {
             if self.buf.last() == Some(&b'\n') {
                 self.line += 1;
             }
+            self.at_unterminated_end = self.buf.last() != Some(&b'\n');
             let start = self
                 .buf
                 .iter()
@@ -511,9 +531,22 @@ impl<R: BufRead> JsonValues<R> {
             };
             if chunk.is_empty() {
                 if depth > 0 {
+                    // The list around it is cut off with it: one bad record, not two.
+                    self.in_array = false;
                     return Err(ScanError::Record {
                         line: start_line,
-                        message: "the JSON object is not closed before the end of the file".into(),
+                        message: format!(
+                            "{MID_RECORD}: the JSON object is not closed before the end of the file"
+                        ),
+                    });
+                }
+                if self.in_array {
+                    self.in_array = false;
+                    return Err(ScanError::Record {
+                        line: self.line,
+                        message: format!(
+                            "{MID_RECORD}: the top-level JSON list is not closed with `]`"
+                        ),
                     });
                 }
                 return Ok(None);
@@ -592,9 +625,103 @@ impl<R: BufRead> JsonValues<R> {
     }
 }
 
+/// Passes CSV bytes through while following the quoting the way the `csv` crate reads it (a
+/// quote opens a quoted field only at the start of a field; `""` inside one is a quote), so that
+/// the end of the file can be told apart from the end of a quoted field: the `csv` crate ends a
+/// field silently at the end of the input, which would turn a cut-off file into a short record.
+struct QuoteTracker<R> {
+    inner: R,
+    state: QuoteState,
+    /// Line (1-based, counted in this stream) where the open quoted field began.
+    quote_line: u64,
+    line: u64,
+    bytes: u64,
+    last_byte: Option<u8>,
+    at_eof: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum QuoteState {
+    /// At the start of a field.
+    FieldStart,
+    /// Inside an unquoted field (quotes here are plain characters).
+    Unquoted,
+    /// Inside a quoted field.
+    Quoted,
+    /// A quote inside a quoted field: the field's end, or the first of `""`.
+    QuoteInQuoted,
+}
+
+impl<R> QuoteTracker<R> {
+    fn new(inner: R) -> Self {
+        QuoteTracker {
+            inner,
+            state: QuoteState::FieldStart,
+            quote_line: 0,
+            line: 1,
+            bytes: 0,
+            last_byte: None,
+            at_eof: false,
+        }
+    }
+
+    fn follow(&mut self, bytes: &[u8]) {
+        use QuoteState::*;
+        for &b in bytes {
+            self.state = match (self.state, b) {
+                (Quoted, b'"') => QuoteInQuoted,
+                (Quoted, _) => Quoted,
+                (QuoteInQuoted, b'"') => Quoted,
+                (FieldStart, b'"') => {
+                    self.quote_line = self.line;
+                    Quoted
+                }
+                (_, b',' | b'\n' | b'\r') => FieldStart,
+                _ => Unquoted,
+            };
+            if b == b'\n' {
+                self.line += 1;
+            }
+        }
+        if let Some(&last) = bytes.last() {
+            self.last_byte = Some(last);
+        }
+        self.bytes += bytes.len() as u64;
+    }
+
+    /// The whole input has been read and it ends inside a quoted field.
+    fn ends_in_quotes(&self) -> bool {
+        self.at_eof && self.state == QuoteState::Quoted
+    }
+
+    /// The whole input has been read and its last byte is not a line end.
+    fn ends_without_line_end(&self) -> bool {
+        self.at_eof && !matches!(self.last_byte, None | Some(b'\n' | b'\r'))
+    }
+}
+
+impl<R: io::Read> io::Read for QuoteTracker<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            self.at_eof = true;
+        }
+        self.follow(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// Where a CSV text ends inside a quoted field: the line (1-based) the open field began on;
+/// `None` when every quoted field is closed. For parsers that hold the whole text.
+pub(crate) fn open_quote_at_end(text: &[u8]) -> Option<u64> {
+    let mut tracker = QuoteTracker::new(());
+    tracker.follow(text);
+    (tracker.state == QuoteState::Quoted).then_some(tracker.quote_line)
+}
+
 /// CSV rows under a recognised header.
 struct CsvRows<R> {
-    reader: csv::Reader<R>,
+    reader: csv::Reader<QuoteTracker<R>>,
     schema: Schema,
     /// For each name of the schema's column list, its index in the header (if present).
     columns: Vec<Option<usize>>,
@@ -602,6 +729,8 @@ struct CsvRows<R> {
     record: csv::ByteRecord,
     line_offset: u64,
     byte_offset: u64,
+    /// Rows read after the header (good or bad).
+    rows: u64,
 }
 
 impl<R: BufRead> CsvRows<R> {
@@ -613,7 +742,7 @@ impl<R: BufRead> CsvRows<R> {
     ) -> Result<Self, GatewayError> {
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
-            .from_reader(reader);
+            .from_reader(QuoteTracker::new(reader));
         let headers = reader
             .byte_headers()
             .map_err(|e| GatewayError::Read {
@@ -679,6 +808,7 @@ impl<R: BufRead> CsvRows<R> {
             record: csv::ByteRecord::new(),
             line_offset,
             byte_offset,
+            rows: 0,
         })
     }
 
@@ -686,8 +816,57 @@ impl<R: BufRead> CsvRows<R> {
         self.byte_offset + self.reader.position().byte()
     }
 
+    /// The parser has consumed the whole input: the record just read was the last.
+    fn at_end(&self) -> bool {
+        let tracker = self.reader.get_ref();
+        tracker.at_eof && self.reader.position().byte() >= tracker.bytes
+    }
+
     fn next_record(&mut self, name: &str) -> Result<Option<GatewayRecord>, Failure> {
-        match self.reader.read_byte_record(&mut self.record) {
+        let read = self.reader.read_byte_record(&mut self.record);
+        if matches!(read, Ok(false))
+            && self.rows == 0
+            && self.reader.get_ref().ends_without_line_end()
+        {
+            return Err(Failure::Line(line_error(
+                name,
+                self.line_offset + 1,
+                None,
+                format!("{MID_RECORD}: the header has no line end and no rows follow it"),
+            )));
+        }
+        if !matches!(read, Ok(false)) {
+            self.rows += 1;
+        }
+        let last_row = matches!(read, Ok(true) | Err(_)) && self.at_end();
+        if last_row && self.reader.get_ref().ends_in_quotes() {
+            let line = self.reader.get_ref().quote_line + self.line_offset;
+            return Err(Failure::Line(line_error(
+                name,
+                line,
+                None,
+                format!("{MID_RECORD}: the quoted field opened on this line is not closed"),
+            )));
+        }
+        if last_row && self.reader.get_ref().ends_without_line_end() {
+            let line = match &read {
+                Err(e) => e.position().map(csv::Position::line),
+                Ok(_) => self.record.position().map(csv::Position::line),
+            };
+            let found = match read.as_ref().map_err(csv::Error::kind) {
+                Err(csv::ErrorKind::UnequalLengths {
+                    expected_len, len, ..
+                }) => format!("expected {expected_len} fields like the header, found {len}"),
+                _ => "its last field may be incomplete".to_owned(),
+            };
+            return Err(Failure::Line(line_error(
+                name,
+                line.unwrap_or(0) + self.line_offset,
+                None,
+                format!("{MID_RECORD}: the last row has no line end; {found}"),
+            )));
+        }
+        match read {
             Ok(false) => Ok(None),
             Ok(true) => {
                 let line = self.record.position().map_or(0, |p| p.line()) + self.line_offset;

@@ -277,7 +277,7 @@ fn skip_bad_lines_skips_and_counts_them() {
 
 #[test]
 fn a_missing_token_count_of_a_successful_request_is_an_error() {
-    let text = r#"{"request_id":"a","start_time":1,"end_time":2,"model":"m","prompt_tokens":3,"status":"ok"}"#;
+    let text = r#"{"request_id":"a","start_time":1772442000,"end_time":1772442001,"model":"m","prompt_tokens":3,"status":"ok"}"#;
     let error = read_all("g.jsonl", text.as_bytes()).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -311,7 +311,7 @@ fn csv_errors_name_line_and_field() {
 
 #[test]
 fn multi_line_json_errors_point_at_the_record_and_line() {
-    let text = "[\n  {\n    \"request_id\": \"a\",\n    \"start_time\": 1,\n    \"end_time\": 2,\n    \"model\": \"m\",\n    \"prompt_tokens\": 1,\n    \"completion_tokens\": 1,\n    \"status\": \"ok\"\n  },\n  {\n    \"request_id\": \"b\",\n    \"start_time\": 1,\n    \"end_time\": 0,\n    \"model\": \"m\",\n    \"status\": \"error\"\n  },\n  {\n    \"request_id\": \"c\"\n";
+    let text = "[\n  {\n    \"request_id\": \"a\",\n    \"start_time\": 1772442001,\n    \"end_time\": 1772442002,\n    \"model\": \"m\",\n    \"prompt_tokens\": 1,\n    \"completion_tokens\": 1,\n    \"status\": \"ok\"\n  },\n  {\n    \"request_id\": \"b\",\n    \"start_time\": 1772442001,\n    \"end_time\": 1772442000,\n    \"model\": \"m\",\n    \"status\": \"error\"\n  },\n  {\n    \"request_id\": \"c\"\n";
     let error = read_all("g.json", text.as_bytes()).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -322,7 +322,8 @@ fn multi_line_json_errors_point_at_the_record_and_line() {
     assert_eq!(summary.skipped.first_lines(), vec![11, 18]);
     assert_eq!(
         summary.skipped.first[1].message,
-        "the JSON object is not closed before the end of the file"
+        "the file ends mid-record (cut off?): the JSON object is not closed before the end of \
+         the file"
     );
 }
 
@@ -395,4 +396,160 @@ fn synthetic_logs_read_back_to_the_same_records() {
     let (records, summary) = read_all("synthetic.jsonl", &log).unwrap();
     assert_eq!(summary.format, GatewayFormat::GenericJsonl);
     assert_eq!(records, config.records().collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cut-off files (issue #13)
+
+/// Every prefix of `bytes`: an error saying the file was cut off when the cut falls inside a
+/// record, or (cut at a record's end) the leading records of the whole file.
+fn check_prefixes(name: &str, bytes: &[u8]) {
+    let (whole, _) = read_all(name, bytes).unwrap_or_else(|e| panic!("{e}"));
+    let step = (bytes.len() / 300).max(1);
+    for cut in (1..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
+        let at_line_end = bytes[..cut].ends_with(b"\n")
+            || bytes[cut..]
+                .iter()
+                .take_while(|&&b| b != b'\n')
+                .all(u8::is_ascii_whitespace);
+        match read_all(name, &bytes[..cut]) {
+            Ok((records, _)) => {
+                assert!(
+                    at_line_end,
+                    "{name} cut at {cut} read {} records without an error",
+                    records.len()
+                );
+                assert_eq!(records[..], whole[..records.len()], "{name} cut at {cut}");
+            }
+            Err(GatewayError::Line(e)) => {
+                if !at_line_end {
+                    assert!(e.message.contains("cut off"), "{name} cut at {cut}: {e}");
+                }
+            }
+            Err(GatewayError::Empty { .. } | GatewayError::UnknownFormat { .. }) => {}
+            Err(other) => panic!("{name} cut at {cut}: {other}"),
+        }
+    }
+}
+
+#[test]
+fn every_prefix_of_every_gateway_format_fails_or_is_the_leading_records() {
+    let spend_csv = "request_id,call_type,startTime,endTime,completionStartTime,model,model_group,prompt_tokens,completion_tokens,status,response
+r1,acompletion,2025-02-11 00:56:19.683,2025-02-11 00:56:21.183,2025-02-11 00:56:19.9,hosted_vllm/q,qwen,300,50,success,\"{\"\"choices\"\": [
+{\"\"finish_reason\"\": \"\"stop\"\"}]}\"
+r2,acompletion,2025-02-11 00:57:00.000+00,2025-02-11 00:57:00.500+00,NULL,hosted_vllm/q,,10,0,failure,
+";
+    let spend_json = r#"[
+  {"request_id": "r1", "startTime": "2025-02-11T00:56:19.683Z", "endTime": "2025-02-11T00:56:21.183Z",
+   "model": "q", "prompt_tokens": 300, "completion_tokens": 50, "status": "success"},
+  {"request_id": "r2", "startTime": "2025-02-11T00:57:00Z", "endTime": "2025-02-11T00:57:00.5Z",
+   "model": "q", "prompt_tokens": 10, "completion_tokens": 0, "status": "failure"}
+]
+"#;
+    let config = SyntheticConfig {
+        days: 1,
+        users: 2,
+        ..SyntheticConfig::pilot_week(7)
+    };
+    let mut synthetic = Vec::new();
+    write_synthetic_jsonl(&config, &mut synthetic).unwrap();
+    synthetic.truncate(
+        synthetic[..6_000]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .unwrap()
+            + 1,
+    );
+    for (name, bytes) in [
+        ("generic.jsonl", GENERIC_JSONL.as_bytes()),
+        ("generic.csv", GENERIC_CSV.as_bytes()),
+        ("spend_logs.csv", spend_csv.as_bytes()),
+        ("spend_logs.json", spend_json.as_bytes()),
+        ("synthetic.jsonl", &synthetic[..]),
+        (
+            "payload.json",
+            &fixture("litellm/standard_logging_payload.from_gcs_test.json")[..],
+        ),
+    ] {
+        check_prefixes(name, bytes);
+    }
+}
+
+#[test]
+fn a_cut_off_csv_row_names_its_line_and_the_missing_fields() {
+    let cut = &GENERIC_CSV[..GENERIC_CSV.len() - 30];
+    let error = read_all("g.csv", cut.as_bytes()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "g.csv line 4: the file ends mid-record (cut off?): the last row has no line end; \
+         expected 9 fields like the header, found 4"
+    );
+    // a complete last row without its line end cannot be told from a cut one
+    let no_line_end = GENERIC_CSV.trim_end();
+    let error = read_all("g.csv", no_line_end.as_bytes()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "g.csv line 4: the file ends mid-record (cut off?): the last row has no line end; its \
+         last field may be incomplete"
+    );
+    // skipping bad lines: the records before it, and the cut row counted as skipped
+    let (records, summary) = read_skipping("g.csv", cut.as_bytes());
+    assert_eq!(records.len(), 2);
+    assert_eq!(summary.skipped.first_lines(), vec![4]);
+}
+
+#[test]
+fn a_csv_cut_inside_a_quoted_field_is_not_a_short_record() {
+    let text = "request_id,start_time,end_time,model,prompt_tokens,completion_tokens,status,finish_reason\n\
+        a,2026-03-02T09:00:00Z,2026-03-02T09:00:01Z,m,1,1,ok,stop\n\
+        b,2026-03-02T09:00:00Z,2026-03-02T09:00:01Z,\"a model\n name cut";
+    let error = read_all("g.csv", text.as_bytes()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "g.csv line 3: the file ends mid-record (cut off?): the quoted field opened on this line \
+         is not closed"
+    );
+}
+
+#[test]
+fn a_json_list_without_its_closing_bracket_is_cut_off() {
+    let text = "[\n{\"request_id\":\"a\",\"start_time\":1772442000,\"end_time\":1772442001,\"model\":\"m\",\"prompt_tokens\":1,\"completion_tokens\":1,\"status\":\"ok\"},\n";
+    let error = read_all("g.json", text.as_bytes()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "g.json line 3: the file ends mid-record (cut off?): the top-level JSON list is not \
+         closed with `]`"
+    );
+    let (records, summary) = read_skipping("g.json", text.as_bytes());
+    assert_eq!(records.len(), 1);
+    assert_eq!(summary.skipped.count, 1);
+}
+
+#[test]
+fn instants_outside_2000_to_2100_and_requests_over_a_day_are_refused() {
+    let line = |start: &str, end: &str| {
+        format!(
+            "{{\"request_id\":\"a\",\"start_time\":{start},\"end_time\":{end},\"model\":\"m\",\"prompt_tokens\":1,\"completion_tokens\":1,\"status\":\"ok\"}}\n"
+        )
+    };
+    let error = |start: &str, end: &str| {
+        read_all("g.jsonl", line(start, end).as_bytes())
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        error("1", "2"),
+        "g.jsonl line 1: field \"start_time\": 1: the instant (1970-01-01T00:00:01.000Z) is not \
+         between 2000-01-01 and 2100-01-01: a wrong unit or a placeholder date?"
+    );
+    assert!(error("1772442000", "1e300").starts_with("g.jsonl line 1: field \"end_time\": 1e300:"));
+    assert!(error("1772442000", "\"NaN\"").contains("field \"end_time\""));
+    assert!(error("\"9999-12-31T23:59:59Z\"", "1772442001").contains("field \"start_time\""));
+    assert_eq!(
+        error("1772442000", "1772701200"),
+        "g.jsonl line 1: field \"end_time\": 3.0 days after start_time: a request lasting more \
+         than a day is a unit or clock mistake"
+    );
+    // the edges: 2000-01-01 is in, a request of exactly a day is in
+    assert!(read_all("g.jsonl", line("946684800", "946771200").as_bytes()).is_ok());
 }

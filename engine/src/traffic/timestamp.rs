@@ -15,6 +15,33 @@
 //! * Unix numbers are seconds (float); values too large to be seconds are read by magnitude as
 //!   milliseconds (≥ 10¹¹, i.e. after the year 5138 as seconds), microseconds (≥ 10¹⁴) or
 //!   nanoseconds (≥ 10¹⁷), since logs in those units exist and cannot be mistaken for seconds.
+//! * Only instants from [`EARLIEST_MS`] (2000-01-01) to before [`LATEST_MS`] (2100-01-01) are
+//!   accepted ([`check_plausible`]): anything else is a unit mistake (`start_time: 1` is 1970),
+//!   a placeholder (`9999-12-31`) or hostile input, and the demand profile must not be asked to
+//!   lay out millennia of minutes.
+
+/// The earliest instant a gateway log may hold: 2000-01-01T00:00:00Z, Unix ms.
+pub const EARLIEST_MS: i64 = 946_684_800_000;
+
+/// The first instant a gateway log may no longer hold: 2100-01-01T00:00:00Z, Unix ms.
+pub const LATEST_MS: i64 = 4_102_444_800_000;
+
+/// `Ok(unix_ms)` when the instant lies in 2000–2099 (see the module docs); otherwise what it
+/// is, in words, for the error message.
+pub fn check_plausible(unix_ms: i64) -> Result<i64, String> {
+    if (EARLIEST_MS..LATEST_MS).contains(&unix_ms) {
+        return Ok(unix_ms);
+    }
+    let when = if unix_ms.unsigned_abs() < 1 << 53 {
+        format!(" ({})", format_rfc3339_ms(unix_ms))
+    } else {
+        String::new()
+    };
+    Err(format!(
+        "the instant{when} is not between 2000-01-01 and 2100-01-01: a wrong unit or a \
+         placeholder date?"
+    ))
+}
 
 /// Days since 1970-01-01 for a proleptic Gregorian date (`month` 1–12).
 fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
@@ -254,6 +281,27 @@ mod tests {
         );
         assert_eq!(unix_number_to_ms(-1.0), None);
         assert_eq!(unix_number_to_ms(f64::NAN), None);
+    }
+
+    #[test]
+    fn only_instants_of_this_century_are_plausible() {
+        assert_eq!(check_plausible(EARLIEST_MS), Ok(EARLIEST_MS));
+        assert_eq!(check_plausible(1_739_235_379_683), Ok(1_739_235_379_683));
+        assert!(check_plausible(LATEST_MS).is_err());
+        assert_eq!(
+            check_plausible(1_000).unwrap_err(),
+            "the instant (1970-01-01T00:00:01.000Z) is not between 2000-01-01 and 2100-01-01: \
+             a wrong unit or a placeholder date?"
+        );
+        // 1e300 seconds saturates to i64::MAX: refused without formatting a date
+        let huge = unix_number_to_ms(1e300).unwrap();
+        assert!(
+            check_plausible(huge)
+                .unwrap_err()
+                .starts_with("the instant is not between")
+        );
+        assert_eq!(format_rfc3339_ms(LATEST_MS), "2100-01-01T00:00:00.000Z");
+        assert_eq!(format_rfc3339_ms(EARLIEST_MS), "2000-01-01T00:00:00.000Z");
     }
 
     #[test]

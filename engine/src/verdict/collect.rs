@@ -532,11 +532,11 @@ mod tests {
         use crate::demand::{DemandOptions, profile_gateway_log};
         use crate::traffic::ReadOptions;
         let log = concat!(
-            r#"{"request_id":"a","start_time":0,"first_token_time":0.2,"end_time":1.2,"model":"m","prompt_tokens":100,"completion_tokens":11,"status":"ok","finish_reason":"stop"}"#,
+            r#"{"request_id":"a","start_time":1772442000,"first_token_time":1772442000.2,"end_time":1772442001.2,"model":"m","prompt_tokens":100,"completion_tokens":11,"status":"ok","finish_reason":"stop"}"#,
             "\n",
-            r#"{"request_id":"b","start_time":1,"first_token_time":1.4,"end_time":3.4,"model":"m","prompt_tokens":100,"completion_tokens":21,"status":"ok","finish_reason":"length"}"#,
+            r#"{"request_id":"b","start_time":1772442001,"first_token_time":1772442001.4,"end_time":1772442003.4,"model":"m","prompt_tokens":100,"completion_tokens":21,"status":"ok","finish_reason":"length"}"#,
             "\n",
-            r#"{"request_id":"c","start_time":2,"end_time":2.5,"model":"m","prompt_tokens":100,"completion_tokens":0,"status":"error"}"#,
+            r#"{"request_id":"c","start_time":1772442002,"end_time":1772442002.5,"model":"m","prompt_tokens":100,"completion_tokens":0,"status":"error"}"#,
             "\n",
         );
         let (profile, _) = profile_gateway_log(
