@@ -90,7 +90,7 @@ impl StartupLog {
     pub fn kv_tokens(&self) -> Option<u64> {
         self.kv_cache_tokens.or_else(|| {
             self.gpu_blocks
-                .map(|b| b * super::memory_model::VLLM_BLOCK_SIZE_TOKENS)
+                .map(|b| b.saturating_mul(super::memory_model::VLLM_BLOCK_SIZE_TOKENS))
         })
     }
 
@@ -145,7 +145,8 @@ fn leading_number(text: &str) -> Option<f64> {
         .chars()
         .filter(|c| *c != ',')
         .collect();
-    cleaned.parse().ok()
+    // 400 digits parse as infinity: no figure of a log is that.
+    cleaned.parse().ok().filter(|v: &f64| v.is_finite())
 }
 
 fn after<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
@@ -534,6 +535,22 @@ mod tests {
 (EngineCore_0 pid=5839) INFO 08-20 18:04:22 [gpu_worker.py:276] Available KV cache memory: -2.14 GiB
 (EngineCore_0 pid=5839) ERROR 08-20 18:04:22 [core.py:700] EngineCore failed to start.
 ";
+
+    #[test]
+    fn absurd_numbers_neither_overflow_nor_become_infinite() {
+        // found by fuzzing: blocks × 16 overflowed u64 in a debug build
+        let log =
+            parse("INFO executor_base.py:110] # GPU blocks: 99999999999999999999999999\n").unwrap();
+        assert_eq!(log.gpu_blocks, Some(u64::MAX));
+        assert_eq!(log.kv_tokens(), Some(u64::MAX));
+        let digits = "9".repeat(400);
+        let log = parse(&format!(
+            "Model loading took {digits} GiB\n# GPU blocks: 12\n"
+        ))
+        .unwrap();
+        assert_eq!(log.weights_gib, None);
+        assert_eq!(log.kv_tokens(), Some(192));
+    }
 
     #[test]
     fn reads_a_v1_refusal_with_prefixes_and_colours() {
