@@ -6,7 +6,7 @@ use app::server::throttle::{BackoffPolicy, LoginBackoff};
 use engine::account::Role;
 use reqwest::{Client, Response, StatusCode};
 use serde_json::Value;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[tokio::test]
 async fn first_start_creates_an_admin_with_an_argon2id_hash_and_the_demo_pilot() {
@@ -72,19 +72,42 @@ async fn a_wrong_password_is_refused_with_401_and_no_session() {
     assert_eq!(app.call_ok(&browser, "whoami", &[]).await, Value::Null);
 }
 
-/// A fast back-off for tests: `free` failures, then 1 s, 2 s, 4 s … per address; the client
-/// allowance is large unless a test is about it.
-fn quick_backoff(free: i64, client_free: i64) -> LoginBackoff {
+/// A back-off for tests: `free` failures, then 60 s, 120 s, 240 s … (long enough that a slow,
+/// busy test machine never outlasts a wait by accident; the tests move failures back in time
+/// instead of sleeping).
+fn test_backoff(free: i64, client_free: i64) -> LoginBackoff {
     let policy = |free_failures| BackoffPolicy {
         free_failures,
-        base_delay_ms: 1000,
-        max_delay_ms: 8000,
-        window_ms: 60_000,
+        base_delay_ms: 60_000,
+        max_delay_ms: 900_000,
+        window_ms: 3_600_000,
     };
     LoginBackoff {
         per_account: policy(free),
         per_client: policy(client_free),
     }
+}
+
+/// Moves every recorded sign-in failure `ms` into the past (as if time had passed).
+async fn age_failures(app: &TestApp, ms: i64) {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let mut db = sqlx::AnyConnection::connect(&app.cli_database_url())
+        .await
+        .unwrap();
+    sqlx::query("UPDATE login_failures SET at_ms = at_ms - $1")
+        .bind(ms)
+        .execute(&mut db)
+        .await
+        .unwrap();
+}
+
+fn retry_after(response: &Response) -> u64 {
+    response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 async fn login_as(app: &TestApp, browser: &Client, email: &str, password: &str) -> Response {
@@ -134,33 +157,37 @@ async fn forty_parallel_wrong_guesses_get_exactly_five_password_checks() {
 
 #[tokio::test]
 async fn failures_back_off_ever_longer_and_the_owner_signs_in_once_the_wait_is_over() {
-    let app = spawn_app_with(|config| config.login_backoff = quick_backoff(2, 100)).await;
+    let app = spawn_app_with(|config| config.login_backoff = test_backoff(2, 100)).await;
     let browser = client();
     for _ in 0..2 {
         let response = login_as(&app, &browser, ADMIN, "guess guess guess").await;
         assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
     }
-    // Third failure in a row: wait 1 s, even with the right password (it is not checked).
+    // After the free failures: wait 60 s, even with the right password (it is not checked).
     let response = login_as(&app, &browser, ADMIN, &app.admin_password).await;
     assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(response.headers()["retry-after"], "1");
+    let wait = retry_after(&response);
+    assert!((50..=60).contains(&wait), "{wait}");
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["kind"], "too_many_attempts");
-    assert_eq!(body["retry_after_s"], 1);
-    assert_eq!(
-        body["error"],
-        "Too many failed sign-in attempts. Try again in a second."
+    assert_eq!(body["retry_after_s"], wait);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Too many failed sign-in attempts. Try again in ")
     );
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    age_failures(&app, 61_000).await;
     let response = login_as(&app, &browser, ADMIN, "guess guess guess").await;
     assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "checked again");
-    // One more failure: the wait doubles to 2 s.
+    // One more failure: the wait doubles to 120 s.
     let response = login_as(&app, &browser, ADMIN, &app.admin_password).await;
     assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(response.headers()["retry-after"], "2");
+    let wait = retry_after(&response);
+    assert!((110..=120).contains(&wait), "{wait}");
+    // Refused attempts leave no trace, so they never lengthen the owner's wait.
     assert_eq!(app.store.count_login_failures(ADMIN).await.unwrap(), 3);
-    // Refused attempts leave no trace, so the owner is never locked out for longer.
-    tokio::time::sleep(Duration::from_millis(2100)).await;
+    age_failures(&app, 121_000).await;
     app.login(&browser, ADMIN, &app.admin_password).await;
     assert_eq!(app.call_ok(&browser, "whoami", &[]).await["email"], ADMIN);
     assert_eq!(app.store.count_login_failures(ADMIN).await.unwrap(), 0);
@@ -168,7 +195,7 @@ async fn failures_back_off_ever_longer_and_the_owner_signs_in_once_the_wait_is_o
 
 #[tokio::test]
 async fn one_client_guessing_many_addresses_backs_off_too() {
-    let app = spawn_app_with(|config| config.login_backoff = quick_backoff(100, 3)).await;
+    let app = spawn_app_with(|config| config.login_backoff = test_backoff(100, 3)).await;
     let browser = client();
     for n in 0..3 {
         let response = login_as(&app, &browser, &format!("user{n}@x.io"), "a wrong password").await;

@@ -134,14 +134,23 @@ async fn prices_edits_and_added_gpus_show_in_the_catalog_and_reset() {
 }
 
 #[tokio::test]
-async fn staff_add_a_model_from_its_config_json() {
+async fn assessors_add_a_model_from_its_config_json_and_sales_engineers_may_not() {
     let app = spawn_app().await;
     let admin = app.admin().await;
     let staff = app.staff_organisation().await;
     let sales = app.user(&admin, "sam@vendor.io", "sales", staff).await;
+    let assessor = app.user(&admin, "ada@vendor.io", "assessor", staff).await;
+    let refused = app
+        .call(
+            &sales,
+            "add_model",
+            &[("id", ""), ("name", ""), ("config_json", CONFIG)],
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
     let id = app
         .call_ok(
-            &sales,
+            &assessor,
             "add_model",
             &[("id", ""), ("name", ""), ("config_json", CONFIG)],
         )
@@ -160,7 +169,7 @@ async fn staff_add_a_model_from_its_config_json() {
 
     let duplicate = app
         .call(
-            &sales,
+            &assessor,
             "add_model",
             &[("id", ""), ("name", ""), ("config_json", CONFIG)],
         )
@@ -168,7 +177,7 @@ async fn staff_add_a_model_from_its_config_json() {
     assert_eq!(duplicate.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let shadow = app
         .call(
-            &sales,
+            &assessor,
             "add_model",
             &[
                 ("id", "llama-3.3-70b"),
@@ -180,7 +189,7 @@ async fn staff_add_a_model_from_its_config_json() {
     assert_eq!(shadow.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let broken = app
         .call(
-            &sales,
+            &assessor,
             "add_model",
             &[
                 ("id", "x"),
@@ -193,7 +202,7 @@ async fn staff_add_a_model_from_its_config_json() {
     assert!(broken.text().await.unwrap().contains("config_json"));
 
     let not_admin = app
-        .call(&sales, "delete_model", &[("id", "acme-tiny-llama")])
+        .call(&assessor, "delete_model", &[("id", "acme-tiny-llama")])
         .await;
     assert_eq!(not_admin.status(), StatusCode::FORBIDDEN);
     app.call_ok(&admin, "delete_model", &[("id", "acme-tiny-llama")])
