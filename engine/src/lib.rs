@@ -44,4 +44,5 @@ pub mod run_context;
 pub mod sizing;
 pub mod stats;
 pub mod traffic;
+pub mod twin;
 pub mod verdict;
