@@ -828,6 +828,8 @@ impl<R: BufRead> CsvRows<R> {
             && self.rows == 0
             && self.reader.get_ref().ends_without_line_end()
         {
+            // Counted as a row, so that a reader skipping bad lines gets this error once.
+            self.rows = 1;
             return Err(Failure::Line(line_error(
                 name,
                 self.line_offset + 1,

@@ -553,3 +553,18 @@ fn instants_outside_2000_to_2100_and_requests_over_a_day_are_refused() {
     // the edges: 2000-01-01 is in, a request of exactly a day is in
     assert!(read_all("g.jsonl", line("946684800", "946771200").as_bytes()).is_ok());
 }
+
+#[test]
+fn a_header_cut_off_before_any_row_is_one_bad_record_even_when_skipping() {
+    // found by fuzzing: skipping bad lines, the cut header was reported again and again
+    let text = b"request_id,call_type,startTime,endTime,completionStartTime,model";
+    let error = read_all("s.csv", text).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "s.csv line 1: the file ends mid-record (cut off?): the header has no line end and no \
+         rows follow it"
+    );
+    let (records, summary) = read_skipping("s.csv", text);
+    assert!(records.is_empty());
+    assert_eq!(summary.skipped.count, 1);
+}
