@@ -632,6 +632,13 @@ fn finish(
         _ => format!("prefill scheduling inferred: {how} reproduces the measured points best"),
     });
     note_effective_prompts(&mut chosen);
+    let prompts: Vec<f64> = chosen
+        .scenarios
+        .iter()
+        .map(|s| s.prompt_tokens_mean)
+        .collect();
+    chosen.fitted_range.prompt_tokens_min = prompts.iter().copied().fold(f64::INFINITY, f64::min);
+    chosen.fitted_range.prompt_tokens_max = prompts.iter().copied().fold(0.0, f64::max);
     chosen
 }
 

@@ -322,13 +322,13 @@ pub fn predict_with(model: &TimingModel, backtest: &Backtest, question: &Questio
             warnings.extend(reasons);
         }
     }
-    warnings.extend(
-        model
-            .notes
-            .iter()
-            .filter(|n| n.contains("assumed") || n.contains("effective"))
-            .cloned(),
-    );
+    if let Some(s) = shape.filter(|s| !s.prompt_tokens_stated && question.prompt_tokens.is_none()) {
+        warnings.push(format!(
+            "the load tests state no prompt lengths for \"{}\": its prompts are {:.0} effective \
+             tokens (the length whose prefill cost matches the measured TTFT)",
+            s.name, s.prompt_tokens_mean
+        ));
+    }
     warnings.append(&mut prediction.warnings);
     prediction.warnings = warnings;
     prediction
@@ -383,11 +383,33 @@ fn use_measured(
                     reported: &super::evidence::ReportedPercentiles,
                     simulated: &Percentiles|
      -> Percentiles {
+        // Reported values as they are; a missing one from the simulation, kept between its
+        // reported neighbours so the percentiles still rise.
+        let labels = ["p50", "p90", "p95", "p99"];
         let mut out = *simulated;
-        for label in ["p50", "p90", "p95", "p99"] {
+        for (i, label) in labels.iter().enumerate() {
             match reported.get(label) {
                 Some(v) => out.set(label, v),
-                None => filled.push(format!("{name}.{label}")),
+                None => {
+                    filled.push(format!("{name}.{label}"));
+                    let below = labels[..i]
+                        .iter()
+                        .rev()
+                        .find_map(|l| reported.get(l))
+                        .unwrap_or(f64::NEG_INFINITY);
+                    let above = labels[i + 1..]
+                        .iter()
+                        .find_map(|l| reported.get(l))
+                        .unwrap_or(f64::INFINITY);
+                    let v = out.get(label).unwrap_or(0.0);
+                    out.set(label, v.clamp(below.min(above), above.max(below)));
+                }
+            }
+        }
+        for i in 1..labels.len() {
+            let previous = out.get(labels[i - 1]).unwrap_or(0.0);
+            if out.get(labels[i]).unwrap_or(0.0) < previous {
+                out.set(labels[i], previous);
             }
         }
         out
@@ -430,6 +452,13 @@ fn extrapolation(
              the queue grows without bound, and the percentiles grow with how long the overload \
              lasts ({} requests simulated)",
             simulation.requests.len()
+        ));
+    }
+    if simulation.mean_in_system > 1.25 * range.in_flight_max + 1.0 {
+        reasons.push(format!(
+            "{:.0} requests are in flight on average, more than at any measured point ({:.0}): \
+             the queue is beyond the evidence",
+            simulation.mean_in_system, range.in_flight_max
         ));
     }
     let batch = simulation.mean_decoding;
