@@ -685,6 +685,7 @@ mod tests {
         let settings = AuthSettings {
             secure_cookies: true,
             session_ttl_ms: 3_600_000,
+            ..AuthSettings::default()
         };
         let cookie = session_cookie("abc", &settings);
         assert!(cookie.contains("HttpOnly"));

@@ -42,7 +42,7 @@ impl BackoffPolicy {
         free_failures: 5,
         base_delay_ms: 15_000,
         max_delay_ms: 15 * 60_000,
-        window_ms: 24 * 3600_000,
+        window_ms: 24 * 3_600_000,
     };
 
     /// Per client address, across every e-mail address (password spraying): 20 free failures
@@ -51,7 +51,7 @@ impl BackoffPolicy {
         free_failures: 20,
         base_delay_ms: 15_000,
         max_delay_ms: 15 * 60_000,
-        window_ms: 3600_000,
+        window_ms: 3_600_000,
     };
 
     /// The wait after `failures` recent failures before the next check, in milliseconds.
