@@ -79,8 +79,32 @@ ensure_chromium() {
   fi
 }
 
-# Builds the browser bundle and the stylesheet into target/site (what cargo-leptos would do).
-# $1: "debug" or "release".
+# Writes Brotli and gzip copies beside every file of a bundle folder (the server answers with
+# the one the browser accepts). Brotli comes from Node's zlib, so no extra tool is needed.
+precompress() {
+  local dir="$1" quality="$2"
+  find "$dir" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) | while read -r file; do
+    gzip -9 -n -k -f "$file"
+  done
+  node -e '
+    const fs = require("fs"), path = require("path"), zlib = require("zlib");
+    const [dir, quality] = [process.argv[1], Number(process.argv[2])];
+    const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]);
+    for (const file of walk(dir).filter((f) => /\.(wasm|js|css)$/.test(f))) {
+      const data = fs.readFileSync(file);
+      fs.writeFileSync(file + ".br", zlib.brotliCompressSync(data, { params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+    }' "$dir" "$quality"
+}
+
+# Builds the browser bundle and the stylesheet into target/site (what cargo-leptos would do),
+# content-addressed: target/site/pkg/<hash>/{pilot-desk.js, pilot-desk.wasm, pilot-desk.css,
+# snippets/} with .br/.gz copies, and target/site/pkg/current naming <hash> (see
+# server/src/static_files.rs). $1: "debug" or "release" (optimised: what `make run` serves).
+# The browser build type-erases components (`--cfg erase_components`): far less
+# monomorphised view code in the wasm, the same HTML.
 build_site() {
   local mode="$1" profile_dir cargo_profile=()
   if [ "$mode" = "release" ]; then
@@ -92,20 +116,31 @@ build_site() {
   say "Building the browser bundle ($mode)"
   cargo build -p app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate \
     --target-dir "$ROOT/target/front" "${cargo_profile[@]}"
-  local site="$ROOT/target/site" pkg="$ROOT/target/site/pkg"
-  rm -rf "$pkg.tmp" && mkdir -p "$pkg.tmp"
-  wasm-bindgen --target web --no-typescript --out-name "$OUTPUT_NAME" --out-dir "$pkg.tmp" \
+  local site="$ROOT/target/site" out="$ROOT/target/site/pkg.tmp"
+  rm -rf "$out" && mkdir -p "$out/bundle"
+  wasm-bindgen --target web --no-typescript --out-name "$OUTPUT_NAME" --out-dir "$out/bundle" \
     "$ROOT/target/front/wasm32-unknown-unknown/$profile_dir/app.wasm"
-  mv "$pkg.tmp/${OUTPUT_NAME}_bg.wasm" "$pkg.tmp/$OUTPUT_NAME.wasm"
+  mv "$out/bundle/${OUTPUT_NAME}_bg.wasm" "$out/bundle/$OUTPUT_NAME.wasm"
   if [ "$mode" = "release" ]; then
     say "Optimising the wasm module (wasm-opt -Oz)"
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-      "$pkg.tmp/$OUTPUT_NAME.wasm" -o "$pkg.tmp/$OUTPUT_NAME.opt.wasm"
-    mv "$pkg.tmp/$OUTPUT_NAME.opt.wasm" "$pkg.tmp/$OUTPUT_NAME.wasm"
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --strip-debug --strip-producers \
+      "$out/bundle/$OUTPUT_NAME.wasm" -o "$out/bundle/$OUTPUT_NAME.opt.wasm"
+    mv "$out/bundle/$OUTPUT_NAME.opt.wasm" "$out/bundle/$OUTPUT_NAME.wasm"
   fi
-  cp "$ROOT/style/main.css" "$pkg.tmp/$OUTPUT_NAME.css"
-  rm -rf "$pkg" && mkdir -p "$site" && mv "$pkg.tmp" "$pkg"
+  cp "$ROOT/style/main.css" "$out/bundle/$OUTPUT_NAME.css"
+  local hash
+  hash="$(cd "$out/bundle" && find . -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)"
+  mv "$out/bundle" "$out/$hash"
+  echo "$hash" >"$out/current"
+  if [ "$mode" = "release" ]; then
+    say "Compressing the bundle (Brotli, gzip)"
+    precompress "$out/$hash" 11
+  fi
+  rm -rf "$site/pkg" && mkdir -p "$site" && mv "$out" "$site/pkg"
   cp -R "$ROOT/public/." "$site/"
+  if [ "$mode" = "release" ]; then
+    say "Browser bundle: $(du -b "$site/pkg/$hash/$OUTPUT_NAME.wasm" | cut -f1) bytes of wasm, $(du -b "$site/pkg/$hash/$OUTPUT_NAME.wasm.br" | cut -f1) on the wire (Brotli)"
+  fi
 }
 
 build_server() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The browser tests alone: builds the debug site and server, starts the server on a fresh data
+# The browser tests alone: builds the optimised site and the debug server, starts the server on a fresh data
 # folder with the demo pilot, and runs Playwright in Debian's Chromium. Arguments go to
 # `playwright test` (e.g. `scripts/e2e.sh quality` runs one spec file).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -12,7 +12,7 @@ ensure_npm_packages
 ensure_chromium
 
 if [ "${SKIP_BUILD:-0}" != "1" ]; then
-  build_site debug
+  build_site release
   build_server debug
 fi
 

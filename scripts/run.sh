@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# `make run`: install what is missing, build, and serve on http://127.0.0.1:3000.
-# RELEASE=1 builds optimised (slower to build, smaller wasm, faster pages).
+# `make run`: install what is missing, build optimised, and serve on http://127.0.0.1:3000.
+# The browser bundle is optimised (wasm-opt -Oz), content-addressed and precompressed; the
+# server is a release build. DEBUG=1 builds both unoptimised instead (quicker to build, a
+# much larger bundle, slower pages).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$ROOT"
-mode=debug
-[ "${RELEASE:-0}" = "1" ] && mode=release
+mode=release
+[ "${DEBUG:-0}" = "1" ] && mode=debug
 ensure_wasm_target
 ensure_wasm_bindgen
-[ "$mode" = "release" ] && ensure_npm_packages
+ensure_npm_packages
 build_site "$mode"
 build_server "$mode"
 export LEPTOS_SITE_ROOT="$ROOT/target/site"

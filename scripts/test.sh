@@ -32,7 +32,9 @@ else
   say "TEST_DATABASE_URL is not set: skipping the PostgreSQL run"
 fi
 
-build_site debug
+# The browser tests run the bundle users get (optimised, compressed) against the debug server
+# the tests above already built.
+build_site release
 build_server debug
 
 say "Browser tests (Playwright + $(chromium_path))"

@@ -9,10 +9,12 @@ pub mod config;
 pub mod demand_cli;
 pub mod evidence_import;
 pub mod inspect_cli;
+pub mod predict_cli;
 pub mod report_cli;
 pub mod routes;
 pub mod security_headers;
 pub mod sizing_cli;
+pub mod static_files;
 pub mod upload;
 
 use anyhow::Context;
@@ -70,8 +72,10 @@ pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let services = state.services.clone();
     let leptos_options = state.leptos_options.clone();
+    let site_root = std::path::PathBuf::from(leptos_options.site_root.as_ref());
     Router::new()
         .merge(routes::router(state.config.max_upload_bytes))
+        .merge(static_files::router(&site_root))
         .leptos_routes_with_context(
             &state,
             routes,
@@ -101,6 +105,9 @@ pub fn router(state: AppState) -> Router {
             HeaderName::from_static("referrer-policy"),
             HeaderValue::from_static("same-origin"),
         ))
+        // Pages and JSON are compressed as they stream; the bundle is served precompressed
+        // (responses that already carry a Content-Encoding are left alone).
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(state)
 }
 
@@ -144,6 +151,12 @@ impl Application {
             .context("reading the Leptos configuration (LEPTOS_* variables)")?
             .leptos_options;
         leptos_options.site_addr = config.site_addr;
+        // The build's content-addressed bundle folder (see `static_files`): pages link it.
+        if let Some(dir) =
+            static_files::bundle_dir(std::path::Path::new(leptos_options.site_root.as_ref()))
+        {
+            leptos_options.site_pkg_dir = dir.into();
+        }
         let listener = tokio::net::TcpListener::bind(config.site_addr)
             .await
             .with_context(|| format!("LEPTOS_SITE_ADDR: cannot listen on {}", config.site_addr))?;

@@ -9,13 +9,13 @@ use leptos_router::hooks::use_location;
 
 /// The signed-in user, refetched on every navigation; pages read it from the context.
 #[derive(Clone, Copy)]
-pub struct CurrentUser(pub Resource<Result<Option<SessionUser>, AppError>>);
+pub struct CurrentUser(pub crate::components::PageResource<Result<Option<SessionUser>, AppError>>);
 
 /// The navigation bar and the outlet for the page.
 #[component]
 pub fn Frame() -> impl IntoView {
     let location = use_location();
-    let user = Resource::new(move || location.pathname.get(), |_| whoami());
+    let user = crate::components::page_resource(move || location.pathname.get(), |_| whoami());
     provide_context(CurrentUser(user));
     let logout = ServerAction::<Logout>::new();
     view! {

@@ -3,9 +3,11 @@
 pub mod action_forms;
 pub mod frame;
 pub mod notice;
+pub mod page_data;
 pub mod text;
 pub mod upload;
 
 pub use frame::{CurrentUser, Frame, PageHeader};
 pub use notice::{ActionResult, EmptyState, ErrorNotice, StatusBadge};
+pub use page_data::{PageResource, page_resource};
 pub use text::textarea_text;

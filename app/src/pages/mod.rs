@@ -28,7 +28,7 @@ mod verdict;
 
 use crate::components::Frame;
 use leptos::prelude::*;
-use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
+use leptos_meta::{MetaTags, Title, provide_meta_context};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{SsrMode, path};
 
@@ -47,6 +47,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <meta name="color-scheme" content="light"/>
                 <link rel="icon" type="image/svg+xml" href="/favicon.svg"/>
+                // The build's stylesheet, beside its wasm and JavaScript (a content-addressed
+                // folder in release builds, see server/src/static_files.rs).
+                <link rel="stylesheet" id="leptos" href=format!("/{}/{}.css", options.site_pkg_dir, options.output_name)/>
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options/>
                 <MetaTags/>
@@ -75,7 +78,6 @@ fn page_title(page: String) -> String {
 pub fn App() -> impl IntoView {
     provide_meta_context();
     view! {
-        <Stylesheet id="leptos" href="/pkg/pilot-desk.css"/>
         <Title formatter=page_title/>
         <Router>
             <Routes fallback=NotFound>

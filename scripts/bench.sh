@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# `make bench`: the performance figures the README quotes, measured on this machine in the
+# optimised build `make run` serves. Prints a table; nothing here is a pass/fail test.
+#
+#   1. Pages under load: a release server with the demo pilot plus a 30,000-record AIPerf
+#      per-request file (~110 MB) uploaded to it; `wrk` with 32 connections for BENCH_SECONDS
+#      each against the pilot page, the load-test page, the verdict API and a static asset (the
+#      stylesheet, Brotli) of the same server: p50/p99 latency and requests/s.
+#   2. `server demand` against pandas (bench/demand_pandas.py) on synthetic gateway logs of
+#      500,000 and 1,000,000 requests: wall time and peak memory (/usr/bin/time).
+#
+# Installs what it needs when missing: Debian's wrk and time (as root), and pandas into
+# .tools/bench-venv from PyPI.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$ROOT"
+unset DATABASE_URL DEMO
+SECONDS_EACH="${BENCH_SECONDS:-15}"
+work="$(mktemp -d)"
+server_pid=""
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+need_debian() {
+  local missing=()
+  for pkg in "$@"; do
+    case "$pkg" in
+      wrk) command -v wrk >/dev/null || missing+=(wrk) ;;
+      time) [ -x /usr/bin/time ] || missing+=(time) ;;
+    esac
+  done
+  [ "${#missing[@]}" -gt 0 ] || return 0
+  [ "$(id -u)" = "0" ] || die "needed: apt-get install ${missing[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+need_debian wrk time
+venv="$TOOLS/bench-venv"
+if ! "$venv/bin/python" -c "import pandas" 2>/dev/null; then
+  say "Installing pandas into .tools/bench-venv (the demand benchmark's baseline)"
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q pandas
+fi
+
+ensure_wasm_target
+ensure_wasm_bindgen
+ensure_npm_packages
+build_site release
+build_server release
+say "Building the synthetic log generator (release)"
+cargo build -q -p engine --release --example synthetic_gateway_log
+
+# ---- 1. pages under load ---------------------------------------------------------------------
+port="${BENCH_PORT:-3199}"
+base="http://127.0.0.1:$port"
+DATA_DIR="$work/data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 \
+  RUST_LOG=warn "$ROOT/target/release/server" >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 120); do
+  curl -fsS "$base/health" >/dev/null 2>&1 && break
+  sleep 0.5
+done
+password="$(sed -n 's/.*password: *\([A-Za-z0-9]\{20\}\).*/\1/p' "$work/server.log" | head -n 1)"
+[ -n "$password" ] || { cat "$work/server.log"; die "no admin password in the server's output"; }
+curl -fsS -c "$work/cookies" -o /dev/null -H "Origin: $base" \
+  --data-urlencode "email=admin@pilotdesk.local" --data-urlencode "password=$password" "$base/api/login"
+cookie="$(awk '$6 == "pilotdesk_session" { print $7 }' "$work/cookies")"
+[ -n "$cookie" ] || die "could not sign in"
+token="$(DATA_DIR="$work/data" "$ROOT/target/release/server" token create --email admin@pilotdesk.local --name bench | tail -n 1)"
+say "Uploading a 30,000-record AIPerf per-request file"
+"$venv/bin/python" bench/aiperf_jsonl.py 30000 >"$work/profile_export.jsonl"
+upload_s="$( { /usr/bin/time -f '%e' curl -fsS -o /dev/null -H "Authorization: Bearer $token" \
+  -F "file=@$work/profile_export.jsonl" "$base/api/v1/pilots/1/evidence"; } 2>&1 | tail -n 1)"
+css="$(cd "$ROOT/target/site" && ls pkg/*/pilot-desk.css | head -n 1)"
+
+measure() { # name url [header…]
+  local name="$1" url="$2"; shift 2
+  local args=()
+  for h in "$@"; do args+=(-H "$h"); done
+  wrk -t2 -c32 -d"${SECONDS_EACH}s" --latency "${args[@]}" "$url" >"$work/wrk.txt"
+  local p50 p99 rps
+  p50="$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")"
+  p99="$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")"
+  rps="$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.txt")"
+  printf '%-34s %10s %10s %12s\n' "$name" "$p50" "$p99" "$rps"
+}
+echo
+echo "Pages at 32 concurrent clients (wrk, ${SECONDS_EACH} s each; the pilot holds the demo evidence + 30k-record AIPerf file, uploaded in ${upload_s} s)"
+printf '%-34s %10s %10s %12s\n' "request" "p50" "p99" "requests/s"
+measure "static asset (/$css, br)" "$base/$css" "Accept-Encoding: br"
+measure "pilot page (/pilots/1)" "$base/pilots/1" "Cookie: pilotdesk_session=$cookie" "Accept-Encoding: br, gzip"
+measure "load-test page" "$base/pilots/1/load-tests" "Cookie: pilotdesk_session=$cookie" "Accept-Encoding: br, gzip"
+measure "verdict API" "$base/api/v1/pilots/1/verdict" "Authorization: Bearer $token"
+kill "$server_pid" && wait "$server_pid" 2>/dev/null
+server_pid=""
+
+# ---- 2. server demand against pandas ---------------------------------------------------------
+echo
+echo "Demand profile of a generic gateway log (JSON Lines): server demand vs pandas"
+printf '%-12s %10s %-8s %10s %12s %10s\n' "requests" "size" "tool" "seconds" "peak RSS MB" "speed-up"
+for n in 500000 1000000; do
+  log="$work/gateway-$n.jsonl"
+  "$ROOT/target/release/examples/synthetic_gateway_log" "$n" >"$log" 2>/dev/null
+  size="$(du -m "$log" | cut -f1) MB"
+  /usr/bin/time -f '%e %M' -o "$work/ours" "$ROOT/target/release/server" demand "$log" --json >/dev/null
+  /usr/bin/time -f '%e %M' -o "$work/theirs" "$venv/bin/python" bench/demand_pandas.py "$log" >/dev/null
+  read -r ours_s ours_kb <"$work/ours"
+  read -r theirs_s theirs_kb <"$work/theirs"
+  speedup="$(awk -v a="$theirs_s" -v b="$ours_s" 'BEGIN { printf "%.1fx", a / (b > 0 ? b : 0.01) }')"
+  printf '%-12s %10s %-8s %10s %12s %10s\n' "$n" "$size" "server" "$ours_s" "$((ours_kb / 1024))" "$speedup"
+  printf '%-12s %10s %-8s %10s %12s\n' "" "" "pandas" "$theirs_s" "$((theirs_kb / 1024))"
+  rm -f "$log"
+done
