@@ -11,11 +11,12 @@ test("the demo pilot's verdict, its PDF report and a share link", async ({ page,
   await page.getByRole("link", { name: "Support assistant: Qwen2.5-7B on 4× V100" }).click();
   await hydrated(page);
 
-  // The overview grades the approved plan: TTFT misses at the planned peak, TPOT passes.
+  // The overview grades the approved plan at the planned peak on 30 requests a point: TTFT p99
+  // already misses (a small sample shows that), TPOT p99 cannot be shown met.
   const verdict = page.locator("#verdict");
-  await expect(verdict).toContainText("Pass marks missed: 1 of 2 pass marks met, 1 missed.");
+  await expect(verdict).toContainText("Pass marks missed: 0 of 2 pass marks met, 1 missed, 1 not comparable.");
   await expect(verdict.locator("[data-verdict=fail]")).toHaveCount(1);
-  await expect(verdict.locator("[data-verdict=pass]")).toHaveCount(1);
+  await expect(verdict.locator("[data-verdict=not_comparable]")).toHaveCount(1);
   await expect(verdict.getByRole("link", { name: /vllm bench serve|load test/i }).first()).toBeVisible();
 
   await verdict.getByRole("link", { name: "Report", exact: true }).click();

@@ -45,6 +45,9 @@ pub enum Command {
     Inspect(crate::inspect_cli::InspectArgs),
     /// The demand profile of gateway logs (arrivals, concurrency, token lengths), no database
     Demand(crate::demand_cli::DemandArgs),
+    /// Predict TTFT/TPOT/ITL/E2E percentiles at a rate or concurrency from load tests (capacity
+    /// twin: fitted timing model, simulation, back-test), no database
+    Predict(Box<crate::predict_cli::PredictArgs>),
     /// Export a pilot's report as PDF or HTML from the database
     Report(crate::report_cli::ReportArgs),
 }

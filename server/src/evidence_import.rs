@@ -61,7 +61,7 @@ pub enum Recognised {
     /// Load-test results: operating points, and (for files up to [`MAX_SAMPLED_BYTES`] that
     /// have them) the per-request records without their chunk gaps.
     LoadTest(Import),
-    StartupLog(StartupLog),
+    StartupLog(Box<StartupLog>),
     /// A gateway per-request log: its demand profile (records are not kept in memory).
     GatewayLog(Box<GatewayLogSummary>),
     /// A vLLM `/metrics` scrape: what one scrape tells.
@@ -243,7 +243,9 @@ pub fn recognise_with(
         Some(LOAD_TEST) => read_load_test(file_name, path)
             .map(Recognised::LoadTest)
             .map_err(|e| NotRecognised(e.to_string())),
-        Some(STARTUP_LOG) => read_startup_log(file_name, path).map(Recognised::StartupLog),
+        Some(STARTUP_LOG) => {
+            read_startup_log(file_name, path).map(|log| Recognised::StartupLog(Box::new(log)))
+        }
         Some(kind @ (EVAL_SET | EVAL_RUN | LM_EVAL_RESULTS)) => {
             read_quality(file_name, path, kind, settings)
         }
@@ -272,7 +274,7 @@ pub fn recognise_with(
                     return read_quality(file_name, path, LM_EVAL_RESULTS, settings);
                 }
                 match read_startup_log(file_name, path) {
-                    Ok(log) => Ok(Recognised::StartupLog(log)),
+                    Ok(log) => Ok(Recognised::StartupLog(Box::new(log))),
                     Err(_) if error.kind == ErrorKind::Syntax => {
                         Err(NotRecognised(error.to_string()))
                     }

@@ -16,7 +16,8 @@ pub struct InspectArgs {
     pub json: bool,
 }
 
-fn folder_files(dir: &std::path::Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
+/// Every file under `dir` as (path relative to `dir`, bytes), in path order.
+pub(crate) fn folder_files(dir: &std::path::Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(current) = stack.pop() {

@@ -31,13 +31,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Size(args)) => return server::sizing_cli::run(args),
         Some(Command::Inspect(args)) => return server::inspect_cli::run(args),
         Some(Command::Demand(args)) => return server::demand_cli::run(args),
+        Some(Command::Predict(args)) => return server::predict_cli::run(args),
         _ => {}
     }
     let config = cli.settings.validate()?;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config).await,
         Command::Report(args) => server::report_cli::run(&args, &config).await,
-        Command::Size(_) | Command::Inspect(_) | Command::Demand(_) => {
+        Command::Size(_) | Command::Inspect(_) | Command::Demand(_) | Command::Predict(_) => {
             unreachable!("handled before the configuration is read")
         }
         Command::User(UserCommand::Add {

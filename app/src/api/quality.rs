@@ -913,6 +913,11 @@ pub mod ssr {
                 questions: set.items.len(),
             }),
         };
+        // Runs of another model than the pilot's are shown, never graded.
+        let identity = match services.store.pilot(pilot_id).await? {
+            Some(pilot) => crate::api::traffic::ssr::identity(&pilot),
+            None => Default::default(),
+        };
         let decision_runs: Vec<DecisionInput> = runs
             .iter()
             .filter(|r| current.is_none() || r.set_version == current)
@@ -922,6 +927,8 @@ pub mod ssr {
                 precision: r.weights_precision.clone(),
                 kv_precision: r.kv_precision.clone(),
                 scores: r.scores.clone(),
+                not_comparable: crate::api::verdict::ssr::eval_run_check(&identity, r)
+                    .not_comparable,
             })
             .collect();
         let decision = decide_precision(&decision_runs, &marks);

@@ -13,13 +13,23 @@
 //!   Δt given or taken from their scrape times) give the window: deltas, rates, mean in flight,
 //!   quantiles with error bounds and the limit alarms. The window is recomputed from the kept
 //!   raw scrapes on request (they are tens of KiB).
+//! * Every scrape is checked against the pilot's model (its `model_name` labels,
+//!   [`engine::verdict::comparability`]); a scrape of another model raises no alarm and grades
+//!   nothing. The queue alarm needs a **lasting** queue: requests waiting in two consecutive
+//!   scrapes (or on average over a window); a single scrape with requests waiting is a note.
+//! * **In flight, cross-checked** ([`ssr::in_flight_cross_check`]): Little's law on the log's
+//!   busiest hour against its sweep, and, when two scrapes span the busiest hour, vLLM's
+//!   Δ latency sum ÷ Δt against the log over the same window, each with its tolerance
+//!   ([`engine::verdict::cross_check`]).
 
 use crate::error::AppError;
 use crate::model::EvidenceFile;
 use engine::demand::DemandProfile;
-use engine::metrics::{SnapshotReport, VllmWindow};
+use engine::metrics::{LimitAlarm, SnapshotReport, VllmWindow};
 use engine::plan::content::DemandAssumptions;
 use engine::traffic::SkippedLines;
+use engine::verdict::comparability::FileCheck;
+use engine::verdict::cross_check::InFlightCheck;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +74,37 @@ pub struct GatewayFile {
 pub struct ScrapeFile {
     pub evidence: EvidenceFile,
     pub summary: MetricsScrapeSummary,
+    /// Its `model_name` labels against the pilot's model.
+    #[serde(default)]
+    pub check: FileCheck,
+}
+
+impl ScrapeFile {
+    /// When the scrape was taken, else when it was uploaded (Unix ms).
+    pub fn at_ms(&self) -> i64 {
+        self.summary
+            .scraped_at_ms
+            .unwrap_or(self.evidence.uploaded_ms)
+    }
+}
+
+/// Requests in flight measured two or three ways, and whether they agree.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct InFlightCrossCheck {
+    /// Little's law on the log; then vLLM's Δ latency sum ÷ Δt, when scrapes span the busiest
+    /// hour.
+    pub checks: Vec<InFlightCheck>,
+    /// Why vLLM's figure could not be set against the log, when scrapes exist.
+    pub gap: Option<String>,
+}
+
+/// What the pilot's scrapes say about its own limit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LimitSignals {
+    /// Preemptions, or a lasting queue: the pilot hit its own limit.
+    pub alarms: Vec<LimitAlarm>,
+    /// Requests waiting at single scrapes: notes, not alarms.
+    pub notes: Vec<String>,
 }
 
 /// Everything the traffic page shows.
@@ -79,6 +120,15 @@ pub struct TrafficData {
     pub scrapes: Vec<ScrapeFile>,
     /// The plan's demand assumptions, when the pilot has a plan.
     pub plan_demand: Option<DemandAssumptions>,
+    /// The gateway logs' models against the pilot's.
+    #[serde(default)]
+    pub gateway_check: FileCheck,
+    /// Requests in flight, cross-checked.
+    #[serde(default)]
+    pub in_flight: InFlightCrossCheck,
+    /// Alarms and notes of the comparable scrapes.
+    #[serde(default)]
+    pub limits: LimitSignals,
 }
 
 /// The window between two scrapes.
@@ -98,7 +148,7 @@ pub async fn traffic_overview(pilot_id: i64) -> Result<TrafficData, AppError> {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            ssr::overview(&services, pilot.id, pilot.name).await
+            ssr::overview(&services, &pilot).await
         }
         .await,
     )
@@ -136,6 +186,7 @@ pub mod ssr {
     use engine::demand::{DemandAccumulator, DemandOptions};
     use engine::metrics::{VllmSnapshot, vllm_window};
     use engine::traffic::{GatewayError, GatewayReader, ReadOptions};
+    use engine::verdict::comparability::PilotIdentity;
     use std::io::{BufRead, BufReader};
     use std::path::{Path, PathBuf};
 
@@ -352,15 +403,164 @@ pub mod ssr {
         Ok((profile, requests))
     }
 
+    /// The pilot's identity for comparability checks: its model and GPU.
+    pub fn identity(pilot: &crate::model::Pilot) -> PilotIdentity {
+        PilotIdentity {
+            model: pilot.model.clone(),
+            gpu: pilot.gpu_type.clone(),
+        }
+    }
+
+    /// A gateway log's models (as clients asked for them) against the pilot's.
+    pub fn gateway_check(identity: &PilotIdentity, profile: &DemandProfile) -> FileCheck {
+        let models: Vec<String> = profile.models.iter().map(|m| m.model.clone()).collect();
+        engine::verdict::comparability::check_file(
+            identity,
+            "the gateway log",
+            &models,
+            None,
+            false,
+        )
+    }
+
+    /// The pilot's scrapes with their checks, in the order they were taken.
+    pub async fn checked_scrapes(
+        services: &Services,
+        pilot_id: i64,
+        identity: &PilotIdentity,
+    ) -> Result<Vec<ScrapeFile>, AppError> {
+        let mut scrapes = Vec::new();
+        for (evidence, summary) in services
+            .store
+            .list_evidence(pilot_id, Some(METRICS_SCRAPE))
+            .await?
+        {
+            let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
+            let check = engine::verdict::comparability::check_file(
+                identity,
+                &format!("the /metrics scrape {}", evidence.file_name),
+                &summary.report.model_names,
+                None,
+                false,
+            );
+            scrapes.push(ScrapeFile {
+                evidence,
+                summary,
+                check,
+            });
+        }
+        scrapes.sort_by_key(|s| (s.at_ms(), s.evidence.id));
+        Ok(scrapes)
+    }
+
+    /// Preemption alarms of single scrapes, the lasting-queue alarm over consecutive scrapes
+    /// and the window's alarms, from comparable scrapes only; single-scrape queues as notes.
+    pub fn limit_signals(scrapes: &[ScrapeFile], window: Option<&VllmWindow>) -> LimitSignals {
+        let comparable: Vec<&ScrapeFile> =
+            scrapes.iter().filter(|s| s.check.is_comparable()).collect();
+        let mut alarms: Vec<LimitAlarm> = comparable
+            .iter()
+            .flat_map(|s| s.summary.report.alarms.iter().cloned())
+            .filter(|a| a.kind == engine::metrics::AlarmKind::Preemptions)
+            .collect();
+        let samples: Vec<engine::metrics::vllm::WaitingSample> = comparable
+            .iter()
+            .map(|s| engine::metrics::vllm::WaitingSample {
+                label: format!("#{} {}", s.evidence.id, s.evidence.file_name),
+                at_ms: Some(s.at_ms()),
+                requests_waiting: s.summary.report.gauges.requests_waiting,
+            })
+            .collect();
+        let (queue, mut notes) = engine::metrics::vllm::lasting_queue(&samples);
+        alarms.extend(queue);
+        if let Some(window) = window {
+            for alarm in &window.alarms {
+                if !alarms.iter().any(|a| a.kind == alarm.kind) {
+                    alarms.push(alarm.clone());
+                }
+            }
+        }
+        if alarms
+            .iter()
+            .any(|a| a.kind == engine::metrics::AlarmKind::WaitingQueue)
+        {
+            notes.clear();
+        }
+        LimitSignals { alarms, notes }
+    }
+
+    /// Little's law on the log, and vLLM's mean in flight between the comparable scrapes that
+    /// span the busiest hour (the latest taken at or before its start, the earliest at or after
+    /// its end) against the log over the same window.
+    pub async fn in_flight_cross_check(
+        services: &Services,
+        pilot_id: i64,
+        profile: &DemandProfile,
+        scrapes: &[ScrapeFile],
+    ) -> Result<InFlightCrossCheck, AppError> {
+        use engine::verdict::cross_check::{
+            busiest_hour_ms, log_in_flight_check, server_check_gap, server_in_flight_check,
+        };
+        let mut out = InFlightCrossCheck {
+            checks: vec![log_in_flight_check(profile)],
+            gap: None,
+        };
+        let timed: Vec<&ScrapeFile> = scrapes
+            .iter()
+            .filter(|s| s.check.is_comparable() && s.summary.scraped_at_ms.is_some())
+            .collect();
+        if scrapes.iter().all(|s| !s.check.is_comparable()) {
+            return Ok(out);
+        }
+        let (from, to) = busiest_hour_ms(profile);
+        let before = timed.iter().rev().find(|s| s.at_ms() <= from);
+        let after = timed.iter().find(|s| s.at_ms() >= to);
+        let (Some(before), Some(after)) = (before, after) else {
+            let first = timed.first().map(|s| s.at_ms());
+            let last = timed.last().map(|s| s.at_ms());
+            out.gap = server_check_gap(profile, first, last);
+            return Ok(out);
+        };
+        let window = window(
+            services,
+            pilot_id,
+            &before.evidence.id.to_string(),
+            &after.evidence.id.to_string(),
+            "",
+        )
+        .await;
+        match window {
+            Ok(Some(view)) => match server_in_flight_check(
+                profile,
+                view.window.mean_in_flight,
+                Some(before.at_ms()),
+                Some(after.at_ms()),
+            ) {
+                Some(check) => out.checks.push(check),
+                None => {
+                    out.gap = Some(
+                        "vLLM's mean in flight could not be computed between the scrapes that span the busiest hour (no e2e latency histogram, or no time between them)."
+                            .into(),
+                    )
+                }
+            },
+            Ok(None) => {}
+            Err(e) => out.gap = Some(format!("The scrapes spanning the busiest hour could not be compared: {e}")),
+        }
+        Ok(out)
+    }
+
     /// The page's data.
     pub async fn overview(
         services: &Services,
-        pilot_id: i64,
-        pilot_name: String,
+        pilot: &crate::model::Pilot,
     ) -> Result<TrafficData, AppError> {
+        let pilot_id = pilot.id;
+        let pilot_name = pilot.name.clone();
+        let identity = identity(pilot);
         let store = &services.store;
         let stored = store.traffic_profile(pilot_id).await?;
-        let (profile, skipped_lines) = match stored {
+        let (profile, skipped_lines): (Option<DemandProfile>, u64) = match stored {
             Some(stored) => (
                 Some(serde_json::from_str(&stored.profile_json).map_err(internal)?),
                 stored.skipped_lines as u64,
@@ -377,16 +577,27 @@ pub mod ssr {
                 skipped_lines: summary.skipped.count,
             });
         }
-        let mut scrapes = Vec::new();
-        for (evidence, summary) in store.list_evidence(pilot_id, Some(METRICS_SCRAPE)).await? {
-            let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
-            scrapes.push(ScrapeFile { evidence, summary });
-        }
-        scrapes.reverse();
+        let scrapes = checked_scrapes(services, pilot_id, &identity).await?;
         let plan_demand = store
             .plan_in_force(pilot_id)
             .await?
             .map(|plan| plan.content.demand);
+        let (gateway_check, in_flight) = match &profile {
+            Some(profile) => (
+                gateway_check(&identity, profile),
+                in_flight_cross_check(services, pilot_id, profile, &scrapes).await?,
+            ),
+            None => (FileCheck::default(), InFlightCrossCheck::default()),
+        };
+        let latest_window = window(services, pilot_id, "", "", "").await.ok().flatten();
+        let comparable_window = latest_window.filter(|w| {
+            [w.before.id, w.after.id].iter().all(|id| {
+                scrapes
+                    .iter()
+                    .any(|s| s.evidence.id == *id && s.check.is_comparable())
+            })
+        });
+        let limits = limit_signals(&scrapes, comparable_window.as_ref().map(|w| &w.window));
         Ok(TrafficData {
             pilot_id,
             pilot_name,
@@ -395,6 +606,9 @@ pub mod ssr {
             files,
             scrapes,
             plan_demand,
+            gateway_check,
+            in_flight,
+            limits,
         })
     }
 

@@ -61,7 +61,7 @@ pub fn AccountPage() -> impl IntoView {
 fn ApiTokens() -> impl IntoView {
     let create = ServerAction::<CreateApiToken>::new();
     let revoke = ServerAction::<RevokeApiToken>::new();
-    let tokens = Resource::new(
+    let tokens = crate::components::page_resource(
         move || (create.version().get(), revoke.version().get()),
         |_| list_api_tokens(),
     );

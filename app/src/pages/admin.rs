@@ -12,7 +12,8 @@ use leptos_meta::Title;
 #[component]
 pub fn OrganisationsPage() -> impl IntoView {
     let create = ServerAction::<CreateOrganisation>::new();
-    let organisations = Resource::new(move || create.version().get(), |_| list_organisations());
+    let organisations =
+        crate::components::page_resource(move || create.version().get(), |_| list_organisations());
     view! {
         <Title text="Organisations"/>
         <PageHeader title="Organisations" subtitle="The vendor's staff and the customer organisations pilots belong to."/>
@@ -88,7 +89,7 @@ pub fn UsersPage() -> impl IntoView {
     let create = ServerAction::<CreateUser>::new();
     let disable = ServerAction::<SetUserDisabled>::new();
     let reset = ServerAction::<ResetPassword>::new();
-    let data = Resource::new(
+    let data = crate::components::page_resource(
         move || (create.version().get(), disable.version().get()),
         |_| async move {
             Ok::<_, crate::error::AppError>((list_users().await?, list_organisations().await?))

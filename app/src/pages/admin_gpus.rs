@@ -79,7 +79,7 @@ pub fn GpuCatalogPage() -> impl IntoView {
     let price = ServerAction::<SetGpuPrice>::new();
     let reset = ServerAction::<ResetGpu>::new();
     let delete_model = ServerAction::<DeleteModel>::new();
-    let catalog = Resource::new(
+    let catalog = crate::components::page_resource(
         move || {
             (
                 save.version().get(),

@@ -93,8 +93,8 @@ fn CalibrationCard(calibration: Calibration) -> impl IntoView {
 pub fn CalibrationPage() -> impl IntoView {
     let id = pilot_id_param();
     let add = ServerAction::<AddStartupLog>::new();
-    let pilot = Resource::new(id, get_pilot);
-    let calibrations = Resource::new(
+    let pilot = crate::components::page_resource(id, get_pilot);
+    let calibrations = crate::components::page_resource(
         move || (id(), add.version().get()),
         |(id, _)| list_calibrations(id),
     );

@@ -77,8 +77,8 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64) -> impl IntoView {
 pub fn EvidencePage() -> impl IntoView {
     let id = pilot_id_param();
     let refresh = RwSignal::new(0_u32);
-    let pilot = Resource::new(id, get_pilot);
-    let list = Resource::new(
+    let pilot = crate::components::page_resource(id, get_pilot);
+    let list = crate::components::page_resource(
         move || (id(), refresh.get()),
         |(id, _)| list_evidence_files(id),
     );

@@ -268,7 +268,7 @@ pub fn LoadTestsPage() -> impl IntoView {
     let id = pilot_id_param();
     let query = use_query_map();
     let percentile = move || query.read().get("p").unwrap_or_default();
-    let data = Resource::new(
+    let data = crate::components::page_resource(
         move || (id(), percentile()),
         |(id, p)| get_load_tests(id, p),
     );
@@ -412,8 +412,9 @@ pub fn CompareLoadTestsPage() -> impl IntoView {
             q.get("p").unwrap_or_default(),
         )
     };
-    let data = Resource::new(move || (id(), args().2), |(id, p)| get_load_tests(id, p));
-    let comparison = Resource::new(
+    let data =
+        crate::components::page_resource(move || (id(), args().2), |(id, p)| get_load_tests(id, p));
+    let comparison = crate::components::page_resource(
         move || (id(), args()),
         |(id, (baseline, runs, p))| async move {
             if baseline.is_empty() || runs.is_empty() {

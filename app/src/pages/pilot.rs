@@ -8,46 +8,6 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-/// `/sizing?…` prefilled with the pilot's model, GPU and card count where the catalog knows them;
-/// once the quality evidence decided a precision, with it and only the passing precisions.
-fn sizing_link(
-    pilot: &crate::model::Pilot,
-    decision: Option<&crate::api::quality::PrecisionDecision>,
-) -> String {
-    use super::sizing::{guess_gpu_id, guess_model_id};
-    let mut query = vec![];
-    if let Some(model) = guess_model_id(&pilot.model) {
-        query.push(format!("model={model}"));
-    }
-    if let Some(gpu) = guess_gpu_id(&pilot.gpu_type) {
-        query.push(format!("gpu={gpu}"));
-        if pilot.gpu_count > 1 {
-            query.push(format!("tp={}", pilot.gpu_count));
-        }
-    }
-    match decision.filter(|d| d.exists()) {
-        Some(d) => {
-            let sizing = |name: &str| engine::quality::sizing_precision(name).map(|p| p.as_str());
-            let mut passing: Vec<&str> = d.passing.iter().filter_map(|p| sizing(p)).collect();
-            passing.dedup();
-            let decided = d.decided.as_deref().and_then(sizing).unwrap_or("fp16");
-            query.push(format!("weights={decided}&kv=16bit"));
-            if !passing.is_empty() {
-                query.push(format!("precisions={}", passing.join(",")));
-            }
-        }
-        None if query.iter().any(|q| q.starts_with("model=")) => {
-            query.push("weights=fp16&kv=16bit".into());
-        }
-        None => {}
-    }
-    if query.is_empty() {
-        "/sizing".into()
-    } else {
-        format!("/sizing?{}", query.join("&"))
-    }
-}
-
 /// The pilot id from the path, or -1 (which no pilot has) when it is not a number.
 pub fn pilot_id_param() -> impl Fn() -> i64 + Copy + Send + Sync + 'static {
     let params = use_params_map();
@@ -65,7 +25,7 @@ pub fn PilotPage() -> impl IntoView {
     let id = pilot_id_param();
     // One request: the pilot, its verdict, its plan card and the decided precision come from
     // one gathering of the evidence and one grading.
-    let overview = Resource::new(id, pilot_overview);
+    let overview = crate::components::page_resource(id, pilot_overview);
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading pilot…"</p> }>
             {move || Suspend::new(async move {
@@ -76,7 +36,7 @@ pub fn PilotPage() -> impl IntoView {
                 let view = overview.pilot;
                 let p = view.pilot;
                 let decision = overview.decision;
-                let sizing_href = sizing_link(&p, decision.as_ref());
+                let (sizing_href, catalog_gaps) = super::sizing::pilot_sizing_link(&p, decision.as_ref());
                 let hardware = p.hardware();
                 let serving = p.serving();
                 let subtitle = format!("Pilot for {}", p.organisation_name);
@@ -99,6 +59,11 @@ pub fn PilotPage() -> impl IntoView {
                         <a href=format!("/pilots/{}/report", p.id) title="The PDF-ready report: verdict, demand, load tests, quality, recommendation">"Report"</a>
                         <a href=sizing_href title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>
                     </nav>
+                    {(!catalog_gaps.is_empty()).then(|| view! {
+                        <div class="notice notice-warn" role="note" id="sizing-gaps">
+                            {catalog_gaps.into_iter().map(|g| view! { <p>{g}</p> }).collect_view()}
+                        </div>
+                    })}
                     <div class="grid-2">
                         <section class="card">
                             <h2>"What is being tried"</h2>

@@ -81,7 +81,7 @@ fn error_of<T>(value: Option<Result<T, AppError>>) -> Option<impl IntoView> {
 #[component]
 pub fn NewPilotPage() -> impl IntoView {
     let create = ServerAction::<CreatePilot>::new();
-    let organisations = Resource::new(|| (), |_| customer_organisations());
+    let organisations = crate::components::page_resource(|| (), |_| customer_organisations());
     view! {
         <Title text="New pilot"/>
         <nav class="breadcrumbs" aria-label="Breadcrumb"><a href="/">"Pilots"</a>" / New pilot"</nav>
@@ -125,7 +125,7 @@ pub fn NewPilotPage() -> impl IntoView {
 #[component]
 pub fn EditPilotPage() -> impl IntoView {
     let id = pilot_id_param();
-    let pilot = Resource::new(id, get_pilot);
+    let pilot = crate::components::page_resource(id, get_pilot);
     let update = ServerAction::<UpdatePilot>::new();
     let user = expect_context::<CurrentUser>().0;
     view! {

@@ -7,7 +7,7 @@ use leptos_meta::Title;
 
 #[component]
 pub fn PilotsPage() -> impl IntoView {
-    let pilots = Resource::new(|| (), |_| list_pilots());
+    let pilots = crate::components::page_resource(|| (), |_| list_pilots());
     let user = expect_context::<CurrentUser>().0;
     view! {
         <Title text="Pilots"/>

@@ -311,7 +311,7 @@ pub fn PlanPage() -> impl IntoView {
             .get("version")
             .and_then(|v| v.parse::<u32>().ok())
     };
-    let plan = Resource::new(id, get_plan);
+    let plan = crate::components::page_resource(id, get_plan);
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading plan…"</p> }>
             {move || Suspend::new(async move {

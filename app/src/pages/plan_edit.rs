@@ -73,7 +73,8 @@ fn returned_errors(refresh: RwSignal<u32>) -> Option<AnyView> {
 pub fn PlanEditPage() -> impl IntoView {
     let id = pilot_id_param();
     let refresh = RwSignal::new(0u32);
-    let plan = Resource::new(move || (id(), refresh.get()), |(id, _)| get_plan(id));
+    let plan =
+        crate::components::page_resource(move || (id(), refresh.get()), |(id, _)| get_plan(id));
     view! {
         <Transition fallback=|| view! { <p class="loading">"Loading plan…"</p> }>
             {move || Suspend::new(async move {

@@ -14,7 +14,7 @@ use leptos_meta::Title;
 #[component]
 pub fn PlanHistoryPage() -> impl IntoView {
     let id = pilot_id_param();
-    let plan = Resource::new(id, get_plan);
+    let plan = crate::components::page_resource(id, get_plan);
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading history…"</p> }>
             {move || Suspend::new(async move {

@@ -215,14 +215,25 @@ fn passed_badge(passed: Option<bool>) -> AnyView {
 /// Which precisions passed the plan's quality marks, which one is decided, and why.
 #[component]
 pub fn DecisionCard(decision: PrecisionDecision, pilot_id: i64) -> impl IntoView {
-    let headline = match &decision.decided {
-        Some(p) => format!("Decided: {p}"),
-        None => "No precision decided".into(),
+    let headline = match (&decision.decided, &decision.decided_kv) {
+        (Some(p), Some(kv)) => format!("Decided: {p} weights, KV cache {kv}"),
+        (Some(p), None) => format!("Decided: {p}"),
+        (None, _) => "No precision decided".into(),
     };
-    let candidates = if decision.passing.is_empty() {
+    let candidates = if decision.passing_combinations.is_empty() {
         "none".to_string()
     } else {
-        decision.passing.join(", ")
+        decision
+            .passing_combinations
+            .iter()
+            .map(|pair| {
+                format!(
+                    "{} weights with KV cache {}",
+                    pair.weights, pair.kv_precision
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let rows = decision
         .runs
@@ -247,12 +258,18 @@ pub fn DecisionCard(decision: PrecisionDecision, pilot_id: i64) -> impl IntoView
                     .collect::<Vec<_>>()
                     .join("; ")
             };
-            let chosen = decision.decided.as_deref() == Some(r.precision.as_str()) && r.counts;
+            let chosen = decision.decided.as_deref() == Some(r.precision.as_str())
+                && decision.decided_kv.as_deref() == Some(r.kv_precision.as_str())
+                && r.counts;
             view! {
                 <tr class:decided=chosen>
                     <td>{format!("#{}", r.evidence_id)}</td>
                     <td><strong>{r.precision.clone()}</strong>" / "{r.kv_precision.clone()}
-                        {(!r.counts).then(|| view! { <br/><span class="muted small">"superseded by a newer run of this precision"</span> })}</td>
+                        {match &r.not_comparable {
+                            Some(reason) => view! { <br/><span class="notice notice-warn small not-comparable">{format!("Not comparable: {reason}.")}</span> }.into_any(),
+                            None if !r.counts => view! { <br/><span class="muted small">"superseded by a newer run of this precision and KV cache"</span> }.into_any(),
+                            None => ().into_any(),
+                        }}</td>
                     <td class="mono small">{r.model.clone()}</td>
                     <td class="num">{accuracy}</td>
                     <td class="num">{r.bytes_per_weight.map(|b| format!("{b:.2}")).unwrap_or_else(|| "unknown".into())}</td>
@@ -269,7 +286,7 @@ pub fn DecisionCard(decision: PrecisionDecision, pilot_id: i64) -> impl IntoView
             <p class="decision-headline"><strong>{headline}</strong></p>
             <p class="decision-reason" role="status">{decision.reason.clone()}</p>
             <p class="small">{format!("Candidates for the sizing recommendation: {candidates}.")}</p>
-            <p class="muted small">"Rule: each run is graded on the plan's quality marks (answer score, retrieval hit rate@k, truncation rate) using its point estimate; the newest run of a precision speaks for it. Only passing precisions are sizing candidates; the one decided needs the least memory per weight, a tie going to the higher accuracy."</p>
+            <p class="muted small">"Rule: each run is graded on the plan's quality marks (answer score, retrieval hit rate@k, truncation rate) using its point estimate; the newest run of a precision and KV cache speaks for it (a run that states no KV cache counts as 16-bit). Only passing pairs are sizing candidates: an FP8 KV cache needs its own passing run with an FP8 KV cache. The one decided needs the least memory per weight, a tie going to the higher accuracy. Runs of another model than the pilot's are shown, never graded."</p>
             {show_table.then(|| view! {
                 <table class="table">
                     <thead><tr>
@@ -319,8 +336,13 @@ fn overview_view(overview: QualityReport, pilot_id: i64) -> AnyView {
     } else {
         "View the evaluation set"
     };
+    let small_set = overview
+        .set
+        .as_ref()
+        .and_then(|s| engine::verdict::cross_check::small_eval_set(s.questions));
     view! {
         {set_line.map(|l| view! { <p class="muted" id="set-line">{l}</p> })}
+        {small_set.map(|w| view! { <p class="notice notice-warn" id="small-set">{w}</p> })}
         {draft_note.map(|n| view! { <p class="notice notice-warn">{n}</p> })}
         <p><a href=format!("/pilots/{pilot_id}/quality/set")>{set_link_text}</a>
             {overview.can_edit.then(|| view! { " · " <a href=format!("/pilots/{pilot_id}/evidence")>"Upload a set or runs"</a> })}</p>
@@ -366,9 +388,9 @@ fn overview_view(overview: QualityReport, pilot_id: i64) -> AnyView {
 #[component]
 pub fn QualityPage() -> impl IntoView {
     let id = pilot_id_param();
-    let pilot = Resource::new(id, get_pilot);
+    let pilot = crate::components::page_resource(id, get_pilot);
     let refresh = RwSignal::new(0_u32);
-    let overview = Resource::new(
+    let overview = crate::components::page_resource(
         move || (id(), refresh.get()),
         |(id, _)| quality_overview(id, String::new(), String::new()),
     );

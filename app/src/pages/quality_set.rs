@@ -37,7 +37,7 @@ pub fn EvalSetPage() -> impl IntoView {
     let query = use_query_map();
     let version = move || query.read().get("version").unwrap_or_default();
     let refresh = RwSignal::new(0u32);
-    let page = Resource::new(
+    let page = crate::components::page_resource(
         move || (id(), version(), refresh.get()),
         |(id, version, _)| get_eval_set(id, version),
     );

@@ -12,7 +12,7 @@ pub fn ReportPage() -> impl IntoView {
     let id = pilot_id_param();
     let create = ServerAction::<CreateShareLink>::new();
     let revoke = ServerAction::<RevokeShareLink>::new();
-    let overview = Resource::new(
+    let overview = crate::components::page_resource(
         move || (id(), create.version().get(), revoke.version().get()),
         |(id, _, _)| report_overview(id),
     );

@@ -6,7 +6,9 @@
 //! server round trip. The server renders the same computation for the first paint, so the page is
 //! complete without JavaScript too (the form then submits as a GET and the server answers).
 //! The query string holds the inputs, so a configuration can be linked (the pilot page links its
-//! own hardware here).
+//! own hardware here, [`pilot_sizing_link`]). A linked model or GPU the catalog does not know is
+//! never swapped for another: the page says "model X is not in the catalog: paste its
+//! config.json below" and sizes nothing until one is chosen or added.
 
 use crate::api::catalog::{AddModel, load_sizing_catalog};
 use crate::components::{CurrentUser, ErrorNotice, PageHeader};
@@ -39,6 +41,8 @@ struct WhatIf {
     max_cards: RwSignal<String>,
     /// Comma-separated weight precisions the pilot's evaluation set passed (empty: all).
     precisions: RwSignal<String>,
+    /// `1`: the recommendation also sizes formats a card only emulates (chosen explicitly).
+    emulated: RwSignal<String>,
 }
 
 impl WhatIf {
@@ -101,8 +105,136 @@ impl WhatIf {
             peak_sessions: RwSignal::new(value("sessions")),
             max_cards: RwSignal::new(value("max_cards")),
             precisions: RwSignal::new(value("precisions")),
+            emulated: RwSignal::new(value("emulated")),
         }
     }
+
+    /// Replaces a linked model or GPU name (`RedHatAI/Qwen2.5-7B-Instruct`, `Tesla V100-SXM2-16GB`)
+    /// by the catalog id it means, when one does; an unknown one stays as linked, so the page can
+    /// say so instead of sizing another.
+    fn resolve(&self, catalog: &SizingCatalog) {
+        let model = self.model.get_untracked();
+        if catalog.model(&model).is_none()
+            && let Some(id) = resolve_model(catalog, &model)
+        {
+            self.model.set(id);
+        }
+        let gpu = self.gpu.get_untracked();
+        if catalog.gpu(&gpu).is_none()
+            && let Some(id) = resolve_gpu(catalog, &gpu)
+        {
+            self.gpu.set(id);
+        }
+    }
+}
+
+/// The catalog model a free-text name means: by id, the built-in matcher, then the same model
+/// by name (organisation, case and punctuation aside); `None` when there is none.
+pub fn resolve_model(catalog: &SizingCatalog, text: &str) -> Option<String> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    if let Some(id) = guess_model_id(text).filter(|id| catalog.model(id).is_some()) {
+        return Some(id);
+    }
+    catalog
+        .models
+        .iter()
+        .find(|m| {
+            engine::verdict::comparability::same_model(&m.spec.name, text) == Some(true)
+                && engine::verdict::comparability::same_model(&m.spec.id, text) == Some(true)
+        })
+        .map(|m| m.spec.id.clone())
+}
+
+/// The catalog GPU a free-text name means (edited and added cards included).
+pub fn resolve_gpu(catalog: &SizingCatalog, text: &str) -> Option<String> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    if let Some(id) = guess_gpu_id(text).filter(|id| catalog.gpu(id).is_some()) {
+        return Some(id);
+    }
+    catalog
+        .gpus
+        .iter()
+        .find(|g| engine::sizing::gpu::same_gpu_name(&g.spec.name, text) == Some(true))
+        .map(|g| g.spec.id.clone())
+}
+
+/// The pilot's "Size this pilot" link, and what the catalog lacks for it (in words). The model
+/// and GPU are always named in the link, as ids when the built-in catalog knows them, else as
+/// written, so the sizing page never silently sizes another model or card.
+pub fn pilot_sizing_link(
+    pilot: &crate::model::Pilot,
+    decision: Option<&crate::api::quality::PrecisionDecision>,
+) -> (String, Vec<String>) {
+    let encode = |text: &str| -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    let mut query = vec![];
+    let mut missing = Vec::new();
+    match guess_model_id(&pilot.model) {
+        Some(model) => query.push(format!("model={model}")),
+        None if pilot.model.trim().is_empty() => {}
+        None => {
+            query.push(format!("model={}", encode(pilot.model.trim())));
+            missing.push(format!(
+                "Model “{}” is not in the sizing catalog: the sizing page asks for its config.json instead of sizing another model.",
+                pilot.model.trim()
+            ));
+        }
+    }
+    match guess_gpu_id(&pilot.gpu_type) {
+        Some(gpu) => {
+            query.push(format!("gpu={gpu}"));
+            if pilot.gpu_count > 1 {
+                query.push(format!("tp={}", pilot.gpu_count));
+            }
+        }
+        None if pilot.gpu_type.trim().is_empty() => {}
+        None => {
+            query.push(format!("gpu={}", encode(pilot.gpu_type.trim())));
+            missing.push(format!(
+                "GPU “{}” is not in the GPU catalog: an administrator adds it under GPUs.",
+                pilot.gpu_type.trim()
+            ));
+        }
+    }
+    match decision.filter(|d| d.exists()) {
+        Some(d) => {
+            let sizing = |name: &str| engine::quality::sizing_precision(name).map(|p| p.as_str());
+            let mut passing: Vec<&str> = d.passing.iter().filter_map(|p| sizing(p)).collect();
+            passing.dedup();
+            let decided = d.decided.as_deref().and_then(sizing).unwrap_or("fp16");
+            let kv = d
+                .decided_kv
+                .as_deref()
+                .and_then(engine::production::precision::kv_dtype_of_run)
+                .unwrap_or(KvDtype::Bits16);
+            query.push(format!("weights={decided}&kv={}", kv.as_str()));
+            if !passing.is_empty() {
+                query.push(format!("precisions={}", passing.join(",")));
+            }
+        }
+        None if query.iter().any(|q| q.starts_with("model=")) => {
+            query.push("weights=fp16&kv=16bit".into());
+        }
+        None => {}
+    }
+    let href = if query.is_empty() {
+        "/sizing".into()
+    } else {
+        format!("/sizing?{}", query.join("&"))
+    };
+    (href, missing)
 }
 
 fn number<T: FromStr>(field: &str, text: &str) -> Result<T, String> {
@@ -128,12 +260,12 @@ type Catalog = StoredValue<SizingCatalog>;
 fn question(form: &WhatIf, catalog: Catalog, gpu: Option<GpuSpec>) -> Result<SizingInput, String> {
     let model = catalog
         .with_value(|c| c.model(&form.model.get()).map(|m| m.spec.clone()))
-        .ok_or("model: choose a model from the catalog")?;
+        .ok_or_else(|| not_in_catalog("model", &form.model.get()))?;
     let gpu = match gpu {
         Some(gpu) => gpu,
         None => catalog
             .with_value(|c| c.gpu(&form.gpu.get()).map(|g| g.spec.clone()))
-            .ok_or("GPU: choose a GPU from the catalog")?,
+            .ok_or_else(|| not_in_catalog("GPU", &form.gpu.get()))?,
     };
     let weights = WeightPrecision::from_str(&form.weights.get()).map_err(|e| e.to_string())?;
     let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.to_string())?;
@@ -149,6 +281,20 @@ fn question(form: &WhatIf, catalog: Catalog, gpu: Option<GpuSpec>) -> Result<Siz
     let version = form.vllm_version.get();
     input.vllm_version = (!version.trim().is_empty()).then(|| version.trim().to_string());
     Ok(input)
+}
+
+/// `model “X” is not in the catalog: paste its config.json below`.
+fn not_in_catalog(what: &str, value: &str) -> String {
+    match (what, value.trim()) {
+        ("model", "") => "model: choose a model from the catalog".into(),
+        ("model", name) => format!(
+            "Model “{name}” is not in the catalog: paste its config.json below (staff), or choose a model from the list; nothing is sized for another model."
+        ),
+        (_, "") => "GPU: choose a GPU from the catalog".into(),
+        (_, name) => format!(
+            "GPU “{name}” is not in the catalog: an administrator adds it under GPUs, or choose a card from the list; nothing is sized on another card."
+        ),
+    }
 }
 
 fn sized(
@@ -184,7 +330,10 @@ fn fmt_step_value(value: f64) -> String {
 pub fn SizingPage() -> impl IntoView {
     let form = WhatIf::from_query();
     let add_model = ServerAction::<AddModel>::new();
-    let catalog = Resource::new(move || add_model.version().get(), |_| load_sizing_catalog());
+    let catalog = crate::components::page_resource(
+        move || add_model.version().get(),
+        |_| load_sizing_catalog(),
+    );
     let user = expect_context::<CurrentUser>().0;
     view! {
         <Title text="Sizing"/>
@@ -196,7 +345,10 @@ pub fn SizingPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let can_add = user.await.ok().flatten().is_some_and(|u| u.role.can_edit_pilots());
                 match catalog.await {
-                    Ok(catalog) => view! { <Workbench form catalog=StoredValue::new(catalog)/> {can_add.then(|| view! { <AddModelForm add_model/> })} }.into_any(),
+                    Ok(catalog) => {
+                        form.resolve(&catalog);
+                        view! { <CatalogGaps form catalog=StoredValue::new(catalog.clone())/> <Workbench form catalog=StoredValue::new(catalog)/> {can_add.then(|| view! { <AddModelForm add_model/> })} }.into_any()
+                    }
                     Err(error) => view! { <ErrorNotice error/> }.into_any(),
                 }
             })}
@@ -219,6 +371,30 @@ fn Workbench(form: WhatIf, catalog: Catalog) -> impl IntoView {
         </div>
         <GpuComparison form catalog/>
         <Recommendation form catalog/>
+    }
+}
+
+/// What a linked model or GPU lacks in the catalog, said at the top of the page.
+#[component]
+fn CatalogGaps(form: WhatIf, catalog: Catalog) -> impl IntoView {
+    move || {
+        let mut gaps = Vec::new();
+        let model = form.model.get();
+        if catalog.with_value(|c| c.model(&model).is_none()) {
+            gaps.push(not_in_catalog("model", &model));
+        }
+        let gpu = form.gpu.get();
+        if catalog.with_value(|c| c.gpu(&gpu).is_none()) {
+            gaps.push(not_in_catalog("GPU", &gpu));
+        }
+        (!gaps.is_empty()).then(|| {
+            view! {
+                <div class="notice notice-warn" role="alert" id="catalog-gaps">
+                    {gaps.into_iter().map(|g| view! { <p>{g}</p> }).collect_view()}
+                    <p><a href="#add-model">"Add a model from its config.json"</a></p>
+                </div>
+            }
+        })
     }
 }
 
@@ -257,13 +433,19 @@ fn AddModelForm(add_model: ServerAction<AddModel>) -> impl IntoView {
 #[component]
 fn WhatIfForm(form: WhatIf, catalog: Catalog) -> impl IntoView {
     let select = |signal: RwSignal<String>, options: Vec<(String, String)>| {
-        options
+        let values: Vec<String> = options.iter().map(|(v, _)| v.clone()).collect();
+        let unknown = move || !values.contains(&signal.get());
+        let placeholder = view! {
+            <option value="" selected=unknown.clone() disabled=true hidden=move || !unknown()>{move || format!("“{}”: not in the catalog", signal.get())}</option>
+        };
+        let rest = options
             .into_iter()
             .map(|(value, label)| {
                 let selected_value = value.clone();
                 view! { <option value=value selected=move || signal.get() == selected_value>{label}</option> }
             })
-            .collect_view()
+            .collect_view();
+        (placeholder, rest)
     };
     let mark = |name: &str, origin: CatalogOrigin| match origin {
         CatalogOrigin::Reviewed => name.to_string(),
@@ -583,6 +765,9 @@ fn recommendation(form: &WhatIf, catalog: Catalog) -> Result<Vec<Candidate>, Str
         gpu_memory_utilization: None,
         vllm_version: (!version.trim().is_empty()).then(|| version.trim().to_string()),
         max_num_batched_tokens: None,
+        combinations: Vec::new(),
+        allow_emulated: form.emulated.get() == "1",
+        speed: Default::default(),
     };
     Ok(recommend(&demand, &options))
 }
@@ -596,7 +781,8 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
             <h2>"Recommendation for a demand"</h2>
             <p class="muted">
                 "Every configuration of every catalog GPU up to the card limit (BF16, FP8, NVFP4 and INT4 weights; the KV cache above), "
-                "ranked by fewest cards, then cost, then headroom. Only precisions that passed the pilot's evaluation set belong in a real recommendation."
+                "in the formats each card computes natively, ranked by fit to the demand and cost: by cost when every card has a price, else by fewest cards, then the headroom closest above 1× (a flagship with 25× headroom is not a better fit). "
+                "Speed is the decode ceiling here, an upper bound (not established: ceiling only); the pilot's report calibrates it on the pilot's own load tests. Only precisions that passed the pilot's evaluation set belong in a real recommendation."
             </p>
             {form.allowed_precisions().map(|allowed| view! {
                 <p class="notice notice-info" id="passing-precisions">{format!(
@@ -616,6 +802,13 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                     <input id="rc-cards" type="number" min="1" max="16" inputmode="numeric"
                         prop:value=move || form.max_cards.get() value=form.max_cards.get_untracked()
                         on:input=move |ev| form.max_cards.set(event_target_value(&ev))/>
+                </div>
+                <div>
+                    <label for="rc-emulated" title="NVFP4 on Hopper, FP8 on Ampere, BF16 on Volta: the card runs them through emulation">
+                        <input id="rc-emulated" type="checkbox" prop:checked=move || form.emulated.get() == "1"
+                            on:change=move |ev| form.emulated.set(if event_target_checked(&ev) { "1".into() } else { String::new() })/>
+                        " Also size formats a card only emulates"
+                    </label>
                 </div>
                 <p class="hint grow">{move || format!(
                     "Context {} tokens per session; per-stream target {}.",
@@ -642,8 +835,8 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                                 <thead><tr>
                                     <th scope="col" class="num">"Rank"</th><th scope="col">"GPU"</th><th scope="col">"Weights"</th>
                                     <th scope="col">"Topology"</th><th scope="col" class="num">"Cards"</th>
-                                    <th scope="col" class="num">"Sessions"</th><th scope="col" class="num">"Headroom"</th>
-                                    <th scope="col" class="num">"Decode ceiling, tok/s"</th>
+                                    <th scope="col" class="num">"Sessions"</th><th scope="col" class="num" title="sessions that fit ÷ sessions needed">"Headroom ×"</th>
+                                    <th scope="col" class="num" title="bandwidth ÷ bytes read per token: an upper bound no system reaches">"Decode ceiling, tok/s (upper bound)"</th>
                                     {priced.then(|| view! { <th scope="col" class="num" title="unit price × cards, where prices are set">"Cost"</th> })}
                                     <th scope="col">"Arithmetic"</th>
                                 </tr></thead>
@@ -652,7 +845,7 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                                         <tr>
                                             <td class="num">{c.rank.map(|r| r.to_string()).unwrap_or_default()}</td>
                                             <td>{c.gpu_name.clone()}</td>
-                                            <td>{c.precision.label()}</td>
+                                            <td>{c.precision.label()}{c.format_note.clone().map(|n| view! { <span class="small muted" title=n>" (emulated)"</span> })}</td>
                                             <td>{c.topology.label()}</td>
                                             <td class="num">{c.cards}</td>
                                             <td class="num">{fmt_int(c.sessions)}</td>

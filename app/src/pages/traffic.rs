@@ -2,18 +2,23 @@
 //! token lengths), production demand derived from it, and what vLLM's `/metrics` scrapes saw.
 //!
 //! The query string holds the page's choices, so a view can be linked: `users`,
-//! `production_users`, `rate` (entered production rate, req/s), `basis` (`p95` or `max`) for
-//! production demand; `before`, `after` (evidence ids) and `dt` (seconds) for the `/metrics`
-//! window.
+//! `production_users`, `rate` (entered production rate, req/s), `basis` (`whole`, the default:
+//! the longest request or the plan's context, whichever is larger; `max`; `p95`) for production
+//! demand; `before`, `after` (evidence ids) and `dt` (seconds) for the `/metrics` window.
+//!
+//! Requests in flight are cross-checked on the page (Little's law on the log, and vLLM's own
+//! figure when two scrapes span the busiest hour), scrapes of another model are marked not
+//! comparable, and a queue at a single scrape is a note, not the alarm.
 
 use super::pilot::pilot_id_param;
 use super::sizing::fmt_int;
 use crate::api::traffic::{
-    GatewayFile, MetricsWindowView, ScrapeFile, TrafficData, metrics_window, traffic_overview,
+    GatewayFile, InFlightCrossCheck, LimitSignals, MetricsWindowView, ScrapeFile, TrafficData,
+    metrics_window, traffic_overview,
 };
 use crate::components::{ErrorNotice, PageHeader};
 use engine::demand::{
-    ContextBasis, DemandProfile, DemandScaling, TokenDistribution, production_demand,
+    ContextBasis, DemandProfile, DemandScaling, TokenDistribution, production_demand_for,
 };
 use engine::metrics::{Distributions, HistogramSummary, LimitAlarm, VllmGauges};
 use engine::stats::{BucketQuantile, Percentiles};
@@ -46,8 +51,8 @@ fn minute(ts_ms: i64) -> String {
 pub fn TrafficPage() -> impl IntoView {
     let id = pilot_id_param();
     let (before, after, dt) = (query("before"), query("after"), query("dt"));
-    let data = Resource::new(id, traffic_overview);
-    let window = Resource::new(
+    let data = crate::components::page_resource(id, traffic_overview);
+    let window = crate::components::page_resource(
         move || (id(), before(), after(), dt()),
         |(id, b, a, dt)| metrics_window(id, b, a, dt),
     );
@@ -81,14 +86,18 @@ fn TrafficView(
             {match data.profile.clone() {
                 None => view! { <NoGatewayLog pilot/> }.into_any(),
                 Some(profile) => view! {
+                    {data.gateway_check.not_comparable.clone().map(|reason| view! {
+                        <p class="notice notice-warn" role="alert" id="gateway-not-comparable">{format!("Not comparable: {reason}. Its figures grade no pass mark.")}</p>
+                    })}
                     <ProfileSummary profile=profile.clone() files=data.files.len() skipped=data.skipped_lines/>
                     <TrafficCharts profile=profile.clone()/>
                     <ProfileTable profile=profile.clone()/>
+                    <InFlightChecks checks=data.in_flight.clone()/>
                     <Production profile data=data.clone()/>
                 }.into_any(),
             }}
             <GatewayFiles files=data.files.clone()/>
-            <Scrapes pilot scrapes=data.scrapes.clone() window/>
+            <Scrapes pilot scrapes=data.scrapes.clone() limits=data.limits.clone() window/>
         </div>
     }
 }
@@ -377,6 +386,24 @@ fn ProfileTable(profile: DemandProfile) -> impl IntoView {
     }
 }
 
+/// Requests in flight measured two or three ways: each comparison with its tolerance.
+#[component]
+fn InFlightChecks(checks: InFlightCrossCheck) -> impl IntoView {
+    view! {
+        <section class="card" id="in-flight-check">
+            <h2>"Requests in flight, cross-checked"</h2>
+            <p class="muted small">"Little's law: the mean number in flight = arrival rate × mean time in the system. The gateway log's exact sweep is the reference; Little's law on the log may differ from it by ±10 % (requests straddling the hour's edges), vLLM's Δ vllm:e2e_request_latency_seconds_sum ÷ Δt by ±20 % (it leaves out the gateway's own time and cancelled requests)."</p>
+            <ul class="checks">
+                {checks.checks.into_iter().map(|c| {
+                    let class = if c.agrees { "notice notice-ok" } else { "notice notice-error" };
+                    view! { <li class=class data-agrees=c.agrees.to_string()>{c.sentence}</li> }
+                }).collect_view()}
+            </ul>
+            {checks.gap.map(|gap| view! { <p class="hint" id="in-flight-gap">{gap}</p> })}
+        </section>
+    }
+}
+
 #[component]
 fn Production(profile: DemandProfile, data: TrafficData) -> impl IntoView {
     let (users, production_users, rate, basis) = (
@@ -406,6 +433,7 @@ fn Production(profile: DemandProfile, data: TrafficData) -> impl IntoView {
         rate
     };
     let basis_max = basis == "max";
+    let basis_p95 = basis == "p95";
     let scaling: Result<Option<DemandScaling>, String> = if !rate.trim().is_empty() {
         rate.trim()
             .parse::<f64>()
@@ -431,12 +459,17 @@ fn Production(profile: DemandProfile, data: TrafficData) -> impl IntoView {
     };
     let basis_value = if basis_max {
         ContextBasis::Max
-    } else {
+    } else if basis_p95 {
         ContextBasis::P95
+    } else {
+        ContextBasis::WholeSession
     };
+    let plan_context = plan.context_tokens_per_request;
     let result = scaling.and_then(|s| {
-        s.map(|s| production_demand(&profile, s, basis_value).map_err(|e| e.to_string()))
-            .transpose()
+        s.map(|s| {
+            production_demand_for(&profile, s, basis_value, plan_context).map_err(|e| e.to_string())
+        })
+        .transpose()
     });
     let from_plan = data.plan_demand.is_some();
     view! {
@@ -454,8 +487,9 @@ fn Production(profile: DemandProfile, data: TrafficData) -> impl IntoView {
                     <div><label for="tr-rate">"or production rate (req/s)"</label><input id="tr-rate" name="rate" type="number" min="0" step="any" value=rate.clone()/></div>
                     <div><label for="tr-basis">"Context per session"</label>
                         <select id="tr-basis" name="basis">
-                            <option value="p95" selected=!basis_max>"p95 of prompt + answer"</option>
-                            <option value="max" selected=basis_max>"maximum seen"</option>
+                            <option value="whole" selected=!basis_max && !basis_p95>"whole sessions: longest seen or the plan's, the larger"</option>
+                            <option value="max" selected=basis_max>"longest seen"</option>
+                            <option value="p95" selected=basis_p95>"p95 (vLLM refuses the longest 5 %)"</option>
                         </select>
                     </div>
                 </div>
@@ -473,8 +507,18 @@ fn Production(profile: DemandProfile, data: TrafficData) -> impl IntoView {
                             <div><dt>"Prompt"</dt><dd>{fmt_f(p.prompt_tokens_p50, 0)}</dd><p>{format!("tokens p50 · p95 {}", fmt_f(p.prompt_tokens_p95, 0))}</p></div>
                             <div><dt>"Answer"</dt><dd>{fmt_f(p.completion_tokens_p50, 0)}</dd><p>{format!("tokens p50 · p95 {} · mean {:.0}", fmt_f(p.completion_tokens_p95, 0), p.completion_tokens_mean)}</p></div>
                             <div><dt>"Context per session"</dt><dd id="production-context">{fmt_int(u64::from(p.context_tokens_per_session))}</dd>
-                                <p>{if basis_max { "tokens: the longest request seen" } else { "tokens: p95 of prompt + answer" }}</p></div>
+                                <p>{match p.context_basis {
+                                    ContextBasis::Max => "tokens: the longest request seen; also vLLM's --max-model-len".to_string(),
+                                    ContextBasis::P95 => "tokens: p95 of prompt + answer; as --max-model-len vLLM refuses every longer request".to_string(),
+                                    ContextBasis::WholeSession => match plan_context {
+                                        Some(plan) => format!("tokens: whole sessions, the longest request seen or the plan's {} per request, whichever is larger; also vLLM's --max-model-len", fmt_int(u64::from(plan))),
+                                        None => "tokens: whole sessions, the longest request seen (the plan states no context per request); also vLLM's --max-model-len".to_string(),
+                                    },
+                                }}</p></div>
                         </dl>
+                        {p.measured_context.as_ref().map(|m| view! {
+                            <p class="hint" id="production-context-tail">{format!("Measured: {}.", m.tail_sentence())}</p>
+                        })}
                         <p>"Concurrency on a candidate = production rate × its own request time (Little's law); size the candidate with this context: "
                             <a class="button" id="size-production" href=href>"Size for production"</a></p>
                     }.into_any()
@@ -532,6 +576,7 @@ fn gauges_text(g: &VllmGauges) -> String {
 fn Scrapes(
     pilot: i64,
     scrapes: Vec<ScrapeFile>,
+    limits: LimitSignals,
     window: Result<Option<MetricsWindowView>, crate::error::AppError>,
 ) -> impl IntoView {
     let _ = pilot;
@@ -562,7 +607,11 @@ fn Scrapes(
     view! {
         <section class="card table-card" id="scrapes">
             <h2>"vLLM /metrics scrapes"</h2>
-            <p class="muted small">"One scrape: totals since the server started and the gauges at that instant. Server histograms are coarse; the gateway log above is exact."</p>
+            <p class="muted small">"One scrape: totals since the server started and the gauges at that instant. Server histograms are coarse; the gateway log above is exact. The pilot hit its own limit when vLLM preempted requests or a queue lasted: requests waiting in two consecutive scrapes, or half a request waiting on average between two (Δ queue time ÷ Δt); one scrape with requests waiting is a note."</p>
+            <div id="limit-signals">
+                {alarms_view(&limits.alarms)}
+                {limits.notes.into_iter().map(|n| view! { <p class="notice notice-info limit-note">{n}</p> }).collect_view()}
+            </div>
             <table class="table">
                 <thead><tr><th scope="col">"Scrape"</th><th scope="col">"Taken"</th><th scope="col" class="num">"Finished since start"</th><th scope="col">"Gauges"</th><th scope="col">"KV cache"</th></tr></thead>
                 <tbody>
@@ -573,13 +622,15 @@ fn Scrapes(
                             c.kv_cache_max_concurrency.map(|m| format!("{m:.1}")).unwrap_or_else(|| "–".into()))).unwrap_or_else(|| "–".into());
                         view! {
                             <tr>
-                                <td>{format!("#{} {}", s.evidence.id, s.evidence.file_name)}</td>
+                                <td>{format!("#{} {}", s.evidence.id, s.evidence.file_name)}<span class="small muted">{format!(" · model {}", if r.model_names.is_empty() { "not stated".to_string() } else { r.model_names.join(", ") })}</span></td>
                                 <td>{s.summary.scraped_at_ms.map(minute).unwrap_or_else(|| "not given".into())}</td>
                                 <td class="num">{fmt_int(r.totals_since_start.requests_finished.round() as u64)}</td>
                                 <td>{gauges_text(&r.gauges)}</td>
                                 <td>{cache}</td>
                             </tr>
-                            {(!r.alarms.is_empty()).then(|| view! { <tr><td colspan="5">{alarms_view(&r.alarms)}</td></tr> })}
+                            {s.check.not_comparable.clone().map(|reason| view! { <tr class="not-comparable"><td colspan="5"><p class="notice notice-warn">{format!("Not comparable: {reason}. It raises no alarm and grades nothing.")}</p></td></tr> })}
+                            {(s.check.is_comparable() && !r.alarms.is_empty()).then(|| view! { <tr><td colspan="5">{alarms_view(&r.alarms)}</td></tr> })}
+                            {(s.check.is_comparable() && !r.limit_notes.is_empty()).then(|| view! { <tr><td colspan="5">{r.limit_notes.iter().map(|n| view! { <p class="small muted">{n.clone()}</p> }).collect_view()}</td></tr> })}
                         }
                     }).collect_view()}
                 </tbody>
@@ -653,6 +704,7 @@ fn WindowView(view: MetricsWindowView) -> impl IntoView {
             <p class="small">{format!("#{} {} → #{} {} · Δt {}", view.before.id, view.before.file_name, view.after.id, view.after.file_name,
                 w.elapsed_s.map(|s| format!("{s:.1} s ({})", match w.elapsed_from { engine::metrics::ElapsedSource::Caller => "given", engine::metrics::ElapsedSource::Timestamps => "from the scrape times", engine::metrics::ElapsedSource::Unknown => "unknown" })).unwrap_or_else(|| "unknown".into()))}</p>
             {alarms_view(&w.alarms)}
+            {w.limit_notes.iter().map(|n| view! { <p class="notice notice-info limit-note">{n.clone()}</p> }).collect_view()}
             <dl class="figures">
                 <div><dt>"Requests finished"</dt><dd id="window-requests">{fmt_int(w.totals.requests_finished.round() as u64)}</dd><p>{reasons}</p></div>
                 <div><dt>"Request rate"</dt><dd>{opt(w.request_rate_per_s, 3)}</dd><p>"req/s over the window"</p></div>

@@ -38,7 +38,7 @@ pub fn verdict_card(view: VerdictView) -> AnyView {
                         <span class="verdict-sentence">{row.sentence.clone()}</span>
                         <span class="mono small muted">{row.notation.clone()}</span>
                     </td>
-                    <td class="num">{row.measured.clone()}</td>
+                    <td class="num">{row.measured.clone()}{row.samples.map(|n| view! { <span class="small muted verdict-samples">{format!("n = {}", engine::format::thousands(n))}</span> })}</td>
                     <td>{verdict_badge(&row.verdict)}<span class="small muted verdict-why">{row.explanation.clone()}</span></td>
                     <td>{row.point.clone()}</td>
                     <td class="small">{row.definition.clone()}</td>
@@ -61,6 +61,12 @@ pub fn verdict_card(view: VerdictView) -> AnyView {
         .collect_view();
     let has_rows = !view.rows.is_empty();
     let has_warnings = !view.warnings.is_empty();
+    let caveats = view
+        .caveats
+        .iter()
+        .map(|c| view! { <li>{c.clone()}</li> })
+        .collect_view();
+    let has_caveats = !view.caveats.is_empty();
     view! {
         <section class="card" id="verdict">
             <div class="card-head">
@@ -76,6 +82,12 @@ pub fn verdict_card(view: VerdictView) -> AnyView {
                 <div class="notice notice-warn" role="note">
                     <p><strong>"Read the verdict with these in mind:"</strong></p>
                     <ul class="warning-list">{warnings}</ul>
+                </div>
+            })}
+            {has_caveats.then(|| view! {
+                <div class="notice notice-info" role="note" id="verdict-caveats">
+                    <p><strong>"Before go-live:"</strong></p>
+                    <ul class="warning-list">{caveats}</ul>
                 </div>
             })}
             {if has_rows {

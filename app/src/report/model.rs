@@ -66,6 +66,8 @@ pub struct MarkLine {
     pub definition: String,
     pub source: String,
     pub explanation: String,
+    /// `n = 30 requests`, or empty when the figure does not say.
+    pub samples: String,
 }
 
 /// The production recommendation section (filled from `engine::production`).
@@ -77,6 +79,13 @@ pub struct RecommendationSection {
     pub arithmetic: Table,
     pub commands: Vec<Fact>,
     pub notes: Vec<String>,
+    /// The context per session and what the measured distribution says about it.
+    pub context_note: String,
+    /// How per-stream speed was reached (Estimated from the pilot's load test, or ceiling only).
+    pub speed_note: String,
+    /// What must happen before go-live (re-run the load test on the production stack, with the
+    /// command).
+    pub caveats: Vec<String>,
 }
 
 /// Everything the report template needs.
@@ -149,6 +158,10 @@ fn mark_line(row: &VerdictRow) -> MarkLine {
         definition: row.definition.clone(),
         source: row.source.clone(),
         explanation: row.explanation.clone(),
+        samples: row
+            .samples
+            .map(|n| format!("n = {}", engine::format::thousands(n)))
+            .unwrap_or_default(),
     }
 }
 
@@ -212,6 +225,52 @@ fn assemble(
         summary.push(format!("{}: {}.", t.warnings, verdict.warnings.len()));
     }
     let plan = evidence.plan.as_ref();
+    let mut caveats: Vec<String> = vec![
+        t.caveat_latency.into(),
+        t.caveat_ceiling.into(),
+        t.caveat_pilot_concurrency.into(),
+        t.caveat_small_set.into(),
+    ];
+    // The recommendation's re-run caveat carries the exact command; the verdict's generic one
+    // stands in when there is no recommendation.
+    let rec_caveats = recommendation
+        .as_ref()
+        .map(|r| r.caveats.clone())
+        .unwrap_or_default();
+    caveats.extend(rec_caveats.iter().cloned());
+    caveats.extend(
+        verdict
+            .caveats
+            .iter()
+            .filter(|c| !c.starts_with("Re-run the load test") || rec_caveats.is_empty())
+            .cloned(),
+    );
+    let mut demand_facts = evidence
+        .profile
+        .as_ref()
+        .map(|(p, _)| demand_facts(p, lang))
+        .unwrap_or_default();
+    for check in &evidence.in_flight.checks {
+        demand_facts.push(Fact {
+            label: if check.agrees {
+                "In flight, cross-checked".into()
+            } else {
+                "In flight, cross-checked: disagree".into()
+            },
+            value: check.sentence.clone(),
+            note: format!(
+                "Little's law: mean in flight = arrival rate × mean time in system; tolerance ±{} %",
+                lang.number(check.tolerance * 100.0, 0)
+            ),
+        });
+    }
+    if let Some(gap) = &evidence.in_flight.gap {
+        demand_facts.push(Fact {
+            label: "In flight, server side".into(),
+            value: gap.clone(),
+            note: String::new(),
+        });
+    }
     ReportModel {
         lang,
         pilot_name: pilot.name.clone(),
@@ -236,11 +295,7 @@ fn assemble(
         plan_facts: plan
             .map(|p| plan_facts(&p.content, lang))
             .unwrap_or_default(),
-        demand_facts: evidence
-            .profile
-            .as_ref()
-            .map(|(p, _)| demand_facts(p, lang))
-            .unwrap_or_default(),
+        demand_facts,
         demand_charts: evidence
             .profile
             .as_ref()
@@ -252,12 +307,7 @@ fn assemble(
         precision_decision,
         flips,
         recommendation,
-        caveats: vec![
-            t.caveat_latency.into(),
-            t.caveat_ceiling.into(),
-            t.caveat_pilot_concurrency.into(),
-            t.caveat_small_set.into(),
-        ],
+        caveats,
         evidence: evidence_table(files, evidence, lang),
     }
 }

@@ -5,8 +5,15 @@
 //! Inputs and their defaults, and why:
 //! * **Scale**: production users ÷ pilot users from the plan, else the plan's production
 //!   arrival rate. Without either there is nothing to scale, and the section says so.
-//! * **Context per session**: the gateway log's p95 of prompt + answer (most sessions fit; the
-//!   longest 5 % may queue), as the guide recommends for sizing.
+//! * **Context per session**: whole sessions, the longest prompt + answer in the gateway log or
+//!   the plan's context per request, whichever is larger. It is also vLLM's `--max-model-len`,
+//!   and vLLM refuses longer requests, so sizing at the p95 would turn the longest 5 % away; the
+//!   section says how many requests the p95 leaves out.
+//! * **Precisions**: the (weights, KV cache) pairs whose evaluation run passed; without a
+//!   decision, the pilot's serving precision, flagged.
+//! * **Speed**: each candidate's ceiling × the efficiency the pilot's own load tests measured
+//!   (comparable runs only, [`engine::production::calibrate`]); without a load test, the
+//!   ceiling alone, marked *not established*.
 //! * **Peak ÷ mean**: the pilot's peak in flight ÷ its busiest-hour mean in flight, so production
 //!   is sized for its peak, not its average (Little's law gives the mean).
 //! * **Candidates**: every catalog GPU (with this installation's prices), up to 8 cards, the
@@ -18,10 +25,12 @@ use crate::api::verdict::ssr::PilotEvidence;
 use crate::error::AppError;
 use crate::model::Pilot;
 use crate::server::Services;
-use engine::demand::{ContextBasis, DemandScaling, production_demand};
+use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
 use engine::production::{
-    ProductionInput, ProductionRecommendation, ProductionTargets, recommend_production,
+    MeasuredPoint, ProductionInput, ProductionRecommendation, ProductionTargets, calibrate,
+    recommend_production,
 };
+use engine::sizing::decode::SpeedBasis;
 use engine::sizing::{GpuOffer, MemoryModel};
 
 /// Most cards a recommended configuration may use.
@@ -59,7 +68,12 @@ pub async fn production(
             return Ok(Err("The plan states neither pilot and production users nor a production arrival rate, so there is nothing to scale the pilot's demand by.".into()));
         }
     };
-    let production = match production_demand(profile, scaling, ContextBasis::P95) {
+    let production = match production_demand_for(
+        profile,
+        scaling,
+        ContextBasis::WholeSession,
+        demand.context_tokens_per_request,
+    ) {
         Ok(p) => p,
         Err(e) => return Ok(Err(format!("Production demand: {e}."))),
     };
@@ -76,24 +90,56 @@ pub async fn production(
             pilot.model
         )));
     };
-    let passing = evidence
+    // The pairs that passed together; a pair whose names are not recognised is not sized.
+    let passing_combinations = evidence
         .decision
         .as_ref()
         .map(|d| {
-            d.passing
+            d.passing_combinations
                 .iter()
-                .filter_map(|name| engine::quality::sizing_precision(name))
+                .filter_map(|pair| Some((pair.weights_precision?, pair.kv_dtype?)))
                 .collect()
         })
         .unwrap_or_default();
+    let serving_precision =
+        engine::production::precision::parse_precision_name(&plan.content.serving.precision);
+    let points: Vec<MeasuredPoint> = evidence
+        .comparable_runs()
+        .into_iter()
+        .flat_map(|run| {
+            let context = run.run_context.clone().unwrap_or_default();
+            let gpu = context
+                .gpu
+                .clone()
+                .filter(|g| !g.trim().is_empty())
+                .unwrap_or_else(|| pilot.gpu_type.clone());
+            run.points.iter().map(move |p| MeasuredPoint {
+                file: format!("{}, {}", run.tool, run.evidence.file_name),
+                scenario: p.scenario.clone(),
+                concurrency: p.concurrency,
+                tpot_p50_ms: p.tpot.p50,
+                per_stream_tokens_per_s: p.per_stream_tokens_per_s,
+                gpu: gpu.clone(),
+                gpu_count: context.gpu_count,
+                tensor_parallel: context.tensor_parallel,
+                pipeline_parallel: context.pipeline_parallel,
+                precision: context.precision.clone().unwrap_or_default(),
+            })
+        })
+        .collect();
+    let gpus: Vec<engine::sizing::GpuSpec> = catalog.gpus.iter().map(|g| g.spec.clone()).collect();
+    let calibration = calibrate(&model, &gpus, serving_precision, &points);
     let peak_to_mean = (profile.mean_in_flight_busiest_hour > 0.0
         && profile.peak_in_flight as f64 > profile.mean_in_flight_busiest_hour)
         .then(|| profile.peak_in_flight as f64 / profile.mean_in_flight_busiest_hour);
     let input = ProductionInput {
         demand: production,
         model,
-        passing_precisions: passing,
+        passing_combinations,
+        passing_precisions: Vec::new(),
         kv_dtypes: Vec::new(),
+        speed: calibration.speed,
+        allow_emulated: false,
         gpus: catalog
             .gpus
             .iter()
@@ -116,7 +162,9 @@ pub async fn production(
         max_num_batched_tokens: None,
         load_test: Default::default(),
     };
-    Ok(Ok(recommend_production(&input)))
+    let mut rec = recommend_production(&input);
+    rec.warnings.extend(calibration.notes);
+    Ok(Ok(rec))
 }
 
 fn cell(text: impl Into<String>, numeric: bool) -> Cell {
@@ -159,8 +207,9 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
             cell(t.configuration, false),
             cell(t.cards, true),
             cell("Sessions", true),
-            cell("Headroom", true),
-            cell("Decode ceiling (tok/s)", true),
+            cell("Headroom ×", true),
+            cell("Expected tok/s per stream", true),
+            cell("Decode ceiling, tok/s (upper bound)", true),
         ],
         rows: rec
             .options
@@ -175,6 +224,19 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
                     cell(o.cards.to_string(), true),
                     cell(lang.number(o.sessions as f64, 0), true),
                     cell(format!("{}×", lang.number(o.headroom, 2)), true),
+                    cell(
+                        match o.speed_basis {
+                            SpeedBasis::CeilingOnly => "not established: ceiling only".to_string(),
+                            SpeedBasis::Measured => format!(
+                                "{} (Estimated, measured here)",
+                                lang.figure(o.expected_tokens_per_s)
+                            ),
+                            SpeedBasis::Transferred => {
+                                format!("{} (Estimated)", lang.figure(o.expected_tokens_per_s))
+                            }
+                        },
+                        true,
+                    ),
                     cell(lang.figure(o.decode_tokens_per_s), true),
                 ]
             })
@@ -241,11 +303,44 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
         }
         notes.extend(next.notes.iter().cloned());
     }
+    let context_note = rec
+        .context
+        .as_ref()
+        .map(|m| {
+            format!(
+                "Context per session: {} tokens, whole sessions (also vLLM's --max-model-len); measured {}.",
+                lang.number(rec.demand.context_tokens as f64, 0),
+                m.tail_sentence()
+            )
+        })
+        .unwrap_or_default();
+    let speed_note = match rec.speed.factors.first() {
+        Some(_) => format!(
+            "Expected speed per stream = decode ceiling (an upper bound) × the efficiency measured in the pilot's load test: {}. Labelled Estimated; the load test on the candidate replaces it.",
+            rec.speed
+                .factors
+                .iter()
+                .map(|f| format!(
+                    "{} measured {} tok/s ÷ ceiling {} tok/s = {} ({})",
+                    f.configuration(),
+                    lang.figure(f.measured_tokens_per_s),
+                    lang.figure(f.ceiling_tokens_per_s),
+                    lang.number(f.factor, 3),
+                    f.source
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        None => "Per-stream speed: not established, ceiling only. No load test of the pilot calibrates the decode ceilings, which are upper bounds no system reaches.".to_string(),
+    };
     RecommendationSection {
         headline: rec.summary.clone(),
         ranked,
         arithmetic,
         commands,
         notes,
+        context_note,
+        speed_note,
+        caveats: rec.caveats.clone(),
     }
 }

@@ -393,13 +393,15 @@ fn latency(
 }
 
 fn distribution(counts: &ValueCounts, bins: usize) -> Option<TokenDistribution> {
+    let p95 = counts.quantile(0.95)?;
     Some(TokenDistribution {
         count: counts.count(),
         mean: counts.mean()?,
         p50: counts.quantile(0.50)?,
-        p95: counts.quantile(0.95)?,
+        p95,
         p99: counts.quantile(0.99)?,
         max: counts.max()?,
+        above_p95: Some(counts.count_above(p95)),
         histogram: counts.histogram(bins),
     })
 }

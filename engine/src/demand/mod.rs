@@ -33,8 +33,8 @@ pub mod profile;
 
 pub use accumulator::{DemandAccumulator, DemandError, DemandOptions};
 pub use production::{
-    ContextBasis, DemandScaling, ProductionDemand, ProductionError, production_demand,
-    request_time_s,
+    ContextBasis, DemandScaling, MeasuredContext, ProductionDemand, ProductionError,
+    production_demand, production_demand_for, request_time_s,
 };
 pub use profile::{
     ArrivalSeries, DemandProfile, GatewayLatency, LatencyRelativeError, ModelDemand, Outcomes,

@@ -31,6 +31,10 @@ pub struct TokenDistribution {
     pub p95: f64,
     pub p99: f64,
     pub max: u32,
+    /// Requests longer than the p95 (strictly), counted exactly: how many a limit set at the
+    /// p95 would turn away. Absent in profiles stored before it existed.
+    #[serde(default)]
+    pub above_p95: Option<u64>,
     /// Equal-width bins from 0 to the maximum (round widths), for charts.
     pub histogram: Vec<HistogramBin>,
 }

@@ -21,9 +21,16 @@
 //! Latencies are reported in milliseconds. vLLM's step buckets start at 10 ms, so an
 //! inter-token quantile in the first bucket only says "below 10 ms"; the bound shows that.
 //!
-//! **Alarms**: any preemption (`vllm:num_preemptions_total` rising) or any request waiting
-//! (`vllm:num_requests_waiting` > 0) means the pilot hit its own limit: demand was higher than
-//! the card let through, so the measured latencies understate what production needs.
+//! **Alarms**: any preemption (`vllm:num_preemptions_total` rising) or a **lasting** queue means
+//! the pilot hit its own limit: demand was higher than the card let through, so the measured
+//! latencies understate what production needs. The waiting gauge is a point sample: one scrape
+//! with requests waiting is a burst caught at that instant, worth a note
+//! ([`SnapshotReport::limit_notes`]) but not the alarm. A queue is lasting when requests wait in
+//! two or more consecutive scrapes ([`lasting_queue`]), or when over a window the mean number
+//! waiting (Δ`vllm:request_queue_time_seconds_sum` ÷ Δt, Little's law on the queue) reaches
+//! [`LASTING_QUEUE_MEAN_WAITING`]: half a request on average, so that for at least half the
+//! window someone was waiting, far above the few milliseconds a request waits for the next
+//! scheduler step on an engine with room.
 //!
 //! **Names across versions**: `vllm:inter_token_latency_seconds` (0.11+) or its old name
 //! `vllm:time_per_output_token_seconds`; `vllm:kv_cache_usage_perc` (0.9+) or
@@ -39,6 +46,10 @@ use thiserror::Error;
 
 /// What the pilot's measurements mean when an alarm fires.
 pub const LIMIT_MESSAGE: &str = "the pilot hit its own limit: measured latencies understate demand";
+
+/// Mean requests waiting over a window (Δ queue-time sum ÷ Δt) from which the queue counts as
+/// lasting (see the module docs).
+pub const LASTING_QUEUE_MEAN_WAITING: f64 = 0.5;
 
 /// The histograms this importer reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -235,6 +246,10 @@ pub struct SnapshotReport {
     /// Histograms since the server started.
     pub distributions_since_start: Distributions,
     pub alarms: Vec<LimitAlarm>,
+    /// Signs of a limit that are not an alarm on their own (requests waiting at this one
+    /// scrape: a burst, until a second scrape shows it lasting).
+    #[serde(default)]
+    pub limit_notes: Vec<String>,
     /// What a second scrape would add, in words.
     pub needs_second_scrape: Vec<String>,
 }
@@ -269,6 +284,12 @@ pub struct VllmWindow {
     pub gauges_at_start: VllmGauges,
     pub gauges_at_end: VllmGauges,
     pub alarms: Vec<LimitAlarm>,
+    /// Mean requests waiting over the window: Δ`vllm:request_queue_time_seconds_sum` ÷ Δt.
+    #[serde(default)]
+    pub mean_waiting: Option<f64>,
+    /// Signs of a limit that are not an alarm on their own (requests waiting at one end only).
+    #[serde(default)]
+    pub limit_notes: Vec<String>,
     /// What could not be computed, and why.
     pub notes: Vec<String>,
 }
@@ -398,7 +419,9 @@ impl VllmSnapshot {
                 ),
             });
         }
-        alarms.extend(waiting_alarm(self.gauges.requests_waiting, "at the scrape"));
+        let limit_notes = waiting_note(self.gauges.requests_waiting, "at this scrape")
+            .into_iter()
+            .collect();
         SnapshotReport {
             model_names: self.model_names.clone(),
             engines: self.engines.clone(),
@@ -407,6 +430,7 @@ impl VllmSnapshot {
             cache_config: self.cache_config.clone(),
             distributions_since_start: distributions(&self.histograms),
             alarms,
+            limit_notes,
             needs_second_scrape: vec![
                 "counts of requests and tokens for the pilot period (the totals run since the \
                  server started)"
@@ -541,14 +565,45 @@ pub fn vllm_window(
             message: format!("{LIMIT_MESSAGE} ({preemptions} preemptions between the scrapes)"),
         });
     }
-    let waiting = [
-        before.gauges.requests_waiting,
-        after.gauges.requests_waiting,
-    ]
-    .into_iter()
-    .flatten()
-    .reduce(f64::max);
-    alarms.extend(waiting_alarm(waiting, "at a scrape"));
+    let queue_sum = histograms
+        .iter()
+        .find(|h| h.kind == VllmHistogram::Queue)
+        .map(|h| h.sum);
+    let mean_waiting = rate(queue_sum);
+    let mut limit_notes = Vec::new();
+    let (queued_before, queued_after) = (
+        before.gauges.requests_waiting.filter(|w| *w > 0.0),
+        after.gauges.requests_waiting.filter(|w| *w > 0.0),
+    );
+    if let (Some(a), Some(b)) = (queued_before, queued_after) {
+        alarms.push(LimitAlarm {
+            kind: AlarmKind::WaitingQueue,
+            value: a.max(b),
+            message: format!(
+                "{LIMIT_MESSAGE} (requests waiting in vLLM's queue at both scrapes, {a} and {b}: a lasting queue)"
+            ),
+        });
+    } else if let Some(mean) = mean_waiting.filter(|m| *m >= LASTING_QUEUE_MEAN_WAITING) {
+        alarms.push(LimitAlarm {
+            kind: AlarmKind::WaitingQueue,
+            value: mean,
+            message: format!(
+                "{LIMIT_MESSAGE} ({:.2} requests waiting on average between the scrapes, Δ queue time ÷ Δt: a lasting queue)",
+                mean
+            ),
+        });
+    } else {
+        limit_notes.extend(waiting_note(queued_before, "at the first scrape"));
+        limit_notes.extend(waiting_note(queued_after, "at the second scrape"));
+        if let Some(mean) = mean_waiting.filter(|m| *m > 0.0)
+            && !limit_notes.is_empty()
+        {
+            limit_notes.push(format!(
+                "Between the scrapes {:.2} requests waited on average (Δ queue time ÷ Δt), below the {LASTING_QUEUE_MEAN_WAITING} of a lasting queue.",
+                mean
+            ));
+        }
+    }
     Ok(VllmWindow {
         model_names: after.model_names.clone(),
         elapsed_s,
@@ -566,17 +621,53 @@ pub fn vllm_window(
         gauges_at_start: before.gauges.clone(),
         gauges_at_end: after.gauges.clone(),
         alarms,
+        mean_waiting,
+        limit_notes,
         notes,
     })
 }
 
-fn waiting_alarm(waiting: Option<f64>, when: &str) -> Option<LimitAlarm> {
+fn waiting_note(waiting: Option<f64>, when: &str) -> Option<String> {
     let waiting = waiting.filter(|&w| w > 0.0)?;
-    Some(LimitAlarm {
-        kind: AlarmKind::WaitingQueue,
-        value: waiting,
-        message: format!("{LIMIT_MESSAGE} ({waiting} requests waiting in vLLM's queue {when})"),
-    })
+    Some(format!(
+        "{waiting} requests were waiting in vLLM's queue {when}: one scrape catches a burst, not a lasting queue; a second scrape with requests waiting would mean the pilot hit its own limit."
+    ))
+}
+
+/// The waiting gauge of one scrape, in time order, for [`lasting_queue`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WaitingSample {
+    /// The scrape, for people (`#12 metrics-0900.txt`).
+    pub label: String,
+    pub at_ms: Option<i64>,
+    pub requests_waiting: Option<f64>,
+}
+
+/// The queue alarm over a pilot's scrapes in time order: requests waiting in two or more
+/// consecutive scrapes is a lasting queue (the alarm); waiting at single scrapes only gives a
+/// note each.
+pub fn lasting_queue(samples: &[WaitingSample]) -> (Option<LimitAlarm>, Vec<String>) {
+    let waiting = |s: &WaitingSample| s.requests_waiting.filter(|w| *w > 0.0);
+    for pair in samples.windows(2) {
+        if let (Some(a), Some(b)) = (waiting(&pair[0]), waiting(&pair[1])) {
+            return (
+                Some(LimitAlarm {
+                    kind: AlarmKind::WaitingQueue,
+                    value: a.max(b),
+                    message: format!(
+                        "{LIMIT_MESSAGE} (requests waiting in vLLM's queue in consecutive scrapes: {a} at {}, {b} at {}; a lasting queue)",
+                        pair[0].label, pair[1].label
+                    ),
+                }),
+                Vec::new(),
+            );
+        }
+    }
+    let notes = samples
+        .iter()
+        .filter_map(|s| waiting_note(waiting(s), &format!("at {}", s.label)))
+        .collect();
+    (None, notes)
 }
 
 /// The first of `names` present, with its value samples summed.
@@ -724,4 +815,90 @@ fn read_cache_config(scrape: &Scrape) -> Option<CacheConfig> {
         kv_cache_max_concurrency: get("kv_cache_max_concurrency").and_then(|v| v.parse().ok()),
         labels,
     })
+}
+
+#[cfg(test)]
+mod alarm_tests {
+    use super::*;
+
+    fn scrape(waiting: u32, queue_sum_s: f64, preemptions: u32) -> VllmSnapshot {
+        VllmSnapshot::parse(&format!(
+            "# TYPE vllm:num_requests_waiting gauge
+vllm:num_requests_waiting{{model_name=\"m\"}} {waiting}.0
+# TYPE vllm:num_preemptions_total counter
+vllm:num_preemptions_total{{model_name=\"m\"}} {preemptions}.0
+# TYPE vllm:request_queue_time_seconds histogram
+vllm:request_queue_time_seconds_bucket{{le=\"+Inf\",model_name=\"m\"}} 10.0
+vllm:request_queue_time_seconds_count{{model_name=\"m\"}} 10.0
+vllm:request_queue_time_seconds_sum{{model_name=\"m\"}} {queue_sum_s}
+"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn one_scrape_with_a_queue_is_a_note_not_the_alarm() {
+        let report = scrape(64, 0.0, 0).report();
+        assert!(report.alarms.is_empty());
+        assert_eq!(report.limit_notes.len(), 1);
+        assert!(report.limit_notes[0].starts_with(
+            "64 requests were waiting in vLLM's queue at this scrape: one scrape catches a burst"
+        ));
+        // Preemptions still alarm on one scrape.
+        let report = scrape(0, 0.0, 3).report();
+        assert_eq!(report.alarms[0].kind, AlarmKind::Preemptions);
+    }
+
+    #[test]
+    fn a_queue_at_both_ends_or_on_average_is_lasting() {
+        let both = vllm_window(&scrape(5, 0.0, 0), &scrape(7, 1.0, 0), Some(60.0)).unwrap();
+        assert_eq!(both.alarms.len(), 1);
+        assert_eq!(
+            (both.alarms[0].kind, both.alarms[0].value),
+            (AlarmKind::WaitingQueue, 7.0)
+        );
+        assert!(
+            both.alarms[0]
+                .message
+                .contains("at both scrapes, 5 and 7: a lasting queue")
+        );
+        // 45 s of waiting over 60 s: 0.75 requests waiting on average.
+        let average = vllm_window(&scrape(0, 0.0, 0), &scrape(0, 45.0, 0), Some(60.0)).unwrap();
+        assert_eq!(average.mean_waiting, Some(0.75));
+        assert_eq!(average.alarms.len(), 1);
+        assert!(
+            average.alarms[0]
+                .message
+                .contains("0.75 requests waiting on average")
+        );
+        // One end only, 0.1 waiting on average: a note.
+        let burst = vllm_window(&scrape(0, 0.0, 0), &scrape(64, 6.0, 0), Some(60.0)).unwrap();
+        assert!(burst.alarms.is_empty());
+        assert_eq!(burst.limit_notes.len(), 2, "{:?}", burst.limit_notes);
+        assert!(burst.limit_notes[0].contains("at the second scrape"));
+    }
+
+    #[test]
+    fn consecutive_scrapes_with_waiting_requests_raise_the_alarm() {
+        let sample = |label: &str, waiting: f64| WaitingSample {
+            label: label.into(),
+            at_ms: None,
+            requests_waiting: Some(waiting),
+        };
+        let (alarm, notes) =
+            lasting_queue(&[sample("#1", 3.0), sample("#2", 0.0), sample("#3", 2.0)]);
+        assert!(alarm.is_none());
+        assert_eq!(notes.len(), 2);
+        let (alarm, notes) =
+            lasting_queue(&[sample("#1", 0.0), sample("#2", 3.0), sample("#3", 2.0)]);
+        let alarm = alarm.unwrap();
+        assert_eq!((alarm.kind, alarm.value), (AlarmKind::WaitingQueue, 3.0));
+        assert!(alarm.message.starts_with(LIMIT_MESSAGE));
+        assert!(
+            alarm.message.contains("3 at #2, 2 at #3"),
+            "{}",
+            alarm.message
+        );
+        assert!(notes.is_empty());
+    }
 }

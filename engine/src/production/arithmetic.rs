@@ -20,6 +20,8 @@ use serde::{Deserialize, Serialize};
 pub enum Source {
     /// Measured: the pilot's gateway log.
     GatewayLog,
+    /// Estimated from the pilot's load test (a measured efficiency × a ceiling).
+    LoadTest,
     /// The approved plan (pass marks, demand assumptions).
     Plan,
     /// Entered by the assessor (an arrival rate, a price, a weights figure).
@@ -37,6 +39,7 @@ impl Source {
     pub fn label(self) -> &'static str {
         match self {
             Source::GatewayLog => "measured: gateway log",
+            Source::LoadTest => "estimated: pilot load test × ceiling",
             Source::Plan => "plan",
             Source::Assessor => "assessor",
             Source::Catalog => "catalog",
@@ -99,6 +102,7 @@ fn source_of_step(label: &str, sessions: &SessionsToHold) -> Source {
         | "Prefill rate (estimate)"
         | "TTFT, engine prefill only (estimate)" => Source::Assumption,
         "TTFT target" => Source::Plan,
+        "Expected speed per stream (estimate)" => Source::LoadTest,
         "Decode target per stream" => match sessions.tpot_basis {
             BoundBasis::PlanTarget => Source::Plan,
             BoundBasis::Assumed => Source::Assumption,
@@ -216,18 +220,56 @@ pub fn demand_lines(input: &ProductionInput, sessions: &SessionsToHold) -> Vec<A
         "sessions",
         Source::Derived,
     ));
+    let tail = demand
+        .measured_context
+        .as_ref()
+        .map(|m| format!(" ({})", m.tail_sentence()))
+        .unwrap_or_default();
+    let (formula, source) = match demand.context_basis {
+        ContextBasis::P95 => (
+            format!(
+                "p95 of prompt + answer in the gateway log, rounded up; as --max-model-len vLLM refuses every longer request{tail}"
+            ),
+            Source::GatewayLog,
+        ),
+        ContextBasis::Max => (
+            format!("the longest prompt + answer in the gateway log{tail}"),
+            Source::GatewayLog,
+        ),
+        ContextBasis::WholeSession => {
+            let measured = demand.measured_context.as_ref();
+            let longest = measured.map_or(0, |m| m.max_tokens);
+            match measured.and_then(|m| m.plan_tokens) {
+                Some(plan) if plan > longest => (
+                    format!(
+                        "whole sessions: the plan's {} tokens per request, above the longest measured {}{tail}; also vLLM's --max-model-len",
+                        n(f64::from(plan)),
+                        n(f64::from(longest))
+                    ),
+                    Source::Plan,
+                ),
+                Some(plan) => (
+                    format!(
+                        "whole sessions: the longest prompt + answer in the gateway log, above the plan's {} tokens per request{tail}; also vLLM's --max-model-len",
+                        n(f64::from(plan))
+                    ),
+                    Source::GatewayLog,
+                ),
+                None => (
+                    format!(
+                        "whole sessions: the longest prompt + answer in the gateway log (the plan states no context per request){tail}; also vLLM's --max-model-len"
+                    ),
+                    Source::GatewayLog,
+                ),
+            }
+        }
+    };
     out.push(ArithmeticLine::new(
         "Context per session",
-        match demand.context_basis {
-            ContextBasis::P95 => {
-                "p95 of prompt + answer in the gateway log, rounded up (the longest 5 % may queue)"
-            }
-            ContextBasis::Max => "the longest prompt + answer in the gateway log",
-        }
-        .to_string(),
+        formula,
         f64::from(demand.context_tokens_per_session),
         "tokens",
-        Source::GatewayLog,
+        source,
     ));
     out
 }

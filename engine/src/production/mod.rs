@@ -19,12 +19,24 @@
 //!   limits (the sizing engine checks the ceiling against the TPOT limit and the prefill estimate
 //!   against the TTFT limit), so one bound serves them all. The chosen configuration's
 //!   arithmetic also shows the count at its ceiling, as the lower bound.
-//! * **Only precisions that passed the quality gate are candidates** (see [`precision`]). When
-//!   the gate has decided nothing, the recommendation says so and sizes the pilot's serving
-//!   precision (or the model's published BF16) instead, flagged in its warnings.
+//! * **Only precisions that passed the quality gate are candidates** (see [`precision`]), and
+//!   only with the KV-cache dtype they passed with: an FP8 KV cache needs an evaluation run with
+//!   an FP8 KV cache that passed ([`ProductionInput::passing_combinations`]). When the gate has
+//!   decided nothing, the recommendation says so and sizes the pilot's serving precision (or the
+//!   model's published BF16) instead, flagged in its warnings.
+//! * **Whole sessions.** The context per session is also the `--max-model-len` vLLM starts with,
+//!   and vLLM refuses longer requests: production sizes the longest measured request or the
+//!   plan's context per request, whichever is larger, and says how many measured requests a
+//!   lower figure (the p95) would leave out ([`crate::demand::ContextBasis::WholeSession`]).
+//! * **Speed is calibrated** on the pilot's own load tests ([`calibration`]): a candidate's
+//!   per-stream speed is its ceiling × the measured efficiency (Estimated, with the factor and
+//!   its run); without a load test it is *not established: ceiling only*.
+//! * **Ranked by fit to demand and cost**, and only in formats the card computes natively
+//!   (see [`crate::sizing::recommend()`]).
 //! * **Ceilings are upper bounds, so the last step is always a load test** on the candidate (see
 //!   [`load_test`]): exact `vllm bench serve` and `aiperf profile` command lines at a sweep of
-//!   concurrency around the computed peak, with the plan's targets as goodput.
+//!   concurrency around the computed peak, with the plan's targets as goodput; the caveats say
+//!   to run it on the production stack before go-live.
 //!
 //! Every line of [`ProductionRecommendation::arithmetic`] names where its number came from
 //! ([`Source`]): the gateway log, the plan, the assessor, the catalogs, an assumption, or
@@ -32,6 +44,7 @@
 //! output, byte for byte.
 
 pub mod arithmetic;
+pub mod calibration;
 pub mod concurrency;
 pub mod load_test;
 pub mod precision;
@@ -40,14 +53,18 @@ pub mod precision;
 mod tests;
 
 pub use arithmetic::{ArithmeticLine, Source};
+pub use calibration::{Calibration, MeasuredPoint, calibrate};
 pub use concurrency::{BoundBasis, READING_FLOOR_TOKENS_PER_S, SessionsToHold, sessions_to_hold};
 pub use load_test::{CommandLine, LoadTestPoint, LoadTestSettings, NextLoadTest, next_load_test};
-pub use precision::{PrecisionBasis, PrecisionChoice, choose_kv_dtypes, choose_precisions};
+pub use precision::{
+    PrecisionBasis, PrecisionChoice, choose_combinations, choose_kv_dtypes, choose_precisions,
+};
 
-use crate::demand::ProductionDemand;
+use crate::demand::{ContextBasis, MeasuredContext, ProductionDemand};
 use crate::ingest::MetricKey;
 use crate::loadtest::{LatencyTarget, latency_targets};
 use crate::plan::{PilotServing, PlanContent};
+use crate::sizing::decode::{SpeedBasis, SpeedCalibration};
 use crate::sizing::estimate::num;
 use crate::sizing::{
     Candidate, Demand, GpuOffer, KvDtype, MemoryModel, ModelSpec, RecommendOptions, Topology,
@@ -103,13 +120,25 @@ pub struct ProductionInput {
     /// the context one session holds.
     pub demand: ProductionDemand,
     pub model: ModelSpec,
-    /// Weight precisions whose evaluation run passed the quality gate; only these are sized.
-    /// Empty means the gate has decided nothing (see [`choose_precisions`]).
+    /// Weight precisions and KV-cache dtypes whose evaluation run passed the quality gate
+    /// together; when given, only these pairs are sized (see [`choose_combinations`]).
+    #[serde(default)]
+    pub passing_combinations: Vec<(WeightPrecision, KvDtype)>,
+    /// Weight precisions chosen without their KV cache (by hand, or older callers): sized with
+    /// every dtype of `kv_dtypes`. Empty with no combinations means the gate has decided
+    /// nothing (see [`choose_precisions`]).
     #[serde(default)]
     pub passing_precisions: Vec<WeightPrecision>,
     /// KV-cache dtypes allowed; empty means the pilot's, else 16-bit (see [`choose_kv_dtypes`]).
     #[serde(default)]
     pub kv_dtypes: Vec<KvDtype>,
+    /// Efficiency factors from the pilot's load tests ([`calibrate`]); empty: speed rests on
+    /// the ceiling only.
+    #[serde(default)]
+    pub speed: SpeedCalibration,
+    /// Formats were chosen explicitly: size formats a card only emulates too (flagged).
+    #[serde(default)]
+    pub allow_emulated: bool,
     /// Candidate cards, each with an optional price per card.
     pub gpus: Vec<GpuOffer>,
     /// Most cards one configuration may use.
@@ -170,10 +199,24 @@ pub struct ProductionOption {
     pub headroom: f64,
     /// Single-stream decode ceiling, tok/s (an upper bound).
     pub decode_tokens_per_s: f64,
+    /// Expected per-stream speed (ceiling × measured efficiency), tok/s; the ceiling when no
+    /// load test calibrates it.
+    #[serde(default)]
+    pub expected_tokens_per_s: f64,
+    /// How the expected speed was reached.
+    #[serde(default = "ceiling_only")]
+    pub speed_basis: SpeedBasis,
     /// Engine prefill estimate for the p95 prompt, ms.
     pub ttft_ms: Option<f64>,
     /// Cards × unit price, when a price was set.
     pub cost: Option<f64>,
+    /// Set when the card only emulates the format (sized because it was chosen).
+    #[serde(default)]
+    pub format_note: Option<String>,
+}
+
+fn ceiling_only() -> SpeedBasis {
+    SpeedBasis::CeilingOnly
 }
 
 impl ProductionOption {
@@ -190,8 +233,17 @@ impl ProductionOption {
             sessions: candidate.sessions,
             headroom: candidate.headroom,
             decode_tokens_per_s: candidate.decode_tokens_per_s,
+            expected_tokens_per_s: candidate
+                .expected_speed
+                .as_ref()
+                .map_or(candidate.decode_tokens_per_s, |e| e.tokens_per_s),
+            speed_basis: candidate
+                .expected_speed
+                .as_ref()
+                .map_or(SpeedBasis::CeilingOnly, |e| e.basis),
             ttft_ms: candidate.ttft_ms,
             cost: candidate.cost,
+            format_note: candidate.format_note.clone(),
         }
     }
 }
@@ -214,6 +266,16 @@ pub struct ProductionRecommendation {
     pub precision: PrecisionChoice,
     /// The KV-cache dtypes sized.
     pub kv_dtypes: Vec<KvDtype>,
+    /// The precision and KV-cache pairs sized (empty: every precision × every dtype).
+    #[serde(default)]
+    pub combinations: Vec<(WeightPrecision, KvDtype)>,
+    /// The measured context behind the context per session, when known: p95, longest, how
+    /// many requests are longer than the p95.
+    #[serde(default)]
+    pub context: Option<MeasuredContext>,
+    /// The efficiency factors applied to the ceilings (empty: ceiling only).
+    #[serde(default)]
+    pub speed: SpeedCalibration,
     /// Production rate × request time: the sessions every configuration must hold.
     pub sessions: SessionsToHold,
     /// The demand handed to [`crate::sizing::recommend()`].
@@ -240,15 +302,21 @@ pub struct ProductionRecommendation {
     /// Everything the reader must know before trusting the numbers (fallback precision, missing
     /// targets, the chosen configuration's sizing warnings).
     pub warnings: Vec<String>,
+    /// What must still happen before go-live (always: re-run the load test on the production
+    /// stack, with the command to run).
+    #[serde(default)]
+    pub caveats: Vec<String>,
 }
 
 /// Sizes production from the pilot: see the module docs for the reasoning.
 pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation {
-    let precision = choose_precisions(&input.passing_precisions, input.pilot_serving.as_ref());
-    let (kv_dtypes, kv_note) = choose_kv_dtypes(&input.kv_dtypes, input.pilot_serving.as_ref());
+    let (precision, kv_dtypes, combinations, kv_note) = choose_combinations(input);
     let sessions = sessions_to_hold(input);
     let demand = sizing_demand(input, &sessions);
-    let candidates = recommend(&demand, &recommend_options(input, &precision, &kv_dtypes));
+    let candidates = recommend(
+        &demand,
+        &recommend_options(input, &precision, &kv_dtypes, &combinations),
+    );
 
     let feasible: Vec<&Candidate> = candidates.iter().filter(|c| c.feasible).collect();
     let sized: Vec<&Candidate> = candidates.iter().filter(|c| c.result.is_some()).collect();
@@ -265,11 +333,19 @@ pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation
         warnings.push(precision.note.clone());
     }
     warnings.extend(kv_note);
+    warnings.extend(context_warning(&input.demand));
     warnings.extend(sessions.warnings());
-    if let Some(candidate) = &chosen
-        && let Some(result) = &candidate.result
-    {
-        warnings.extend(result.warnings.iter().cloned());
+    if input.speed.is_empty() && demand.min_decode_tokens_per_s.is_some() {
+        warnings.push(
+            "Per-stream speed is not established: no load test of the pilot calibrates the ceilings, so candidates pass the speed target on their ceiling alone, an upper bound no system reaches."
+                .to_string(),
+        );
+    }
+    if let Some(candidate) = &chosen {
+        warnings.extend(candidate.format_note.iter().cloned());
+        if let Some(result) = &candidate.result {
+            warnings.extend(result.warnings.iter().cloned());
+        }
     }
 
     let arithmetic = chosen
@@ -281,9 +357,14 @@ pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation
         Some(c) => chosen_summary(c, &sessions, &demand),
         None => nothing_fits_summary(input, &sessions, &demand, &precision, &infeasible),
     };
+    let caveats = caveats(next.as_ref());
     ProductionRecommendation {
         precision,
         kv_dtypes,
+        combinations,
+        context: input.demand.measured_context.clone(),
+        speed: input.speed.clone(),
+        caveats,
         demand,
         options,
         feasible_count: feasible.len(),
@@ -315,10 +396,50 @@ fn sizing_demand(input: &ProductionInput, sessions: &SessionsToHold) -> Demand {
     .with_tpot_ms(sessions.tpot_ms)
 }
 
+/// What a context lower than the longest measured request leaves out: vLLM refuses requests
+/// longer than `--max-model-len`.
+fn context_warning(demand: &ProductionDemand) -> Option<String> {
+    let measured = demand.measured_context.as_ref()?;
+    if demand.context_tokens_per_session >= measured.max_tokens {
+        return None;
+    }
+    let basis = match demand.context_basis {
+        ContextBasis::P95 => "the p95",
+        _ => "a figure below the longest request",
+    };
+    Some(format!(
+        "Sessions are sized at {basis} ({} tokens), which is also vLLM's --max-model-len: it refuses longer requests outright ({}). Size whole sessions instead.",
+        crate::format::thousands(u64::from(demand.context_tokens_per_session)),
+        measured.tail_sentence()
+    ))
+}
+
+/// Always: re-run the load test on the production stack before go-live, with the command.
+fn caveats(next: Option<&NextLoadTest>) -> Vec<String> {
+    let mut out = Vec::new();
+    match next.and_then(|n| {
+        n.points
+            .iter()
+            .find(|p| (p.share_of_peak - 1.0).abs() < 1e-9)
+            .map(|p| (n, p))
+    }) {
+        Some((next, point)) => out.push(format!(
+            "Re-run the load test on the production stack before go-live: latency and throughput belong to the GPU, engine version and settings they were measured on, so the pilot's figures do not carry over. On {} run the sweep below, e.g. at the peak: {}",
+            next.configuration, point.vllm_bench.line
+        )),
+        None => out.push(
+            "Re-run the load test on the production stack before go-live: latency and throughput belong to the GPU, engine version and settings they were measured on, so the pilot's figures do not carry over."
+                .to_string(),
+        ),
+    }
+    out
+}
+
 fn recommend_options(
     input: &ProductionInput,
     precision: &PrecisionChoice,
     kv_dtypes: &[KvDtype],
+    combinations: &[(WeightPrecision, KvDtype)],
 ) -> RecommendOptions {
     RecommendOptions {
         model: input.model.clone(),
@@ -331,6 +452,9 @@ fn recommend_options(
         gpu_memory_utilization: input.gpu_memory_utilization,
         vllm_version: input.vllm_version.clone(),
         max_num_batched_tokens: input.max_num_batched_tokens,
+        combinations: combinations.to_vec(),
+        allow_emulated: input.allow_emulated,
+        speed: input.speed.clone(),
     }
 }
 
@@ -399,9 +523,21 @@ fn chosen_summary(candidate: &Candidate, sessions: &SessionsToHold, demand: &Dem
         .cost
         .map(|c| format!(" Cost: {}.", num(c, 2)))
         .unwrap_or_default();
+    let speed = match &candidate.expected_speed {
+        Some(e) if e.basis != SpeedBasis::CeilingOnly => format!(
+            "an expected {} tok/s per stream (Estimated: ceiling {} tok/s, an upper bound, × the efficiency {} measured in the pilot's load test)",
+            num(e.tokens_per_s, 1),
+            num(candidate.decode_tokens_per_s, 1),
+            num(e.factor.as_ref().map_or(1.0, |f| f.factor), 3)
+        ),
+        _ => format!(
+            "a decode ceiling of {} tok/s (an upper bound; per-stream speed not established: ceiling only)",
+            num(candidate.decode_tokens_per_s, 1)
+        ),
+    };
     format!(
         "Recommended: {}. It holds {} sessions of {} tokens against {} needed at the busiest hour \
-         ({} req/s × {} s per request){}, with a decode ceiling of {} tok/s.{} Ceilings are upper \
+         ({} req/s × {} s per request){}, with {speed}.{} Ceilings are upper \
          bounds: confirm with the load test before buying.",
         configuration_label(candidate),
         candidate.sessions,
@@ -410,7 +546,6 @@ fn chosen_summary(candidate: &Candidate, sessions: &SessionsToHold, demand: &Dem
         num(sessions.arrival_rate_per_s, 2),
         num(sessions.request_time_s, 2),
         speed_clause(demand),
-        num(candidate.decode_tokens_per_s, 1),
         cost
     )
 }

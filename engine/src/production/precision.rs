@@ -1,5 +1,12 @@
 //! Which precisions and KV-cache dtypes are sized.
 //!
+//! The guide asks for the evaluation set to be run "in the production precision of weights and
+//! KV cache": an FP8 KV cache changes answers as surely as FP8 weights do. So the quality gate
+//! passes **pairs** (weights, KV cache), and when the caller has them
+//! ([`super::ProductionInput::passing_combinations`]) only those pairs are sized: FP8 weights
+//! that passed with a 16-bit cache are not a candidate with an FP8 cache. A run that does not
+//! state its KV cache counts as 16-bit (vLLM's `auto` for a 16-bit model).
+//!
 //! Precision moves the hardware most, and only the evaluation set, run in the production
 //! precision, shows whether a cheaper one is acceptable: a precision is a candidate only if it
 //! passed. When the quality gate has decided nothing yet, the recommendation cannot wait for it,
@@ -11,6 +18,25 @@
 
 use crate::plan::PilotServing;
 use crate::sizing::{KvDtype, WeightPrecision};
+
+/// The KV-cache dtype an evaluation run's `kv_precision` stands for: blank, `auto`, `fp16`,
+/// `bf16`, `16bit` → 16-bit; `fp8`, `fp8_e4m3`, `fp8_e5m2` → FP8; anything else `None`.
+pub fn kv_dtype_of_run(kv_precision: &str) -> Option<KvDtype> {
+    let text = kv_precision.trim();
+    if text.is_empty() {
+        return Some(KvDtype::Bits16);
+    }
+    text.parse::<KvDtype>().ok().or_else(|| {
+        let lower = text.to_ascii_lowercase();
+        if lower.contains("fp8") {
+            Some(KvDtype::Fp8)
+        } else if lower.contains("16") || lower == "half" {
+            Some(KvDtype::Bits16)
+        } else {
+            None
+        }
+    })
+}
 use serde::{Deserialize, Serialize};
 
 /// Why these precisions were sized.
@@ -88,6 +114,55 @@ pub fn choose_precisions(
                 .to_string(),
         },
     }
+}
+
+/// What [`choose_combinations`] returns: the precisions, the KV dtypes, the pairs (empty: the
+/// cross product) and a note when the KV dtypes are a fallback.
+pub type ChosenFormats = (
+    PrecisionChoice,
+    Vec<KvDtype>,
+    Vec<(WeightPrecision, KvDtype)>,
+    Option<String>,
+);
+
+/// The precisions, KV dtypes and pairs to size for `input`, and a note when the KV dtypes are a
+/// fallback: the passing pairs when there are any, else [`choose_precisions`] ×
+/// [`choose_kv_dtypes`] (pairs empty: the cross product).
+pub fn choose_combinations(input: &super::ProductionInput) -> ChosenFormats {
+    let mut pairs: Vec<(WeightPrecision, KvDtype)> = Vec::new();
+    for pair in &input.passing_combinations {
+        if !pairs.contains(pair) {
+            pairs.push(*pair);
+        }
+    }
+    if pairs.is_empty() {
+        let precision = choose_precisions(&input.passing_precisions, input.pilot_serving.as_ref());
+        let (kv, note) = choose_kv_dtypes(&input.kv_dtypes, input.pilot_serving.as_ref());
+        return (precision, kv, Vec::new(), note);
+    }
+    let mut precisions: Vec<WeightPrecision> = Vec::new();
+    let mut kv: Vec<KvDtype> = Vec::new();
+    for (p, k) in &pairs {
+        if !precisions.contains(p) {
+            precisions.push(*p);
+        }
+        if !kv.contains(k) {
+            kv.push(*k);
+        }
+    }
+    let words = pairs
+        .iter()
+        .map(|(p, k)| format!("{} weights with a {} KV cache", p.label(), k.label()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let choice = PrecisionChoice {
+        basis: PrecisionBasis::QualityGate,
+        precisions,
+        note: format!(
+            "Sized only in the precisions that passed the quality gate, each with the KV cache its evaluation run used: {words}."
+        ),
+    };
+    (choice, kv, pairs, None)
 }
 
 /// The KV dtypes to size (duplicates removed), and a note when they are a fallback: the pilot's

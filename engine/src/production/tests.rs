@@ -34,10 +34,14 @@ fn worked_example() -> ProductionInput {
             completion_tokens_mean: 241.0,
             context_basis: ContextBasis::P95,
             context_tokens_per_session: 8_192,
+            measured_context: None,
         },
         model: model_by_id("llama-3.3-70b").unwrap(),
+        passing_combinations: Vec::new(),
         passing_precisions: vec![WeightPrecision::Fp8],
         kv_dtypes: vec![KvDtype::Fp8],
+        speed: Default::default(),
+        allow_emulated: false,
         gpus: vec![GpuOffer {
             gpu: gpu_by_id("rtx-pro-6000-server").unwrap(),
             unit_price: None,
@@ -425,7 +429,7 @@ fn copies_are_tested_per_copy_and_settings_reach_the_commands() {
     // three single-card copies (12 sessions each).
     let rows = recommend(
         &rec.demand,
-        &recommend_options(&input, &rec.precision, &rec.kv_dtypes),
+        &recommend_options(&input, &rec.precision, &rec.kv_dtypes, &rec.combinations),
     );
     let copies = rows
         .iter()
@@ -463,4 +467,201 @@ fn the_recommendation_survives_json() {
     let json = serde_json::to_string(&rec).unwrap();
     let back: ProductionRecommendation = serde_json::from_str(&json).unwrap();
     assert_eq!(back, rec);
+}
+
+/// The demo pilot's shape: Qwen2.5-7B in FP16 on V100s, sessions sized whole.
+fn qwen_on_v100() -> ProductionInput {
+    let mut input = worked_example();
+    input.model = model_by_id("qwen2.5-7b").unwrap();
+    input.passing_combinations = vec![(WeightPrecision::Fp16, KvDtype::Bits16)];
+    input.passing_precisions.clear();
+    input.kv_dtypes.clear();
+    input.gpus = vec![GpuOffer {
+        gpu: gpu_by_id("v100-sxm2-16gb").unwrap(),
+        unit_price: None,
+    }];
+    input.demand.arrival_rate_per_s = 0.48;
+    input.demand.completion_tokens_mean = 274.0;
+    input.demand.context_basis = ContextBasis::WholeSession;
+    input.demand.context_tokens_per_session = 5_845;
+    input.demand.measured_context = Some(crate::demand::MeasuredContext {
+        requests: 5_870,
+        p95_tokens: 1_910.0,
+        max_tokens: 5_845,
+        longer_than_p95: Some(294),
+        plan_tokens: None,
+    });
+    input
+}
+
+#[test]
+fn whole_sessions_start_vllm_with_the_longest_request_and_say_what_the_p95_leaves_out() {
+    let rec = recommend_production(&qwen_on_v100());
+    let context = line(&rec, "Context per session");
+    assert_eq!(context.value, 5_845.0);
+    assert!(
+        context
+            .formula
+            .contains("p95 1,910 tokens; 5.0 % of requests (294) are longer; the longest 5,845"),
+        "{}",
+        context.formula
+    );
+    let test = rec.next_load_test.as_ref().unwrap();
+    assert!(
+        test.notes
+            .iter()
+            .any(|n| n.contains("--max-model-len 5845"))
+    );
+    assert_eq!(rec.demand.context_tokens, 5_845);
+    // Sized at the p95 instead, the recommendation says how many requests vLLM would refuse.
+    let mut p95 = qwen_on_v100();
+    p95.demand.context_basis = ContextBasis::P95;
+    p95.demand.context_tokens_per_session = 1_910;
+    let rec = recommend_production(&p95);
+    assert!(rec.warnings.iter().any(|w| w.starts_with(
+        "Sessions are sized at the p95 (1,910 tokens), which is also vLLM's --max-model-len: it refuses longer requests outright (p95 1,910 tokens; 5.0 % of requests (294) are longer; the longest 5,845)."
+    )), "{:#?}", rec.warnings);
+}
+
+#[test]
+fn a_60_tok_s_target_is_graded_on_the_calibrated_speed_not_the_ceiling() {
+    use crate::sizing::decode::{EfficiencyFactor, SpeedBasis, SpeedCalibration};
+    let mut input = qwen_on_v100();
+    input.targets.tpot = Some(target(
+        MetricKey::TpotMs,
+        1000.0 / 60.0,
+        "TPOT p99 ≤ 16.7 ms",
+    ));
+    // Ceiling only: 2 × V100 at TP=2 reach 127.7 tok/s on paper (4 at TP=4: 255.3), so the
+    // plan passes on the ceiling alone, flagged.
+    let rec = recommend_production(&input);
+    let chosen = rec.chosen.as_ref().expect("feasible on the ceiling alone");
+    assert_eq!((chosen.topology.tp, chosen.decode_tokens_per_s), (2, 127.7));
+    assert_eq!(rec.options[0].speed_basis, SpeedBasis::CeilingOnly);
+    assert!(
+        rec.warnings
+            .iter()
+            .any(|w| w.starts_with("Per-stream speed is not established"))
+    );
+    assert!(
+        rec.summary
+            .contains("per-stream speed not established: ceiling only")
+    );
+    // Calibrated on the pilot's load test (34.5 tok/s at concurrency 1): nothing reaches 60.
+    input.speed = SpeedCalibration {
+        factors: vec![
+            EfficiencyFactor::new(
+                "v100-sxm2-16gb",
+                "Tesla V100-SXM2-16GB",
+                4,
+                1,
+                WeightPrecision::Fp16,
+                34.5,
+                255.3,
+                1.0,
+                "vllm bench serve, v100.jsonl, concurrency 1",
+            )
+            .unwrap(),
+        ],
+    };
+    let rec = recommend_production(&input);
+    assert!(rec.chosen.is_none(), "{:?}", rec.chosen.map(|c| c.topology));
+    let speed = rec
+        .infeasible
+        .iter()
+        .find(|r| r.kind == "decode speed")
+        .unwrap();
+    assert!(
+        speed
+            .example
+            .contains("the expected 34.5 tok/s (ceiling 255.3 × efficiency 0.135)"),
+        "{}",
+        speed.example
+    );
+    // At the pilot's own 25 tok/s (TPOT ≤ 40 ms) the calibrated V100 passes, marked measured.
+    input.targets.tpot = Some(target(MetricKey::TpotMs, 40.0, "TPOT p99 ≤ 40 ms"));
+    let rec = recommend_production(&input);
+    let option = &rec.options[0];
+    assert_eq!(option.speed_basis, SpeedBasis::Measured);
+    assert_eq!(option.expected_tokens_per_s, 34.5);
+    assert!(
+        rec.summary
+            .contains("an expected 34.5 tok/s per stream (Estimated"),
+        "{}",
+        rec.summary
+    );
+    assert_eq!(
+        line(&rec, "Expected speed per stream (estimate)").source,
+        Source::LoadTest
+    );
+}
+
+#[test]
+fn only_the_kv_cache_an_evaluation_run_passed_with_is_sized() {
+    let mut input = worked_example();
+    input.passing_precisions.clear();
+    input.kv_dtypes.clear();
+    input.passing_combinations = vec![(WeightPrecision::Fp8, KvDtype::Bits16)];
+    let rec = recommend_production(&input);
+    assert!(rec.options.iter().all(|o| o.kv_dtype == KvDtype::Bits16));
+    // TP=2 with a 16-bit cache: 98.38 GiB ÷ 2.5 GiB = 39 sessions.
+    let chosen = rec.chosen.unwrap();
+    assert_eq!(
+        (chosen.kv_dtype, chosen.cards, chosen.sessions),
+        (KvDtype::Bits16, 2, 39)
+    );
+    assert!(
+        rec.precision
+            .note
+            .contains("FP8 weights with a 16-bit KV cache")
+    );
+    input.passing_combinations = vec![(WeightPrecision::Fp8, KvDtype::Fp8)];
+    assert_eq!(recommend_production(&input).chosen.unwrap().sessions, 78);
+}
+
+#[test]
+fn the_h200_nvl_is_not_sized_in_nvfp4_it_cannot_compute() {
+    let mut input = worked_example();
+    input.passing_precisions = vec![WeightPrecision::Fp8, WeightPrecision::Nvfp4];
+    input.gpus = vec![GpuOffer {
+        gpu: gpu_by_id("h200-nvl").unwrap(),
+        unit_price: None,
+    }];
+    let rec = recommend_production(&input);
+    assert!(
+        rec.options
+            .iter()
+            .all(|o| o.precision == WeightPrecision::Fp8)
+    );
+    let chosen = rec.chosen.unwrap();
+    assert_eq!(
+        (chosen.precision, chosen.cards, chosen.sessions),
+        (WeightPrecision::Fp8, 1, 44)
+    );
+    let format = rec.infeasible.iter().find(|r| r.kind == "format").unwrap();
+    assert!(
+        format
+            .example
+            .contains("NVIDIA H200 NVL has no native NVFP4 weights")
+    );
+    // Chosen explicitly, it is sized, flagged.
+    input.allow_emulated = true;
+    input.passing_precisions = vec![WeightPrecision::Nvfp4];
+    let rec = recommend_production(&input);
+    assert!(rec.chosen.is_some());
+    assert!(
+        rec.warnings
+            .iter()
+            .any(|w| w.starts_with("Emulated format, sized because it was chosen"))
+    );
+}
+
+#[test]
+fn the_caveats_say_to_rerun_the_load_test_on_the_production_stack_with_its_command() {
+    let rec = recommend_production(&worked_example());
+    assert_eq!(rec.caveats.len(), 1);
+    assert!(
+        rec.caveats[0].starts_with("Re-run the load test on the production stack before go-live")
+    );
+    assert!(rec.caveats[0].ends_with(VLLM_AT_30), "{}", rec.caveats[0]);
 }

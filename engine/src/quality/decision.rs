@@ -8,9 +8,15 @@
 //!   **not measured** otherwise (a mark without a figure, e.g. hit rate of a run that retrieved
 //!   nothing);
 //! * runs are grouped by weight precision (its name as written in the runs, compared without
-//!   case); the **newest run** of a precision speaks for it, older runs of the same precision
-//!   are shown but superseded (a re-run after a fix replaces the earlier result);
-//! * **only passing precisions are candidates** for the sizing recommendation;
+//!   case) **and KV-cache dtype** (the guide: run the set "in the production precision of
+//!   weights and KV cache"; a run without one counts as 16-bit, vLLM's `auto`); the **newest
+//!   run** of a pair speaks for it, older runs of the same pair are shown but superseded (a
+//!   re-run after a fix replaces the earlier result);
+//! * a run of **another model** than the pilot's is not comparable ([`DecisionInput::not_comparable`]):
+//!   shown with the reason, never graded;
+//! * **only passing pairs are candidates** for the sizing recommendation
+//!   ([`PrecisionDecision::passing_combinations`]): FP8 weights that passed with a 16-bit cache
+//!   are not a candidate with an FP8 cache;
 //! * **the decided precision is the cheapest in memory among the passing ones**: the fewest
 //!   bytes per weight ([`precision_bytes_per_weight`]: BF16/FP16 2, FP8/INT8 1, NVFP4 0.5625,
 //!   MXFP4 0.53, INT4/AWQ/GPTQ 0.52); a tie goes to the higher answer accuracy, then to the
@@ -21,7 +27,8 @@
 
 use super::score::{Estimate, RunScores};
 use crate::plan::{Metric, PassMark, Unit};
-use crate::sizing::WeightPrecision;
+use crate::production::precision::kv_dtype_of_run;
+use crate::sizing::{KvDtype, WeightPrecision};
 use crate::verdict::{EvidenceStatistic, MarkGrade, Verdict, grade};
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
@@ -35,6 +42,21 @@ pub struct DecisionInput {
     pub precision: String,
     pub kv_precision: String,
     pub scores: RunScores,
+    /// Set when the run is not the pilot's (another model): shown, never graded.
+    pub not_comparable: Option<String>,
+}
+
+/// One precision and KV-cache pair whose newest run passed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PassingPair {
+    /// Weight precision as written in the run (`AWQ-INT4`).
+    pub weights: String,
+    /// KV-cache precision as written (`auto`, `fp8`).
+    pub kv_precision: String,
+    /// The sizing precision it stands for, when recognised.
+    pub weights_precision: Option<WeightPrecision>,
+    /// The sizing KV dtype (blank and `auto` are 16-bit).
+    pub kv_dtype: Option<KvDtype>,
 }
 
 /// One quality mark graded against one run.
@@ -68,8 +90,27 @@ pub struct DecisionRow {
     pub marks: Vec<MarkCheck>,
     /// Bytes per weight of the precision, when its name is recognised.
     pub bytes_per_weight: Option<f64>,
-    /// False when a newer run of the same precision supersedes this one.
+    /// False when a newer run of the same precision and KV cache supersedes this one, or the
+    /// run is not comparable.
     pub counts: bool,
+    /// The KV-cache dtype the run stands for (blank and `auto` are 16-bit).
+    #[serde(default)]
+    pub kv_dtype: Option<KvDtype>,
+    /// Why the run is not the pilot's, when it is not.
+    #[serde(default)]
+    pub not_comparable: Option<String>,
+}
+
+impl DecisionRow {
+    /// The precision in words, with its KV cache when that is not 16-bit: `FP8`, `FP8 with an
+    /// FP8 KV cache`.
+    pub fn label(&self) -> String {
+        match self.kv_dtype {
+            Some(KvDtype::Bits16) => self.precision.clone(),
+            Some(KvDtype::Fp8) => format!("{} with an FP8 KV cache", self.precision),
+            None => format!("{} (KV {})", self.precision, self.kv_precision.trim()),
+        }
+    }
 }
 
 /// Which precisions passed and which one the sizing is for.
@@ -77,14 +118,21 @@ pub struct DecisionRow {
 pub struct PrecisionDecision {
     /// Whether the plan has quality marks to grade runs with.
     pub has_quality_marks: bool,
-    /// Precisions whose newest run passes, cheapest in memory first (names as in the runs).
+    /// Weight precisions with a passing pair, cheapest in memory first (names as in the runs).
     pub passing: Vec<String>,
+    /// The (weights, KV cache) pairs whose newest run passes, cheapest first: the sizing
+    /// candidates.
+    #[serde(default)]
+    pub passing_combinations: Vec<PassingPair>,
     /// Precisions whose newest run fails a mark.
     pub failing: Vec<String>,
     /// Precisions whose newest run could not be graded on every mark.
     pub not_measured: Vec<String>,
     /// The precision decided: the cheapest-memory passing one.
     pub decided: Option<String>,
+    /// The KV-cache precision of the decided pair, as written in its run.
+    #[serde(default)]
+    pub decided_kv: Option<String>,
     /// The decision in a sentence, with the numbers.
     pub reason: String,
     /// Every run, newest first.
@@ -294,13 +342,24 @@ fn same_precision(a: &str, b: &str) -> bool {
     a.trim().eq_ignore_ascii_case(b.trim())
 }
 
+fn same_kv(a: &str, b: &str) -> bool {
+    match (kv_dtype_of_run(a), kv_dtype_of_run(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.trim().eq_ignore_ascii_case(b.trim()),
+    }
+}
+
 /// Decides the precision from the runs of the set (newest first) and the plan's pass marks.
 /// See the module documentation for the rule.
 pub fn decide_precision(runs: &[DecisionInput], marks: &[PassMark]) -> PrecisionDecision {
     let has_quality_marks = marks.iter().any(is_quality_mark);
     let mut rows: Vec<DecisionRow> = Vec::new();
     for run in runs {
-        let marks = checks(marks, &run.scores);
+        let marks = if run.not_comparable.is_some() {
+            Vec::new()
+        } else {
+            checks(marks, &run.scores)
+        };
         let passed = if marks.is_empty() {
             None
         } else if marks.iter().any(|c| c.verdict == "fail") {
@@ -310,9 +369,12 @@ pub fn decide_precision(runs: &[DecisionInput], marks: &[PassMark]) -> Precision
         } else {
             None
         };
-        let counts = !rows
-            .iter()
-            .any(|r| same_precision(&r.precision, &run.precision));
+        let counts = run.not_comparable.is_none()
+            && !rows.iter().any(|r| {
+                r.not_comparable.is_none()
+                    && same_precision(&r.precision, &run.precision)
+                    && same_kv(&r.kv_precision, &run.kv_precision)
+            });
         let quality = run.scores.answer_quality.as_ref();
         rows.push(DecisionRow {
             evidence_id: run.id,
@@ -327,6 +389,8 @@ pub fn decide_precision(runs: &[DecisionInput], marks: &[PassMark]) -> Precision
             marks,
             bytes_per_weight: precision_bytes_per_weight(&run.precision),
             counts,
+            kv_dtype: kv_dtype_of_run(&run.kv_precision),
+            not_comparable: run.not_comparable.clone(),
         });
     }
     let counted: Vec<&DecisionRow> = rows.iter().filter(|r| r.counts).collect();
@@ -337,8 +401,10 @@ pub fn decide_precision(runs: &[DecisionInput], marks: &[PassMark]) -> Precision
         .collect();
     passing.sort_by(|a, b| {
         let bytes = |r: &DecisionRow| r.bytes_per_weight.unwrap_or(f64::INFINITY);
+        let kv_bytes = |r: &DecisionRow| r.kv_dtype.map_or(2.0, KvDtype::bytes_per_element);
         bytes(a)
             .total_cmp(&bytes(b))
+            .then_with(|| kv_bytes(a).total_cmp(&kv_bytes(b)))
             .then_with(|| {
                 b.accuracy
                     .unwrap_or(f64::NEG_INFINITY)
@@ -350,7 +416,7 @@ pub fn decide_precision(runs: &[DecisionInput], marks: &[PassMark]) -> Precision
         counted
             .iter()
             .filter(|r| filter(r))
-            .map(|r| r.precision.clone())
+            .map(|r| r.label())
             .collect()
     };
     let failing = names(&|r| r.passed == Some(false));
@@ -360,19 +426,51 @@ pub fn decide_precision(runs: &[DecisionInput], marks: &[PassMark]) -> Precision
         Vec::new()
     };
     let decided = passing.first().map(|r| r.precision.clone());
-    let reason = reason(
-        has_quality_marks,
-        &counted,
-        &passing,
-        &failing,
-        &not_measured,
-    );
+    let decided_kv = passing.first().map(|r| r.kv_precision.clone());
+    let passing_combinations: Vec<PassingPair> = passing
+        .iter()
+        .map(|r| PassingPair {
+            weights: r.precision.clone(),
+            kv_precision: r.kv_precision.clone(),
+            weights_precision: sizing_precision(&r.precision),
+            kv_dtype: r.kv_dtype,
+        })
+        .collect();
+    let mut passing_names: Vec<String> = Vec::new();
+    for r in &passing {
+        if !passing_names
+            .iter()
+            .any(|n| same_precision(n, &r.precision))
+        {
+            passing_names.push(r.precision.clone());
+        }
+    }
+    let reason = if counted.is_empty() && !rows.is_empty() {
+        let why = rows
+            .iter()
+            .filter_map(|r| r.not_comparable.clone())
+            .collect::<Vec<_>>()
+            .join("; ");
+        format!(
+            "No comparable evaluation run, so no precision can be decided: {why}. Upload a run of the pilot's model."
+        )
+    } else {
+        reason(
+            has_quality_marks,
+            &counted,
+            &passing,
+            &failing,
+            &not_measured,
+        )
+    };
     PrecisionDecision {
         has_quality_marks,
-        passing: passing.iter().map(|r| r.precision.clone()).collect(),
+        passing: passing_names,
+        passing_combinations,
         failing,
         not_measured,
         decided,
+        decided_kv,
         reason,
         runs: rows,
     }
@@ -408,7 +506,7 @@ fn reason(
     if !has_quality_marks {
         let tried = counted
             .iter()
-            .map(|r| format!("{} {}", r.precision, accuracy_words(r)))
+            .map(|r| format!("{} {}", r.label(), accuracy_words(r)))
             .collect::<Vec<_>>();
         return format!(
             "No precision decided: the plan has no quality pass mark (answer score, retrieval hit rate@k or truncation rate) to grade the runs against. Measured: {}. Add a quality mark to the plan.",
@@ -422,14 +520,14 @@ fn reason(
                 Some(false) => "failed",
                 _ => "could not be graded",
             };
-            parts.push(format!("{} {state} ({})", row.precision, checks_words(row)));
+            parts.push(format!("{} {state} ({})", row.label(), checks_words(row)));
         }
         return format!(
             "No precision passed the plan's quality marks: {}. None of them is a candidate for sizing until a run passes.",
             parts.join("; ")
         );
     };
-    let mut text = format!("{} chosen: {}", chosen.precision, checks_words(chosen));
+    let mut text = format!("{} chosen: {}", chosen.label(), checks_words(chosen));
     if passing.len() == 1 {
         text.push_str("; it is the only precision that passed.");
     } else {
@@ -449,7 +547,7 @@ fn reason(
         }
         let others = passing[1..]
             .iter()
-            .map(|r| format!("{} ({})", r.precision, accuracy_words(r)))
+            .map(|r| format!("{} ({})", r.label(), accuracy_words(r)))
             .collect::<Vec<_>>();
         text.push_str(&format!(" {} also passed.", list(&others)));
     }
@@ -500,6 +598,7 @@ mod tests {
             model: "m".into(),
             precision: precision.into(),
             kv_precision: "auto".into(),
+            not_comparable: None,
             scores: RunScores {
                 of_set: n,
                 answered: n,
@@ -661,5 +760,60 @@ mod tests {
             estimate_words(&e, Unit::Percent),
             "75 % (95 % CI 46.8–91.1 %)"
         );
+    }
+
+    #[test]
+    fn an_fp8_kv_cache_needs_its_own_passing_run() {
+        // FP8 weights passed with a 16-bit cache (9/10); with an FP8 cache they fail (6/10).
+        let mut fp8_kv = run(2, "FP8", 6, 10);
+        fp8_kv.kv_precision = "fp8_e4m3".into();
+        let runs = [fp8_kv, run(1, "FP8", 9, 10)];
+        let d = decide_precision(&runs, &[answer_at_least(70.0)]);
+        assert!(
+            d.runs[0].counts && d.runs[1].counts,
+            "different pairs both count"
+        );
+        assert_eq!(d.passing, vec!["FP8"]);
+        assert_eq!(d.passing_combinations.len(), 1);
+        let pair = &d.passing_combinations[0];
+        assert_eq!(
+            (pair.weights_precision, pair.kv_dtype),
+            (Some(WeightPrecision::Fp8), Some(KvDtype::Bits16))
+        );
+        assert_eq!(d.failing, vec!["FP8 with an FP8 KV cache"]);
+        assert_eq!(d.decided_kv.as_deref(), Some("auto"));
+        // Both passing: the FP8 cache is the cheaper pair and decides.
+        let mut fp8_kv = run(3, "FP8", 9, 10);
+        fp8_kv.kv_precision = "fp8".into();
+        let d = decide_precision(&[fp8_kv, run(1, "FP8", 9, 10)], &[answer_at_least(70.0)]);
+        assert_eq!(d.passing_combinations.len(), 2);
+        assert_eq!(d.passing_combinations[0].kv_dtype, Some(KvDtype::Fp8));
+        assert!(
+            d.reason.starts_with("FP8 with an FP8 KV cache chosen"),
+            "{}",
+            d.reason
+        );
+        // A run that states no KV cache counts as 16-bit.
+        let mut blank = run(4, "FP16", 9, 10);
+        blank.kv_precision = String::new();
+        let d = decide_precision(&[blank], &[answer_at_least(70.0)]);
+        assert_eq!(d.passing_combinations[0].kv_dtype, Some(KvDtype::Bits16));
+    }
+
+    #[test]
+    fn a_run_of_another_model_is_shown_but_never_graded() {
+        let mut other = run(2, "FP8", 10, 10);
+        other.model = "openai/gpt-oss-20b".into();
+        other.not_comparable = Some("the evaluation run #2 was measured with model “openai/gpt-oss-20b”, but the pilot serves “Qwen/Qwen3-4B”".into());
+        let d = decide_precision(
+            &[other.clone(), run(1, "FP16", 9, 10)],
+            &[answer_at_least(70.0)],
+        );
+        assert_eq!(d.passing, vec!["FP16"]);
+        assert!(!d.runs[0].counts && d.runs[0].marks.is_empty());
+        assert!(d.runs[0].not_comparable.is_some());
+        let d = decide_precision(&[other], &[answer_at_least(70.0)]);
+        assert!(d.decided.is_none());
+        assert!(d.reason.starts_with("No comparable evaluation run, so no precision can be decided: the evaluation run #2 was measured with model “openai/gpt-oss-20b”"), "{}", d.reason);
     }
 }

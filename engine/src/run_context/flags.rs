@@ -103,6 +103,16 @@ pub fn apply_vllm_args(context: &mut RunContext, args: &[String]) -> Result<(), 
             }
             "--enable-prefix-caching" => context.prefix_caching = Some(boolean(flag, &value)?),
             "--enforce-eager" => context.cuda_graphs = Some(!boolean(flag, &value)?),
+            "--speculative-config" | "--speculative-model" => {
+                context.speculative_decoding = Some(value.trim().to_string())
+            }
+            "--num-speculative-tokens" => {
+                let tokens = format!("num_speculative_tokens={}", value.trim());
+                context.speculative_decoding = Some(match context.speculative_decoding.take() {
+                    Some(s) if !s.is_empty() => format!("{s}, {tokens}"),
+                    _ => tokens,
+                });
+            }
             _ => {}
         }
     }

@@ -50,6 +50,10 @@ pub struct RunContext {
     pub served_model_name: Option<String>,
     pub max_model_len: Option<u64>,
     pub gpu_memory_utilization: Option<f64>,
+    /// Speculative decoding as configured (`--speculative-config`, `--num-speculative-tokens`,
+    /// `--speculative-model`): per-stream speed then depends on the draft's acceptance rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speculative_decoding: Option<String>,
 }
 
 impl RunContext {
@@ -79,7 +83,8 @@ impl RunContext {
             model,
             served_model_name,
             max_model_len,
-            gpu_memory_utilization
+            gpu_memory_utilization,
+            speculative_decoding
         );
         self
     }
@@ -127,6 +132,9 @@ impl RunContext {
         }
         if let Some(n) = self.max_model_len {
             parts.push(format!("max_model_len {n}"));
+        }
+        if let Some(s) = &self.speculative_decoding {
+            parts.push(format!("speculative decoding {s}"));
         }
         parts.join(" · ")
     }

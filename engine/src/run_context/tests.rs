@@ -212,3 +212,21 @@ fn a_staircase_of_indents_is_refused_before_it_exhausts_the_stack() {
     }
     assert!(yaml::parse(&ok).is_ok());
 }
+
+#[test]
+fn speculative_decoding_is_noted() {
+    let context = parse(
+        r#"vllm serve Qwen/Qwen3-8B --speculative-config '{"method": "eagle3", "model": "Tengyunw/qwen3_8b_eagle3", "num_speculative_tokens": 4}'"#,
+    )
+    .unwrap();
+    assert!(
+        context
+            .speculative_decoding
+            .as_deref()
+            .unwrap()
+            .contains("num_speculative_tokens")
+    );
+    assert!(context.summary().contains("speculative decoding"));
+    let plain = parse("vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2").unwrap();
+    assert_eq!(plain.speculative_decoding, None);
+}

@@ -14,8 +14,22 @@
 //!   expert is touched, so the MoE ceiling holds for one stream only.
 //!
 //! Ceilings are upper bounds no system reaches; the last step is always a load test.
+//!
+//! # Calibrated speed
+//!
+//! A ceiling alone says nothing about the speed a stream gets: the V100 benchmark report's four
+//! cards at TP=4 have a ceiling of 255 tok/s for Qwen2.5-7B in FP16 and deliver 31–38 tok/s per
+//! stream. So a per-stream target is graded on the **expected speed**: the ceiling × the
+//! **efficiency** the pilot's own load tests measured (per-stream tokens/s at low concurrency ÷
+//! the ceiling of the configuration they ran on, [`EfficiencyFactor`]). A candidate of the
+//! measured configuration takes its own factor; any other takes the lowest factor measured
+//! (the conservative transfer: it carries the pilot stack's overheads to hardware that may have
+//! fewer), labelled as transferred, until a load test on the candidate replaces it. Without a
+//! load test there is no factor and the speed is *not established: ceiling only*.
 
+use super::precision::WeightPrecision;
 use super::{round1, topology::Topology};
+use serde::{Deserialize, Serialize};
 
 /// One card's (or one TP group's) single-stream ceiling in tokens per second, from bandwidth
 /// and the bytes read per token, with the guide's rounding: read GB to 0.1, result to 0.1.
@@ -46,6 +60,203 @@ pub fn tpot_ms(tokens_per_s: f64) -> f64 {
     }
 }
 
+/// Measured per-stream speed ÷ the ceiling of the configuration it was measured on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EfficiencyFactor {
+    /// Catalog id of the GPU measured on.
+    pub gpu_id: String,
+    pub gpu_name: String,
+    pub tp: u32,
+    pub pp: u32,
+    pub precision: WeightPrecision,
+    /// Per-stream output tokens/s measured (1000 ÷ TPOT p50), tok/s.
+    pub measured_tokens_per_s: f64,
+    /// The configuration's decode ceiling, tok/s.
+    pub ceiling_tokens_per_s: f64,
+    /// measured ÷ ceiling.
+    pub factor: f64,
+    /// Concurrency of the point measured.
+    pub concurrency: f64,
+    /// Where it was measured, for people: `vllm bench serve, run.jsonl, concurrency 1, …`.
+    pub source: String,
+}
+
+impl EfficiencyFactor {
+    /// A factor from a measured speed and the configuration's ceiling; `None` unless both are
+    /// positive and finite.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        gpu_id: &str,
+        gpu_name: &str,
+        tp: u32,
+        pp: u32,
+        precision: WeightPrecision,
+        measured_tokens_per_s: f64,
+        ceiling_tokens_per_s: f64,
+        concurrency: f64,
+        source: &str,
+    ) -> Option<EfficiencyFactor> {
+        let valid = |v: f64| v.is_finite() && v > 0.0;
+        (valid(measured_tokens_per_s) && valid(ceiling_tokens_per_s)).then(|| EfficiencyFactor {
+            gpu_id: gpu_id.to_string(),
+            gpu_name: gpu_name.to_string(),
+            tp: tp.max(1),
+            pp: pp.max(1),
+            precision,
+            measured_tokens_per_s,
+            ceiling_tokens_per_s,
+            factor: measured_tokens_per_s / ceiling_tokens_per_s,
+            concurrency,
+            source: source.to_string(),
+        })
+    }
+
+    /// `4 × Tesla V100 (TP=4), FP16`.
+    pub fn configuration(&self) -> String {
+        let cards = self.tp * self.pp;
+        let split = match (self.tp, self.pp) {
+            (1, 1) => String::new(),
+            (tp, 1) => format!(" (TP={tp})"),
+            (1, pp) => format!(" (PP={pp})"),
+            (tp, pp) => format!(" (TP={tp}, PP={pp})"),
+        };
+        format!(
+            "{cards} × {}{split}, {}",
+            self.gpu_name,
+            self.precision.label()
+        )
+    }
+}
+
+/// The efficiency factors the pilot's load tests measured.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SpeedCalibration {
+    pub factors: Vec<EfficiencyFactor>,
+}
+
+/// How an expected per-stream speed was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpeedBasis {
+    /// The candidate's own configuration was load-tested.
+    Measured,
+    /// Another configuration's efficiency, carried over.
+    Transferred,
+    /// No load test: only the ceiling, an upper bound.
+    CeilingOnly,
+}
+
+impl SpeedBasis {
+    /// Words for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            SpeedBasis::Measured => "Estimated: efficiency measured on this configuration",
+            SpeedBasis::Transferred => "Estimated: efficiency transferred from the pilot",
+            SpeedBasis::CeilingOnly => "not established: ceiling only",
+        }
+    }
+}
+
+/// A configuration's expected per-stream speed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExpectedSpeed {
+    /// Ceiling × factor, tok/s (the ceiling itself when `basis` is ceiling only).
+    pub tokens_per_s: f64,
+    pub ceiling_tokens_per_s: f64,
+    pub basis: SpeedBasis,
+    /// The factor applied (none for ceiling only).
+    pub factor: Option<EfficiencyFactor>,
+}
+
+impl ExpectedSpeed {
+    /// The speed a per-stream target is graded on: the estimate, or the ceiling when there is
+    /// none.
+    pub fn graded_tokens_per_s(&self) -> f64 {
+        self.tokens_per_s
+    }
+
+    /// `estimated 34.5 tok/s = ceiling 255 × efficiency 0.135 (measured 34.5 tok/s on 4 × V100
+    /// (TP=4), FP16: vllm bench serve, …)`, or `ceiling 45.2 tok/s (upper bound; not
+    /// established: ceiling only)`.
+    pub fn describe(&self) -> String {
+        match &self.factor {
+            Some(f) => format!(
+                "estimated {} tok/s = ceiling {} tok/s (upper bound) × efficiency {} ({} {} tok/s ÷ ceiling {} tok/s on {}: {})",
+                super::estimate::num(self.tokens_per_s, 1),
+                super::estimate::num(self.ceiling_tokens_per_s, 1),
+                super::estimate::num(f.factor, 3),
+                if self.basis == SpeedBasis::Measured {
+                    "measured"
+                } else {
+                    "transferred from the pilot:"
+                },
+                super::estimate::num(f.measured_tokens_per_s, 1),
+                super::estimate::num(f.ceiling_tokens_per_s, 1),
+                f.configuration(),
+                f.source
+            ),
+            None => format!(
+                "ceiling {} tok/s (upper bound; not established: ceiling only, no load test calibrates it)",
+                super::estimate::num(self.ceiling_tokens_per_s, 1)
+            ),
+        }
+    }
+}
+
+impl SpeedCalibration {
+    /// True when no factor was measured.
+    pub fn is_empty(&self) -> bool {
+        self.factors.is_empty()
+    }
+
+    /// The factor that applies to a configuration: its own (same GPU, TP, PP and precision),
+    /// else the lowest measured, as a transfer.
+    pub fn factor_for(
+        &self,
+        gpu_id: &str,
+        topology: &Topology,
+        precision: WeightPrecision,
+    ) -> Option<(&EfficiencyFactor, SpeedBasis)> {
+        let own = self.factors.iter().find(|f| {
+            f.gpu_id.eq_ignore_ascii_case(gpu_id)
+                && f.tp == topology.tp.max(1)
+                && f.pp == topology.pp.max(1)
+                && f.precision == precision
+        });
+        if let Some(own) = own {
+            return Some((own, SpeedBasis::Measured));
+        }
+        self.factors
+            .iter()
+            .min_by(|a, b| a.factor.total_cmp(&b.factor))
+            .map(|f| (f, SpeedBasis::Transferred))
+    }
+
+    /// The expected speed of a configuration with this ceiling.
+    pub fn expected(
+        &self,
+        gpu_id: &str,
+        topology: &Topology,
+        precision: WeightPrecision,
+        ceiling_tokens_per_s: f64,
+    ) -> ExpectedSpeed {
+        match self.factor_for(gpu_id, topology, precision) {
+            Some((factor, basis)) => ExpectedSpeed {
+                tokens_per_s: round1(ceiling_tokens_per_s * factor.factor),
+                ceiling_tokens_per_s,
+                basis,
+                factor: Some(factor.clone()),
+            },
+            None => ExpectedSpeed {
+                tokens_per_s: ceiling_tokens_per_s,
+                ceiling_tokens_per_s,
+                basis: SpeedBasis::CeilingOnly,
+                factor: None,
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +278,75 @@ mod tests {
         assert_eq!(pp, 22.6);
         assert_eq!(copies, 22.6);
         assert_eq!(tpot_ms(25.0), 40.0);
+    }
+
+    fn v100_tp4() -> EfficiencyFactor {
+        // The benchmark report: 4 × V100 at TP=4, Qwen2.5-7B FP16 (14.1 GB read per token):
+        // ceiling 4 × 900 ÷ 14.1 = 255.3 tok/s; 34.5 tok/s per stream at concurrency 1.
+        let ceiling = decode_ceiling_tokens_per_s(900.0, 14.1, 4);
+        assert_eq!(ceiling, 255.3);
+        EfficiencyFactor::new(
+            "v100-sxm2-16gb",
+            "Tesla V100-SXM2-16GB",
+            4,
+            1,
+            WeightPrecision::Fp16,
+            34.5,
+            ceiling,
+            1.0,
+            "vllm bench serve, run.jsonl, concurrency 1",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_v100_report_runs_at_an_eighth_of_its_ceiling() {
+        let f = v100_tp4();
+        assert!((f.factor - 0.1351).abs() < 1e-4, "{}", f.factor);
+        assert_eq!(f.configuration(), "4 × Tesla V100-SXM2-16GB (TP=4), FP16");
+        assert!(
+            EfficiencyFactor::new("x", "x", 1, 1, WeightPrecision::Fp16, 0.0, 10.0, 1.0, "")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn the_measured_configuration_uses_its_own_factor_others_the_lowest() {
+        let mut slower = v100_tp4();
+        slower.gpu_id = "a100-sxm4-80gb".into();
+        slower.tp = 1;
+        slower.factor = 0.5;
+        let calibration = SpeedCalibration {
+            factors: vec![slower, v100_tp4()],
+        };
+        let own = calibration.expected(
+            "v100-sxm2-16gb",
+            &Topology::new(4, 1, 1),
+            WeightPrecision::Fp16,
+            255.3,
+        );
+        assert_eq!(own.basis, SpeedBasis::Measured);
+        assert_eq!(own.tokens_per_s, 34.5);
+        // An H100 SXM (3,350 GB/s ÷ 14.1 GB = 237.6 tok/s) gets the V100's 0.135, the lower.
+        let h100 = calibration.expected(
+            "h100-sxm",
+            &Topology::new(1, 1, 1),
+            WeightPrecision::Fp16,
+            237.6,
+        );
+        assert_eq!(h100.basis, SpeedBasis::Transferred);
+        assert_eq!(h100.tokens_per_s, 32.1);
+        assert!(h100.describe().starts_with(
+            "estimated 32.1 tok/s = ceiling 237.6 tok/s (upper bound) × efficiency 0.135 (transferred from the pilot: 34.5 tok/s ÷ ceiling 255.3 tok/s on 4 × Tesla V100-SXM2-16GB (TP=4), FP16"
+        ), "{}", h100.describe());
+        let none = SpeedCalibration::default().expected(
+            "h100-sxm",
+            &Topology::new(1, 1, 1),
+            WeightPrecision::Fp16,
+            237.6,
+        );
+        assert_eq!(none.basis, SpeedBasis::CeilingOnly);
+        assert_eq!(none.tokens_per_s, 237.6);
+        assert!(none.describe().contains("not established: ceiling only"));
     }
 }

@@ -60,6 +60,15 @@ pub struct SizingInput {
     /// decide.
     #[serde(default)]
     pub vllm_engine: Option<super::memory_model::VllmEngine>,
+    /// Whether vLLM samples with FlashInfer's top-k/top-p kernel (a start-up log says "Using
+    /// FlashInfer for top-p & top-k sampling" or "Falling back to the PyTorch-native
+    /// implementation"); unknown counts the PyTorch sampler, which holds more memory.
+    #[serde(default)]
+    pub flashinfer_sampler: Option<bool>,
+    /// `Some(false)` when vLLM runs without custom all-reduce (no GPU P2P, TP across nodes,
+    /// `--disable-custom-all-reduce`): NVLink cards then hold no all-reduce buffers.
+    #[serde(default)]
+    pub custom_all_reduce: Option<bool>,
     /// Overrides the planning overhead per card (3 GiB).
     #[serde(default)]
     pub planning_overhead_gib: Option<f64>,
@@ -94,6 +103,8 @@ impl SizingInput {
             max_num_seqs: None,
             enforce_eager: false,
             vllm_engine: None,
+            flashinfer_sampler: None,
+            custom_all_reduce: None,
             planning_overhead_gib: None,
             prompt_tokens: None,
         }

@@ -13,11 +13,20 @@
 //! runs weight-only through FP8-Marlin (1 byte per weight read, 16-bit compute), FP4 on Hopper
 //! weight-only through Marlin, and Volta has no kernels for FP8 or 4-bit formats at all.
 //!
+//! What vLLM *can* run is not what a recommendation should offer: an emulated format (NVFP4 on an
+//! H200 NVL, FP8 on an A100, BF16 on a V100) reads like the real thing in a memory table while it
+//! loses the speed the format exists for. So every card also lists its **native formats**
+//! ([`NativeFormats`]): the weight formats and KV-cache dtypes its hardware computes in (FP8 from
+//! compute capability 8.9, FP4 on Blackwell only, BF16 from Ampere), each with its source in
+//! `gpus.json`. The recommendation sizes a card only in these unless a format was chosen
+//! explicitly ([`GpuSpec::is_native`], [`GpuSpec::kv_is_native`]). Cards without the list (added
+//! by hand or edited before it existed) derive it from their support levels.
+//!
 //! The catalog is parsed once (`include_str!` + serde_json) and handed out as clones so the
 //! browser can hold and edit a copy.
 
 use super::SizingError;
-use super::precision::WeightPrecision;
+use super::precision::{KvDtype, WeightPrecision};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -40,6 +49,15 @@ impl FormatSupport {
     pub fn is_usable(self) -> bool {
         !matches!(self, FormatSupport::Unsupported)
     }
+}
+
+/// The weight formats and KV-cache dtypes a card runs without emulation, with where that was read.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NativeFormats {
+    pub weights: Vec<WeightPrecision>,
+    pub kv_cache: Vec<KvDtype>,
+    #[serde(default)]
+    pub sources: Vec<String>,
 }
 
 /// One GPU as the sizing sees it. Catalog rows and custom cards share this type.
@@ -102,6 +120,10 @@ pub struct GpuSpec {
     /// INT4 AWQ/GPTQ (and, by the same kernels' requirements, INT8).
     #[serde(default)]
     pub int4: FormatSupport,
+    /// The formats the hardware computes in, with sources; `None` derives them from the
+    /// support levels above ([`GpuSpec::native_formats`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native_formats: Option<NativeFormats>,
     #[serde(default)]
     pub interconnect: String,
     /// Cards can be joined by NVLink (tensor parallelism pays less for its all-reduces).
@@ -160,6 +182,7 @@ impl GpuSpec {
             nvfp4: FormatSupport::WeightOnly,
             mxfp4: FormatSupport::WeightOnly,
             int4: FormatSupport::Native,
+            native_formats: None,
             interconnect: String::new(),
             nvlink: false,
             power_w: None,
@@ -177,6 +200,84 @@ impl GpuSpec {
             WeightPrecision::Mxfp4 => self.mxfp4,
             WeightPrecision::Int4 | WeightPrecision::Int8 => self.int4,
         }
+    }
+
+    /// The formats this card runs natively: the catalog's list, or, for a card without one,
+    /// every format whose support level is native plus the 16-bit ones (BF16 only where the card
+    /// has it) and an FP8 KV cache where FP8 weights are native.
+    pub fn native_formats(&self) -> NativeFormats {
+        if let Some(formats) = &self.native_formats {
+            return formats.clone();
+        }
+        let mut weights = vec![WeightPrecision::Fp16];
+        if self.bf16 {
+            weights.insert(0, WeightPrecision::Bf16);
+        }
+        for precision in [
+            WeightPrecision::Fp8,
+            WeightPrecision::Int8,
+            WeightPrecision::Int4,
+            WeightPrecision::Nvfp4,
+            WeightPrecision::Mxfp4,
+        ] {
+            if self.support_for(precision) == FormatSupport::Native {
+                weights.push(precision);
+            }
+        }
+        let mut kv_cache = vec![KvDtype::Bits16];
+        if self.fp8 == FormatSupport::Native {
+            kv_cache.push(KvDtype::Fp8);
+        }
+        NativeFormats {
+            weights,
+            kv_cache,
+            sources: vec!["derived from the card's support levels".into()],
+        }
+    }
+
+    /// True when the card computes in `precision` without emulation.
+    pub fn is_native(&self, precision: WeightPrecision) -> bool {
+        self.native_formats().weights.contains(&precision)
+    }
+
+    /// True when the card keeps a KV cache of `kv` without emulation.
+    pub fn kv_is_native(&self, kv: KvDtype) -> bool {
+        self.native_formats().kv_cache.contains(&kv)
+    }
+
+    /// Why `precision` weights with a `kv` cache are not native on this card, in words; `None`
+    /// when both are.
+    pub fn emulation_reason(&self, precision: WeightPrecision, kv: KvDtype) -> Option<String> {
+        let mut missing = Vec::new();
+        if !self.is_native(precision) {
+            missing.push(format!("{} weights", precision.label()));
+        }
+        if !self.kv_is_native(kv) {
+            missing.push(format!("{} KV cache", kv.label()));
+        }
+        if missing.is_empty() {
+            return None;
+        }
+        let why = match (precision, self.support_for(precision)) {
+            (WeightPrecision::Nvfp4 | WeightPrecision::Mxfp4, _) if !self.is_native(precision) => {
+                "FP4 tensor cores are Blackwell-only; elsewhere vLLM runs FP4 weight-only (Marlin) or not at all"
+            }
+            (WeightPrecision::Fp8, _) if !self.is_native(precision) => {
+                "FP8 arithmetic needs compute capability 8.9 or newer (Ada, Hopper, Blackwell); older cards run FP8 weight-only (Marlin) or not at all"
+            }
+            (WeightPrecision::Bf16, _) if !self.is_native(precision) => {
+                "the card has no BF16 and runs the checkpoint as FP16"
+            }
+            _ if !self.kv_is_native(kv) => {
+                "FP8 arithmetic needs compute capability 8.9 or newer (Ada, Hopper, Blackwell)"
+            }
+            _ => "the card has no kernels that compute in this format",
+        };
+        Some(format!(
+            "{} has no native {} ({why})",
+            self.name,
+            missing.join(" or ")
+        ))
     }
 
     /// Dense TFLOPS the prefill of a `precision` checkpoint runs at: the FP8 or FP4 rate where
@@ -290,6 +391,124 @@ pub fn gpu_by_id(id: &str) -> Option<GpuSpec> {
         .cloned()
 }
 
+/// The words of a GPU name that identify it: lowercase, vendor words dropped, `16 GB` joined to
+/// `16gb`, `Max-Q` to `maxq`, `SXM2`/`SXM4`/`SXM5` to `sxm`.
+fn gpu_words(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase().replace("max-q", "maxq");
+    let mut words: Vec<String> = Vec::new();
+    for word in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if word.is_empty() || matches!(word, "nvidia" | "tesla" | "geforce" | "amd" | "instinct") {
+            continue;
+        }
+        if word == "gb"
+            && let Some(last) = words.last_mut()
+            && last.chars().all(|c| c.is_ascii_digit())
+        {
+            last.push_str("gb");
+            continue;
+        }
+        let word = if word.starts_with("sxm") { "sxm" } else { word };
+        words.push(word.to_string());
+    }
+    words
+}
+
+fn is_memory_word(word: &str) -> bool {
+    word.strip_suffix("gb")
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The chip word of a name: the first word with a digit that is not a memory size (`v100`,
+/// `h200`, `6000`, `l40s`, `gb10`, `mi300x`).
+fn chip_word(words: &[String]) -> Option<&str> {
+    words
+        .iter()
+        .find(|w| w.chars().any(|c| c.is_ascii_digit()) && !is_memory_word(w))
+        .map(String::as_str)
+}
+
+const QUALIFIERS: [&[&str]; 3] = [
+    &["sxm", "pcie", "nvl"],
+    &["server", "workstation", "maxq"],
+    &["volta", "ampere", "ada", "hopper", "blackwell"],
+];
+
+/// Whether two GPU names (as written: `Tesla V100-SXM2-16GB`, `v100-sxm2-16gb`, `NVIDIA V100`)
+/// mean the same card: the same chip word (`v100`, `h200`, `6000`), and no qualifier both state
+/// differently (form factor, edition, architecture, memory size). `None` when either names no
+/// card.
+pub fn same_gpu_name(a: &str, b: &str) -> Option<bool> {
+    let (wa, wb) = (gpu_words(a), gpu_words(b));
+    if wa.is_empty() || wb.is_empty() {
+        return None;
+    }
+    let same_chip = match (chip_word(&wa), chip_word(&wb)) {
+        (Some(x), Some(y)) => x == y,
+        _ => {
+            let (short, long) = if wa.len() <= wb.len() {
+                (&wa, &wb)
+            } else {
+                (&wb, &wa)
+            };
+            short.iter().all(|w| long.contains(w))
+        }
+    };
+    if !same_chip {
+        return Some(false);
+    }
+    let stated = |words: &[String], set: &[&str]| -> Vec<String> {
+        words
+            .iter()
+            .filter(|w| set.contains(&w.as_str()))
+            .cloned()
+            .collect()
+    };
+    for set in QUALIFIERS {
+        let (x, y) = (stated(&wa, set), stated(&wb, set));
+        if !x.is_empty() && !y.is_empty() && !x.iter().any(|w| y.contains(w)) {
+            return Some(false);
+        }
+    }
+    let memory = |words: &[String]| -> Vec<String> {
+        words
+            .iter()
+            .filter(|w| is_memory_word(w))
+            .cloned()
+            .collect()
+    };
+    let (ma, mb) = (memory(&wa), memory(&wb));
+    if !ma.is_empty() && !mb.is_empty() && !ma.iter().any(|m| mb.contains(m)) {
+        return Some(false);
+    }
+    Some(true)
+}
+
+/// The catalog GPU a free-text name means (`Tesla V100-SXM2-16GB` → `v100-sxm2-16gb`): the rows
+/// [`same_gpu_name`] accepts by id or name, the one sharing the most words first (catalog order
+/// on ties). `None` when no row matches.
+pub fn gpu_by_name(text: &str) -> Option<GpuSpec> {
+    if let Some(gpu) = gpu_by_id(text) {
+        return Some(gpu);
+    }
+    let wanted = gpu_words(text);
+    let mut best: Option<(usize, &GpuSpec)> = None;
+    for gpu in catalog() {
+        let matches = [gpu.id.as_str(), gpu.name.as_str()]
+            .iter()
+            .any(|name| same_gpu_name(text, name) == Some(true));
+        if !matches {
+            continue;
+        }
+        let mut words = gpu_words(&gpu.id);
+        words.extend(gpu_words(&gpu.name));
+        let shared = wanted.iter().filter(|w| words.contains(w)).count();
+        if best.is_none_or(|(n, _)| shared > n) {
+            best = Some((shared, gpu));
+        }
+    }
+    best.map(|(_, gpu)| gpu.clone())
+}
+
 /// Like [`gpu_by_id`], with an error naming the unknown id.
 pub fn require_gpu(id: &str) -> Result<GpuSpec, SizingError> {
     gpu_by_id(id).ok_or_else(|| SizingError::UnknownGpu(id.trim().to_string()))
@@ -365,6 +584,84 @@ mod tests {
         for id in REQUIRED {
             assert!(gpu_by_id(id).is_some(), "missing {id}");
         }
+    }
+
+    #[test]
+    fn native_formats_follow_the_hardware_with_sources() {
+        for gpu in gpus() {
+            let native = gpu
+                .native_formats
+                .as_ref()
+                .unwrap_or_else(|| panic!("{}", gpu.id));
+            assert!(!native.sources.is_empty(), "{}", gpu.id);
+            assert!(
+                native.weights.contains(&WeightPrecision::Fp16),
+                "{}",
+                gpu.id
+            );
+            assert!(native.kv_cache.contains(&KvDtype::Bits16), "{}", gpu.id);
+            for precision in &native.weights {
+                assert!(
+                    gpu.support_for(*precision).is_usable(),
+                    "{} {precision}",
+                    gpu.id
+                );
+            }
+        }
+        let h200 = gpu_by_id("h200-nvl").unwrap();
+        assert!(h200.support_for(WeightPrecision::Nvfp4).is_usable());
+        assert!(!h200.is_native(WeightPrecision::Nvfp4));
+        assert!(h200.is_native(WeightPrecision::Fp8) && h200.kv_is_native(KvDtype::Fp8));
+        let ampere = gpu_by_id("a100-sxm4-80gb").unwrap();
+        assert!(!ampere.is_native(WeightPrecision::Fp8));
+        assert!(!ampere.kv_is_native(KvDtype::Fp8));
+        assert!(ampere.is_native(WeightPrecision::Bf16));
+        let volta = gpu_by_id("v100-sxm2-16gb").unwrap();
+        assert!(!volta.is_native(WeightPrecision::Bf16));
+        assert!(volta.is_native(WeightPrecision::Fp16));
+        assert_eq!(
+            volta
+                .emulation_reason(WeightPrecision::Bf16, KvDtype::Bits16)
+                .unwrap(),
+            "NVIDIA Tesla V100 SXM2 16GB has no native BF16 weights (the card has no BF16 and runs the checkpoint as FP16)"
+        );
+        let blackwell = gpu_by_id("rtx-pro-6000-server").unwrap();
+        assert!(blackwell.is_native(WeightPrecision::Nvfp4));
+        assert_eq!(
+            blackwell.emulation_reason(WeightPrecision::Nvfp4, KvDtype::Fp8),
+            None
+        );
+        // A card typed in by hand derives its list from its support levels.
+        let custom = GpuSpec::custom("lab card", 40.0, None, 1000.0, Some(100.0));
+        assert!(
+            custom.is_native(WeightPrecision::Fp8) && !custom.is_native(WeightPrecision::Nvfp4)
+        );
+    }
+
+    #[test]
+    fn gpu_names_as_people_write_them_find_the_catalog_row() {
+        let id = |text: &str| gpu_by_name(text).map(|g| g.id);
+        assert_eq!(
+            id("Tesla V100-SXM2-16GB").as_deref(),
+            Some("v100-sxm2-16gb")
+        );
+        assert_eq!(
+            id("NVIDIA V100 SXM2 32 GB").as_deref(),
+            Some("v100-sxm2-32gb")
+        );
+        assert_eq!(id("H200 NVL").as_deref(), Some("h200-nvl"));
+        assert_eq!(
+            id("RTX PRO 6000 Blackwell Server Edition").as_deref(),
+            Some("rtx-pro-6000-server")
+        );
+        assert_eq!(id("NVIDIA L4").as_deref(), Some("l4"));
+        assert_eq!(id("NVIDIA L40S").as_deref(), Some("l40s"));
+        assert_eq!(id("TPU v5e"), None);
+        assert_eq!(same_gpu_name("Tesla V100-SXM2-16GB", "V100"), Some(true));
+        assert_eq!(same_gpu_name("L4", "L40S"), Some(false));
+        assert_eq!(same_gpu_name("H100 SXM", "H100 PCIe"), Some(false));
+        assert_eq!(same_gpu_name("A100 40GB", "A100-SXM4-80GB"), Some(false));
+        assert_eq!(same_gpu_name("", "H100"), None);
     }
 
     #[test]

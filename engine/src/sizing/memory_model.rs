@@ -351,16 +351,52 @@ pub fn default_max_num_batched_tokens(cuda_total_gib: f64, gpu_name: &str) -> u6
 
 /// Bytes the profile's sampler pass holds per logit (one sequence × one vocabulary entry):
 /// the float32 logits and the softmax, log-softmax, sort and index copies the dummy sampler
-/// run makes. Fitted on logs where the sampler sets the peak (TinyLlama, Llama 3.2 3B,
-/// Phi-4 on V0; Qwen3-235B and gpt-oss-120b on V1): 38–43 bytes.
+/// run makes, for the V0 sampler. Fitted on V0 logs where the sampler sets the peak
+/// (TinyLlama, Llama 3.2 3B, Phi-4): 38–43 bytes.
 pub const SAMPLER_BYTES_PER_LOGIT: f64 = 43.0;
+
+/// The V1 sampler with PyTorch's own top-k/top-p (sort, softmax, exponential draw) before
+/// v0.10: 44 bytes per logit (Qwen3-235B on 4 × H100 at v0.9.2, vllm#21348).
+pub const V1_NATIVE_SAMPLER_BYTES_PER_LOGIT_BEFORE_0_10: f64 = 44.0;
+
+/// The same from v0.10: 38 bytes per logit (gpt-oss-120b on H100 at v0.10.1, vllm#23278;
+/// Llama 3 8B on H200 at v0.11.2, 38.8; Qwen3-235B on L40S at v0.10, 38.6).
+pub const V1_NATIVE_SAMPLER_BYTES_PER_LOGIT: f64 = 38.0;
+
+/// The V1 sampler when FlashInfer's fused top-k/top-p kernel runs it ("Using FlashInfer for
+/// top-p & top-k sampling"): no sorted copy of the logits, 10.5 bytes per logit (A100 logs
+/// of Qwen2-7B at TP 1 and 2 and gpt-oss-120b at TP 4, v0.10.1: 8.9–10.6 bytes).
+pub const FLASHINFER_SAMPLER_BYTES_PER_LOGIT: f64 = 10.5;
+
+/// First release whose V1 sampler holds [`V1_NATIVE_SAMPLER_BYTES_PER_LOGIT`] per logit.
+pub const LEANER_V1_SAMPLER_SINCE: VllmVersion = VllmVersion::new(0, 10, 0);
+
+/// Bytes per logit of the profile's sampler pass for this engine, release and sampler kernel.
+/// `flashinfer` is what the log says ("Using FlashInfer for top-p & top-k sampling" or
+/// "Falling back to the PyTorch-native implementation"); unknown counts the PyTorch sampler,
+/// the larger figure. V0 always samples with PyTorch.
+pub fn sampler_bytes_per_logit(
+    engine: VllmEngine,
+    version: Option<VllmVersion>,
+    flashinfer: Option<bool>,
+) -> f64 {
+    match engine {
+        VllmEngine::V0 => SAMPLER_BYTES_PER_LOGIT,
+        VllmEngine::V1 if flashinfer == Some(true) => FLASHINFER_SAMPLER_BYTES_PER_LOGIT,
+        VllmEngine::V1 if version.is_some_and(|v| !v.at_least(LEANER_V1_SAMPLER_SINCE)) => {
+            V1_NATIVE_SAMPLER_BYTES_PER_LOGIT_BEFORE_0_10
+        }
+        VllmEngine::V1 => V1_NATIVE_SAMPLER_BYTES_PER_LOGIT,
+    }
+}
 
 /// Peak activation of vLLM's profile run, GiB per rank: the larger of
 /// * the forward pass over `max_num_batched_tokens` tokens — per token, the MLP's gate/up and
 ///   activation outputs (3 × intermediate ÷ TP) and three hidden-size buffers, in 16-bit; for
 ///   MoE the fused-experts caches over `top_k` copies of each token, and
 /// * the sampler pass over the profile's sequences × the vocabulary at
-///   [`SAMPLER_BYTES_PER_LOGIT`] (the last rank holds the whole vocabulary's logits),
+///   `sampler_bytes_per_logit` ([`sampler_bytes_per_logit`]; every rank holds the whole
+///   vocabulary's logits),
 ///
 /// plus 6 GiB for hybrid (linear-attention / Mamba) models, whose state buffers are not
 /// modelled. Dense Llama 3.1 8B at 20,000 and 29,000 batched tokens (v0.6.4 on an RTX 3090)
@@ -370,6 +406,7 @@ pub fn activation_gib(
     tp: u32,
     max_num_batched_tokens: u64,
     sampler_sequences: u64,
+    sampler_bytes_per_logit: f64,
 ) -> f64 {
     let tp = tp.max(1) as f64;
     let h = model.hidden_size as f64;
@@ -387,7 +424,7 @@ pub fn activation_gib(
         None => 2.0 * (3.0 * model.intermediate_size as f64 / tp + 3.0 * h),
     };
     let forward = per_token * max_num_batched_tokens as f64;
-    let sampler = SAMPLER_BYTES_PER_LOGIT * sampler_sequences as f64 * model.vocab_size as f64;
+    let sampler = sampler_bytes_per_logit * sampler_sequences as f64 * model.vocab_size as f64;
     let hybrid = if matches!(model.class(), ModelClass::Hybrid) {
         6.0
     } else {
@@ -402,8 +439,17 @@ pub fn activation_gib(
 /// buffers (L40S TP logged 0.21, an H200 pair 1.38; both include 0.1 for the spread between
 /// ranks, because the smallest rank sets everyone's pool); plus the CUDA context
 /// ([`CUDA_CONTEXT_GIB`]) where the profile counts it ([`cuda_context_in_budget`]).
-pub fn non_torch_gib(tp: u32, pp: u32, nvlink: bool, context_in_budget: bool) -> f64 {
-    let base = match (tp * pp > 1, nvlink) {
+/// `custom_all_reduce_buffers` is false on PCIe cards and wherever vLLM turned custom
+/// all-reduce off ("Custom allreduce is disabled because your platform lacks GPU P2P
+/// capability" or "because this process group spans across nodes"): two A100 80GB without
+/// P2P logged 0.67 GiB of overhead at TP 2, the PCIe figure, not the NVLink one.
+pub fn non_torch_gib(
+    tp: u32,
+    pp: u32,
+    custom_all_reduce_buffers: bool,
+    context_in_budget: bool,
+) -> f64 {
+    let base = match (tp * pp > 1, custom_all_reduce_buffers) {
         (false, _) => 0.15,
         (true, false) => 0.35,
         (true, true) => 1.4,
@@ -572,12 +618,12 @@ mod tests {
     fn llama_8b_activation_grows_with_the_batched_tokens_as_logged() {
         // vllm#10517, v0.6.4 on an RTX 3090: peak torch − weights = 17.06 − 14.99 and 17.98 − 14.99.
         let model = crate::sizing::model::model_by_id("llama-3.1-8b").unwrap();
-        let at_20k = activation_gib(&model, 1, 20_000, 256);
-        let at_29k = activation_gib(&model, 1, 29_000, 256);
+        let at_20k = activation_gib(&model, 1, 20_000, 256, SAMPLER_BYTES_PER_LOGIT);
+        let at_29k = activation_gib(&model, 1, 29_000, 256, SAMPLER_BYTES_PER_LOGIT);
         assert!((at_20k - 2.07).abs() < 0.05, "{at_20k}");
         assert!((at_29k - 2.99).abs() < 0.05, "{at_29k}");
         // At 2,048 tokens the sampler pass over 256 × 128,256 logits sets the peak.
-        let small = activation_gib(&model, 1, 2_048, 256);
+        let small = activation_gib(&model, 1, 2_048, 256, SAMPLER_BYTES_PER_LOGIT);
         assert!((small - 256.0 * 128_256.0 * 43.0 / crate::sizing::GIB).abs() < 1e-9);
     }
 

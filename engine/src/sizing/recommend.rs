@@ -1,24 +1,33 @@
 //! Recommendation: every configuration up to a card limit, marked feasible or not and why, the
 //! feasible ones ranked.
 //!
-//! For each candidate GPU, allowed precision and KV dtype, every pipeline depth (when allowed)
-//! and tensor-parallel size with `tp × pp ≤ max_cards` is sized once per copy with [`size`];
-//! copies are then added until the peak concurrent sessions fit or the card limit is reached.
-//! More copies than the fewest that meet the demand only add cards, so they are not listed; a
-//! copy that fails on memory per session, speed, format support or the split itself fails the
-//! same way with more copies, so it is listed once.
+//! For each candidate GPU, allowed precision and KV dtype (or each allowed pair, when the quality
+//! gate passed precisions together with their KV cache, [`RecommendOptions::combinations`]),
+//! every pipeline depth (when allowed) and tensor-parallel size with `tp × pp ≤ max_cards` is
+//! sized once per copy with [`size`]; copies are then added until the peak concurrent sessions
+//! fit or the card limit is reached. More copies than the fewest that meet the demand only add
+//! cards, so they are not listed; a copy that fails on memory per session, speed, format support
+//! or the split itself fails the same way with more copies, so it is listed once.
 //!
-//! A configuration is feasible when vLLM would start ([`SizingResult::fits`]), the sessions of
-//! all copies reach the peak, the single-stream decode ceiling reaches the per-stream target
-//! (TPOT ≤ 40 ms means ≥ 25 tok/s) and, when asked, the TTFT estimate meets its target.
-//! Feasible rows are ranked by fewest cards, then lowest cost, then most headroom (sessions ÷
-//! peak). Each row carries its arithmetic; the last step is always the load test, because
-//! ceilings are upper bounds.
+//! A configuration is feasible when vLLM would start ([`SizingResult::fits`]), the card computes
+//! the weight format and KV-cache dtype natively ([`GpuSpec::is_native`]: NVFP4 on an H200 NVL is
+//! emulated, not a candidate, unless [`RecommendOptions::allow_emulated`] says the format was
+//! chosen explicitly), the sessions of all copies reach the peak, the **expected** per-stream
+//! speed reaches the target (TPOT ≤ 40 ms means ≥ 25 tok/s; expected = the decode ceiling × the
+//! efficiency the pilot's load tests measured, see [`super::decode`]; without a load test the
+//! ceiling, marked *not established*) and, when asked, the TTFT estimate meets its target.
+//!
+//! **Ranking: fit to demand and cost.** Feasible rows come first. When every feasible row has a
+//! price they are ranked by cost, then cards, then headroom; otherwise by fewest cards, then the
+//! headroom closest above 1 (sessions ÷ peak: a 25× flagship is not a better fit than a card
+//! that holds the demand with 1.2×), then the faster expected speed. Each row carries its
+//! arithmetic; the last step is always the load test, because ceilings are upper bounds.
 //!
 //! Size: one row per GPU × precision × KV dtype × (tp, pp) pair. The whole catalog with every
 //! precision, both dtypes and 8 cards is about 6,000 rows (about 1 s unoptimised, 19 MB of
 //! JSON), so pages should pass the shortlist the assessor chose, not the catalog.
 
+use super::decode::{ExpectedSpeed, SpeedBasis, SpeedCalibration};
 use super::estimate::{SizingInput, SizingResult, Step, num, size};
 use super::gpu::GpuSpec;
 use super::memory_model::MemoryModel;
@@ -81,6 +90,38 @@ pub struct RecommendOptions {
     pub vllm_version: Option<String>,
     #[serde(default)]
     pub max_num_batched_tokens: Option<u64>,
+    /// Precision and KV-dtype pairs to size instead of every precision × every dtype (the
+    /// pairs whose evaluation run passed); empty: the cross product.
+    #[serde(default)]
+    pub combinations: Vec<(WeightPrecision, KvDtype)>,
+    /// The formats were chosen explicitly: size formats a card only emulates too, with a
+    /// warning, instead of leaving them out.
+    #[serde(default)]
+    pub allow_emulated: bool,
+    /// Efficiency factors from the pilot's load tests; empty: speed rests on the ceiling only.
+    #[serde(default)]
+    pub speed: SpeedCalibration,
+}
+
+impl RecommendOptions {
+    /// The (precision, KV dtype) pairs sized, duplicates dropped, in order.
+    pub fn pairs(&self) -> Vec<(WeightPrecision, KvDtype)> {
+        let all: Vec<(WeightPrecision, KvDtype)> = if self.combinations.is_empty() {
+            self.precisions
+                .iter()
+                .flat_map(|&p| self.kv_dtypes.iter().map(move |&kv| (p, kv)))
+                .collect()
+        } else {
+            self.combinations.clone()
+        };
+        let mut out: Vec<(WeightPrecision, KvDtype)> = Vec::new();
+        for pair in all {
+            if !out.contains(&pair) {
+                out.push(pair);
+            }
+        }
+        out
+    }
 }
 
 fn yes() -> bool {
@@ -105,7 +146,15 @@ pub struct Candidate {
     pub sessions: u64,
     /// Sessions ÷ peak (1.0 = exactly enough).
     pub headroom: f64,
+    /// Single-stream decode ceiling, tok/s: an upper bound.
     pub decode_tokens_per_s: f64,
+    /// The per-stream speed expected (ceiling × the measured efficiency), how it was reached
+    /// and from which run; `None` when the configuration could not be sized.
+    #[serde(default)]
+    pub expected_speed: Option<ExpectedSpeed>,
+    /// Set when the card only emulates the format and the format was chosen explicitly.
+    #[serde(default)]
+    pub format_note: Option<String>,
     pub ttft_ms: Option<f64>,
     /// Unit price × cards, when a price was given.
     pub cost: Option<f64>,
@@ -118,23 +167,22 @@ pub struct Candidate {
 /// Every configuration up to `options.max_cards`, feasible ones first and ranked.
 pub fn recommend(demand: &Demand, options: &RecommendOptions) -> Vec<Candidate> {
     let max_cards = options.max_cards.max(1);
+    let pairs = options.pairs();
     let mut out = Vec::new();
     for offer in &options.gpus {
-        for &precision in &options.precisions {
-            for &kv in &options.kv_dtypes {
-                let max_pp = if options.allow_pipeline { max_cards } else { 1 };
-                for pp in 1..=max_pp {
-                    for tp in 1..=max_cards / pp {
-                        candidates_for(
-                            demand,
-                            options,
-                            offer,
-                            precision,
-                            kv,
-                            Topology::new(tp, pp, 1),
-                            &mut out,
-                        );
-                    }
+        for &(precision, kv) in &pairs {
+            let max_pp = if options.allow_pipeline { max_cards } else { 1 };
+            for pp in 1..=max_pp {
+                for tp in 1..=max_cards / pp {
+                    candidates_for(
+                        demand,
+                        options,
+                        offer,
+                        precision,
+                        kv,
+                        Topology::new(tp, pp, 1),
+                        &mut out,
+                    );
                 }
             }
         }
@@ -181,6 +229,8 @@ fn candidates_for(
                 sessions: 0,
                 headroom: 0.0,
                 decode_tokens_per_s: 0.0,
+                expected_speed: None,
+                format_note: None,
                 ttft_ms: None,
                 cost: None,
                 steps: vec![Step::new("Split", err.to_string(), 0.0, "")],
@@ -198,11 +248,14 @@ fn candidates_for(
     };
     let copies = needed_copies.min(max_copies.max(1) as u64) as u32;
     let topology = Topology::new(one_copy.tp, one_copy.pp, copies);
-    out.push(candidate(demand, offer, precision, kv, topology, &base));
+    out.push(candidate(
+        demand, options, offer, precision, kv, topology, &base,
+    ));
 }
 
 fn candidate(
     demand: &Demand,
+    options: &RecommendOptions,
     offer: &GpuOffer,
     precision: WeightPrecision,
     kv: KvDtype,
@@ -216,12 +269,23 @@ fn candidate(
     let mut reasons = Vec::new();
     let mut steps = base.steps.clone();
 
+    let mut format_note = None;
     if !offer.gpu.support_for(precision).is_usable() {
         reasons.push(format!(
             "format: vLLM has no {} kernel on {}",
             precision.label(),
             offer.gpu.name
         ));
+    } else if let Some(why) = offer.gpu.emulation_reason(precision, kv) {
+        if options.allow_emulated {
+            format_note = Some(format!(
+                "Emulated format, sized because it was chosen: {why}; memory is the format's, speed is not."
+            ));
+        } else {
+            reasons.push(format!(
+                "format: {why}; not a candidate unless the format is chosen explicitly"
+            ));
+        }
     }
     if !base.memory_fits {
         let why = base
@@ -261,22 +325,58 @@ fn candidate(
             ));
         }
     }
-    if let Some(target) = demand.min_decode_tokens_per_s {
+    let expected = options.speed.expected(
+        &offer.gpu.id,
+        &topology,
+        precision,
+        base.decode_tokens_per_s,
+    );
+    if expected.basis != SpeedBasis::CeilingOnly {
         steps.push(Step::new(
-            "Decode target per stream",
+            "Expected speed per stream (estimate)",
+            expected.describe(),
+            expected.tokens_per_s,
+            "tok/s (estimated)",
+        ));
+    }
+    if let Some(target) = demand.min_decode_tokens_per_s {
+        let graded = expected.graded_tokens_per_s();
+        let against = if expected.basis == SpeedBasis::CeilingOnly {
             format!(
-                "ceiling {} tok/s against ≥ {} tok/s (TPOT ≤ {} ms)",
+                "ceiling {} tok/s against ≥ {} tok/s (TPOT ≤ {} ms); not established: ceiling only, an upper bound no load test has calibrated",
                 num(base.decode_tokens_per_s, 1),
                 num(target, 1),
                 num(1000.0 / target, 0)
-            ),
-            base.decode_tokens_per_s,
+            )
+        } else {
+            format!(
+                "expected {} tok/s (ceiling {} tok/s × efficiency {}) against ≥ {} tok/s (TPOT ≤ {} ms)",
+                num(graded, 1),
+                num(base.decode_tokens_per_s, 1),
+                num(expected.factor.as_ref().map_or(1.0, |f| f.factor), 3),
+                num(target, 1),
+                num(1000.0 / target, 0)
+            )
+        };
+        steps.push(Step::new(
+            "Decode target per stream",
+            against,
+            graded,
             "tok/s",
         ));
-        if base.decode_tokens_per_s < target {
+        if graded < target {
+            let why = if expected.basis == SpeedBasis::CeilingOnly {
+                format!("the ceiling of {} tok/s", num(base.decode_tokens_per_s, 1))
+            } else {
+                format!(
+                    "the expected {} tok/s (ceiling {} × efficiency {})",
+                    num(graded, 1),
+                    num(base.decode_tokens_per_s, 1),
+                    num(expected.factor.as_ref().map_or(1.0, |f| f.factor), 3)
+                )
+            };
             reasons.push(format!(
-                "decode speed: the ceiling of {} tok/s is below the {} tok/s target{}",
-                num(base.decode_tokens_per_s, 1),
+                "decode speed: {why} is below the {} tok/s target{}",
                 num(target, 1),
                 if topology.pp > 1 || topology.copies > 1 {
                     " (copies and pipeline stages do not raise it)"
@@ -345,6 +445,8 @@ fn candidate(
         sessions,
         headroom,
         decode_tokens_per_s: base.decode_tokens_per_s,
+        expected_speed: Some(expected),
+        format_note,
         ttft_ms: base.ttft_ms,
         cost,
         steps,
@@ -352,21 +454,34 @@ fn candidate(
     }
 }
 
+fn expected_or_ceiling(c: &Candidate) -> f64 {
+    c.expected_speed
+        .as_ref()
+        .map_or(c.decode_tokens_per_s, |e| e.tokens_per_s)
+}
+
+/// Fit to demand: fewest cards, then the headroom closest above 1, then the faster stream.
+fn by_fit(a: &Candidate, b: &Candidate) -> Ordering {
+    a.cards
+        .cmp(&b.cards)
+        .then_with(|| a.headroom.total_cmp(&b.headroom))
+        .then_with(|| expected_or_ceiling(b).total_cmp(&expected_or_ceiling(a)))
+}
+
 fn rank(candidates: &mut [Candidate]) {
+    let priced = candidates
+        .iter()
+        .filter(|c| c.feasible)
+        .all(|c| c.cost.is_some());
     candidates.sort_by(|a, b| match (a.feasible, b.feasible) {
         (true, false) => Ordering::Less,
         (false, true) => Ordering::Greater,
         (false, false) => Ordering::Equal,
-        (true, true) => a
-            .cards
-            .cmp(&b.cards)
-            .then_with(|| match (a.cost, b.cost) {
-                (Some(x), Some(y)) => x.total_cmp(&y),
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (None, None) => Ordering::Equal,
-            })
-            .then_with(|| b.headroom.total_cmp(&a.headroom)),
+        (true, true) if priced => {
+            let (x, y) = (a.cost.unwrap_or(0.0), b.cost.unwrap_or(0.0));
+            x.total_cmp(&y).then_with(|| by_fit(a, b))
+        }
+        (true, true) => by_fit(a, b),
     });
     for (rank, candidate) in (1..).zip(candidates.iter_mut().filter(|c| c.feasible)) {
         candidate.rank = Some(rank);
@@ -397,6 +512,9 @@ mod tests {
             gpu_memory_utilization: None,
             vllm_version: None,
             max_num_batched_tokens: None,
+            combinations: Vec::new(),
+            allow_emulated: false,
+            speed: SpeedCalibration::default(),
         }
     }
 
@@ -447,7 +565,7 @@ mod tests {
     }
 
     #[test]
-    fn fewest_cards_then_cost_then_headroom() {
+    fn priced_rows_rank_by_cost_then_fit_and_emulated_formats_are_left_out() {
         let rows = recommend(
             &Demand {
                 peak_concurrent_sessions: 10,
@@ -466,12 +584,190 @@ mod tests {
         );
         let feasible: Vec<&Candidate> = rows.iter().filter(|c| c.feasible).collect();
         assert!(feasible.len() > 4);
-        assert_eq!(feasible[0].cards, 1);
-        assert_eq!(feasible[0].gpu_id, "rtx-pro-6000-server");
+        // One RTX PRO 6000 at 9,000 in FP8 (12 sessions, 1.2×) before the same card in NVFP4
+        // (34 sessions, 3.4×): same cost, the closer fit first.
+        assert_eq!(
+            (
+                feasible[0].gpu_id.as_str(),
+                feasible[0].precision,
+                feasible[0].sessions
+            ),
+            ("rtx-pro-6000-server", WeightPrecision::Fp8, 12)
+        );
+        assert_eq!(feasible[1].precision, WeightPrecision::Nvfp4);
         for pair in feasible.windows(2) {
-            assert!(pair[0].cards <= pair[1].cards);
+            assert!(pair[0].cost.unwrap() <= pair[1].cost.unwrap());
         }
         assert!(rows.iter().skip_while(|c| c.feasible).all(|c| !c.feasible));
+        // The H200 NVL has no FP4 arithmetic: NVFP4 on it is emulated, not a candidate.
+        let h200_fp4: Vec<&Candidate> = rows
+            .iter()
+            .filter(|c| {
+                c.gpu_id == "h200-nvl"
+                    && c.precision == WeightPrecision::Nvfp4
+                    && c.result.is_some()
+            })
+            .collect();
+        assert!(!h200_fp4.is_empty());
+        for c in h200_fp4 {
+            assert!(!c.feasible);
+            assert!(
+                c.reasons[0].starts_with("format: NVIDIA H200 NVL has no native NVFP4 weights (FP4 tensor cores are Blackwell-only"),
+                "{:?}",
+                c.reasons
+            );
+        }
+    }
+
+    #[test]
+    fn a_flagship_with_wasted_headroom_does_not_rank_first() {
+        let mut options = options(
+            &[
+                ("h200-nvl", None),
+                ("l4", None),
+                ("rtx-pro-6000-server", None),
+            ],
+            vec![WeightPrecision::Fp16],
+        );
+        options.model = model_by_id("qwen2.5-7b").unwrap();
+        options.kv_dtypes = vec![KvDtype::Bits16];
+        let rows = recommend(
+            &Demand {
+                peak_concurrent_sessions: 4,
+                context_tokens: 8_192,
+                min_decode_tokens_per_s: None,
+                max_ttft_ms: None,
+                prompt_tokens: None,
+            },
+            &options,
+        );
+        let feasible: Vec<&Candidate> = rows.iter().filter(|c| c.feasible).collect();
+        let first = feasible[0];
+        assert_eq!((first.gpu_id.as_str(), first.cards), ("l4", 1));
+        assert!(
+            first.headroom >= 1.0 && first.headroom < 3.0,
+            "{}",
+            first.headroom
+        );
+        let h200 = feasible.iter().find(|c| c.gpu_id == "h200-nvl").unwrap();
+        assert!(h200.headroom > 25.0, "{}", h200.headroom);
+        assert!(h200.rank.unwrap() > first.rank.unwrap());
+        let one_card: Vec<f64> = feasible
+            .iter()
+            .filter(|c| c.cards == 1)
+            .map(|c| c.headroom)
+            .collect();
+        assert!(one_card.windows(2).all(|w| w[0] <= w[1]), "{one_card:?}");
+    }
+
+    #[test]
+    fn an_emulated_format_is_sized_only_when_chosen_and_then_says_so() {
+        let mut chosen = options(&[("h200-nvl", None)], vec![WeightPrecision::Nvfp4]);
+        chosen.allow_emulated = true;
+        let rows = recommend(&demand(), &chosen);
+        let one = rows
+            .iter()
+            .find(|c| c.topology == Topology::new(1, 1, 1))
+            .unwrap();
+        assert!(one.feasible, "{:?}", one.reasons);
+        assert!(
+            one.format_note
+                .as_deref()
+                .unwrap()
+                .starts_with("Emulated format, sized because it was chosen: NVIDIA H200 NVL has no native NVFP4 weights")
+        );
+        // An FP8 KV cache on an A100 is emulated too.
+        let mut a100 = options(&[("a100-sxm4-80gb", None)], vec![WeightPrecision::Int4]);
+        a100.allow_emulated = false;
+        let rows = recommend(&demand(), &a100);
+        let sized: Vec<&Candidate> = rows.iter().filter(|c| c.result.is_some()).collect();
+        assert!(!sized.is_empty());
+        for c in sized {
+            assert!(
+                c.reasons[0].starts_with(&format!("format: {} has no native FP8 KV cache (FP8 arithmetic needs compute capability 8.9", c.gpu_name)),
+                "{:?}",
+                c.reasons
+            );
+        }
+    }
+
+    #[test]
+    fn only_the_passing_pairs_are_sized() {
+        let mut options = options(
+            &[("rtx-pro-6000-server", None)],
+            vec![WeightPrecision::Fp8, WeightPrecision::Nvfp4],
+        );
+        options.kv_dtypes = vec![KvDtype::Bits16, KvDtype::Fp8];
+        options.combinations = vec![
+            (WeightPrecision::Fp8, KvDtype::Bits16),
+            (WeightPrecision::Fp8, KvDtype::Bits16),
+        ];
+        let rows = recommend(&demand(), &options);
+        assert!(
+            rows.iter()
+                .all(|c| c.precision == WeightPrecision::Fp8 && c.kv_dtype == KvDtype::Bits16)
+        );
+        assert_eq!(options.pairs().len(), 1);
+        options.combinations.clear();
+        assert_eq!(options.pairs().len(), 4);
+    }
+
+    #[test]
+    fn a_60_tok_s_mark_no_longer_passes_on_the_ceiling_alone() {
+        use crate::sizing::decode::{EfficiencyFactor, SpeedCalibration};
+        let mut options = options(&[("v100-sxm2-16gb", None)], vec![WeightPrecision::Fp16]);
+        options.model = model_by_id("qwen2.5-7b").unwrap();
+        options.kv_dtypes = vec![KvDtype::Bits16];
+        let demand = Demand {
+            peak_concurrent_sessions: 8,
+            context_tokens: 8_192,
+            min_decode_tokens_per_s: Some(60.0),
+            max_ttft_ms: None,
+            prompt_tokens: None,
+        };
+        let tp4 = |rows: &[Candidate]| {
+            rows.iter()
+                .find(|c| c.topology.tp == 4 && c.topology.pp == 1)
+                .cloned()
+                .unwrap()
+        };
+        // Ceiling only: 4 × 900 ÷ 14.1 = 255.3 tok/s clears 60 tok/s, marked not established.
+        let ceiling_only = tp4(&recommend(&demand, &options));
+        assert!(ceiling_only.feasible, "{:?}", ceiling_only.reasons);
+        assert_eq!(ceiling_only.decode_tokens_per_s, 255.3);
+        let step = ceiling_only
+            .steps
+            .iter()
+            .find(|s| s.label == "Decode target per stream")
+            .unwrap();
+        assert!(
+            step.formula.contains("not established: ceiling only"),
+            "{}",
+            step.formula
+        );
+        // Calibrated on the pilot's own load test: 34.5 tok/s at concurrency 1 = 0.135 of it.
+        options.speed = SpeedCalibration {
+            factors: vec![
+                EfficiencyFactor::new(
+                    "v100-sxm2-16gb",
+                    "Tesla V100-SXM2-16GB",
+                    4,
+                    1,
+                    WeightPrecision::Fp16,
+                    34.5,
+                    255.3,
+                    1.0,
+                    "vllm bench serve, demo.jsonl, concurrency 1",
+                )
+                .unwrap(),
+            ],
+        };
+        let calibrated = tp4(&recommend(&demand, &options));
+        assert!(!calibrated.feasible);
+        let expected = calibrated.expected_speed.as_ref().unwrap();
+        assert_eq!(expected.tokens_per_s, 34.5);
+        assert!(calibrated.reasons.iter().any(|r| r
+            .starts_with("decode speed: the expected 34.5 tok/s (ceiling 255.3 × efficiency 0.135) is below the 60.0 tok/s target")));
     }
 
     #[test]

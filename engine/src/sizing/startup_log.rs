@@ -7,8 +7,9 @@
 //! * weights: `Model loading took N GiB` (V1; newer releases add "memory"), `Loading model
 //!   weights took N GB` (V0 and early V1; the figure is GiB despite the label: vLLM divides by
 //!   2^30), `model weights take NGiB` (V0 profile);
-//! * `Available KV cache memory: N GiB` (V1, per worker: the minimum is kept), and V0's "the
-//!   rest of the memory reserved for KV Cache is NGiB";
+//! * `Available KV cache memory: N GiB` (V1, per worker: the minimum is kept), V0's "the
+//!   rest of the memory reserved for KV Cache is NGiB", and V1's refusal "… larger than the
+//!   available KV cache memory (N GiB)";
 //! * `GPU KV cache size: N tokens`, `Maximum concurrency for X tokens per request: Y x`, V0's
 //!   `# GPU blocks: N` (`# CUDA blocks` in some builds);
 //! * the profile: `total_gpu_memory (T) x gpu_memory_utilization (u) = R`, activation and
@@ -16,7 +17,9 @@
 //!   is (u, R GiB). Actual usage is W GiB for weight, A GiB for peak activation, N GiB for
 //!   non-torch memory, and G GiB for CUDAGraph memory`, and graph-capture lines;
 //! * settings when present: version, model, tensor/pipeline parallel size, utilisation,
-//!   `max_model_len`, KV dtype (from the engine-config line, `non-default args`, or the command);
+//!   `max_model_len`, KV dtype (from the engine-config line, `non-default args`, or the command),
+//!   batched tokens, sequences, eager mode, engine, the sampler kernel (FlashInfer or PyTorch)
+//!   and whether custom all-reduce is off;
 //! * the reason vLLM refused to start, if it did.
 //!
 //! A text with none of the key lines is an error. [`compare`] then sets a prediction beside the
@@ -72,6 +75,14 @@ pub struct StartupLog {
     /// back to V0").
     #[serde(default)]
     pub engine: Option<String>,
+    /// Whether the sampler runs FlashInfer's top-k/top-p kernel ("Using FlashInfer for top-p &
+    /// top-k sampling") or PyTorch's ("Falling back to the PyTorch-native implementation").
+    #[serde(default)]
+    pub flashinfer_sampler: Option<bool>,
+    /// `Some(false)` when custom all-reduce is off ("Custom allreduce is disabled",
+    /// `disable_custom_all_reduce=True`).
+    #[serde(default)]
+    pub custom_all_reduce: Option<bool>,
 }
 
 impl StartupLog {
@@ -207,6 +218,8 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
         if let Some(v) = number_after(line, "Available KV cache memory:")
             .or_else(|| number_after(line, "the rest of the memory reserved for KV Cache is"))
             .or_else(|| number_after(line, "kv_cache_size="))
+            // V1's refusal: "… is needed, which is larger than the available KV cache memory (N GiB)".
+            .or_else(|| number_after(line, "larger than the available KV cache memory ("))
         {
             keep_min(&mut log.available_kv_gib, v);
         }
@@ -334,6 +347,22 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
             } else {
                 None
             };
+        }
+        if line.contains("Using FlashInfer for top-p & top-k sampling") {
+            log.flashinfer_sampler = Some(true);
+        } else if log.flashinfer_sampler.is_none()
+            && (line.contains("PyTorch-native implementation of top-p")
+                || line.contains("FlashInfer top-p/top-k sampling unavailable")
+                || line.contains("FlashInfer top-p/top-k sampling disabled"))
+        {
+            log.flashinfer_sampler = Some(false);
+        }
+        if line.contains("Custom allreduce is disabled")
+            || line.contains("disable_custom_all_reduce=True")
+            || line.contains("'disable_custom_all_reduce': True")
+            || line.contains("--disable-custom-all-reduce")
+        {
+            log.custom_all_reduce = Some(false);
         }
         if line.contains("V1 LLM engine") {
             log.engine = Some("V1".into());

@@ -16,7 +16,8 @@ use super::kv_cache::kv_bytes_per_token_per_layer;
 use super::memory_model::{
     CUDA_CONTEXT_GIB, VLLM_BLOCK_SIZE_TOKENS, VllmEngine, VllmVersion, activation_gib,
     cuda_context_in_budget, cuda_graph_gib, cuda_graphs_in_budget, default_gpu_memory_utilization,
-    hybrid_kv_manager, kv_tokens_from_concurrency, non_torch_gib, scheduler_defaults, vllm_engine,
+    hybrid_kv_manager, kv_tokens_from_concurrency, non_torch_gib, sampler_bytes_per_logit,
+    scheduler_defaults, vllm_engine,
 };
 use super::model::{LayerKind, ModelSpec};
 use super::planning::kv_per_token_formula;
@@ -190,10 +191,17 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
         VllmEngine::V0 => max_num_seqs,
         VllmEngine::V1 => max_num_seqs.min(mnbt),
     };
+    let bytes_per_logit = sampler_bytes_per_logit(engine, version, input.flashinfer_sampler);
     let class = model.class();
-    let activation = activation_gib(model, topology.tp, mnbt, sampler_sequences);
+    let activation = activation_gib(model, topology.tp, mnbt, sampler_sequences, bytes_per_logit);
     let context_counted = cuda_context_in_budget(version, engine);
-    let non_torch = non_torch_gib(topology.tp, topology.pp, gpu.nvlink, context_counted);
+    let all_reduce_buffers = gpu.nvlink && input.custom_all_reduce != Some(false);
+    let non_torch = non_torch_gib(
+        topology.tp,
+        topology.pp,
+        all_reduce_buffers,
+        context_counted,
+    );
     let graphs = if input.enforce_eager {
         0.0
     } else {
@@ -320,20 +328,29 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
         bottleneck.weights_gib,
         "GiB",
     ));
+    let logit_bytes = format!(
+        "{} B a logit{}",
+        num(bytes_per_logit, 1),
+        match (engine, input.flashinfer_sampler) {
+            (VllmEngine::V1, Some(true)) => ", FlashInfer sampler",
+            (VllmEngine::V1, _) => ", PyTorch sampler",
+            _ => "",
+        }
+    );
     steps.push(Step::new(
         "Activation + non-torch memory",
         format!(
-            "{} GiB peak activation ({} profile: {} batched tokens, {} sampled sequences × {} vocabulary) + {} GiB non-torch ({}{})",
+            "{} GiB peak activation ({} profile: {} batched tokens, {} sampled sequences × {} vocabulary at {logit_bytes}) + {} GiB non-torch ({}{})",
             num(activation, 2),
             engine.as_str(),
             num(mnbt as f64, 0),
             num(sampler_sequences as f64, 0),
             num(model.vocab_size as f64, 0),
             num(non_torch, 2),
-            if topology.tp * topology.pp > 1 {
-                "NCCL and all-reduce buffers"
-            } else {
-                "single card"
+            match (topology.tp * topology.pp > 1, all_reduce_buffers) {
+                (false, _) => "single card",
+                (true, true) => "NCCL and custom all-reduce buffers",
+                (true, false) => "NCCL, no custom all-reduce",
             },
             if context_counted {
                 "; this release counts the CUDA context inside the budget"

@@ -133,6 +133,14 @@ impl ValueCounts {
         self.dense.iter().rposition(|&n| n > 0).map(|i| i as u32)
     }
 
+    /// How many values added are strictly greater than `threshold`.
+    pub fn count_above(&self, threshold: f64) -> u64 {
+        self.occurrences()
+            .filter(|(value, _)| f64::from(*value) > threshold)
+            .map(|(_, n)| n)
+            .sum()
+    }
+
     /// Smallest value added; `None` when empty.
     pub fn min(&self) -> Option<u32> {
         if let Some(i) = self.dense.iter().position(|&n| n > 0) {
@@ -237,6 +245,10 @@ mod tests {
         assert_eq!(counts.min(), Some(1));
         assert_eq!(counts.count(), 10);
         assert_eq!(counts.sum(), 140_035);
+        // Above the p95 (interpolated between 40,000 and 100,000): the one 100,000.
+        assert_eq!(counts.count_above(counts.quantile(0.95).unwrap()), 1);
+        assert_eq!(counts.count_above(3.0), 5);
+        assert_eq!(counts.count_above(100_000.0), 0);
     }
 
     #[test]

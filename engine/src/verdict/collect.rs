@@ -20,6 +20,12 @@
 //! * **Evaluation runs** → figures at the **evaluation set**: answer accuracy (% of items right,
 //!   a rate), mean score when the run scores fractionally, retrieval hit rate@k and truncation
 //!   rate, for the run the caller chose (the decided precision's run).
+//!
+//! Every figure carries the number of requests (or questions) it rests on, so a percentile of
+//! too few samples is not graded ([`super::samples`]), and the outcome of its file's
+//! comparability check ([`super::comparability`]): a file of another model or GPU grades
+//! nothing, a file that does not say is graded and flagged. A load-test point without a
+//! request count is graded, flagged "sample count not stated in the file".
 
 use super::evidence::EvidenceStatistic;
 use crate::demand::DemandProfile;
@@ -64,13 +70,36 @@ pub struct LoadPoint {
     pub recorded_at_ms: Option<i64>,
     pub gpu: String,
     pub engine_version: String,
+    /// The model the point was measured with; empty when the file does not say.
+    #[serde(default)]
+    pub model: String,
+    /// The file's comparability check against the pilot.
+    #[serde(default)]
+    pub check: super::comparability::FileCheck,
 }
 
-/// The figures of a gateway log's demand profile.
+/// The figures of a gateway log's demand profile (without a comparability check: see
+/// [`gateway_figures_checked`]).
 pub fn gateway_figures(
     profile: &DemandProfile,
     source: &str,
     recorded_at_ms: i64,
+) -> Vec<EvidenceStatistic> {
+    gateway_figures_checked(
+        profile,
+        source,
+        recorded_at_ms,
+        &super::comparability::FileCheck::default(),
+    )
+}
+
+/// The figures of a gateway log's demand profile, each with its sample count and the log's
+/// comparability check.
+pub fn gateway_figures_checked(
+    profile: &DemandProfile,
+    source: &str,
+    recorded_at_ms: i64,
+    check: &super::comparability::FileCheck,
 ) -> Vec<EvidenceStatistic> {
     let mut figures = Vec::new();
     let latency = &profile.gateway_latency;
@@ -80,38 +109,54 @@ pub fn gateway_figures(
         (Metric::E2e, &latency.e2e_ms),
     ] {
         if let Some(p) = percentiles {
-            figures.extend(percentile_figures(metric, p));
+            figures.extend(
+                percentile_figures(metric, p)
+                    .into_iter()
+                    .map(|f| f.with_samples(p.count)),
+            );
         }
     }
     if let Some(tpot) = &latency.tpot_ms
         && tpot.p50 > 0.0
     {
-        figures.push(gateway(
-            Metric::OutputSpeedPerUser,
-            Statistic::P50,
-            1000.0 / tpot.p50,
-            Unit::TokensPerS,
-        ));
+        figures.push(
+            gateway(
+                Metric::OutputSpeedPerUser,
+                Statistic::P50,
+                1000.0 / tpot.p50,
+                Unit::TokensPerS,
+            )
+            .with_samples(tpot.count),
+        );
     }
     let outcomes = &profile.outcomes;
     if outcomes.requests > 0 {
-        for (metric, rate) in [
-            (Metric::ErrorRate, outcomes.failure_rate),
-            (Metric::TimeoutRate, outcomes.timeout_rate),
-            (Metric::CancellationRate, outcomes.cancellation_rate),
-            (Metric::TruncationRate, outcomes.truncation_rate),
+        for (metric, rate, of) in [
+            (Metric::ErrorRate, outcomes.failure_rate, outcomes.requests),
+            (
+                Metric::TimeoutRate,
+                outcomes.timeout_rate,
+                outcomes.requests,
+            ),
+            (
+                Metric::CancellationRate,
+                outcomes.cancellation_rate,
+                outcomes.requests,
+            ),
+            (
+                Metric::TruncationRate,
+                outcomes.truncation_rate,
+                outcomes.ok,
+            ),
         ] {
-            figures.push(gateway(
-                metric,
-                Statistic::Rate,
-                rate * 100.0,
-                Unit::Percent,
-            ));
+            figures.push(
+                gateway(metric, Statistic::Rate, rate * 100.0, Unit::Percent).with_samples(of),
+            );
         }
     }
     figures
         .into_iter()
-        .map(|f| f.recorded(source, recorded_at_ms))
+        .map(|f| f.recorded(source, recorded_at_ms).checked(check))
         .collect()
 }
 
@@ -171,6 +216,8 @@ pub fn planned_peak_indices(points: &[LoadPoint], planned_peak: u32) -> Vec<usiz
 }
 
 /// The figures of the load tests at the planned peak (none without one; see the module docs).
+/// Points of files that are not the pilot's (another model or GPU) give figures marked not
+/// comparable and never stand in for the planned peak when the pilot's own points do.
 pub fn load_test_figures(
     points: &[LoadPoint],
     planned_peak: Option<u32>,
@@ -178,6 +225,19 @@ pub fn load_test_figures(
     let Some(peak) = planned_peak else {
         return Vec::new();
     };
+    let (comparable, others): (Vec<LoadPoint>, Vec<LoadPoint>) = points
+        .iter()
+        .cloned()
+        .partition(|p| p.check.is_comparable());
+    let mut figures = peak_figures(&comparable, peak, true);
+    let comparable_at_peak = !points_at_planned_peak(&comparable, peak).is_empty();
+    figures.extend(peak_figures(&others, peak, !comparable_at_peak));
+    figures
+}
+
+/// The scenario figures of the points at the planned peak and, when `summarise`, the worst of
+/// them as the planned-peak and all-traffic figures.
+fn peak_figures(points: &[LoadPoint], peak: u32, summarise: bool) -> Vec<EvidenceStatistic> {
     let chosen = points_at_planned_peak(points, peak);
     let mut figures = Vec::new();
     for point in &chosen {
@@ -187,6 +247,9 @@ pub fn load_test_figures(
                 .into_iter()
                 .map(|f| with_point_source(f, point, scope.clone(), "")),
         );
+    }
+    if !summarise {
+        return figures;
     }
     let scenarios = chosen.len();
     // The worst scenario of each figure is the planned peak's and the client's all-traffic one.
@@ -333,9 +396,27 @@ fn with_point_source(
     let source = format!("{}{concurrency}{scenario}{note}", point.source);
     let mut figure = figure
         .with_scope(scope)
-        .measured_on(point.gpu.clone(), point.engine_version.clone());
+        .measured_on(point.gpu.clone(), point.engine_version.clone())
+        .checked(&point.check);
     figure.source = source;
     figure.recorded_at_ms = point.recorded_at_ms;
+    figure.model = point.model.clone();
+    match (point.completed, point.failed) {
+        (Some(completed), failed) => {
+            // Latency percentiles rest on the completed requests; an error rate on all.
+            figure.samples = Some(if figure.metric == Metric::ErrorRate {
+                completed + failed.unwrap_or(0)
+            } else {
+                completed
+            });
+        }
+        (None, _) => {
+            let caveat = "sample count not stated in the file".to_string();
+            if !figure.caveats.contains(&caveat) {
+                figure.caveats.push(caveat);
+            }
+        }
+    }
     figure
 }
 
@@ -352,6 +433,12 @@ pub struct QualityFigures {
     pub truncation_rate: Option<f64>,
     pub source: String,
     pub recorded_at_ms: Option<i64>,
+    /// Questions answered.
+    #[serde(default)]
+    pub questions: Option<u64>,
+    /// The run's comparability check (its model against the pilot's).
+    #[serde(default)]
+    pub check: super::comparability::FileCheck,
 }
 
 /// The figures of one evaluation run.
@@ -366,7 +453,8 @@ pub fn quality_figures(run: &QualityFigures) -> Vec<EvidenceStatistic> {
         );
         figure.source = run.source.clone();
         figure.recorded_at_ms = run.recorded_at_ms;
-        figure
+        figure.samples = run.questions;
+        figure.checked(&run.check)
     };
     let mut figures = Vec::new();
     if let Some(accuracy) = run.accuracy {
@@ -568,5 +656,30 @@ mod tests {
             get(Metric::TruncationRate, Statistic::Rate).value,
             Some(50.0)
         );
+    }
+
+    #[test]
+    fn another_models_point_never_stands_in_for_the_pilots_own() {
+        use crate::verdict::comparability::FileCheck;
+        let mut other = point("gpt-oss", 100.0, 900.0);
+        other.check = FileCheck {
+            not_comparable: Some("another model".into()),
+            caveats: Vec::new(),
+        };
+        let own = point("chat", 128.0, 300.0);
+        let figures = load_test_figures(&[other.clone(), own], Some(100));
+        let peak: Vec<&EvidenceStatistic> = figures
+            .iter()
+            .filter(|f| f.metric == Metric::Ttft && f.statistic == Statistic::P99)
+            .filter(|f| f.scope == Scope::PlannedPeak)
+            .collect();
+        assert_eq!(peak.len(), 1);
+        assert_eq!(peak[0].value, Some(300.0));
+        assert!(peak[0].not_comparable.is_none());
+        // Alone, its figures stand at the peak, marked not comparable.
+        let figures = load_test_figures(&[other], Some(100));
+        let peak = find(&figures, Metric::Ttft, Statistic::P99, &Scope::PlannedPeak).unwrap();
+        assert_eq!(peak.not_comparable.as_deref(), Some("another model"));
+        assert_eq!(peak.samples, Some(99));
     }
 }

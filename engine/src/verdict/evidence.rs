@@ -50,6 +50,20 @@ pub struct EvidenceStatistic {
     /// Serving engine version the figure was measured with; empty when not stated.
     #[serde(default)]
     pub engine_version: String,
+    /// How many requests (or questions) the figure rests on, when known: a percentile needs
+    /// enough of them ([`super::samples`]).
+    #[serde(default)]
+    pub samples: Option<u64>,
+    /// Model the figure was measured with; empty when not stated.
+    #[serde(default)]
+    pub model: String,
+    /// Set when the file is not the pilot's (another model or GPU, [`super::comparability`]):
+    /// the figure grades nothing and this is why.
+    #[serde(default)]
+    pub not_comparable: Option<String>,
+    /// What the file leaves unstated (`model not stated in the file`): graded, but flagged.
+    #[serde(default)]
+    pub caveats: Vec<String>,
 }
 
 impl EvidenceStatistic {
@@ -76,7 +90,28 @@ impl EvidenceStatistic {
             recorded_at_ms: None,
             gpu: String::new(),
             engine_version: String::new(),
+            samples: None,
+            model: String::new(),
+            not_comparable: None,
+            caveats: Vec::new(),
         }
+    }
+
+    /// The same figure resting on `samples` requests or questions.
+    pub fn with_samples(mut self, samples: u64) -> Self {
+        self.samples = Some(samples);
+        self
+    }
+
+    /// The same figure with the outcome of its file's comparability check.
+    pub fn checked(mut self, check: &super::comparability::FileCheck) -> Self {
+        self.not_comparable = check.not_comparable.clone();
+        for caveat in &check.caveats {
+            if !self.caveats.contains(caveat) {
+                self.caveats.push(caveat.clone());
+            }
+        }
+        self
     }
 
     /// The same figure with this scope.

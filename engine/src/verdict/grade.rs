@@ -14,7 +14,13 @@
 //!    the same definition;
 //! 6. **unit**: only exact conversions (s ↔ ms);
 //! 7. **serving** (when grading a plan): latency and throughput measured on another GPU or engine
-//!    version than the plan's pilot serving are not the pilot's.
+//!    version than the plan's pilot serving are not the pilot's (GPU names compared as the same
+//!    card, [`crate::sizing::gpu::same_gpu_name`]);
+//! 8. **sample size**: a percentile or rate needs enough requests to be that figure at all
+//!    ([`super::samples`]: p99 needs 100, a 1 % rate 100).
+//!
+//! Before all of these, a figure whose file is not the pilot's (another model or GPU,
+//! [`super::comparability`]) is not comparable, with the file's reason.
 //!
 //! A comparable figure then passes or fails by the comparator, with equality at one part in a
 //! billion (see [`crate::plan::comparator`]): ≤ and ≥ pass at the limit, < and > fail. A figure
@@ -138,6 +144,9 @@ pub(crate) fn mismatches(
     serving: Option<&PilotServing>,
 ) -> Vec<Mismatch> {
     let mut found = Vec::new();
+    if let Some(reason) = &figure.not_comparable {
+        found.push(mismatch("evidence", reason.clone()));
+    }
     if mark.point != figure.point {
         let reason = if mark.metric.family() == MetricFamily::Latency {
             format!(
@@ -203,7 +212,8 @@ pub(crate) fn mismatches(
         let differs = |a: &str, b: &str| {
             !a.trim().is_empty() && !b.trim().is_empty() && !a.trim().eq_ignore_ascii_case(b.trim())
         };
-        if differs(&figure.gpu, &serving.gpu) {
+        let other_gpu = crate::sizing::gpu::same_gpu_name(&figure.gpu, &serving.gpu) == Some(false);
+        if other_gpu {
             found.push(mismatch(
                 "GPU",
                 format!(
@@ -225,6 +235,11 @@ pub(crate) fn mismatches(
                 ),
             ));
         }
+    }
+    if mark.statistic == figure.statistic
+        && let Some(m) = super::samples::insufficient(mark, figure)
+    {
+        found.push(m);
     }
     found
 }
@@ -310,7 +325,17 @@ pub(crate) fn evaluate(mark: &PassMark, figure: &EvidenceStatistic) -> MarkGrade
         value,
         unit: mark.unit,
     });
-    let source = source_suffix(figure);
+    let mut caveats = figure.caveats.clone();
+    caveats.extend(super::samples::small_sample_note(mark, figure));
+    let source = format!(
+        "{}{}",
+        source_suffix(figure),
+        if caveats.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", caveats.join("; "))
+        }
+    );
     if mark.comparator.admits(value, mark.threshold) {
         return MarkGrade {
             verdict: Verdict::Pass,

@@ -11,13 +11,21 @@
 //! * [`collect`]: which figure of the pilot's evidence (gateway log, load tests at the planned
 //!   peak, evaluation runs) grades which mark.
 //! * [`plan_grade`]: a whole plan against a list of figures ([`grade_plan`]).
+//! * [`comparability`]: whether an evidence file is the pilot's at all (model, GPU).
+//! * [`samples`]: how many requests a percentile or rate needs before it grades a mark.
+//! * [`cross_check`]: the warnings that change the reading: the in-flight cross-check (Little's
+//!   law on the log, the server's Δ latency sum ÷ Δt), pass marks first approved after the
+//!   data, small evaluation sets.
 //!
 //! [`PassMark`]: crate::plan::PassMark
 
 pub mod collect;
+pub mod comparability;
+pub mod cross_check;
 pub mod evidence;
 pub mod grade;
 pub mod plan_grade;
+pub mod samples;
 
 pub use evidence::{EvidenceStatistic, ValueBounds};
 pub use grade::{MarkGrade, Verdict, grade};

@@ -4,7 +4,9 @@
 //! the mark's number (same point, statistic, scope, definition, convertible unit, and — for
 //! latency and throughput — measured on the plan's GPU and engine version when both sides state
 //! them) the most recently recorded one is graded; the others are counted so the report can say
-//! "latest of 3". When candidates exist but none matches, the closest one (fewest differences)
+//! "latest of 3". When candidates exist but none matches, the closest one (fewest differences;
+//! a figure of the mark's kind that rests on too few samples or on another model's file counts
+//! as closer than one measured elsewhere)
 //! explains why the mark is not comparable, so the reader learns what evidence is missing (e.g.
 //! "only engine TTFT exists"). No candidate at all means not measured.
 //!
@@ -143,9 +145,20 @@ fn grade_mark(
         }
         return graded(Some(chosen), matching.len() - 1, grade);
     }
+    // The closest figure explains best: a figure that is the mark's number but rests on too
+    // few samples, or on a file of another model or GPU, is closer than one measured elsewhere.
+    let weight = |found: &Vec<super::grade::Mismatch>| -> usize {
+        found
+            .iter()
+            .map(|m| match m.aspect {
+                "sample size" | "evidence" | "GPU" | "engine version" => 1,
+                _ => 2,
+            })
+            .sum()
+    };
     let (closest, found) = differences
         .iter()
-        .min_by_key(|(_, found)| found.len())
+        .min_by_key(|(_, found)| weight(found))
         .expect("at least one candidate");
     let mut reason = combined_reason(found);
     if with_value.len() > 1 {
@@ -387,6 +400,59 @@ mod tests {
         assert_eq!(
             json["marks"][0]["grade"]["verdict"]["outcome"],
             "not_measured"
+        );
+    }
+
+    #[test]
+    fn too_few_samples_or_another_models_file_grade_nothing_and_say_why() {
+        use crate::verdict::comparability::FileCheck;
+        // 30 requests per point under a p99 mark it meets: too few to show it is met.
+        let thin = client(Metric::Ttft, Statistic::P99, 400.0, Unit::Ms).with_samples(30);
+        let gateway = EvidenceStatistic::new(
+            Metric::Ttft,
+            Statistic::P99,
+            335.0,
+            Unit::Ms,
+            MeasurementPoint::Gateway,
+        )
+        .with_samples(5_870);
+        let graded = grade_plan(&interactive(), &[gateway, thin]);
+        let Verdict::NotComparable { reason } = &graded.marks[0].grade.verdict else {
+            panic!("{:?}", graded.marks[0].grade);
+        };
+        assert!(
+            reason.contains("the closest: too few samples: this figure rests on 30 requests, and a p99 needs at least 100 requests"),
+            "{reason}"
+        );
+        assert_eq!(graded.marks[0].evidence_index, Some(1));
+
+        let other_model = client(Metric::Tpot, Statistic::P99, 20.0, Unit::Ms).checked(&FileCheck {
+            not_comparable: Some("the load test gpt-oss.json was measured with model “openai/gpt-oss-20b”, but the pilot serves “Qwen/Qwen3-4B”: its figures are another model's".into()),
+            caveats: Vec::new(),
+        });
+        let graded = grade_plan(&interactive(), &[other_model]);
+        let Verdict::NotComparable { reason } = &graded.marks[1].grade.verdict else {
+            panic!("{:?}", graded.marks[1].grade);
+        };
+        assert!(
+            reason.starts_with(
+                "the load test gpt-oss.json was measured with model “openai/gpt-oss-20b”"
+            ),
+            "{reason}"
+        );
+
+        let unstated = client(Metric::Tpot, Statistic::P99, 30.0, Unit::Ms)
+            .with_samples(200)
+            .checked(&FileCheck {
+                not_comparable: None,
+                caveats: vec!["model not stated in the file".into()],
+            })
+            .recorded("vllm bench serve, run.json", 1);
+        let graded = grade_plan(&interactive(), &[unstated]);
+        assert_eq!(graded.marks[1].grade.verdict, Verdict::Pass);
+        assert_eq!(
+            graded.marks[1].grade.explanation,
+            "p99 TPOT at the client: 30 ms meets ≤ 40 ms (vllm bench serve, run.json) [model not stated in the file]."
         );
     }
 }

@@ -7,6 +7,7 @@ mod authorisation;
 mod calibration;
 mod catalog;
 mod cli;
+mod fidelity;
 mod helpers;
 mod load_tests;
 mod load_tests_pages;

@@ -947,11 +947,13 @@ async fn the_demo_pilot_starts_with_an_approved_mlperf_interactive_plan() {
         .await
         .unwrap();
     assert!(html.contains("TTFT p99 ≤ 450 ms @ client"));
-    // The demo evidence grades both marks at the planned peak of 8 requests in flight: the V100
-    // load test's TTFT p99 misses 450 ms there, its TPOT p99 stays under 40 ms.
-    assert!(html.contains("Pass marks missed: 1 of 2 pass marks met, 1 missed."));
+    // The demo evidence grades both marks at the planned peak of 8 requests in flight, on 30
+    // requests a point: the V100 load test's TTFT p99 (572 ms) already misses 450 ms, which a
+    // small sample can show; its TPOT p99 under 40 ms cannot show a p99 met on 30 requests.
+    assert!(html.contains("Pass marks missed: 0 of 2 pass marks met, 1 missed, 1 not comparable."));
     assert!(html.contains("data-verdict=\"fail\""));
-    assert!(html.contains("data-verdict=\"pass\""));
+    assert!(html.contains("too few to show a p99 is met (it needs 100)"));
+    assert!(html.contains("a p99 needs at least 100 requests"));
 }
 
 #[tokio::test]

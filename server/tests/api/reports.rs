@@ -54,10 +54,11 @@ async fn the_demo_report_grades_recommends_and_stays_self_contained() {
     assert_eq!(response.headers()["x-frame-options"], "SAMEORIGIN");
     let html = response.text().await.unwrap();
     assert_self_contained(&html);
-    // The demo plan's TTFT p99 ≤ 450 ms at the planned peak of 8 fails on the V100 load test,
-    // its TPOT p99 ≤ 40 ms passes.
+    // The demo plan's TTFT p99 ≤ 450 ms and TPOT p99 ≤ 40 ms at the planned peak of 8: the V100
+    // load test has 30 requests per point, too few to show a p99 met (it needs 100) but enough
+    // to show TTFT's 572 ms missed (see fidelity.rs and verdict::samples).
     assert!(
-        html.contains("Pass marks missed: 1 of 2 pass marks met, 1 missed."),
+        html.contains("Pass marks missed: 0 of 2 pass marks met, 1 missed, 1 not comparable."),
         "verdict"
     );
     assert!(

@@ -1,0 +1,305 @@
+//! Checks across the evidence that change how the verdict reads.
+//!
+//! * **Requests in flight, measured two ways** ([`log_in_flight_check`],
+//!   [`server_in_flight_check`]). The gateway log gives the exact in-flight sweep; Little's law
+//!   gives the same mean from the busiest hour's arrival rate × the mean time its requests spent
+//!   in the system. The two differ only by requests straddling the hour's edges, so more than
+//!   [`LOG_TOLERANCE`] (10 %) apart means the log is inconsistent (clocks, missing end times,
+//!   records from another period). When two `/metrics` scrapes span the busiest hour, vLLM's own
+//!   Δ`vllm:e2e_request_latency_seconds_sum` ÷ Δt is a third, independent figure for the same
+//!   window; it leaves out the gateway's own time and cancelled requests, so it may sit a little
+//!   below the log, and more than [`SERVER_TOLERANCE`] (20 %) apart means the scrapes and the log
+//!   do not describe the same traffic (another server, another period, a gateway spreading load
+//!   over several servers).
+//! * **Pass marks written after the data** ([`first_approval_after_evidence`]): the plan's
+//!   first approval came after the first evidence arrived, so the marks may have been fitted to
+//!   the results. (Amendments after evidence are flagged separately, from the plan's history.)
+//! * **Small evaluation sets** ([`small_eval_set`]): fewer than 50 questions (the guide: fifty to
+//!   a hundred real questions).
+
+use crate::demand::DemandProfile;
+use crate::plan::PlanVersion;
+use serde::{Deserialize, Serialize};
+
+/// How far Little's law on the log may be from the log's own sweep, as a fraction.
+pub const LOG_TOLERANCE: f64 = 0.10;
+/// How far vLLM's mean in flight may be from the log's over the same window, as a fraction.
+pub const SERVER_TOLERANCE: f64 = 0.20;
+
+/// One comparison of two mean-in-flight figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InFlightCheck {
+    /// What is compared, for people.
+    pub label: String,
+    /// The figure checked (Little's law, or vLLM's), requests.
+    pub checked: f64,
+    /// How it was computed.
+    pub checked_definition: String,
+    /// The reference (the log's sweep over the same window), requests.
+    pub reference: f64,
+    pub reference_definition: String,
+    /// (checked − reference) ÷ reference; `None` when the reference is 0.
+    pub relative_difference: Option<f64>,
+    /// The tolerance applied, as a fraction.
+    pub tolerance: f64,
+    /// Within the tolerance.
+    pub agrees: bool,
+    /// One sentence for the verdict and the report.
+    pub sentence: String,
+}
+
+fn relative(checked: f64, reference: f64) -> Option<f64> {
+    (reference.is_finite() && reference > 0.0 && checked.is_finite())
+        .then(|| (checked - reference) / reference)
+}
+
+fn check(
+    label: &str,
+    checked: f64,
+    checked_definition: &str,
+    reference: f64,
+    reference_definition: &str,
+    tolerance: f64,
+) -> InFlightCheck {
+    let difference = relative(checked, reference);
+    let agrees = match difference {
+        Some(d) => d.abs() <= tolerance,
+        None => checked.abs() < 1e-9,
+    };
+    let diff_words = difference
+        .map(|d| {
+            if (d * 100.0).abs() < 0.05 {
+                "a difference of 0.0 %".to_string()
+            } else {
+                format!("a difference of {:+.1} %", d * 100.0)
+            }
+        })
+        .unwrap_or_else(|| "no reference".into());
+    let sentence = format!(
+        "{label}: {} ({checked_definition}) against {} ({reference_definition}), {diff_words}; {} the ±{} % tolerance.",
+        crate::plan::format_number((checked * 100.0).round() / 100.0),
+        crate::plan::format_number((reference * 100.0).round() / 100.0),
+        if agrees { "within" } else { "outside" },
+        crate::plan::format_number(tolerance * 100.0)
+    );
+    InFlightCheck {
+        label: label.to_string(),
+        checked,
+        checked_definition: checked_definition.to_string(),
+        reference,
+        reference_definition: reference_definition.to_string(),
+        relative_difference: difference,
+        tolerance,
+        agrees,
+        sentence,
+    }
+}
+
+/// Little's law on the gateway log's busiest hour against its own sweep.
+pub fn log_in_flight_check(profile: &DemandProfile) -> InFlightCheck {
+    let little = &profile.littles_law;
+    check(
+        "Requests in flight in the busiest hour, gateway log",
+        little.predicted_in_flight,
+        &format!(
+            "Little's law: {} req/s × {} s mean time in system",
+            crate::plan::format_number((little.arrival_rate_per_s * 1e4).round() / 1e4),
+            crate::plan::format_number((little.mean_time_in_system_s * 100.0).round() / 100.0)
+        ),
+        little.measured_in_flight,
+        "the log's exact sweep over start and end times",
+        LOG_TOLERANCE,
+    )
+}
+
+/// The busiest hour's start and end, Unix ms.
+pub fn busiest_hour_ms(profile: &DemandProfile) -> (i64, i64) {
+    let start = profile.busiest_hour_start.unix_ms;
+    (start, start + 3_600_000)
+}
+
+/// vLLM's mean in flight between two scrapes (Δ latency sum ÷ Δt) against the log's mean over
+/// the same window; `None` when the scrapes do not span the busiest hour (then there is no
+/// like-for-like window to compare), or a figure is missing.
+pub fn server_in_flight_check(
+    profile: &DemandProfile,
+    server_mean_in_flight: Option<f64>,
+    from_ms: Option<i64>,
+    to_ms: Option<i64>,
+) -> Option<InFlightCheck> {
+    let server = server_mean_in_flight.filter(|v| v.is_finite())?;
+    let (from, to) = (from_ms?, to_ms?);
+    let (hour_from, hour_to) = busiest_hour_ms(profile);
+    if from > hour_from || to < hour_to {
+        return None;
+    }
+    let log = profile.in_flight_curve.mean_between(from, to)?;
+    Some(check(
+        "Requests in flight between the two /metrics scrapes",
+        server,
+        "vLLM: Δ vllm:e2e_request_latency_seconds_sum ÷ Δt, queued included, cancelled and gateway time not",
+        log,
+        "the gateway log's sweep over the same window",
+        SERVER_TOLERANCE,
+    ))
+}
+
+/// Why no server-side cross-check was made, when scrapes exist but do not span the busiest hour.
+pub fn server_check_gap(
+    profile: &DemandProfile,
+    from_ms: Option<i64>,
+    to_ms: Option<i64>,
+) -> Option<String> {
+    let (hour_from, hour_to) = busiest_hour_ms(profile);
+    match (from_ms, to_ms) {
+        (Some(from), Some(to)) if from <= hour_from && to >= hour_to => None,
+        (Some(_), Some(_)) => Some(format!(
+            "The /metrics scrapes do not span the busiest hour ({} to {} UTC), so vLLM's mean in flight cannot be set against the log's: scrape before and after it.",
+            crate::traffic::timestamp::format_rfc3339_ms(hour_from),
+            crate::traffic::timestamp::format_rfc3339_ms(hour_to)
+        )),
+        _ => Some(
+            "The /metrics scrapes carry no times, so vLLM's mean in flight cannot be placed against the log's busiest hour."
+                .into(),
+        ),
+    }
+}
+
+/// A plan whose first approval came after the first evidence arrived: the marks may have been
+/// written knowing the results. `first_evidence` is the earliest upload (Unix ms, file name).
+pub fn first_approval_after_evidence(
+    versions: &[PlanVersion],
+    first_evidence: Option<(i64, &str)>,
+) -> Option<String> {
+    let (evidence_ms, file) = first_evidence?;
+    let first = versions
+        .iter()
+        .filter_map(|v| v.in_force_since_ms().map(|at| (at, v.number)))
+        .min()?;
+    (first.0 > evidence_ms).then(|| {
+        format!(
+            "Pass marks written after the data: plan version {} was first approved at {} UTC, after the first evidence ({}, uploaded {} UTC). The marks may have been set knowing the results.",
+            first.1,
+            crate::traffic::timestamp::format_rfc3339_ms(first.0),
+            file,
+            crate::traffic::timestamp::format_rfc3339_ms(evidence_ms)
+        )
+    })
+}
+
+/// A warning for an evaluation set of fewer than [`super::samples::EVAL_SET_MINIMUM`] questions.
+pub fn small_eval_set(questions: usize) -> Option<String> {
+    let minimum = super::samples::EVAL_SET_MINIMUM;
+    (questions < minimum).then(|| {
+        format!(
+            "The evaluation set has {questions} questions, fewer than the {minimum} to 100 real questions the guide asks for: its accuracy intervals are wide and one question moves the score by {:.1} percentage points.",
+            if questions == 0 { 100.0 } else { 100.0 / questions as f64 }
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demand::{DemandOptions, profile_gateway_log};
+    use crate::traffic::ReadOptions;
+
+    /// Two hours of one request every 10 s, each 5 s long: λ = 0.1 req/s, W = 5 s, L = 0.5.
+    fn steady_log() -> DemandProfile {
+        let mut log = String::new();
+        for i in 0..720 {
+            let start = 1_700_000_000.0 + f64::from(i) * 10.0;
+            log.push_str(&format!(
+                r#"{{"request_id":"r{i}","start_time":{start},"first_token_time":{},"end_time":{},"model":"m","prompt_tokens":100,"completion_tokens":50,"status":"ok","finish_reason":"stop"}}"#,
+                start + 0.5,
+                start + 5.0
+            ));
+            log.push('\n');
+        }
+        profile_gateway_log(
+            log.as_bytes(),
+            &ReadOptions::new("steady.jsonl"),
+            DemandOptions::default(),
+            |_| {},
+        )
+        .unwrap()
+        .0
+    }
+
+    #[test]
+    fn littles_law_on_a_steady_log_agrees_with_its_sweep() {
+        let profile = steady_log();
+        let check = log_in_flight_check(&profile);
+        assert!((check.checked - 0.5).abs() < 0.01, "{}", check.checked);
+        assert!((check.reference - 0.5).abs() < 0.01, "{}", check.reference);
+        assert!(check.agrees);
+        assert!(check.sentence.starts_with(
+            "Requests in flight in the busiest hour, gateway log: 0.5 (Little's law: 0.1 req/s × 5 s mean time in system) against 0.5"
+        ), "{}", check.sentence);
+        assert!(check.sentence.ends_with("within the ±10 % tolerance."));
+    }
+
+    #[test]
+    fn the_server_figure_is_checked_only_over_the_busiest_hour_and_flagged_when_far_off() {
+        let profile = steady_log();
+        let (from, to) = busiest_hour_ms(&profile);
+        assert!(server_in_flight_check(&profile, Some(0.5), Some(from + 1), Some(to)).is_none());
+        assert!(
+            server_check_gap(&profile, Some(from + 1), Some(to))
+                .unwrap()
+                .starts_with("The /metrics scrapes do not span the busiest hour")
+        );
+        let close = server_in_flight_check(&profile, Some(0.45), Some(from), Some(to)).unwrap();
+        assert!(close.agrees, "{}", close.sentence);
+        assert!((close.relative_difference.unwrap() + 0.1).abs() < 0.02);
+        // vLLM saw three times the log's load: the scrapes are of another server or period.
+        let far = server_in_flight_check(&profile, Some(1.5), Some(from), Some(to)).unwrap();
+        assert!(!far.agrees);
+        assert!(
+            far.sentence.contains("outside the ±20 % tolerance"),
+            "{}",
+            far.sentence
+        );
+        assert_eq!(server_check_gap(&profile, Some(from), Some(to)), None);
+    }
+
+    #[test]
+    fn a_plan_first_approved_after_the_data_is_flagged() {
+        use crate::account::Role;
+        use crate::plan::{Approver, PlanContent, templates};
+        let content: PlanContent = templates::by_id("mlperf-v6-llama2-70b-interactive")
+            .unwrap()
+            .content();
+        let mut version = PlanVersion::first_draft(content, 1_000);
+        version
+            .approve(
+                &Approver {
+                    user_id: 1,
+                    name: "A".into(),
+                    role: Role::Admin,
+                },
+                5_000,
+            )
+            .unwrap();
+        let versions = vec![version];
+        assert_eq!(
+            first_approval_after_evidence(&versions, Some((6_000, "gw.jsonl"))),
+            None
+        );
+        let late = first_approval_after_evidence(&versions, Some((2_000, "gw.jsonl"))).unwrap();
+        assert!(late.starts_with(
+            "Pass marks written after the data: plan version 1 was first approved at 1970-01-01T00:00:05"
+        ), "{late}");
+        assert!(late.contains("after the first evidence (gw.jsonl, uploaded 1970-01-01T00:00:02"));
+        assert_eq!(first_approval_after_evidence(&versions, None), None);
+    }
+
+    #[test]
+    fn sets_under_fifty_questions_are_warned_about() {
+        assert_eq!(small_eval_set(50), None);
+        assert_eq!(
+            small_eval_set(12).unwrap(),
+            "The evaluation set has 12 questions, fewer than the 50 to 100 real questions the guide asks for: its accuracy intervals are wide and one question moves the score by 8.3 percentage points."
+        );
+    }
+}
