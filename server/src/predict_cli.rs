@@ -15,12 +15,12 @@
 //! (`engine::twin::Prediction`). Bad arguments stop with a message naming the flag.
 
 use anyhow::{Context, bail};
+use app::api::predict::ssr::{LoadTestInput, TwinEvidence, TwinInputError};
 use clap::Args;
-use engine::ingest::{Import, ImportOptions, OperatingPoint, RequestRecord};
+use engine::ingest::{Import, ImportOptions};
 use engine::twin::{
-    ArrivalProcess, Basis, FitOptions, LimitSource, Percentiles, Prediction, PrefillScheduling,
-    Question, ServingLimits, TimedRequest, Twin, configurations, mooncake_trace,
-    replay_from_gateway,
+    ArrivalProcess, Basis, LimitSource, Percentiles, Prediction, PrefillScheduling, Question,
+    TimedRequest, Twin, mooncake_trace, replay_from_gateway,
 };
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -116,23 +116,20 @@ fn read_load_test(path: &Path) -> anyhow::Result<Import> {
         .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
-/// Every point and record of every input, record indices moved to the combined list.
-fn read_all(files: &[PathBuf]) -> anyhow::Result<(Vec<OperatingPoint>, Vec<RequestRecord>)> {
-    let mut points = Vec::new();
-    let mut requests = Vec::new();
+/// Every input as a load test of the twin's evidence (warnings to stderr).
+fn read_all(files: &[PathBuf]) -> anyhow::Result<Vec<LoadTestInput>> {
+    let mut load_tests = Vec::new();
     for path in files {
         let import = read_load_test(path)?;
-        let offset = points.len();
         for warning in &import.warnings {
             eprintln!("{}: {warning}", path.display());
         }
-        points.extend(import.points);
-        requests.extend(import.requests.into_iter().map(|mut r| {
-            r.point += offset;
-            r
-        }));
+        load_tests.push(LoadTestInput {
+            points: import.points,
+            requests: import.requests,
+        });
     }
-    Ok((points, requests))
+    Ok(load_tests)
 }
 
 fn read_text(path: &Path, flag: &str) -> anyhow::Result<String> {
@@ -140,13 +137,13 @@ fn read_text(path: &Path, flag: &str) -> anyhow::Result<String> {
         .with_context(|| format!("{flag} {}: could not read", path.display()))
 }
 
-/// What the optional evidence states about the engine's limits.
-fn stated_limits(args: &PredictArgs) -> anyhow::Result<ServingLimits> {
-    let mut limits = ServingLimits::default();
+/// Reads the optional evidence that states the engine's limits into `evidence` (combined
+/// by [`TwinEvidence::stated_limits`], as for a pilot's stored evidence).
+fn read_limit_evidence(args: &PredictArgs, evidence: &mut TwinEvidence) -> anyhow::Result<()> {
     if let Some(path) = &args.run_context {
         let context = engine::run_context::parse(&read_text(path, "--run-context")?)
             .map_err(|e| anyhow::anyhow!("--run-context {}: {}", path.display(), e.0))?;
-        limits = limits.or(ServingLimits::from_run_context(&context));
+        evidence.run_contexts.push(context);
     }
     if let Some(path) = &args.startup_log {
         let log = engine::sizing::startup_log::parse(&read_text(path, "--startup-log")?)
@@ -157,7 +154,7 @@ fn stated_limits(args: &PredictArgs) -> anyhow::Result<ServingLimits> {
                 path.display()
             );
         }
-        limits = limits.or(ServingLimits::from_startup_log(&log));
+        evidence.startup_logs.push(log);
     }
     if let Some(path) = &args.metrics {
         let snapshot = engine::metrics::VllmSnapshot::parse(&read_text(path, "--metrics")?)
@@ -168,9 +165,9 @@ fn stated_limits(args: &PredictArgs) -> anyhow::Result<ServingLimits> {
                 path.display()
             );
         };
-        limits = limits.or(ServingLimits::from_cache_config(&config));
+        evidence.cache_configs.push(config);
     }
-    Ok(limits)
+    Ok(())
 }
 
 /// The gateway log's busiest stretch as a replay at the asked rate.
@@ -227,60 +224,13 @@ fn gateway_replay(args: &PredictArgs, path: &Path) -> anyhow::Result<Vec<TimedRe
     Ok(requests)
 }
 
-/// Picks the points of one serving configuration.
-fn select_configuration(
-    points: Vec<OperatingPoint>,
-    requests: Vec<RequestRecord>,
-    asked: Option<&str>,
-) -> anyhow::Result<(String, Vec<OperatingPoint>, Vec<RequestRecord>)> {
-    let groups = configurations(&points);
-    let chosen = match asked {
-        Some(label) => groups
-            .iter()
-            .find(|g| g.label == label)
-            .or_else(|| groups.iter().find(|g| g.label.contains(label)))
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "--configuration {label}: no such configuration; the files hold: {}",
-                    describe_groups(&groups)
-                )
-            })?,
-        None if groups.len() > 1 => bail!(
-            "the files hold {} serving configurations; choose one with --configuration: {}",
-            groups.len(),
-            describe_groups(&groups)
-        ),
-        None => &groups[0],
-    };
-    let mine: Vec<OperatingPoint> = chosen.points.iter().map(|&i| points[i].clone()).collect();
-    let records = requests
-        .into_iter()
-        .filter_map(|mut r| {
-            let at = chosen.points.iter().position(|&i| i == r.point)?;
-            r.point = at;
-            Some(r)
-        })
-        .collect();
-    Ok((chosen.label.clone(), mine, records))
-}
-
-fn describe_groups(groups: &[engine::twin::Configuration]) -> String {
-    groups
-        .iter()
-        .map(|g| format!("{} ({} points)", g.label, g.points.len()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Runs `server predict`.
 pub fn run(args: &PredictArgs) -> anyhow::Result<()> {
-    let (points, requests) = read_all(&args.files)?;
-    if points.is_empty() {
-        bail!("the files hold no load-test operating points");
-    }
-    let (label, points, requests) =
-        select_configuration(points, requests, args.configuration.as_deref())?;
-    let limits = stated_limits(args)?;
+    let mut evidence = TwinEvidence {
+        load_tests: read_all(&args.files)?,
+        ..TwinEvidence::default()
+    };
+    read_limit_evidence(args, &mut evidence)?;
     let arrivals = match (&args.gateway_log, args.concurrency, args.rate) {
         (Some(path), _, _) => ArrivalProcess::Replay {
             requests: gateway_replay(args, path)?,
@@ -289,16 +239,20 @@ pub fn run(args: &PredictArgs) -> anyhow::Result<()> {
         (None, None, Some(rate_per_s)) => ArrivalProcess::Poisson { rate_per_s },
         (None, None, None) => bail!("give --rate or --concurrency"),
     };
-    let options = FitOptions::default();
-    let twin = if args.no_backtest {
-        let model = engine::twin::fit_with(&points, &requests, &limits, &options)?;
-        Twin {
-            model,
-            backtest: engine::twin::Backtest::not_run("not run (--no-backtest)"),
-        }
-    } else {
-        Twin::build_with(&points, &requests, &limits, &options)?
-    };
+    let (label, twin) = evidence
+        .build(args.configuration.as_deref(), !args.no_backtest)
+        .map_err(|e| match e {
+            TwinInputError::NoPoints => {
+                anyhow::anyhow!("the files hold no load-test operating points")
+            }
+            TwinInputError::NoSuchConfiguration { asked, available } => anyhow::anyhow!(
+                "--configuration {asked}: no such configuration; the files hold: {available}"
+            ),
+            TwinInputError::SeveralConfigurations { count, available } => anyhow::anyhow!(
+                "the files hold {count} serving configurations; choose one with --configuration: {available}"
+            ),
+            TwinInputError::Fit(e) => e.into(),
+        })?;
     let question = Question {
         arrivals,
         prompt_tokens: args.prompt_tokens,

@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod load_tests;
 pub mod pilots;
 pub mod plans;
+pub mod predict;
 pub mod quality;
 pub mod reports;
 pub mod session;

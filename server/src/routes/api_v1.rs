@@ -3,7 +3,8 @@
 //! Callers authenticate with a personal API token (`Authorization: Bearer pd_…`, created under
 //! *Account* or with `server token create`); a browser session works too. Authorisation is the
 //! same policy as everywhere else ([`app::server::auth`]): customers see only their organisation's
-//! pilots and get 404 for anything else. Errors are JSON: `{"error": "…"}`.
+//! pilots and get 404 for anything else. Errors are JSON: `{"error": "…", "kind": "…"}` (`kind`:
+//! [`AppError::kind`], e.g. `bad_argument` for a 400, `invalid` for a 422).
 
 use crate::AppState;
 use app::error::AppError;
@@ -40,7 +41,11 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status =
             StatusCode::from_u16(self.0.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let mut response = (status, Json(json!({ "error": self.0.to_string() }))).into_response();
+        let mut response = (
+            status,
+            Json(json!({ "error": self.0.to_string(), "kind": self.0.kind() })),
+        )
+            .into_response();
         if status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 axum::http::header::WWW_AUTHENTICATE,

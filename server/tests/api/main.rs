@@ -15,6 +15,7 @@ mod migrations;
 mod pages;
 mod pilots;
 mod plans;
+mod predict;
 mod quality;
 mod reports;
 mod rest;

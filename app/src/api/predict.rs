@@ -1,0 +1,507 @@
+//! The capacity twin of a pilot ([`engine::twin`]): predicted TTFT, TPOT, ITL and E2E
+//! percentiles at a rate or a concurrency, fitted on the pilot's stored load tests, with the
+//! leave-one-out back-test that states its error.
+//!
+//! Three callers ask the same question of the same evidence: the load-tests page (the server
+//! function here), `GET /api/v1/pilots/{id}/predict` and `server predict` (files on disk). The
+//! step from "load tests and limit evidence" to a fitted [`Twin`] is [`ssr::TwinEvidence`] and
+//! [`ssr::TwinEvidence::build`], shared by all three, so a prediction on the page, from the API
+//! and from the command line on the same files agree.
+//!
+//! A pilot's twin never re-reads raw files: the operating points come from the stored import
+//! summaries, the per-request records from the stored `request_samples` rows, the KV-cache size
+//! from the stored start-up logs and `/metrics` scrapes, `max_num_seqs` and
+//! `max_num_batched_tokens` from the run context stored with each load test.
+
+use crate::error::AppError;
+use crate::model::Pilot;
+use engine::twin::Prediction;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The load the card asks about by default, and where it comes from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DefaultLoad {
+    pub rate_per_s: Option<f64>,
+    pub concurrency: Option<u32>,
+    /// "the plan's peak arrival rate", "the plan's planned peak concurrency", …
+    pub source: String,
+}
+
+/// What the capacity-twin card shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TwinView {
+    pub pilot: Pilot,
+    /// False: the pilot has no load test, the card shows its empty state.
+    pub has_load_tests: bool,
+    /// The load asked (the form's values): exactly one is set when a prediction was made.
+    pub rate: String,
+    pub concurrency: String,
+    pub default_load: DefaultLoad,
+    /// The serving configuration the twin was fitted on.
+    pub configuration: Option<String>,
+    pub prediction: Option<Prediction>,
+    /// Why there is no prediction (bad form input, nothing to fit), for people.
+    pub problem: Option<String>,
+}
+
+/// The capacity twin's prediction for the load-tests page. `rate` and `concurrency` are the
+/// form's text (empty: not given; both empty: the default load); a bad value is reported on the
+/// card, not as a failed page.
+#[server(endpoint = "get_capacity_twin")]
+pub async fn get_capacity_twin(
+    pilot_id: i64,
+    rate: String,
+    concurrency: String,
+) -> Result<TwinView, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            ssr::twin_view(&services, pilot, rate, concurrency).await
+        }
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+pub mod ssr {
+    //! The server side: assembling the evidence, fitting, asking.
+
+    use super::*;
+    use crate::api::load_tests::LoadTestSummary;
+    use crate::api::load_tests::ssr::{LOAD_TEST, REQUEST_SAMPLES};
+    use crate::api::traffic::{METRICS_SCRAPE, MetricsScrapeSummary};
+    use crate::model::StartupLogSummary;
+    use crate::server::Services;
+    use crate::server::evidence::STARTUP_LOG;
+    use engine::ingest::{OperatingPoint, RequestRecord};
+    use engine::loadtest::RequestSamples;
+    use engine::metrics::CacheConfig;
+    use engine::run_context::RunContext;
+    use engine::sizing::StartupLog;
+    use engine::twin::{
+        Backtest, Configuration, FitOptions, Question, ServingLimits, Twin, TwinError,
+        configurations,
+    };
+
+    fn internal(error: impl std::fmt::Display) -> AppError {
+        tracing::error!(%error, "capacity twin evidence unreadable");
+        AppError::Internal
+    }
+
+    /// One load test as the twin reads it: its operating points and its per-request records
+    /// (their `point` indexes this load test's own points).
+    #[derive(Clone, Debug, Default)]
+    pub struct LoadTestInput {
+        pub points: Vec<OperatingPoint>,
+        pub requests: Vec<RequestRecord>,
+    }
+
+    /// Everything the twin is fitted from: load tests and what states the engine's limits.
+    #[derive(Clone, Debug, Default)]
+    pub struct TwinEvidence {
+        pub load_tests: Vec<LoadTestInput>,
+        /// `vllm serve` command lines / ServingRuntimes: `max_num_seqs`, `max_num_batched_tokens`.
+        pub run_contexts: Vec<RunContext>,
+        /// vLLM start-up logs: the KV-cache size.
+        pub startup_logs: Vec<StartupLog>,
+        /// `/metrics` scrapes' `vllm:cache_config_info`: the KV-cache size.
+        pub cache_configs: Vec<CacheConfig>,
+    }
+
+    /// Why no twin could be built from the evidence.
+    #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+    pub enum TwinInputError {
+        #[error("there are no load-test operating points to fit the capacity twin on")]
+        NoPoints,
+        /// The asked configuration is not among those of the load tests.
+        #[error(
+            "configuration {asked}: no such serving configuration; the load tests hold: {available}"
+        )]
+        NoSuchConfiguration { asked: String, available: String },
+        /// The load tests hold several configurations and none was asked for.
+        #[error("the load tests hold {count} serving configurations; choose one: {available}")]
+        SeveralConfigurations { count: usize, available: String },
+        #[error("{0}")]
+        Fit(#[from] TwinError),
+    }
+
+    /// The points of one serving configuration, ready to fit.
+    #[derive(Clone, Debug)]
+    pub struct Assembled {
+        /// `all points`, `framework=vllm`, …
+        pub label: String,
+        pub points: Vec<OperatingPoint>,
+        pub requests: Vec<RequestRecord>,
+        pub limits: ServingLimits,
+    }
+
+    impl TwinEvidence {
+        /// What the limit evidence states, combined: the run contexts first, then start-up
+        /// logs, then scrapes (the first source stating a value wins: [`ServingLimits::or`]).
+        pub fn stated_limits(&self) -> ServingLimits {
+            let mut limits = ServingLimits::default();
+            for context in &self.run_contexts {
+                limits = limits.or(ServingLimits::from_run_context(context));
+            }
+            for log in &self.startup_logs {
+                limits = limits.or(ServingLimits::from_startup_log(log));
+            }
+            for config in &self.cache_configs {
+                limits = limits.or(ServingLimits::from_cache_config(config));
+            }
+            limits
+        }
+
+        /// Every point of every load test, one serving configuration picked (`configuration`:
+        /// its label, or a part of it; `None`: the only one), record indices moved to the
+        /// combined list of that configuration's points.
+        pub fn assemble(&self, configuration: Option<&str>) -> Result<Assembled, TwinInputError> {
+            let mut points = Vec::new();
+            let mut requests = Vec::new();
+            for load_test in &self.load_tests {
+                let offset = points.len();
+                points.extend(load_test.points.iter().cloned());
+                requests.extend(load_test.requests.iter().cloned().map(|mut r| {
+                    r.point += offset;
+                    r
+                }));
+            }
+            if points.is_empty() {
+                return Err(TwinInputError::NoPoints);
+            }
+            let groups = configurations(&points);
+            let chosen = match configuration {
+                Some(label) => groups
+                    .iter()
+                    .find(|g| g.label == label)
+                    .or_else(|| groups.iter().find(|g| g.label.contains(label)))
+                    .ok_or_else(|| TwinInputError::NoSuchConfiguration {
+                        asked: label.to_string(),
+                        available: describe_groups(&groups),
+                    })?,
+                None => match groups.as_slice() {
+                    [only] => only,
+                    _ => {
+                        return Err(TwinInputError::SeveralConfigurations {
+                            count: groups.len(),
+                            available: describe_groups(&groups),
+                        });
+                    }
+                },
+            };
+            let mine = chosen.points.iter().map(|&i| points[i].clone()).collect();
+            let requests = requests
+                .into_iter()
+                .filter_map(|mut r| {
+                    r.point = chosen.points.iter().position(|&i| i == r.point)?;
+                    Some(r)
+                })
+                .collect();
+            Ok(Assembled {
+                label: chosen.label.clone(),
+                points: mine,
+                requests,
+                limits: self.stated_limits(),
+            })
+        }
+
+        /// [`TwinEvidence::assemble`], then fit and (unless `backtest` is false) back-test.
+        pub fn build(
+            &self,
+            configuration: Option<&str>,
+            backtest: bool,
+        ) -> Result<(String, Twin), TwinInputError> {
+            let a = self.assemble(configuration)?;
+            let options = FitOptions::default();
+            let twin = if backtest {
+                Twin::build_with(&a.points, &a.requests, &a.limits, &options)?
+            } else {
+                Twin {
+                    model: engine::twin::fit_with(&a.points, &a.requests, &a.limits, &options)?,
+                    backtest: Backtest::not_run("not run (--no-backtest)"),
+                }
+            };
+            Ok((a.label, twin))
+        }
+    }
+
+    fn describe_groups(groups: &[Configuration]) -> String {
+        groups
+            .iter()
+            .map(|g| format!("{} ({} points)", g.label, g.points.len()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// A stored sample as a record. The samples keep TTFT, TPOT, E2E and failure only — no
+    /// start time or token counts — so the per-request TPOT equations and recorded-arrival
+    /// replays of the fit (which need those) skip them; the fit then rests on the points.
+    fn record_of(sample: &engine::loadtest::RequestSample) -> RequestRecord {
+        let mut record = RequestRecord::new(sample.point as usize);
+        record.ttft_ms = sample.ttft_ms;
+        record.tpot_ms = sample.tpot_ms;
+        record.e2e_ms = sample.e2e_ms;
+        if sample.failed {
+            record.error = Some("failed".into());
+        }
+        record
+    }
+
+    /// The pilot's stored evidence as the twin reads it (oldest load test first). No raw file
+    /// is read.
+    pub async fn pilot_evidence(
+        services: &Services,
+        pilot_id: i64,
+    ) -> Result<TwinEvidence, AppError> {
+        let store = &services.store;
+        let mut evidence = TwinEvidence::default();
+        let mut files = store.list_evidence(pilot_id, Some(LOAD_TEST)).await?;
+        files.sort_by_key(|(file, _)| file.id);
+        for (file, summary) in files {
+            let summary: LoadTestSummary = serde_json::from_str(&summary).map_err(internal)?;
+            let requests = if summary.request_samples.unwrap_or(0) > 0 {
+                match store.derived(file.id, REQUEST_SAMPLES).await? {
+                    Some(data) => RequestSamples::decode(&data)
+                        .map_err(internal)?
+                        .samples
+                        .iter()
+                        .map(record_of)
+                        .collect(),
+                    None => Vec::new(),
+                }
+            } else {
+                Vec::new()
+            };
+            if let Some(context) = summary.run_context {
+                evidence.run_contexts.push(context);
+            }
+            evidence.load_tests.push(LoadTestInput {
+                points: summary.import.points,
+                requests,
+            });
+        }
+        for (_, summary) in store.list_evidence(pilot_id, Some(STARTUP_LOG)).await? {
+            let summary: StartupLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+            if summary.log.kv_tokens().is_some() {
+                evidence.startup_logs.push(summary.log);
+            }
+        }
+        for (_, summary) in store.list_evidence(pilot_id, Some(METRICS_SCRAPE)).await? {
+            let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
+            if let Some(config) = summary.report.cache_config {
+                evidence.cache_configs.push(config);
+            }
+        }
+        Ok(evidence)
+    }
+
+    /// The pilot's twin (fitted and back-tested), off the async runtime: a fit re-simulates
+    /// every measured run several times. 422 when there is nothing to fit.
+    pub async fn pilot_twin(
+        services: &Services,
+        pilot_id: i64,
+        configuration: Option<String>,
+    ) -> Result<(String, Twin), AppError> {
+        let evidence = pilot_evidence(services, pilot_id).await?;
+        if evidence.load_tests.iter().all(|l| l.points.is_empty()) {
+            return Err(AppError::invalid(
+                "the pilot has no load test to fit the capacity twin on: upload vllm bench \
+                 serve, AIPerf, GenAI-Perf or guidellm results first",
+            ));
+        }
+        tokio::task::spawn_blocking(move || evidence.build(configuration.as_deref(), true))
+            .await
+            .map_err(internal)?
+            .map_err(|e| match e {
+                TwinInputError::NoSuchConfiguration { .. }
+                | TwinInputError::SeveralConfigurations { .. } => {
+                    AppError::invalid(format!("configuration: {e}"))
+                }
+                other => AppError::invalid(format!("capacity twin: {other}")),
+            })
+    }
+
+    /// Asks `twin` off the async runtime (a prediction simulates thousands of requests).
+    pub async fn ask(twin: Twin, question: Question) -> Result<Prediction, AppError> {
+        tokio::task::spawn_blocking(move || twin.predict(&question))
+            .await
+            .map_err(internal)
+    }
+
+    fn bad(name: &str, problem: impl std::fmt::Display) -> AppError {
+        AppError::BadArgument(format!("{name}: {problem}"))
+    }
+
+    /// A positive rate in requests per second.
+    fn rate_of(text: &str) -> Result<f64, AppError> {
+        match text.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+            Ok(_) => Err(bad(
+                "rate",
+                "must be a positive number of requests per second",
+            )),
+            Err(_) => Err(bad(
+                "rate",
+                format!("`{text}` is not a number of requests per second"),
+            )),
+        }
+    }
+
+    /// A whole number from 1 to `most`.
+    fn count_of(name: &str, text: &str, unit: &str, most: u32) -> Result<u32, AppError> {
+        match text.trim().parse::<u64>() {
+            Ok(v) if (1..=u64::from(most)).contains(&v) => Ok(v as u32),
+            Ok(_) => Err(bad(name, format!("must be from 1 to {most} {unit}"))),
+            Err(_) => Err(bad(
+                name,
+                format!("`{text}` is not a whole number of {unit}"),
+            )),
+        }
+    }
+
+    /// The question of a request: exactly one of `rate` (req/s, Poisson arrivals) and
+    /// `concurrency` (users in a closed loop), optional fixed prompt and answer lengths
+    /// (tokens). Errors are 400 and name the parameter.
+    pub fn question(
+        rate: Option<&str>,
+        concurrency: Option<&str>,
+        prompt_tokens: Option<&str>,
+        output_tokens: Option<&str>,
+    ) -> Result<Question, AppError> {
+        let mut question = match (rate, concurrency) {
+            (Some(_), Some(_)) => {
+                return Err(bad(
+                    "rate, concurrency",
+                    "give one of rate (requests per second) or concurrency (users), not both",
+                ));
+            }
+            (None, None) => {
+                return Err(bad(
+                    "rate, concurrency",
+                    "give rate (requests per second) or concurrency (users)",
+                ));
+            }
+            (Some(rate), None) => Question::rate(rate_of(rate)?),
+            (None, Some(n)) => Question::concurrency(count_of("concurrency", n, "users", 100_000)?),
+        };
+        question.prompt_tokens = prompt_tokens
+            .map(|t| count_of("prompt_tokens", t, "tokens", 10_000_000))
+            .transpose()?;
+        question.output_tokens = output_tokens
+            .map(|t| count_of("output_tokens", t, "tokens", 10_000_000))
+            .transpose()?;
+        Ok(question)
+    }
+
+    /// The load to ask about when the form is empty: the plan's peak arrival rate, else its
+    /// planned peak concurrency, else the heaviest concurrency the load tests measured.
+    pub async fn default_load(
+        services: &Services,
+        pilot_id: i64,
+        evidence: &TwinEvidence,
+    ) -> Result<DefaultLoad, AppError> {
+        if let Some(plan) = services.store.plan_in_force(pilot_id).await? {
+            let demand = &plan.content.demand;
+            if let Some(rate) = demand.peak_arrival_rate_req_s.filter(|r| *r > 0.0) {
+                return Ok(DefaultLoad {
+                    rate_per_s: Some(rate),
+                    concurrency: None,
+                    source: format!(
+                        "the peak arrival rate of plan version {} (production)",
+                        plan.number
+                    ),
+                });
+            }
+            if let Some(n) = demand.planned_peak_concurrency.filter(|n| *n > 0) {
+                return Ok(DefaultLoad {
+                    rate_per_s: None,
+                    concurrency: Some(n),
+                    source: format!(
+                        "the planned peak concurrency of plan version {}",
+                        plan.number
+                    ),
+                });
+            }
+        }
+        let heaviest = evidence
+            .load_tests
+            .iter()
+            .flat_map(|l| &l.points)
+            .filter_map(|p| p.concurrency)
+            .filter(|c| c.is_finite() && *c >= 1.0)
+            .fold(0.0_f64, f64::max);
+        Ok(if heaviest >= 1.0 {
+            DefaultLoad {
+                rate_per_s: None,
+                concurrency: Some(heaviest.round().min(f64::from(u32::MAX)) as u32),
+                source: "the heaviest concurrency the load tests measured (the plan states no peak load)".into(),
+            }
+        } else {
+            DefaultLoad {
+                rate_per_s: Some(1.0),
+                concurrency: None,
+                source: "1 request per second (neither the plan nor the load tests state a load)"
+                    .into(),
+            }
+        })
+    }
+
+    /// The card's content: the prediction at the asked load (the default load when none).
+    pub async fn twin_view(
+        services: &Services,
+        pilot: Pilot,
+        rate: String,
+        concurrency: String,
+    ) -> Result<TwinView, AppError> {
+        let evidence = pilot_evidence(services, pilot.id).await?;
+        let default_load = default_load(services, pilot.id, &evidence).await?;
+        let has_load_tests = evidence.load_tests.iter().any(|l| !l.points.is_empty());
+        let given = |t: &str| Some(t.trim().to_string()).filter(|t| !t.is_empty());
+        let (rate, concurrency) = match (given(&rate), given(&concurrency)) {
+            (None, None) => (
+                default_load.rate_per_s.map(|r| r.to_string()),
+                default_load.concurrency.map(|n| n.to_string()),
+            ),
+            asked => asked,
+        };
+        let mut view = TwinView {
+            pilot,
+            has_load_tests,
+            rate: rate.clone().unwrap_or_default(),
+            concurrency: concurrency.clone().unwrap_or_default(),
+            default_load,
+            configuration: None,
+            prediction: None,
+            problem: None,
+        };
+        if !has_load_tests {
+            return Ok(view);
+        }
+        let question = match question(rate.as_deref(), concurrency.as_deref(), None, None) {
+            Ok(q) => q,
+            Err(e) => {
+                view.problem = Some(e.to_string());
+                return Ok(view);
+            }
+        };
+        let built = tokio::task::spawn_blocking(move || {
+            evidence
+                .build(None, true)
+                .map(|(label, twin)| (label, twin.predict(&question)))
+        })
+        .await
+        .map_err(internal)?;
+        match built {
+            Ok((label, prediction)) => {
+                view.configuration = Some(label);
+                view.prediction = Some(prediction);
+            }
+            Err(e) => view.problem = Some(format!("No prediction: {e}")),
+        }
+        Ok(view)
+    }
+}

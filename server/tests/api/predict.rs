@@ -1,0 +1,241 @@
+//! The capacity twin over REST: `GET /api/v1/pilots/{id}/predict`, fitted on the pilot's
+//! stored load tests, answering what `server predict --json` answers on the same files.
+
+use crate::cli::server_binary;
+use crate::helpers::{TestApp, client, spawn_app};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+const METRICS: [&str; 4] = ["ttft_ms", "tpot_ms", "itl_ms", "e2e_ms"];
+
+async fn get(app: &TestApp, token: Option<&str>, path: &str) -> (StatusCode, Value) {
+    let mut request = client().get(app.url(path));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    let text = response.text().await.unwrap();
+    let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{path}: not JSON: {text}"));
+    (status, body)
+}
+
+/// Finite, positive, ordered percentiles; a basis; a back-test that states its error.
+fn assert_sound(prediction: &Value) {
+    for metric in METRICS {
+        let p = |name: &str| {
+            let v = prediction[metric][name]
+                .as_f64()
+                .unwrap_or_else(|| panic!("{metric}.{name} missing: {prediction}"));
+            assert!(v.is_finite() && v > 0.0, "{metric}.{name} = {v}");
+            v
+        };
+        let (p50, p90, p95, p99) = (p("p50"), p("p90"), p("p95"), p("p99"));
+        assert!(
+            p50 <= p90 && p90 <= p95 && p95 <= p99,
+            "{metric}: {p50} {p90} {p95} {p99}"
+        );
+    }
+    assert!(
+        ["measured", "simulated", "estimated"].contains(&prediction["basis"].as_str().unwrap()),
+        "{}",
+        prediction["basis"]
+    );
+    let backtest = &prediction["backtest"];
+    let median = backtest["median_abs_error_pct"]
+        .as_f64()
+        .expect("back-test error");
+    let max = backtest["max_abs_error_pct"]
+        .as_f64()
+        .expect("back-test worst");
+    assert!(
+        median.is_finite() && (0.0..=max).contains(&median),
+        "{backtest}"
+    );
+    // The V100 demo back-tests within 7 % median (engine::twin tests).
+    assert!(median < 7.0, "back-test median {median} %");
+    assert!(backtest["compared"].as_u64().unwrap() > 0);
+    assert!(
+        backtest["method"]
+            .as_str()
+            .unwrap()
+            .contains("leave-one-out")
+    );
+    assert!(prediction["saturation_rate_per_s"].as_f64().unwrap() > 0.0);
+    assert!(prediction["request_throughput_per_s"].as_f64().unwrap() > 0.0);
+    assert!(prediction["output_tokens_per_s"].as_f64().unwrap() > 0.0);
+    assert!(prediction["warnings"].is_array());
+}
+
+#[tokio::test]
+async fn the_demo_pilot_predicts_at_a_concurrency_and_a_rate_as_the_command_line_does() {
+    let app = spawn_app().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let token = app.api_token(&app.admin().await).await;
+
+    let (status, at_8) = get(
+        &app,
+        Some(&token),
+        &format!("/api/v1/pilots/{demo}/predict?concurrency=8"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{at_8}");
+    assert_sound(&at_8);
+    assert_eq!(at_8["concurrency"], 8);
+    assert!(at_8["rate_per_s"].is_null());
+    // A closed loop of 8 users: Little's law, 8 = throughput × (mean E2E), and the mean E2E
+    // lies between the p50 and the p99 of a right-skewed latency.
+    let throughput = at_8["request_throughput_per_s"].as_f64().unwrap();
+    let in_system_s = 8.0 / throughput;
+    assert!(
+        in_system_s * 1000.0 > 0.5 * at_8["e2e_ms"]["p50"].as_f64().unwrap()
+            && in_system_s * 1000.0 < at_8["e2e_ms"]["p99"].as_f64().unwrap() * 1.5,
+        "8 users at {throughput} req/s against E2E {}",
+        at_8["e2e_ms"]
+    );
+
+    // Half the saturation rate: the queue is stable, so what arrives is served.
+    let saturation = at_8["saturation_rate_per_s"].as_f64().unwrap();
+    let rate = (saturation / 2.0 * 1000.0).round() / 1000.0;
+    let (status, at_rate) = get(
+        &app,
+        Some(&token),
+        &format!("/api/v1/pilots/{demo}/predict?rate={rate}&output_tokens=200"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{at_rate}");
+    assert_sound(&at_rate);
+    assert_eq!(at_rate["rate_per_s"].as_f64(), Some(rate));
+    assert!(at_rate["concurrency"].is_null());
+    let served = at_rate["request_throughput_per_s"].as_f64().unwrap();
+    assert!(
+        (served - rate).abs() / rate < 0.1,
+        "{served} req/s served at {rate} req/s asked"
+    );
+    assert!(at_rate["output_tokens"].as_str().unwrap().contains("200"));
+    let tokens_per_s = at_rate["output_tokens_per_s"].as_f64().unwrap();
+    assert!(
+        (tokens_per_s / served - 200.0).abs() < 20.0,
+        "{tokens_per_s} tokens/s at {served} req/s of 200-token answers"
+    );
+
+    // The same question of `server predict --json` on the same file and run context: the same
+    // object, number for number.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(engine::loadtest::demo::FILE_NAME);
+    std::fs::write(&file, engine::loadtest::demo::v100_report_jsonl()).unwrap();
+    let runtime = dir.path().join("runtime.yaml");
+    std::fs::write(&runtime, engine::loadtest::demo::SERVING_RUNTIME).unwrap();
+    let output = server_binary()
+        .arg("predict")
+        .arg(&file)
+        .args(["--concurrency", "8", "--json", "--run-context"])
+        .arg(&runtime)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let cli: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(cli, at_8, "the API and the CLI differ");
+}
+
+#[tokio::test]
+async fn bad_missing_or_doubled_parameters_are_400_naming_the_parameter() {
+    let app = spawn_app().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let token = app.api_token(&app.admin().await).await;
+    for (query, names) in [
+        ("", "rate, concurrency"),
+        ("?rate=2&concurrency=8", "rate, concurrency"),
+        ("?rate=fast", "rate"),
+        ("?rate=-1", "rate"),
+        ("?rate=NaN", "rate"),
+        ("?concurrency=0", "concurrency"),
+        ("?concurrency=2.5", "concurrency"),
+        ("?rate=1&prompt_tokens=many", "prompt_tokens"),
+        ("?rate=1&output_tokens=0", "output_tokens"),
+        ("?rate=1&rate=2", "rate"),
+        ("?rate=1&users=3", "users"),
+    ] {
+        let (status, body) = get(
+            &app,
+            Some(&token),
+            &format!("/api/v1/pilots/{demo}/predict{query}"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+        assert_eq!(body["kind"], "bad_argument", "{query}: {body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(error.starts_with(&format!("{names}:")), "{query}: {error}");
+    }
+    let (status, body) = get(
+        &app,
+        Some(&token),
+        &format!("/api/v1/pilots/{demo}/predict?rate=1&configuration=framework%3Dsgl"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("configuration:"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn another_organisations_customer_gets_404_and_nobody_401() {
+    let app = spawn_app().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let admin = app.admin().await;
+    let globex = app.organisation(&admin, "Globex").await;
+    let outsider = app.user(&admin, "dan@globex.io", "customer", globex).await;
+    let token = app.api_token(&outsider).await;
+    let path = format!("/api/v1/pilots/{demo}/predict?concurrency=8");
+    let (status, body) = get(&app, Some(&token), &path).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["kind"], "not_found");
+    assert!(body.get("ttft_ms").is_none());
+    // Not even a bad query tells an outsider that the pilot exists.
+    let (status, _) = get(
+        &app,
+        Some(&token),
+        &format!("/api/v1/pilots/{demo}/predict?rate=x"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = get(&app, Some(&token), "/api/v1/pilots/nine/predict?rate=1").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let response = client().get(app.url(&path)).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    assert!(response.headers().contains_key("www-authenticate"));
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["kind"], "unauthenticated");
+}
+
+#[tokio::test]
+async fn a_pilot_without_load_tests_is_422() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "No tests yet").await;
+    let customer = app.user(&admin, "carol@acme.io", "customer", acme).await;
+    let token = app.api_token(&customer).await;
+    let (status, body) = get(
+        &app,
+        Some(&token),
+        &format!("/api/v1/pilots/{pilot}/predict?rate=1"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["kind"], "invalid");
+    assert!(
+        body["error"].as_str().unwrap().contains("no load test"),
+        "{body}"
+    );
+}
