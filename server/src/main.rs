@@ -7,8 +7,25 @@ use server::cli::{Cli, Command, TokenCommand, UserCommand};
 use server::{Application, open_store};
 use std::process::ExitCode;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+/// At least two worker threads, whatever the machine: Leptos' streaming renderer has been seen
+/// to stall a page for good on a single-threaded runtime (leptos #4647), and the first report of
+/// a hanging page here came from tests that ran the server on one thread.
+fn main() -> ExitCode {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
+    match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime.block_on(start()),
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn start() -> ExitCode {
     let _ = dotenvy::dotenv();
     let cli = Cli::parse();
     tracing_subscriber::fmt()

@@ -11,6 +11,15 @@ use leptos_meta::Title;
 pub fn AccountPage() -> impl IntoView {
     let user = expect_context::<CurrentUser>().0;
     let change = ServerAction::<ChangePassword>::new();
+    // The token list's resource lives here, not in `ApiTokens`: a resource created inside a
+    // Suspense child is re-created on every pass of that child while the server streams, which
+    // can keep a page from ever finishing (leptos #4866).
+    let create = ServerAction::<CreateApiToken>::new();
+    let revoke = ServerAction::<RevokeApiToken>::new();
+    let tokens = crate::components::page_resource(
+        move || (create.version().get(), revoke.version().get()),
+        |_| list_api_tokens(),
+    );
     view! {
         <Title text="Your account"/>
         <PageHeader title="Your account"/>
@@ -49,7 +58,7 @@ pub fn AccountPage() -> impl IntoView {
                             </ActionForm>
                         </section>
                     </div>
-                    <ApiTokens/>
+                    <ApiTokens create revoke tokens/>
                 }.into_any()
             })}
         </Suspense>
@@ -58,13 +67,11 @@ pub fn AccountPage() -> impl IntoView {
 
 /// The user's API tokens: list, revoke, create (the secret is shown once).
 #[component]
-fn ApiTokens() -> impl IntoView {
-    let create = ServerAction::<CreateApiToken>::new();
-    let revoke = ServerAction::<RevokeApiToken>::new();
-    let tokens = crate::components::page_resource(
-        move || (create.version().get(), revoke.version().get()),
-        |_| list_api_tokens(),
-    );
+fn ApiTokens(
+    create: ServerAction<CreateApiToken>,
+    revoke: ServerAction<RevokeApiToken>,
+    tokens: crate::components::PageResource<Result<Vec<crate::model::ApiToken>, AppError>>,
+) -> impl IntoView {
     view! {
         <section class="card">
             <h2>"API tokens"</h2>

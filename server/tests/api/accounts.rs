@@ -8,7 +8,7 @@ use reqwest::{Client, Response, StatusCode};
 use serde_json::Value;
 use std::time::Instant;
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn first_start_creates_an_admin_with_an_argon2id_hash_and_the_demo_pilot() {
     let app = spawn_app().await;
     let credentials = app.store.credentials(ADMIN).await.unwrap().unwrap();
@@ -26,7 +26,7 @@ async fn first_start_creates_an_admin_with_an_argon2id_hash_and_the_demo_pilot()
     assert_eq!(demo.organisation_name, "Demo Customer");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn login_sets_an_http_only_same_site_session_cookie_and_whoami_knows_the_user() {
     let app = spawn_app().await;
     let browser = client();
@@ -57,7 +57,7 @@ async fn login_sets_an_http_only_same_site_session_cookie_and_whoami_knows_the_u
     assert_eq!(me["role"], "admin");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wrong_password_is_refused_with_401_and_no_session() {
     let app = spawn_app().await;
     let browser = client();
@@ -119,7 +119,7 @@ async fn login_as(app: &TestApp, browser: &Client, email: &str, password: &str) 
     .await
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forty_parallel_wrong_guesses_get_exactly_five_password_checks() {
     let app = spawn_app().await;
     let started = Instant::now();
@@ -155,7 +155,7 @@ async fn forty_parallel_wrong_guesses_get_exactly_five_password_checks() {
     assert_eq!(app.store.count_login_failures(ADMIN).await.unwrap(), 5);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failures_back_off_ever_longer_and_the_owner_signs_in_once_the_wait_is_over() {
     let app = spawn_app_with(|config| config.login_backoff = test_backoff(2, 100)).await;
     let browser = client();
@@ -193,7 +193,7 @@ async fn failures_back_off_ever_longer_and_the_owner_signs_in_once_the_wait_is_o
     assert_eq!(app.store.count_login_failures(ADMIN).await.unwrap(), 0);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_client_guessing_many_addresses_backs_off_too() {
     let app = spawn_app_with(|config| config.login_backoff = test_backoff(100, 3)).await;
     let browser = client();
@@ -205,7 +205,7 @@ async fn one_client_guessing_many_addresses_backs_off_too() {
     assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_sign_in_next_only_ever_leads_to_a_path_on_this_site() {
     let app = spawn_app().await;
     for (next, expected) in [
@@ -240,7 +240,7 @@ async fn after_sign_in_next_only_ever_leads_to_a_path_on_this_site() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logout_ends_the_session_on_the_server() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -250,7 +250,7 @@ async fn logout_ends_the_session_on_the_server() {
     assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn changing_the_password_signs_out_other_sessions_and_keeps_this_one() {
     let app = spawn_app().await;
     let here = app.admin().await;
@@ -304,7 +304,7 @@ async fn changing_the_password_signs_out_other_sessions_and_keeps_this_one() {
     app.login(&fresh, ADMIN, new_password).await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_admin_creates_organisations_and_users_and_roles_must_fit_the_organisation() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -375,7 +375,7 @@ async fn the_admin_creates_organisations_and_users_and_roles_must_fit_the_organi
     assert_eq!(users.as_array().unwrap().len(), 2);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_disabled_account_loses_its_sessions_and_cannot_sign_in() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -415,7 +415,7 @@ async fn a_disabled_account_loses_its_sessions_and_cannot_sign_in() {
     assert_eq!(own.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reset_password_issues_a_new_one_and_the_old_one_stops_working() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -441,7 +441,7 @@ async fn reset_password_issues_a_new_one_and_the_old_one_stops_working() {
     app.login(&client(), "carol@acme.io", new_password).await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_command_line_path_creates_the_organisation_when_missing() {
     let app = spawn_app().await;
     let issued = create_account_in_named_organisation(

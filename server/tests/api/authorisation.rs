@@ -479,7 +479,7 @@ async fn snapshot(world: &World) -> (usize, usize, String) {
     )
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn anonymous_callers_get_401_from_everything_that_needs_a_session() {
     let (world, _, _) = world().await;
     let before = snapshot(&world).await;
@@ -561,13 +561,13 @@ async fn every_function_as(world: &World, client: &Client, role: &str) {
     assert_eq!(refused, expected);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn customers_get_404_from_staff_editor_and_admin_functions_even_for_their_own_pilot() {
     let (world, customer, _) = world().await;
     every_function_as(&world, &customer, "customer").await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sales_engineers_read_export_and_share_but_get_403_from_everything_that_changes_data() {
     let (world, _, sales) = world().await;
     every_function_as(&world, &sales, "sales").await;
@@ -606,7 +606,7 @@ async fn sales_engineers_read_export_and_share_but_get_403_from_everything_that_
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn assessors_edit_pilots_but_get_403_from_admin_functions() {
     let (world, _, _) = world().await;
     let admin = world.app.admin().await;
@@ -618,14 +618,14 @@ async fn assessors_edit_pilots_but_get_403_from_admin_functions() {
     every_function_as(&world, &assessor, "assessor").await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn admins_are_refused_nothing() {
     let (world, _, _) = world().await;
     let admin = world.app.admin().await;
     every_function_as(&world, &admin, "admin").await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn customers_get_404_and_sales_403_for_pages_they_may_not_use_and_anonymous_visitors_are_sent_to_sign_in()
  {
     let (world, customer, sales) = world().await;

@@ -39,7 +39,7 @@ async fn pilot_on_h100(app: &crate::helpers::TestApp, admin: &reqwest::Client) -
     .unwrap()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pasted_start_up_log_is_stored_and_set_against_the_prediction() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -110,7 +110,7 @@ async fn a_pasted_start_up_log_is_stored_and_set_against_the_prediction() {
     assert!(kv["difference_pct"].as_f64().unwrap().abs() < 25.0, "{kv}");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn start_up_logs_upload_through_the_rest_api_and_customers_cannot() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -215,7 +215,7 @@ async fn start_up_logs_upload_through_the_rest_api_and_customers_cannot() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn uploads_over_the_limit_are_refused_with_413() {
     let app = crate::helpers::spawn_app_with(|config| config.max_upload_bytes = 1024).await;
     let admin = app.admin().await;

@@ -28,7 +28,7 @@ fn gpu<'a>(catalog: &'a Value, id: &str) -> Option<&'a Value> {
         .find(|g| g["spec"]["id"] == id)
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prices_edits_and_added_gpus_show_in_the_catalog_and_reset() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -133,7 +133,7 @@ async fn prices_edits_and_added_gpus_show_in_the_catalog_and_reset() {
     assert_eq!(again.status(), StatusCode::NOT_FOUND);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn assessors_add_a_model_from_its_config_json_and_sales_engineers_may_not() {
     let app = spawn_app().await;
     let admin = app.admin().await;

@@ -54,7 +54,7 @@ fn a_bad_setting_stops_the_binary_with_the_variable_named() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn user_add_works_on_the_database_of_a_running_server_and_prints_the_password() {
     let app = spawn_app().await;
     let output = server_binary()
@@ -108,7 +108,7 @@ async fn user_add_works_on_the_database_of_a_running_server_and_prints_the_passw
     assert!(String::from_utf8_lossy(&refused.stderr).contains("unknown role"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_demo_off_the_first_start_creates_only_the_admin() {
     let app = spawn_app_with(|config| config.demo = false).await;
     assert_eq!(app.demo_pilot, None);
@@ -116,7 +116,7 @@ async fn with_demo_off_the_first_start_creates_only_the_admin() {
     assert_eq!(app.store.count_users().await.unwrap(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_expired_session_is_not_accepted() {
     let app = spawn_app().await;
     let admin = app

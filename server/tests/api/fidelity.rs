@@ -137,7 +137,7 @@ async fn page(who: &Client, url: String) -> String {
     who.get(url).send().await.unwrap().text().await.unwrap()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_report_sizes_whole_sessions_on_calibrated_speed_and_grades_honestly() {
     let app = spawn_app().await;
     let demo = app.demo_pilot.expect("demo pilot");
@@ -187,7 +187,7 @@ async fn the_demo_report_sizes_whole_sessions_on_calibrated_speed_and_grades_hon
     assert!(warnings_titled(&v, "Evidence not comparable").is_empty());
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn evidence_of_another_model_grades_nothing_and_is_listed_as_a_warning() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -284,7 +284,7 @@ vllm:request_success_total{{finished_reason=\"stop\",model_name=\"Qwen/Qwen3-4B\
     .into_bytes()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_queue_at_one_scrape_is_a_note_and_at_two_in_a_row_the_alarm() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -343,7 +343,7 @@ async fn a_queue_at_one_scrape_is_a_note_and_at_two_in_a_row_the_alarm() {
     assert!(html.contains("the pilot hit its own limit: measured latencies understate demand"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_one_request_log_never_passes_and_marks_written_after_the_data_are_flagged() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -433,7 +433,7 @@ async fn a_one_request_log_never_passes_and_marks_written_after_the_data_are_fla
     assert!(late[0].contains("after the first evidence (one.jsonl, uploaded"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn size_this_pilot_never_sizes_another_model_than_the_pilots() {
     let app = spawn_app().await;
     let admin = app.admin().await;

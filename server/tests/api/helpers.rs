@@ -112,8 +112,10 @@ pub fn client() -> Client {
     Client::builder()
         .cookie_store(true)
         .redirect(reqwest::redirect::Policy::none())
-        // A request the app never answers fails its test instead of hanging the suite (once
-        // seen on PostgreSQL under the full parallel run, not reproduced since).
+        // A request the app never answers fails its test instead of hanging the suite. (A page
+        // once hung here when the tests ran the server on a single-threaded runtime, leptos
+        // #4647: the tests now run on two worker threads like the server's own minimum, and no
+        // page creates a resource inside a Suspense child, leptos #4866.)
         .timeout(std::time::Duration::from_secs(120))
         .build()
         .unwrap()

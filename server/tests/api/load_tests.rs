@@ -21,7 +21,7 @@ fn expected(path: &str) -> Value {
     serde_json::from_slice(&fixture(path)).unwrap()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_vllm_bench_result_uploads_and_its_numbers_come_back_as_operating_points() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -79,7 +79,7 @@ async fn a_vllm_bench_result_uploads_and_its_numbers_come_back_as_operating_poin
     assert_eq!(point["tool"], "vllm bench serve");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_malformed_load_test_names_the_line_and_writes_nothing() {
     let app = spawn_app().await;
     let admin = app.admin().await;

@@ -3,7 +3,7 @@
 use crate::helpers::{client, spawn_app};
 use reqwest::StatusCode;
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_health_check_names_the_database() {
     let app = spawn_app().await;
     let response = client().get(app.url("/health")).send().await.unwrap();
@@ -18,7 +18,7 @@ async fn the_health_check_names_the_database() {
     assert_eq!(body["database"], expected);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sqlite_database_runs_in_wal_mode() {
     let app = spawn_app().await;
     match app.store.sqlite_journal_mode().await.unwrap() {
@@ -27,7 +27,7 @@ async fn the_sqlite_database_runs_in_wal_mode() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn anonymous_visitors_are_sent_to_sign_in_with_the_page_they_wanted() {
     let app = spawn_app().await;
     let response = client()
@@ -47,7 +47,7 @@ async fn anonymous_visitors_are_sent_to_sign_in_with_the_page_they_wanted() {
     assert!(html.contains("/pkg/pilot-desk.wasm") || html.contains("/pkg/pilot-desk.js"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn signed_in_users_see_the_pilot_list_and_404_for_unknown_pages() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -67,7 +67,7 @@ async fn signed_in_users_see_the_pilot_list_and_404_for_unknown_pages() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn user_supplied_text_is_escaped_in_pages() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -109,7 +109,7 @@ async fn user_supplied_text_is_escaped_in_pages() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cross_site_writes_are_refused_and_security_headers_are_set() {
     let app = spawn_app().await;
     let response = client()

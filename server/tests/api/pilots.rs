@@ -3,7 +3,7 @@
 use crate::helpers::spawn_app;
 use reqwest::StatusCode;
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn staff_create_and_edit_pilots_and_bad_fields_are_named() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -64,7 +64,7 @@ async fn staff_create_and_edit_pilots_and_bad_fields_are_named() {
     assert_eq!(staff_owned.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_customer_sees_only_their_organisations_pilots_and_gets_404_for_others() {
     let app = spawn_app().await;
     let admin = app.admin().await;

@@ -135,7 +135,7 @@ fn notations(version: &Value) -> Vec<String> {
     content.pass_marks.iter().map(|m| m.notation()).collect()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_plan_from_the_mlperf_interactive_template_is_approved_then_amended_with_a_reason() {
     let w = world().await;
     w.create(INTERACTIVE).await;
@@ -229,7 +229,7 @@ async fn a_plan_from_the_mlperf_interactive_template_is_approved_then_amended_wi
     assert!(html.contains("Version 1 is superseded"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approved_version_cannot_be_changed_by_any_route() {
     let w = world().await;
     w.create(INTERACTIVE).await;
@@ -365,7 +365,7 @@ async fn an_approved_version_cannot_be_changed_by_any_route() {
     assert_eq!(after, before, "the approved version changed");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn marks_are_added_edited_reordered_and_removed_in_a_draft_with_errors_naming_mark_and_field()
 {
     let w = world().await;
@@ -619,7 +619,7 @@ async fn marks_are_added_edited_reordered_and_removed_in_a_draft_with_errors_nam
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn amendments_need_a_reason_an_approved_plan_and_no_open_draft() {
     let w = world().await;
     let id = w.id();
@@ -716,7 +716,7 @@ async fn amendments_need_a_reason_an_approved_plan_and_no_open_draft() {
     assert_eq!(plan["in_force"], 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn customers_see_approved_versions_only_and_nobody_but_assessors_and_admins_edits() {
     let w = world().await;
     let id = w.id();
@@ -811,7 +811,7 @@ async fn customers_see_approved_versions_only_and_nobody_but_assessors_and_admin
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rest_api_gives_ci_the_plan_in_force_and_the_verdict() {
     let w = world().await;
     let token = |who: Client| {
@@ -912,7 +912,7 @@ async fn the_rest_api_gives_ci_the_plan_in_force_and_the_verdict() {
     assert!(openapi["paths"]["/api/v1/pilots/{id}/verdict"]["get"].is_object());
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_pilot_starts_with_an_approved_mlperf_interactive_plan() {
     let app = spawn_app().await;
     let pilot = app.demo_pilot.expect("demo pilot");
@@ -956,7 +956,7 @@ async fn the_demo_pilot_starts_with_an_approved_mlperf_interactive_plan() {
     assert!(html.contains("a p99 needs at least 100 requests"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn plain_form_posts_return_to_the_editor_with_the_error_named() {
     let w = world().await;
     w.create(INTERACTIVE).await;

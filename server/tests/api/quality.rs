@@ -120,7 +120,7 @@ fn close(value: &Value, expected: f64) {
     assert!((got - expected).abs() < 1e-9, "{got} ≠ {expected}");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_set_and_two_runs_are_scored_and_compared() {
     let s = setup().await;
     let (status, body) = s.upload("set.csv", SET, &[("kind", "eval_set")]).await;
@@ -247,7 +247,7 @@ async fn a_set_and_two_runs_are_scored_and_compared() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_quality_uploads_are_refused_and_write_nothing() {
     let s = setup().await;
     let (status, body) = s
@@ -338,7 +338,7 @@ async fn malformed_quality_uploads_are_refused_and_write_nothing() {
     assert_eq!(s.evidence_count().await, 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_quality_api_needs_a_token_and_a_visible_pilot() {
     let s = setup().await;
     let url = s.app.url(&format!("/api/v1/pilots/{}/quality", s.pilot));
@@ -382,7 +382,7 @@ async fn the_quality_api_needs_a_token_and_a_visible_pilot() {
     assert!(page.contains("kind=eval_set"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_pilot_has_an_evaluation_set_and_two_precision_runs() {
     let s = setup().await;
     let demo = s.app.demo_pilot.expect("a demo pilot");
@@ -487,7 +487,7 @@ impl Setup {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn set_versions_are_edited_as_drafts_frozen_on_approval_and_runs_record_their_version() {
     use sqlx::Connection;
     let s = setup().await;
@@ -677,7 +677,7 @@ async fn set_versions_are_edited_as_drafts_frozen_on_approval_and_runs_record_th
     assert!(html.contains("Approved"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_plan_s_answer_score_mark_passes_one_precision_and_fails_the_other() {
     let s = setup().await;
     s.upload("set.csv", SET, &[("kind", "eval_set")]).await;

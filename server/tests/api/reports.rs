@@ -38,7 +38,7 @@ fn assert_self_contained(html: &str) {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_report_grades_recommends_and_stays_self_contained() {
     let app = spawn_app().await;
     let pilot = app.demo_pilot.expect("demo pilot");
@@ -101,7 +101,7 @@ async fn the_demo_report_grades_recommends_and_stays_self_contained() {
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn user_supplied_text_is_escaped_and_other_organisations_see_404() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -156,7 +156,7 @@ async fn user_supplied_text_is_escaped_and_other_organisations_see_404() {
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn share_links_open_one_report_without_an_account_until_revoked_or_expired() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -261,7 +261,7 @@ async fn share_links_open_one_report_without_an_account_until_revoked_or_expired
     assert!(response.text().await.unwrap().contains("expired"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pdf_is_printed_by_chromium_and_its_export_recorded() {
     if app::report::pdf::find_chromium().is_none() {
         panic!(
@@ -294,7 +294,7 @@ async fn the_pdf_is_printed_by_chromium_and_its_export_recorded() {
     assert_eq!(exports[0].sha256, hex::encode(Sha256::digest(&bytes)));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cli_exports_the_report_from_the_database() {
     let app = spawn_app().await;
     let pilot = app.demo_pilot.expect("demo pilot");

@@ -5,7 +5,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::process::Command;
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_made_on_the_command_line_lists_and_creates_pilots() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -65,7 +65,7 @@ async fn a_token_made_on_the_command_line_lists_and_creates_pilots() {
     assert_eq!(ours["gpu_count"], 8);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_token_a_bad_token_or_a_revoked_token_gets_401() {
     let app = spawn_app().await;
     let http = client();
@@ -121,7 +121,7 @@ async fn no_token_a_bad_token_or_a_revoked_token_gets_401() {
     assert_eq!(revoked.status(), StatusCode::UNAUTHORIZED);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_customer_token_sees_only_its_organisation_and_cannot_create_pilots() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -169,7 +169,7 @@ async fn a_customer_token_sees_only_its_organisation_and_cannot_create_pilots() 
     assert_eq!(steal.status(), StatusCode::NOT_FOUND);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_bodies_are_refused_with_the_field_named() {
     let app = spawn_app().await;
     let admin = app.admin().await;

@@ -80,7 +80,7 @@ async fn booby_trapped_pilot(app: &TestApp, admin: &reqwest::Client) -> i64 {
     pilot
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stored_markup_stays_text_on_every_read_and_edit_page() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -135,7 +135,7 @@ fn script_nonces(page: &str) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_response_has_a_content_security_policy_and_page_scripts_carry_its_nonce() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -213,7 +213,7 @@ async fn every_response_has_a_content_security_policy_and_page_scripts_carry_its
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn missing_or_ill_typed_arguments_answer_400_with_the_problem_never_500() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -260,7 +260,7 @@ fn startup_log(bytes: usize) -> String {
     log
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_4_mib_start_up_log_is_accepted_while_other_functions_keep_the_small_limit() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -296,7 +296,7 @@ async fn a_4_mib_start_up_log_is_accepted_while_other_functions_keep_the_small_l
     assert!(response.status().is_client_error(), "{}", response.status());
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn api_tokens_expire_and_die_with_a_password_change() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -371,7 +371,7 @@ async fn api_tokens_expire_and_die_with_a_password_change() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reset_password_or_a_disabled_account_revokes_the_users_tokens() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -418,7 +418,7 @@ async fn a_reset_password_or_a_disabled_account_revokes_the_users_tokens() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn writes_must_come_from_the_configured_public_url() {
     let app = spawn_app_with(|config| {
         config.public_origin = Some("https://pilots.example.com".into());
@@ -454,7 +454,7 @@ async fn writes_must_come_from_the_configured_public_url() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn behind_a_trusted_proxy_the_forwarded_host_is_this_site() {
     let plain = spawn_app().await;
     let trusting = spawn_app_with(|config| config.trust_proxy = true).await;
@@ -471,7 +471,7 @@ async fn behind_a_trusted_proxy_the_forwarded_host_is_this_site() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn printing_a_report_reaches_no_network_not_even_loopback() {
     let Some(chromium) = app::report::pdf::find_chromium() else {
         eprintln!("skipped: no Chromium on this machine");

@@ -113,7 +113,7 @@ fn close(value: &Value, expected: f64) -> bool {
         .unwrap_or(false)
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hand_made_gateway_log_gives_the_hand_computed_demand() {
     let app = spawn_app().await;
     let token = token(&app).await;
@@ -231,7 +231,7 @@ async fn a_hand_made_gateway_log_gives_the_hand_computed_demand() {
     assert!(html.contains("chart-arrivals") && html.contains("<svg"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_broken_line_names_its_line_and_writes_nothing_unless_skipped() {
     let app = spawn_app().await;
     let token = token(&app).await;
@@ -299,7 +299,7 @@ async fn a_broken_line_names_its_line_and_writes_nothing_unless_skipped() {
     assert!(body["error"].as_str().unwrap().contains("skip_bad_lines"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_real_metrics_scrapes_give_their_values_the_window_and_a_note_not_the_alarm() {
     let app = spawn_app().await;
     let token = token(&app).await;
@@ -437,7 +437,7 @@ async fn the_real_metrics_scrapes_give_their_values_the_window_and_a_note_not_th
     assert!(html.contains("2,167 [2,000, 2,500]"), "p99 with its bounds");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn demand_needs_a_token_and_hides_other_organisations_pilots() {
     let app = spawn_app().await;
     let demo = app.demo_pilot.unwrap();
@@ -471,7 +471,7 @@ async fn demand_needs_a_token_and_hides_other_organisations_pilots() {
     assert_eq!(page.status(), StatusCode::NOT_FOUND);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_pilot_has_a_week_of_gateway_traffic_from_the_start() {
     let app = spawn_app().await;
     let token = token(&app).await;
@@ -484,7 +484,7 @@ async fn the_demo_pilot_has_a_week_of_gateway_traffic_from_the_start() {
     assert!(d["context_tokens"]["max"].as_u64().unwrap() <= 8_192);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_demand_prints_the_profile_from_files() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("gateway.jsonl");
@@ -535,7 +535,7 @@ async fn server_demand_prints_the_profile_from_files() {
 /// server's peak resident memory (`VmHWM`). Run with
 /// `cargo test -p server --test api upload_of_a_million -- --ignored --nocapture`
 /// (add `--release` for representative numbers).
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "measurement: generates a 1M-request log and runs the server binary"]
 async fn upload_of_a_million_request_log_measured_end_to_end() {
     let requests: u64 = std::env::var("TRAFFIC_REQUESTS")
