@@ -1,11 +1,13 @@
 //! A pilot's load tests: curves against concurrency, goodput per operating point against the
-//! plan in force, capacity per scenario, and comparisons of runs.
+//! plan in force, capacity per scenario, the capacity twin's prediction at a load the tests did
+//! not try (the plan's peak by default), and comparisons of runs.
 
 use super::pilot::pilot_id_param;
 use crate::api::load_tests::{
     Chart, Comparison, LoadTestRun, LoadTestView, PointRow, Stat3, compare_load_tests,
     get_load_tests,
 };
+use crate::api::predict::{TwinView, get_capacity_twin};
 use crate::components::{ErrorNotice, PageHeader};
 use engine::loadtest::{GoodputMethod, SpreadState};
 use leptos::prelude::*;
@@ -263,6 +265,157 @@ fn CompareForm(view: LoadTestView, baseline: String, selected: Vec<String>) -> i
     }
 }
 
+/// The label of one predicted figure: the prediction's basis, except a figure a Measured point
+/// does not report, which was filled in by simulation.
+fn figure_basis(
+    prediction: &engine::twin::Prediction,
+    field: &str,
+    percentile: &str,
+) -> &'static str {
+    if prediction.basis == engine::twin::Basis::Measured
+        && prediction
+            .filled_by_simulation
+            .contains(&format!("{field}.{percentile}"))
+    {
+        "Simulated"
+    } else {
+        prediction.basis.label()
+    }
+}
+
+fn basis_class(label: &str) -> &'static str {
+    match label {
+        "Measured" => "badge badge-pass",
+        "Simulated" => "badge",
+        _ => "badge badge-warn",
+    }
+}
+
+/// The capacity twin: a GET form (rate or concurrency) and the predicted percentiles, each with
+/// its basis, the throughput, the saturation rate and the back-test that states the error.
+#[component]
+fn CapacityTwinCard(twin: TwinView, percentile: String) -> impl IntoView {
+    let pilot_id = twin.pilot.id;
+    if !twin.has_load_tests {
+        return view! {
+            <section class="card twin-card" id="capacity-twin">
+                <h2>"Capacity twin"</h2>
+                <div class="empty-state">
+                    <h3>"No load test to fit the twin on"</h3>
+                    <p>"Once a load test is uploaded, the twin predicts TTFT, TPOT, ITL and E2E percentiles at any rate or concurrency from it, with a back-tested error."</p>
+                </div>
+            </section>
+        }
+        .into_any();
+    }
+    let by_rate = !twin.rate.is_empty();
+    let value = if by_rate {
+        twin.rate.clone()
+    } else {
+        twin.concurrency.clone()
+    };
+    let form = view! {
+        <form class="form twin-form" method="get" action=format!("/pilots/{pilot_id}/load-tests#capacity-twin")>
+            <input type="hidden" name="p" value=percentile/>
+            <div class="field-row">
+                <div>
+                    <label for="twin-kind">"Load"</label>
+                    <select id="twin-kind" name="twin">
+                        <option value="rate" selected=by_rate>"Arrival rate (req/s)"</option>
+                        <option value="concurrency" selected=!by_rate>"Concurrency (users)"</option>
+                    </select>
+                </div>
+                <div>
+                    <label for="twin-load">"Value"</label>
+                    <input id="twin-load" name="load" type="number" min="0" step="any" required=true value=value/>
+                </div>
+                <div class="form-actions"><button type="submit" class="button">"Predict"</button></div>
+            </div>
+            <p class="hint small">{format!("Default: {}.", twin.default_load.source)}</p>
+        </form>
+    };
+    let problem = twin
+        .problem
+        .clone()
+        .map(|p| view! { <p class="notice notice-warn">{p}</p> });
+    let body = twin.prediction.clone().map(|p| {
+        let rows = [
+            ("TTFT", "ms", "ttft_ms", p.ttft_ms),
+            ("TPOT", "ms/token", "tpot_ms", p.tpot_ms),
+            ("ITL", "ms", "itl_ms", p.itl_ms),
+            ("E2E", "ms", "e2e_ms", p.e2e_ms),
+        ];
+        let basis = p.basis.label();
+        let b = &p.backtest;
+        let backtest = match (b.median_abs_error_pct, b.max_abs_error_pct) {
+            (Some(median), Some(worst)) => format!(
+                "Back-test ({}): median error {:.1} %, worst {:.1} % over {} comparisons of measured TTFT and TPOT percentiles.",
+                b.method, median, worst, b.compared
+            ),
+            _ => format!("Back-test: {}. The prediction states no error.", b.method),
+        };
+        let cells = rows
+            .into_iter()
+            .map(|(name, unit, field, values)| {
+                let cell = |pct: &'static str, v: f64| {
+                    let label = figure_basis(&p, field, pct);
+                    view! {
+                        <td class="num">{fmt_num(Some(v))}" "<span class=basis_class(label)>{label}</span></td>
+                    }
+                };
+                view! {
+                    <tr>
+                        <th scope="row">{format!("{name} ({unit})")}</th>
+                        {cell("p50", values.p50)}
+                        {cell("p90", values.p90)}
+                        {cell("p95", values.p95)}
+                        {cell("p99", values.p99)}
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <p class="small">{format!("{} · prompts {} · answers {}{}", p.arrivals, p.prompt_tokens, p.output_tokens,
+                twin.configuration.as_ref().filter(|c| *c != "all points").map(|c| format!(" · configuration {c}")).unwrap_or_default())}
+                " · "<span class=basis_class(basis)>{basis}</span>
+                {p.measured_source.clone().map(|s| format!(" (read from {s})"))}</p>
+            <div class="table-scroll">
+                <table class="table twin-table">
+                    <thead><tr>
+                        <th scope="col">"Figure"</th>
+                        <th scope="col" class="num">"p50"</th>
+                        <th scope="col" class="num">"p90"</th>
+                        <th scope="col" class="num">"p95"</th>
+                        <th scope="col" class="num">"p99"</th>
+                    </tr></thead>
+                    <tbody>{cells}</tbody>
+                </table>
+            </div>
+            <ul class="twin-figures">
+                <li>{format!("Request throughput: {} req/s ", fmt_num(Some(p.request_throughput_per_s)))}<span class=basis_class(basis)>{basis}</span></li>
+                <li>{format!("Output: {} tokens/s ", fmt_num(Some(p.output_tokens_per_s)))}<span class=basis_class(basis)>{basis}</span></li>
+                <li>{format!("Saturation rate: {} req/s ", fmt_num(Some(p.saturation_rate_per_s)))}<span class=basis_class("Estimated")>"Estimated"</span>" (closed form of the fitted model: beyond it the queue grows without bound)"</li>
+            </ul>
+            <p class="twin-backtest">{backtest}</p>
+            {(!p.warnings.is_empty()).then(|| view! {
+                <ul class="notice notice-warn twin-warnings">
+                    {p.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
+                </ul>
+            })}
+        }
+    });
+    view! {
+        <section class="card twin-card" id="capacity-twin">
+            <h2>"Capacity twin"</h2>
+            <p class="hint">"Latency percentiles at a load the tests did not try, from a model of vLLM's continuous batching fitted on this pilot's load tests. Measured: read from a load test at that very point; Simulated: inside the range the tests cover; Estimated: beyond it."</p>
+            {form}
+            {problem}
+            {body}
+        </section>
+    }
+    .into_any()
+}
+
 #[component]
 pub fn LoadTestsPage() -> impl IntoView {
     let id = pilot_id_param();
@@ -272,12 +425,30 @@ pub fn LoadTestsPage() -> impl IntoView {
         move || (id(), percentile()),
         |(id, p)| get_load_tests(id, p),
     );
+    // The twin's load from the card's form: `twin=rate|concurrency&load=N`; none: the default.
+    let twin_load = move || {
+        let q = query.read();
+        let load = q.get("load").unwrap_or_default();
+        match q.get("twin").as_deref() {
+            Some("rate") => (load, String::new()),
+            Some("concurrency") => (String::new(), load),
+            _ => (String::new(), String::new()),
+        }
+    };
+    let twin = crate::components::page_resource(
+        move || (id(), twin_load()),
+        |(id, (rate, concurrency))| get_capacity_twin(id, rate, concurrency),
+    );
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let view = match data.await {
                     Ok(view) => view,
                     Err(error) => return view! { <ErrorNotice error/> }.into_any(),
+                };
+                let twin_card = match twin.await {
+                    Ok(twin) => view! { <CapacityTwinCard twin percentile=view.percentile.clone()/> }.into_any(),
+                    Err(error) => view! { <ErrorNotice error/> }.into_any(),
                 };
                 let p = view.pilot.clone();
                 let base = format!("/pilots/{}/load-tests?", p.id);
@@ -296,6 +467,7 @@ pub fn LoadTestsPage() -> impl IntoView {
                                 <h3>"No load test yet"</h3>
                                 <p>"Upload vllm bench serve, AIPerf, GenAI-Perf or guidellm results on the evidence page, or send them from CI with the REST API."</p>
                             </div>
+                            {twin_card}
                         }.into_any()
                     } else {
                         view! {
@@ -322,6 +494,7 @@ pub fn LoadTestsPage() -> impl IntoView {
                                     </tbody>
                                 </table>
                             </section>
+                            {twin_card}
                             {percentile_tabs(base, view.percentile.clone())}
                             <div class="chart-grid">
                                 {view.charts.iter().cloned().map(|chart| view! { <ChartCard chart/> }).collect_view()}

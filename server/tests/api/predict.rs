@@ -67,7 +67,7 @@ fn assert_sound(prediction: &Value) {
     assert!(prediction["warnings"].is_array());
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_pilot_predicts_at_a_concurrency_and_a_rate_as_the_command_line_does() {
     let app = spawn_app().await;
     let demo = app.demo_pilot.expect("demo pilot");
@@ -142,7 +142,7 @@ async fn the_demo_pilot_predicts_at_a_concurrency_and_a_rate_as_the_command_line
     assert_eq!(cli, at_8, "the API and the CLI differ");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_missing_or_doubled_parameters_are_400_naming_the_parameter() {
     let app = spawn_app().await;
     let demo = app.demo_pilot.expect("demo pilot");
@@ -187,7 +187,7 @@ async fn bad_missing_or_doubled_parameters_are_400_naming_the_parameter() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_organisations_customer_gets_404_and_nobody_401() {
     let app = spawn_app().await;
     let demo = app.demo_pilot.expect("demo pilot");
@@ -218,7 +218,7 @@ async fn another_organisations_customer_gets_404_and_nobody_401() {
     assert_eq!(body["kind"], "unauthenticated");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pilot_without_load_tests_is_422() {
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -238,4 +238,116 @@ async fn a_pilot_without_load_tests_is_422() {
         body["error"].as_str().unwrap().contains("no load test"),
         "{body}"
     );
+}
+
+async fn page(app: &TestApp, who: &reqwest::Client, path: &str) -> String {
+    let response = who.get(app.url(path)).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    response.text().await.unwrap()
+}
+
+/// The text of the page, tags dropped (a figure and its unit may sit in different elements).
+fn text_of(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("<!---->", "")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_tests_page_shows_the_capacity_twin_card() {
+    let app = spawn_app().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let admin = app.admin().await;
+
+    // Default: the demo plan's planned peak of 8 requests in flight.
+    let html = page(&app, &admin, &format!("/pilots/{demo}/load-tests")).await;
+    let text = text_of(&html);
+    assert!(html.contains(r#"id="capacity-twin""#), "no card");
+    assert!(text.contains("Capacity twin"));
+    assert!(
+        text.contains("planned peak concurrency of plan version"),
+        "{text}"
+    );
+    assert!(html.contains(r#"name="load""#) && html.contains(r#"value="8""#));
+    for label in [
+        "TTFT (ms)",
+        "TPOT (ms/token)",
+        "ITL (ms)",
+        "E2E (ms)",
+        "p50",
+        "p90",
+        "p95",
+        "p99",
+    ] {
+        assert!(text.contains(label), "{label} missing");
+    }
+    // 16 percentiles, the throughput, the output rate and the saturation rate: each labelled.
+    let labels: usize = ["Measured", "Simulated", "Estimated"]
+        .iter()
+        .map(|b| html.matches(&format!(r#"">{b}<"#)).count())
+        .sum();
+    assert!(labels >= 19, "{labels} figures labelled with their basis");
+    assert!(text.contains("Saturation rate:") && text.contains("req/s"));
+    assert!(text.contains("tokens/s"));
+    // The back-test's figures, as the API states them.
+    let token = app.api_token(&admin).await;
+    let (_, prediction) = get(
+        &app,
+        Some(&token),
+        &format!("/api/v1/pilots/{demo}/predict?concurrency=8"),
+    )
+    .await;
+    let median = prediction["backtest"]["median_abs_error_pct"]
+        .as_f64()
+        .unwrap();
+    let worst = prediction["backtest"]["max_abs_error_pct"]
+        .as_f64()
+        .unwrap();
+    let line = format!("median error {median:.1} %, worst {worst:.1} %");
+    assert!(text.contains(&line), "{line} not on the page");
+    // TPOT p99 (under 1,000 ms: no thousands separator), two decimals at most as the page writes.
+    let p99 = prediction["tpot_ms"]["p99"].as_f64().unwrap();
+    assert!(p99 < 1000.0);
+    let shown = format!("{p99:.2}");
+    let shown = shown.trim_end_matches('0').trim_end_matches('.');
+    assert!(text.contains(shown), "TPOT p99 {shown} ms not on the page");
+
+    // A rate asked on the form.
+    let text = text_of(
+        &page(
+            &app,
+            &admin,
+            &format!("/pilots/{demo}/load-tests?twin=rate&load=0.25"),
+        )
+        .await,
+    );
+    assert!(text.contains("0.25"), "asked rate not shown");
+    assert!(text.contains("Request throughput:"));
+    // A bad value: said on the card, the page still answers.
+    let text = text_of(
+        &page(
+            &app,
+            &admin,
+            &format!("/pilots/{demo}/load-tests?twin=concurrency&load=lots"),
+        )
+        .await,
+    );
+    assert!(
+        text.contains("concurrency: `lots` is not a whole number of users"),
+        "{text}"
+    );
+
+    // A pilot without load tests: the card's empty state.
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "No tests yet").await;
+    let text = text_of(&page(&app, &admin, &format!("/pilots/{pilot}/load-tests")).await);
+    assert!(text.contains("No load test to fit the twin on"), "{text}");
 }
