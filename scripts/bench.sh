@@ -66,8 +66,11 @@ cookie="$(awk '$6 == "pilotdesk_session" { print $7 }' "$work/cookies")"
 token="$(DATA_DIR="$work/data" "$ROOT/target/release/server" token create --email admin@pilotdesk.local --name bench | tail -n 1)"
 say "Uploading a 30,000-record AIPerf per-request file"
 "$venv/bin/python" bench/aiperf_jsonl.py 30000 >"$work/profile_export.jsonl"
-upload_s="$( { /usr/bin/time -f '%e' curl -fsS -o /dev/null -H "Authorization: Bearer $token" \
-  -F "file=@$work/profile_export.jsonl" "$base/api/v1/pilots/1/evidence"; } 2>&1 | tail -n 1)"
+/usr/bin/time -f '%e' -o "$work/upload_s" curl -sS -o "$work/upload.json" -w '%{http_code}' \
+  -H "Authorization: Bearer $token" -F "file=@$work/profile_export.jsonl" \
+  "$base/api/v1/pilots/1/evidence" >"$work/upload_status"
+[ "$(cat "$work/upload_status")" = "201" ] || { cat "$work/upload.json"; die "the upload failed"; }
+upload_s="$(tail -n 1 "$work/upload_s")"
 css="$(cd "$ROOT/target/site" && ls pkg/*/pilot-desk.css | head -n 1)"
 
 measure() { # name url [header…]

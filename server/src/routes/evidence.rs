@@ -141,7 +141,10 @@ pub async fn upload_evidence(
                 context: field("context"),
             };
             let settings = calibration_settings(&form, &log, &pilot)?;
-            let summary = StartupLogSummary { log: *log, settings };
+            let summary = StartupLogSummary {
+                log: *log,
+                settings,
+            };
             let value = serde_json::to_value(&summary).map_err(|_| AppError::Internal)?;
             (value.clone(), value.to_string())
         }

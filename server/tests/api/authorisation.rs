@@ -203,6 +203,11 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("pilot_id", "{pilot}"), ("percentile", "p95")],
     ),
     (
+        "get_capacity_twin",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}"), ("rate", ""), ("concurrency", "8")],
+    ),
+    (
         "compare_load_tests",
         Need::SignedIn,
         &[
