@@ -272,15 +272,7 @@ fn figure_basis(
     field: &str,
     percentile: &str,
 ) -> &'static str {
-    if prediction.basis == engine::twin::Basis::Measured
-        && prediction
-            .filled_by_simulation
-            .contains(&format!("{field}.{percentile}"))
-    {
-        "Simulated"
-    } else {
-        prediction.basis.label()
-    }
+    prediction.figure_basis(field, percentile).label()
 }
 
 fn basis_class(label: &str) -> &'static str {

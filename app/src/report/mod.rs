@@ -15,6 +15,7 @@ pub mod model;
 pub mod pdf;
 pub mod recommendation;
 pub mod share;
+pub mod twin;
 
 pub use locale::Lang;
 pub use model::{ReportModel, build_report};

@@ -120,6 +120,8 @@ pub struct ReportModel {
     pub precision_decision: String,
     pub flips: Vec<String>,
     pub recommendation: Option<RecommendationSection>,
+    /// The capacity twin at the plan's production load ([`super::twin`]).
+    pub twin: super::twin::TwinSection,
     pub caveats: Vec<String>,
     pub evidence: Table,
 }
@@ -136,7 +138,8 @@ pub async fn build_report(
     let files = services.store.list_evidence(pilot.id, None).await?;
     let recommendation =
         Some(super::recommendation::section(services, &pilot, &evidence, lang).await?);
-    Ok(assemble(
+    let twin = super::twin::section(services, &pilot, lang).await?;
+    let mut report = assemble(
         &pilot,
         &evidence,
         &verdict,
@@ -144,7 +147,9 @@ pub async fn build_report(
         recommendation,
         lang,
         now_ms,
-    ))
+    );
+    report.twin = twin;
+    Ok(report)
 }
 
 fn mark_line(row: &VerdictRow) -> MarkLine {
@@ -307,6 +312,7 @@ fn assemble(
         precision_decision,
         flips,
         recommendation,
+        twin: Default::default(),
         caveats,
         evidence: evidence_table(files, evidence, lang),
     }

@@ -137,6 +137,24 @@ pub struct Prediction {
     pub limits: EngineLimits,
 }
 
+impl Prediction {
+    /// The basis of one figure (`field` as `ttft_ms`, `percentile` as `p90`): the prediction's,
+    /// except a percentile a Measured point's file does not report, which the simulation
+    /// filled in and which is therefore Simulated.
+    pub fn figure_basis(&self, field: &str, percentile: &str) -> Basis {
+        if self.basis == Basis::Measured
+            && self
+                .filled_by_simulation
+                .iter()
+                .any(|f| f.as_str() == format!("{field}.{percentile}"))
+        {
+            Basis::Simulated
+        } else {
+            self.basis
+        }
+    }
+}
+
 /// Predicts with the model alone (the back-test is left empty: see [`super::Twin`] for both).
 pub fn predict(model: &TimingModel, question: &Question) -> Prediction {
     predict_with(model, &Backtest::not_run("not run"), question)

@@ -335,3 +335,128 @@ async fn the_cli_exports_the_report_from_the_database() {
         .unwrap();
     assert!(!output.status.success());
 }
+
+/// `value` as the report writes a figure in English (`Lang::figure`): 0 decimals from 100, 1
+/// from 10, 2 from 1, else 3; thousands separated by commas.
+fn report_figure(value: f64) -> String {
+    let magnitude = value.abs();
+    let decimals = if magnitude >= 100.0 || magnitude == 0.0 {
+        0
+    } else if magnitude >= 10.0 {
+        1
+    } else if magnitude >= 1.0 {
+        2
+    } else {
+        3
+    };
+    let text = format!("{value:.decimals$}");
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let mut grouped = String::new();
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    if fraction.is_empty() {
+        grouped
+    } else {
+        format!("{grouped}.{fraction}")
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_report_states_the_capacity_twin_at_the_plans_peak_with_its_basis_and_error() {
+    let app = spawn_app().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let admin = app.admin().await;
+    let html = admin
+        .get(app.url(&format!("/pilots/{demo}/report.html")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_self_contained(&html);
+    let start = html.find(r#"id="capacity-twin""#).expect("no twin section");
+    let end = html[start..].find("</section>").unwrap() + start;
+    let section = &html[start..end];
+    // The page's default: the demo plan's planned peak concurrency of 8.
+    assert!(
+        section.contains("closed loop")
+            && section.contains("the planned peak concurrency of plan version"),
+        "{section}"
+    );
+    // The same prediction the API makes at that load, figure by figure, each labelled.
+    let token = app.api_token(&admin).await;
+    let prediction: serde_json::Value = client()
+        .get(app.url(&format!("/api/v1/pilots/{demo}/predict?concurrency=8")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let labelled = ["(Measured)", "(Simulated)", "(Estimated)"]
+        .iter()
+        .map(|b| section.matches(b).count())
+        .sum::<usize>();
+    assert_eq!(
+        labelled,
+        16 + 3,
+        "16 percentiles and 3 rates, each labelled"
+    );
+    for (name, field) in [
+        ("TTFT (ms)", "ttft_ms"),
+        ("TPOT (ms/token)", "tpot_ms"),
+        ("ITL (ms)", "itl_ms"),
+        ("E2E (ms)", "e2e_ms"),
+    ] {
+        let row_at = section.find(&format!("<td>{name}</td>")).expect(name);
+        let row = &section[row_at..row_at + section[row_at..].find("</tr>").unwrap()];
+        for pct in ["p50", "p90", "p95", "p99"] {
+            let value = prediction[field][pct].as_f64().unwrap();
+            assert!(
+                row.contains(&format!("{} (", report_figure(value))),
+                "{field} {pct} = {value} not in {row}"
+            );
+        }
+    }
+    let basis = prediction["basis"].as_str().unwrap();
+    let throughput = prediction["output_tokens_per_s"].as_f64().unwrap();
+    assert!(section.contains(&format!(
+        "{} tokens/s ({}{})",
+        report_figure(throughput),
+        basis[..1].to_uppercase(),
+        &basis[1..]
+    )));
+    let median = prediction["backtest"]["median_abs_error_pct"]
+        .as_f64()
+        .unwrap();
+    let worst = prediction["backtest"]["max_abs_error_pct"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        section.contains(&format!("median error {median:.1} %, worst {worst:.1} %")),
+        "{section}"
+    );
+
+    // No load test: one sentence instead of the section.
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let empty = app.pilot(&admin, acme, "No load test").await;
+    let html = admin
+        .get(app.url(&format!("/pilots/{empty}/report.html")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    // askama escapes the apostrophe.
+    assert!(html.contains(
+        r#"id="capacity-twin-empty">No load test yet: the capacity twin is fitted on the pilot&#39;s own load tests, so it makes no prediction.</p>"#
+    ), "{}", &html[html.find("capacity-twin").unwrap_or(0)..][..300]);
+    assert!(!html.contains("capacity-twin-table"));
+}
