@@ -7,7 +7,8 @@
 #      each against the pilot page, the load-test page, the verdict API and a static asset (the
 #      stylesheet, Brotli) of the same server: p50/p99 latency and requests/s.
 #   2. `server demand` against pandas (bench/demand_pandas.py) on synthetic gateway logs of
-#      500,000 and 1,000,000 requests: wall time and peak memory (/usr/bin/time).
+#      500,000 and 1,000,000 requests: wall time and peak memory (/usr/bin/time), the median
+#      of BENCH_REPEAT runs each (default 3). BENCH_ONLY=demand runs this part alone.
 #
 # Installs what it needs when missing: Debian's wrk and time (as root), and pandas into
 # .tools/bench-venv from PyPI.
@@ -39,15 +40,19 @@ if ! "$venv/bin/python" -c "import pandas" 2>/dev/null; then
   python3 -m venv "$venv" && "$venv/bin/pip" install -q pandas
 fi
 
-ensure_wasm_target
-ensure_wasm_bindgen
-ensure_npm_packages
-build_site release
+only="${BENCH_ONLY:-all}" # `demand` runs part 2 alone
+if [ "$only" != "demand" ]; then
+  ensure_wasm_target
+  ensure_wasm_bindgen
+  ensure_npm_packages
+  build_site release
+fi
 build_server release
 say "Building the synthetic log generator (release)"
 cargo build -q -p engine --release --example synthetic_gateway_log
 
 # ---- 1. pages under load ---------------------------------------------------------------------
+if [ "$only" != "demand" ]; then
 port="${BENCH_PORT:-3199}"
 base="http://127.0.0.1:$port"
 DATA_DIR="$work/data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 \
@@ -93,19 +98,26 @@ measure "load-test page" "$base/pilots/1/load-tests" "Cookie: pilotdesk_session=
 measure "verdict API" "$base/api/v1/pilots/1/verdict" "Authorization: Bearer $token"
 kill "$server_pid" && wait "$server_pid" 2>/dev/null
 server_pid=""
+fi
 
 # ---- 2. server demand against pandas ---------------------------------------------------------
 echo
 echo "Demand profile of a generic gateway log (JSON Lines): server demand vs pandas"
 printf '%-12s %10s %-8s %10s %12s %10s\n' "requests" "size" "tool" "seconds" "peak RSS MB" "speed-up"
+# Runs the command BENCH_REPEAT times; prints the median wall time (s) and its peak RSS (KB).
+median_run() {
+  local i
+  for i in $(seq 1 "${BENCH_REPEAT:-3}"); do
+    /usr/bin/time -f '%e %M' -o "$work/run.$i" "$@" >/dev/null
+    cat "$work/run.$i"
+  done | sort -n | awk '{ row[NR] = $0 } END { print row[int((NR + 1) / 2)] }'
+}
 for n in 500000 1000000; do
   log="$work/gateway-$n.jsonl"
   "$ROOT/target/release/examples/synthetic_gateway_log" "$n" >"$log" 2>/dev/null
   size="$(du -m "$log" | cut -f1) MB"
-  /usr/bin/time -f '%e %M' -o "$work/ours" "$ROOT/target/release/server" demand "$log" --json >/dev/null
-  /usr/bin/time -f '%e %M' -o "$work/theirs" "$venv/bin/python" bench/demand_pandas.py "$log" >/dev/null
-  read -r ours_s ours_kb <"$work/ours"
-  read -r theirs_s theirs_kb <"$work/theirs"
+  read -r ours_s ours_kb < <(median_run "$ROOT/target/release/server" demand "$log" --json)
+  read -r theirs_s theirs_kb < <(median_run "$venv/bin/python" bench/demand_pandas.py "$log")
   speedup="$(awk -v a="$theirs_s" -v b="$ours_s" 'BEGIN { printf "%.1fx", a / (b > 0 ? b : 0.01) }')"
   printf '%-12s %10s %-8s %10s %12s %10s\n' "$n" "$size" "server" "$ours_s" "$((ours_kb / 1024))" "$speedup"
   printf '%-12s %10s %-8s %10s %12s\n' "" "" "pandas" "$theirs_s" "$((theirs_kb / 1024))"

@@ -210,7 +210,7 @@ pub mod ssr {
 
     /// Streams a gateway log into its summary in bounded memory (the accumulator keeps requests
     /// in flight, its reorder buffer and the busiest hour's arrivals, never the whole log). `on_progress` gets the bytes read so far.
-    pub fn read_gateway_source<R: BufRead>(
+    pub fn read_gateway_source<R: BufRead + Send>(
         file_name: &str,
         reader: R,
         skip_bad_lines: bool,

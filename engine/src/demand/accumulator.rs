@@ -48,7 +48,8 @@ use crate::stats::{
     ValueCounts,
 };
 use crate::traffic::{
-    GatewayError, GatewayRecord, ImportSummary, ReadOptions, RequestStatus, read_gateway_log,
+    GatewayError, GatewayRecord, ImportSummary, ReadOptions, RequestStatus, default_workers,
+    read_gateway_log_parallel,
 };
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -266,14 +267,21 @@ impl DemandAccumulator {
 
     /// Streams a whole log into the accumulator (call once per file when a pilot's log is split
     /// over several, preferably oldest file first). On an error the accumulator holds part of
-    /// the file: discard it.
-    pub fn add_log<R: BufRead>(
+    /// the file: discard it. JSON logs are converted on the machine's cores
+    /// ([`crate::traffic::parallel`]); the records arrive here in file order all the same.
+    pub fn add_log<R: BufRead + Send>(
         &mut self,
         reader: R,
         options: &ReadOptions,
         on_progress: impl FnMut(u64),
     ) -> Result<ImportSummary, GatewayError> {
-        read_gateway_log(reader, options, |record| self.add(&record), on_progress)
+        read_gateway_log_parallel(
+            reader,
+            options,
+            default_workers(),
+            |record| self.add(&record),
+            on_progress,
+        )
     }
 
     /// Builds the profile. `Err(NoRequests)` when nothing was added.

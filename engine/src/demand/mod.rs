@@ -107,7 +107,7 @@ pub fn cross_check_in_flight(
 
 /// Streams a gateway log into a demand profile, reporting bytes read to `on_progress`. Nothing
 /// is returned when the log has a bad record (unless `skip_bad_lines`) or no records.
-pub fn profile_gateway_log<R: BufRead>(
+pub fn profile_gateway_log<R: BufRead + Send>(
     reader: R,
     read_options: &ReadOptions,
     demand_options: DemandOptions,

@@ -7,6 +7,7 @@
 //!
 //! * [`record`]: [`GatewayRecord`], the normalised request (instants in Unix ms, tokens, status).
 //! * [`reader`]: the streaming reader with format detection, progress and bad-line handling.
+//! * [`parallel`]: the same reading with the records converted on several cores.
 //! * [`generic`] and [`litellm`]: the field mappings of each schema, documented there.
 //! * [`timestamp`]: RFC 3339 and Unix-number instants.
 //! * [`synthetic`]: a seeded generator of a realistic week of pilot traffic (demo and benchmark).
@@ -17,12 +18,14 @@ pub mod error;
 mod fields;
 pub mod generic;
 pub mod litellm;
+pub mod parallel;
 pub mod reader;
 pub mod record;
 pub mod synthetic;
 pub mod timestamp;
 
 pub use error::{GatewayError, LineError, SkippedLines};
+pub use parallel::{default_workers, read_gateway_log_parallel};
 pub use reader::{GatewayFormat, GatewayReader, ImportSummary, ReadOptions, read_gateway_log};
 pub use record::{GatewayRecord, RequestStatus};
 pub use synthetic::{SyntheticConfig, SyntheticTraffic, write_synthetic_jsonl};

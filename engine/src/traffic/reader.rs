@@ -113,10 +113,20 @@ pub struct ImportSummary {
 pub fn read_gateway_log<R: BufRead>(
     reader: R,
     options: &ReadOptions,
+    on_record: impl FnMut(GatewayRecord),
+    on_progress: impl FnMut(u64),
+) -> Result<ImportSummary, GatewayError> {
+    let log = GatewayReader::new(reader, options)?;
+    read_serially(log, options, on_record, on_progress)
+}
+
+/// The rest of `log`, record by record on this thread.
+pub(crate) fn read_serially<R: BufRead>(
+    mut log: GatewayReader<R>,
+    options: &ReadOptions,
     mut on_record: impl FnMut(GatewayRecord),
     mut on_progress: impl FnMut(u64),
 ) -> Result<ImportSummary, GatewayError> {
-    let mut log = GatewayReader::new(reader, options)?;
     let step = options.progress_every_bytes.max(1);
     let mut next_report = step;
     while let Some(item) = log.next() {
@@ -153,10 +163,45 @@ pub struct GatewayReader<R: BufRead> {
     source: Source<R>,
     format: GatewayFormat,
     source_name: String,
+    tally: Tally,
+}
+
+/// What became of the records so far: delivered, skipped, or the end of the import. One piece
+/// of logic for the iterator and for batches converted elsewhere ([`RawBatch`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tally {
     skip_bad_lines: bool,
     skipped: SkippedLines,
     records: u64,
     finished: bool,
+}
+
+impl Tally {
+    /// Takes one conversion's outcome: a record to deliver, nothing (a bad line skipped), or
+    /// the error that ends the import. After an error `finished` is set.
+    fn accept(
+        &mut self,
+        outcome: Result<GatewayRecord, Failure>,
+    ) -> Option<Result<GatewayRecord, GatewayError>> {
+        match outcome {
+            Ok(record) => {
+                self.records += 1;
+                Some(Ok(record))
+            }
+            Err(Failure::Line(error)) if self.skip_bad_lines => {
+                self.skipped.record(error);
+                None
+            }
+            Err(Failure::Line(error)) => {
+                self.finished = true;
+                Some(Err(error.into()))
+            }
+            Err(Failure::Fatal(error)) => {
+                self.finished = true;
+                Some(Err(error))
+            }
+        }
+    }
 }
 
 enum Source<R: BufRead> {
@@ -224,10 +269,10 @@ impl<R: BufRead> GatewayReader<R> {
             source,
             format,
             source_name: options.source_name.clone(),
-            skip_bad_lines: options.skip_bad_lines,
-            skipped: SkippedLines::default(),
-            records: 0,
-            finished: false,
+            tally: Tally {
+                skip_bad_lines: options.skip_bad_lines,
+                ..Tally::default()
+            },
         })
     }
 
@@ -246,15 +291,15 @@ impl<R: BufRead> GatewayReader<R> {
 
     /// Records skipped so far (only with `skip_bad_lines`).
     pub fn skipped(&self) -> &SkippedLines {
-        &self.skipped
+        &self.tally.skipped
     }
 
     /// Format, counts and bytes so far (complete once the iterator has ended).
     pub fn summary(&self) -> ImportSummary {
         ImportSummary {
             format: self.format,
-            records: self.records,
-            skipped: self.skipped.clone(),
+            records: self.tally.records,
+            skipped: self.tally.skipped.clone(),
             bytes_read: self.bytes_read(),
         }
     }
@@ -262,55 +307,228 @@ impl<R: BufRead> GatewayReader<R> {
     fn next_record(&mut self) -> Result<Option<GatewayRecord>, Failure> {
         let name = &self.source_name;
         match &mut self.source {
-            Source::Json(json, schema) => {
-                let line = match json.next_value() {
-                    Ok(Some(line)) => line,
-                    Ok(None) => return Ok(None),
-                    Err(ScanError::Read(e)) => {
-                        return Err(Failure::Fatal(GatewayError::Read {
-                            source_name: name.clone(),
-                            message: e.to_string(),
-                        }));
-                    }
-                    Err(ScanError::Record { line, message }) => {
-                        return Err(Failure::Line(line_error(name, line, None, message)));
-                    }
-                };
-                let bytes = json.value();
-                if bytes.first() != Some(&b'{') {
-                    let found = String::from_utf8_lossy(&bytes[..bytes.len().min(20)]).into_owned();
-                    return Err(Failure::Line(line_error(
-                        name,
-                        line,
-                        None,
-                        format!("expected a JSON object, found {found:?}"),
-                    )));
+            Source::Json(json, schema) => match next_json_value(json, name)? {
+                None => Ok(None),
+                Some(line) => {
+                    convert_json(*schema, name, line, json.value(), json.at_unterminated_end)
+                        .map(Some)
                 }
-                let converted = match schema {
-                    Schema::Generic => serde_json::from_slice::<GenericFields>(bytes)
-                        .map(GenericFields::into_record),
-                    Schema::SpendLogs => serde_json::from_slice::<SpendLogFields>(bytes)
-                        .map(SpendLogFields::into_record),
-                    Schema::Payload => serde_json::from_slice::<PayloadFields>(bytes)
-                        .map(PayloadFields::into_record),
-                };
-                match converted {
-                    Ok(Ok(record)) => Ok(Some(record)),
-                    Ok(Err(field)) => Err(Failure::Line(line_error(
-                        name,
+            },
+            Source::Csv(rows) => rows.next_record(name),
+        }
+    }
+
+    /// The next JSON records as raw bytes, about `max_bytes` of them, for conversion on another
+    /// thread ([`RawBatch::convert`]); `None` for CSV, which is read record by record. A batch
+    /// with [`RawBatch::last`] set ends the source. Framing errors travel in the batch, in order.
+    pub(crate) fn next_raw_batch(&mut self, max_bytes: usize) -> Option<RawBatch> {
+        let name = self.source_name.clone();
+        let Source::Json(json, schema) = &mut self.source else {
+            return None;
+        };
+        let mut batch = RawBatch {
+            schema: *schema,
+            source_name: name.clone(),
+            buf: Vec::with_capacity(max_bytes + 4096),
+            items: Vec::new(),
+            bytes_read: 0,
+            last: false,
+        };
+        while batch.buf.len() < max_bytes {
+            match next_json_value(json, &name) {
+                Ok(Some(line)) => {
+                    let from = batch.buf.len();
+                    batch.buf.extend_from_slice(json.value());
+                    batch.items.push(RawItem::Value {
                         line,
-                        Some(field.field),
-                        field.message,
-                    ))),
-                    Err(e) if e.is_eof() && json.at_unterminated_end => {
-                        let mut error = json_syntax_error(name, line, &e);
-                        error.message = format!("{MID_RECORD}: {}", error.message);
-                        Err(Failure::Line(error))
+                        range: (from, batch.buf.len()),
+                        unterminated_end: json.at_unterminated_end,
+                    });
+                }
+                Ok(None) => {
+                    batch.last = true;
+                    break;
+                }
+                Err(failure) => {
+                    let fatal = matches!(failure, Failure::Fatal(_));
+                    batch.items.push(RawItem::Failed(failure));
+                    if fatal {
+                        batch.last = true;
+                        break;
                     }
-                    Err(e) => Err(Failure::Line(json_syntax_error(name, line, &e))),
                 }
             }
-            Source::Csv(rows) => rows.next_record(name),
+        }
+        batch.bytes_read = json.bytes;
+        Some(batch)
+    }
+
+    /// Whether records come as JSON values (which [`Self::next_raw_batch`] batches).
+    pub(crate) fn is_json(&self) -> bool {
+        matches!(self.source, Source::Json(..))
+    }
+
+    /// Takes the tally out, for a caller that converts batches elsewhere and accepts them
+    /// itself ([`Tally::accept_batch`]); this reader's own tally starts over.
+    pub(crate) fn take_tally(&mut self) -> Tally {
+        std::mem::take(&mut self.tally)
+    }
+}
+
+/// Reads the next JSON value's framing; a scan error becomes the record's failure.
+fn next_json_value<R: BufRead>(
+    json: &mut JsonValues<R>,
+    name: &str,
+) -> Result<Option<u64>, Failure> {
+    match json.next_value() {
+        Ok(line) => Ok(line),
+        Err(ScanError::Read(e)) => Err(Failure::Fatal(GatewayError::Read {
+            source_name: name.to_string(),
+            message: e.to_string(),
+        })),
+        Err(ScanError::Record { line, message }) => {
+            Err(Failure::Line(line_error(name, line, None, message)))
+        }
+    }
+}
+
+/// One JSON value (starting on `line`) into a record of `schema`.
+fn convert_json(
+    schema: Schema,
+    name: &str,
+    line: u64,
+    bytes: &[u8],
+    unterminated_end: bool,
+) -> Result<GatewayRecord, Failure> {
+    if bytes.first() != Some(&b'{') {
+        let found = String::from_utf8_lossy(&bytes[..bytes.len().min(20)]).into_owned();
+        return Err(Failure::Line(line_error(
+            name,
+            line,
+            None,
+            format!("expected a JSON object, found {found:?}"),
+        )));
+    }
+    let converted = match schema {
+        Schema::Generic => {
+            serde_json::from_slice::<GenericFields>(bytes).map(GenericFields::into_record)
+        }
+        Schema::SpendLogs => {
+            serde_json::from_slice::<SpendLogFields>(bytes).map(SpendLogFields::into_record)
+        }
+        Schema::Payload => {
+            serde_json::from_slice::<PayloadFields>(bytes).map(PayloadFields::into_record)
+        }
+    };
+    match converted {
+        Ok(Ok(record)) => Ok(record),
+        Ok(Err(field)) => Err(Failure::Line(line_error(
+            name,
+            line,
+            Some(field.field),
+            field.message,
+        ))),
+        Err(e) if e.is_eof() && unterminated_end => {
+            let mut error = json_syntax_error(name, line, &e);
+            error.message = format!("{MID_RECORD}: {}", error.message);
+            Err(Failure::Line(error))
+        }
+        Err(e) => Err(Failure::Line(json_syntax_error(name, line, &e))),
+    }
+}
+
+/// JSON records read but not yet converted: their bytes back to back, in file order.
+pub(crate) struct RawBatch {
+    schema: Schema,
+    source_name: String,
+    buf: Vec<u8>,
+    items: Vec<RawItem>,
+    /// Bytes of the source consumed once this batch was read.
+    pub(crate) bytes_read: u64,
+    /// The source ends with this batch.
+    pub(crate) last: bool,
+}
+
+enum RawItem {
+    Value {
+        line: u64,
+        range: (usize, usize),
+        unterminated_end: bool,
+    },
+    Failed(Failure),
+}
+
+/// A converted batch: each record or its failure, in file order.
+pub(crate) struct ConvertedBatch {
+    outcomes: Vec<Result<GatewayRecord, Failure>>,
+    pub(crate) bytes_read: u64,
+    pub(crate) last: bool,
+}
+
+impl RawBatch {
+    /// Converts every record (the costly part: JSON and timestamps); needs no reader.
+    pub(crate) fn convert(self) -> ConvertedBatch {
+        let RawBatch {
+            schema,
+            source_name,
+            buf,
+            items,
+            bytes_read,
+            last,
+        } = self;
+        let outcomes = items
+            .into_iter()
+            .map(|item| match item {
+                RawItem::Value {
+                    line,
+                    range,
+                    unterminated_end,
+                } => convert_json(
+                    schema,
+                    &source_name,
+                    line,
+                    &buf[range.0..range.1],
+                    unterminated_end,
+                ),
+                RawItem::Failed(failure) => Err(failure),
+            })
+            .collect();
+        ConvertedBatch {
+            outcomes,
+            bytes_read,
+            last,
+        }
+    }
+}
+
+impl Tally {
+    /// Hands the batch's records to `on_record` in order; the first error that ends the import
+    /// is returned (the records before it were delivered, as with the iterator).
+    pub(crate) fn accept_batch(
+        &mut self,
+        batch: ConvertedBatch,
+        on_record: &mut impl FnMut(GatewayRecord),
+    ) -> Result<(), GatewayError> {
+        for outcome in batch.outcomes {
+            match self.accept(outcome) {
+                Some(Ok(record)) => on_record(record),
+                Some(Err(error)) => return Err(error),
+                None => {}
+            }
+        }
+        if batch.last {
+            self.finished = true;
+        }
+        Ok(())
+    }
+
+    /// The summary of an import read in batches.
+    pub(crate) fn summary(&self, format: GatewayFormat, bytes_read: u64) -> ImportSummary {
+        ImportSummary {
+            format,
+            records: self.records,
+            skipped: self.skipped.clone(),
+            bytes_read,
         }
     }
 }
@@ -319,21 +537,14 @@ impl<R: BufRead> Iterator for GatewayReader<R> {
     type Item = Result<GatewayRecord, GatewayError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        while !self.finished {
+        while !self.tally.finished {
             match self.next_record() {
-                Ok(Some(record)) => {
-                    self.records += 1;
-                    return Some(Ok(record));
-                }
-                Ok(None) => self.finished = true,
-                Err(Failure::Line(error)) if self.skip_bad_lines => self.skipped.record(error),
-                Err(Failure::Line(error)) => {
-                    self.finished = true;
-                    return Some(Err(error.into()));
-                }
-                Err(Failure::Fatal(error)) => {
-                    self.finished = true;
-                    return Some(Err(error));
+                Ok(Some(record)) => return self.tally.accept(Ok(record)),
+                Ok(None) => self.tally.finished = true,
+                Err(failure) => {
+                    if let Some(item) = self.tally.accept(Err(failure)) {
+                        return Some(item);
+                    }
                 }
             }
         }

@@ -568,3 +568,95 @@ fn a_header_cut_off_before_any_row_is_one_bad_record_even_when_skipping() {
     assert!(records.is_empty());
     assert_eq!(summary.skipped.count, 1);
 }
+
+/// Serial and parallel reading of `bytes`: records, summary or error, compared whole.
+fn both_ways(
+    name: &str,
+    bytes: &[u8],
+    skip: bool,
+    workers: usize,
+) -> [Result<(Vec<GatewayRecord>, ImportSummary), GatewayError>; 2] {
+    let options = ReadOptions::new(name).skip_bad_lines(skip);
+    let mut serial = Vec::new();
+    let serial = read_gateway_log(Cursor::new(bytes), &options, |r| serial.push(r), |_| {})
+        .map(|summary| (serial, summary));
+    let mut parallel = Vec::new();
+    let parallel = read_gateway_log_parallel(
+        Cursor::new(bytes),
+        &options,
+        workers,
+        |r| parallel.push(r),
+        |_| {},
+    )
+    .map(|summary| (parallel, summary));
+    [serial, parallel]
+}
+
+/// A synthetic JSON Lines log of several batches, with `bad` lines spoiled at the given
+/// 0-based indices (a field of the wrong type, then broken JSON, alternately).
+fn several_batches(bad: &[usize]) -> Vec<u8> {
+    let config = SyntheticConfig::with_requests(3, 12_000);
+    let mut log = Vec::new();
+    write_synthetic_jsonl(&config, &mut log).unwrap();
+    assert!(log.len() > 4 * parallel::BATCH_BYTES, "{} bytes", log.len());
+    let text = String::from_utf8(log).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for (n, &i) in bad.iter().enumerate() {
+        lines[i] = if n % 2 == 0 {
+            lines[i].replacen("\"prompt_tokens\":", "\"prompt_tokens\":\"many\",\"x\":", 1)
+        } else {
+            lines[i][..lines[i].len() / 2].to_string()
+        };
+    }
+    (lines.join("\n") + "\n").into_bytes()
+}
+
+#[test]
+fn the_parallel_reader_gives_the_serial_readers_records_errors_and_counts() {
+    let clean = several_batches(&[]);
+    let [serial, parallel] = both_ways("big.jsonl", &clean, false, 3);
+    let (records, summary) = serial.unwrap();
+    assert_eq!(summary.records, 12_000);
+    assert_eq!(Ok((records, summary)), parallel);
+
+    // Bad lines skipped: the same records, count and first lines, across batch edges.
+    let spoiled = several_batches(&[5, 2_000, 2_001, 7_777, 11_999]);
+    let [serial, parallel] = both_ways("big.jsonl", &spoiled, true, 2);
+    let (records, summary) = serial.unwrap();
+    assert_eq!(summary.skipped.count, 5);
+    assert_eq!(
+        summary.skipped.first_lines(),
+        vec![6, 2_001, 2_002, 7_778, 12_000]
+    );
+    assert_eq!(records.len(), 11_995);
+    assert_eq!(Ok((records, summary)), parallel);
+
+    // Strict: the same first error, naming its line and field.
+    let [serial, parallel] = both_ways("big.jsonl", &spoiled, false, 4);
+    let error = serial.unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("big.jsonl line 6: field \"prompt_tokens\""),
+        "{error}"
+    );
+    assert_eq!(Err(error), parallel.map(|(_, s)| s).map(|_| unreachable!()));
+
+    // A file cut off mid-record, multi-line JSON and CSV read alike too.
+    let mut cut = clean.clone();
+    cut.truncate(clean.len() - 40);
+    let [serial, parallel] = both_ways("cut.jsonl", &cut, false, 2);
+    assert!(
+        serial
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains(reader::MID_RECORD)
+    );
+    assert_eq!(serial, parallel);
+    for (name, text) in [("g.jsonl", GENERIC_JSONL), ("g.csv", GENERIC_CSV)] {
+        let [serial, parallel] = both_ways(name, text.as_bytes(), false, 2);
+        assert!(serial.is_ok(), "{name}");
+        assert_eq!(serial, parallel, "{name}");
+    }
+}
