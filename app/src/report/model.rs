@@ -86,6 +86,10 @@ pub struct RecommendationSection {
     /// What must happen before go-live (re-run the load test on the production stack, with the
     /// command).
     pub caveats: Vec<String>,
+    /// The capacity twin's predicted compliance per mark, for candidates it applies to.
+    pub compliance: Table,
+    /// Which candidates the twin speaks for, and its back-tested error.
+    pub twin_note: String,
 }
 
 /// Everything the report template needs.

@@ -27,8 +27,8 @@ use crate::model::Pilot;
 use crate::server::Services;
 use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
 use engine::production::{
-    MeasuredPoint, ProductionInput, ProductionRecommendation, ProductionTargets, calibrate,
-    recommend_production,
+    MeasuredConfiguration, MeasuredPoint, PilotTwin, PredictedCompliance, ProductionInput,
+    ProductionRecommendation, ProductionTargets, calibrate, recommend_production,
 };
 use engine::sizing::decode::SpeedBasis;
 use engine::sizing::{GpuOffer, MemoryModel};
@@ -132,6 +132,7 @@ pub async fn production(
     let peak_to_mean = (profile.mean_in_flight_busiest_hour > 0.0
         && profile.peak_in_flight as f64 > profile.mean_in_flight_busiest_hour)
         .then(|| profile.peak_in_flight as f64 / profile.mean_in_flight_busiest_hour);
+    let twin = pilot_twin(services, pilot, &calibration.speed, &plan.content).await;
     let input = ProductionInput {
         demand: production,
         model,
@@ -161,10 +162,44 @@ pub async fn production(
         vllm_version: None,
         max_num_batched_tokens: None,
         load_test: Default::default(),
+        twin,
     };
     let mut rec = recommend_production(&input);
     rec.warnings.extend(calibration.notes);
     Ok(Ok(rec))
+}
+
+/// The pilot's twin and its measured configuration, when the twin can be checked against
+/// candidates: one configuration was load-tested and placed in the catalog by the calibration
+/// (the same GPU, split and precision the candidates are described by), and it fits. Anything
+/// else: no twin, and every candidate stays as the sizing engine ranked it.
+async fn pilot_twin(
+    services: &Services,
+    pilot: &Pilot,
+    speed: &engine::sizing::decode::SpeedCalibration,
+    plan: &engine::plan::PlanContent,
+) -> Option<PilotTwin> {
+    let mut configurations: Vec<MeasuredConfiguration> = Vec::new();
+    for f in &speed.factors {
+        let c = MeasuredConfiguration {
+            gpu_id: f.gpu_id.clone(),
+            tp: f.tp,
+            pp: f.pp,
+            precision: f.precision,
+        };
+        if !configurations.contains(&c) {
+            configurations.push(c);
+        }
+    }
+    let [configuration] = <[MeasuredConfiguration; 1]>::try_from(configurations).ok()?;
+    let (_, twin) = crate::api::predict::ssr::pilot_twin(services, pilot.id, None)
+        .await
+        .ok()?;
+    Some(PilotTwin {
+        configuration,
+        twin,
+        marks: engine::loadtest::latency_targets(plan),
+    })
 }
 
 fn cell(text: impl Into<String>, numeric: bool) -> Cell {
@@ -210,6 +245,10 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
             cell("Headroom ×", true),
             cell("Expected tok/s per stream", true),
             cell("Decode ceiling, tok/s (upper bound)", true),
+            cell(
+                "Plan's latency marks at the production rate (capacity twin)",
+                false,
+            ),
         ],
         rows: rec
             .options
@@ -238,6 +277,15 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
                         true,
                     ),
                     cell(lang.figure(o.decode_tokens_per_s), true),
+                    cell(
+                        match o.predicted.as_ref().map(|p| p.holds) {
+                            None => "not predicted: hardware the twin never measured".to_string(),
+                            Some(Some(true)) => "predicted to hold".to_string(),
+                            Some(Some(false)) => "predicted to miss".to_string(),
+                            Some(None) => "no mark the twin predicts".to_string(),
+                        },
+                        false,
+                    ),
                 ]
             })
             .collect(),
@@ -333,7 +381,10 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
         ),
         None => "Per-stream speed: not established, ceiling only. No load test of the pilot calibrates the decode ceilings, which are upper bounds no system reaches.".to_string(),
     };
+    let (compliance, twin_note) = compliance(rec, lang);
     RecommendationSection {
+        compliance,
+        twin_note,
         headline: rec.summary.clone(),
         ranked,
         arithmetic,
@@ -343,4 +394,95 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
         speed_note,
         caveats: rec.caveats.clone(),
     }
+}
+
+/// The predicted compliance of the candidates the twin applies to: per mark, the predicted
+/// value (ms, its percentile in the mark, its basis) and whether it holds; and the sentence
+/// that says which candidates the twin cannot speak for.
+fn compliance(rec: &ProductionRecommendation, lang: Lang) -> (Table, String) {
+    let predicted: Vec<(&engine::production::ProductionOption, &PredictedCompliance)> = rec
+        .options
+        .iter()
+        .filter_map(|o| o.predicted.as_ref().map(|p| (o, p)))
+        .collect();
+    let Some(measured) = &rec.twin_configuration else {
+        return (Table::default(), String::new());
+    };
+    let measured = format!(
+        "{} {} ({} weights)",
+        measured.gpu_id,
+        engine::sizing::Topology::new(measured.tp, measured.pp, 1).label(),
+        measured.precision.label()
+    );
+    let Some((_, first)) = predicted.first() else {
+        return (
+            Table::default(),
+            format!(
+                "The capacity twin is fitted on the pilot's own load tests ({measured}), and none of the listed candidates is that configuration: it cannot speak for hardware it never measured, so no candidate here carries a predicted compliance."
+            ),
+        );
+    };
+    let rows = predicted
+        .iter()
+        .flat_map(|(o, p)| {
+            p.marks.iter().map(move |m| {
+                vec![
+                    cell(
+                        format!("#{} {} · {}", o.rank, o.gpu_name, o.topology_label),
+                        false,
+                    ),
+                    cell(
+                        format!(
+                            "{} req/s ÷ {} = {} req/s",
+                            lang.figure(p.rate_per_s),
+                            p.copies,
+                            lang.figure(p.rate_per_copy_per_s)
+                        ),
+                        true,
+                    ),
+                    cell(m.mark.clone(), false),
+                    cell(
+                        match (m.predicted_ms, m.basis) {
+                            (Some(v), Some(b)) => format!("{} ms ({})", lang.figure(v), b.label()),
+                            _ => "—".into(),
+                        },
+                        true,
+                    ),
+                    cell(
+                        match m.holds {
+                            Some(true) => "pass".to_string(),
+                            Some(false) => "miss".to_string(),
+                            None => {
+                                format!("not predicted: {}", m.note.clone().unwrap_or_default())
+                            }
+                        },
+                        false,
+                    ),
+                ]
+            })
+        })
+        .collect();
+    let table = Table {
+        caption: "Predicted compliance at the production arrival rate (capacity twin, Poisson arrivals, the rate shared by the copies)".into(),
+        headers: vec![
+            cell("Configuration", false),
+            cell("Rate per copy", true),
+            cell("Pass mark", false),
+            cell("Predicted", true),
+            cell("Predicted outcome", false),
+        ],
+        rows,
+    };
+    let error = match (first.backtest_median_pct, first.backtest_worst_pct) {
+        (Some(median), Some(worst)) => format!(
+            " Its back-test: median error {} %, worst {} %.",
+            lang.number(median, 1),
+            lang.number(worst, 1)
+        ),
+        _ => " It states no back-tested error.".into(),
+    };
+    let note = format!(
+        "The capacity twin is fitted on the pilot's own load tests ({measured}), so it predicts only for candidates of that configuration; it cannot speak for hardware it never measured, and those candidates keep the sizing engine's order. A candidate predicted to miss a mark ranks below those not predicted to miss.{error}"
+    );
+    (table, note)
 }

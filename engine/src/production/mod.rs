@@ -48,6 +48,7 @@ pub mod calibration;
 pub mod concurrency;
 pub mod load_test;
 pub mod precision;
+pub mod twin_check;
 
 #[cfg(test)]
 mod tests;
@@ -58,6 +59,9 @@ pub use concurrency::{BoundBasis, READING_FLOOR_TOKENS_PER_S, SessionsToHold, se
 pub use load_test::{CommandLine, LoadTestPoint, LoadTestSettings, NextLoadTest, next_load_test};
 pub use precision::{
     PrecisionBasis, PrecisionChoice, choose_combinations, choose_kv_dtypes, choose_precisions,
+};
+pub use twin_check::{
+    MarkPrediction, MeasuredConfiguration, PilotTwin, PredictedCompliance, rank_by_compliance,
 };
 
 use crate::demand::{ContextBasis, MeasuredContext, ProductionDemand};
@@ -170,6 +174,10 @@ pub struct ProductionInput {
     /// Where and how the next load test runs.
     #[serde(default)]
     pub load_test: LoadTestSettings,
+    /// The pilot's capacity twin: candidates of the measured configuration are checked against
+    /// the plan's marks at the production rate and ranked by it ([`twin_check`]).
+    #[serde(default)]
+    pub twin: Option<PilotTwin>,
 }
 
 fn default_top() -> usize {
@@ -213,6 +221,10 @@ pub struct ProductionOption {
     /// Set when the card only emulates the format (sized because it was chosen).
     #[serde(default)]
     pub format_note: Option<String>,
+    /// The capacity twin's predicted compliance at the production rate; `None` when the twin
+    /// does not apply (hardware it never measured, or no twin).
+    #[serde(default)]
+    pub predicted: Option<PredictedCompliance>,
 }
 
 fn ceiling_only() -> SpeedBasis {
@@ -244,6 +256,7 @@ impl ProductionOption {
             ttft_ms: candidate.ttft_ms,
             cost: candidate.cost,
             format_note: candidate.format_note.clone(),
+            predicted: None,
         }
     }
 }
@@ -306,6 +319,10 @@ pub struct ProductionRecommendation {
     /// stack, with the command to run).
     #[serde(default)]
     pub caveats: Vec<String>,
+    /// The configuration the pilot's capacity twin was fitted on, when one was given: the only
+    /// candidates with a [`ProductionOption::predicted`].
+    #[serde(default)]
+    pub twin_configuration: Option<MeasuredConfiguration>,
 }
 
 /// Sizes production from the pilot: see the module docs for the reasoning.
@@ -320,13 +337,27 @@ pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation
 
     let feasible: Vec<&Candidate> = candidates.iter().filter(|c| c.feasible).collect();
     let sized: Vec<&Candidate> = candidates.iter().filter(|c| c.result.is_some()).collect();
-    let options = feasible
+    let sizing_first: Option<&Candidate> = feasible.first().copied();
+    let ranked: Vec<(&Candidate, Option<PredictedCompliance>)> = match &input.twin {
+        Some(pilot) => rank_by_compliance(feasible, pilot, input.demand.arrival_rate_per_s),
+        None => feasible.into_iter().map(|c| (c, None)).collect(),
+    };
+    let options = ranked
         .iter()
         .take(input.top)
-        .map(|c| ProductionOption::from_candidate(c))
+        .enumerate()
+        .map(|(i, (c, predicted))| ProductionOption {
+            rank: i as u32 + 1,
+            predicted: predicted.clone(),
+            ..ProductionOption::from_candidate(c)
+        })
         .collect();
+    let feasible: Vec<&Candidate> = ranked.iter().map(|(c, _)| *c).collect();
     let infeasible = summarise_infeasible(&sized);
-    let chosen = feasible.first().map(|c| (*c).clone());
+    let chosen = feasible.first().map(|c| Candidate {
+        rank: Some(1),
+        ..(*c).clone()
+    });
 
     let mut warnings = Vec::new();
     if precision.basis != PrecisionBasis::QualityGate {
@@ -340,6 +371,17 @@ pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation
             "Per-stream speed is not established: no load test of the pilot calibrates the ceilings, so candidates pass the speed target on their ceiling alone, an upper bound no system reaches."
                 .to_string(),
         );
+    }
+    if let Some(first) = sizing_first
+        && !feasible.first().is_some_and(|c| std::ptr::eq(*c, first))
+    {
+        warnings.push(format!(
+            "The capacity twin predicts that {} {} ({}) misses a latency pass mark at the production rate of {} req/s, so it is ranked below the configurations not predicted to miss.",
+            first.gpu_name,
+            first.precision.label(),
+            first.topology.label(),
+            num(input.demand.arrival_rate_per_s, 2)
+        ));
     }
     if let Some(candidate) = &chosen {
         warnings.extend(candidate.format_note.iter().cloned());
@@ -377,6 +419,7 @@ pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation
         summary,
         warnings,
         sessions,
+        twin_configuration: input.twin.as_ref().map(|t| t.configuration.clone()),
     }
 }
 

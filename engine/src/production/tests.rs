@@ -60,6 +60,7 @@ fn worked_example() -> ProductionInput {
         vllm_version: None,
         max_num_batched_tokens: None,
         load_test: LoadTestSettings::default(),
+        twin: None,
     }
 }
 
@@ -664,4 +665,167 @@ fn the_caveats_say_to_rerun_the_load_test_on_the_production_stack_with_its_comma
         rec.caveats[0].starts_with("Re-run the load test on the production stack before go-live")
     );
     assert!(rec.caveats[0].ends_with(VLLM_AT_30), "{}", rec.caveats[0]);
+}
+
+/// A twin with round numbers (10 ms per step, 0.1 ms per prompt token, 20 ms overhead, 8
+/// sequences): answers of 256 tokens take about 2.6 s alone, far below saturation at 0.48 req/s.
+fn round_twin() -> crate::twin::Twin {
+    use crate::twin::{
+        Backtest, EngineLimits, LimitSource, PrefillScheduling, StepCost, TimingModel, Twin,
+    };
+    Twin {
+        model: TimingModel::new(
+            StepCost {
+                base_ms: 10.0,
+                per_sequence_ms: 0.0,
+                per_context_token_us: 0.0,
+                per_prefill_token_us: 100.0,
+            },
+            20.0,
+            EngineLimits {
+                max_running: 8,
+                max_running_source: LimitSource::Stated,
+                kv_cache_tokens: None,
+                max_batched_tokens: 2048,
+                max_batched_tokens_source: LimitSource::Stated,
+                prefill: PrefillScheduling::Chunked,
+                prefill_source: LimitSource::Stated,
+            },
+        ),
+        backtest: Backtest::not_run("not run"),
+    }
+}
+
+/// The first option's configuration, as if the pilot had measured it.
+fn measured_as(option: &ProductionOption) -> MeasuredConfiguration {
+    MeasuredConfiguration {
+        gpu_id: option.gpu_id.clone(),
+        tp: option.topology.tp,
+        pp: option.topology.pp,
+        precision: option.precision,
+    }
+}
+
+#[test]
+fn each_mark_is_checked_against_the_predicted_percentile_with_its_basis() {
+    let twin = round_twin();
+    let prediction = twin.predict(&crate::twin::Question::rate(0.48));
+    let p99 = prediction.tpot_ms.p99;
+    let mut scoped = target(MetricKey::TtftMs, 450.0, "TTFT p99 ≤ 450 ms (chat)");
+    scoped.scenario = Some("chat".into());
+    let mut max = target(MetricKey::E2eMs, 60_000.0, "E2E max ≤ 60 s");
+    max.statistic = "max".into();
+    let marks = [
+        target(MetricKey::TpotMs, p99, "TPOT p99 ≤ predicted"),
+        target(MetricKey::TpotMs, p99 * 0.99, "TPOT p99 ≤ 1 % below"),
+        scoped,
+        max,
+    ];
+    let checked = twin_check::check_marks(&prediction, &marks);
+    // At the limit (inclusive) holds; 1 % below it misses; the value is the prediction's own.
+    assert_eq!(checked[0].predicted_ms, Some(p99));
+    assert_eq!(checked[0].holds, Some(true));
+    assert_eq!(checked[0].basis, Some(prediction.basis));
+    assert_eq!(checked[1].holds, Some(false));
+    // A scenario mark and a maximum are listed, not judged.
+    assert_eq!((checked[2].holds, checked[2].predicted_ms), (None, None));
+    assert_eq!((checked[3].holds, checked[3].predicted_ms), (None, None));
+    // Each TPOT step is 10 ms here, so p99 TPOT is at least that.
+    assert!(p99 >= 10.0, "{p99}");
+
+    let compliance = twin_check::predict_compliance(&twin, &marks, 0.96, 2);
+    // Two copies: each asked at half the rate; the throughput is both copies'.
+    assert_eq!(compliance.rate_per_copy_per_s, 0.48);
+    assert_eq!(compliance.holds, Some(false));
+    let one = twin.predict(&crate::twin::Question::rate(0.48));
+    assert_eq!(
+        compliance.output_tokens_per_s,
+        one.output_tokens_per_s * 2.0
+    );
+    assert_eq!(
+        compliance.input_tokens_per_s,
+        one.request_throughput_per_s * one.prompt_tokens_mean * 2.0
+    );
+}
+
+#[test]
+fn a_predicted_miss_ranks_below_configurations_not_predicted_to_miss() {
+    let mut input = qwen_on_v100();
+    input.gpus.push(GpuOffer {
+        gpu: gpu_by_id("a100-sxm4-80gb").unwrap(),
+        unit_price: None,
+    });
+    input.top = 500;
+    let plain = recommend_production(&input);
+    assert!(plain.options.len() >= 2, "{:#?}", plain.options);
+    assert!(plain.options.iter().all(|o| o.predicted.is_none()));
+    let first = plain.options[0].clone();
+    let measured = measured_as(&first);
+
+    // Marks the twin predicts to hold: the order is kept, the pilot's configuration says so.
+    input.twin = Some(PilotTwin {
+        configuration: measured.clone(),
+        twin: round_twin(),
+        marks: vec![target(MetricKey::TpotMs, 1_000.0, "TPOT p99 ≤ 1,000 ms")],
+    });
+    let holds = recommend_production(&input);
+    let order = |rec: &ProductionRecommendation| {
+        rec.options
+            .iter()
+            .map(|o| (o.gpu_id.clone(), o.topology, o.precision, o.kv_dtype))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(order(&holds), order(&plain));
+    let predicted = holds.options[0].predicted.as_ref().expect("twin applies");
+    assert_eq!(predicted.holds, Some(true));
+    assert_eq!(predicted.rate_per_s, 0.48);
+    assert_eq!(predicted.marks[0].holds, Some(true));
+    // Other hardware: the twin does not speak for it.
+    for o in &holds.options {
+        let same = o.gpu_id == measured.gpu_id
+            && o.topology.tp == measured.tp
+            && o.topology.pp == measured.pp
+            && o.precision == measured.precision;
+        assert_eq!(o.predicted.is_some(), same, "{}", o.gpu_id);
+    }
+
+    // A mark the twin predicts to miss: every candidate of that configuration moves below the
+    // rest, the others keep their order, ranks are renumbered, and the summary follows.
+    input.twin.as_mut().unwrap().marks = vec![target(MetricKey::TpotMs, 1.0, "TPOT p99 ≤ 1 ms")];
+    let misses = recommend_production(&input);
+    let missed: Vec<bool> = misses
+        .options
+        .iter()
+        .map(|o| o.predicted.as_ref().and_then(|p| p.holds) == Some(false))
+        .collect();
+    assert!(missed.iter().any(|m| *m), "{missed:?}");
+    let first_miss = missed.iter().position(|m| *m).unwrap();
+    assert!(missed[first_miss..].iter().all(|m| *m), "{missed:?}");
+    assert!(first_miss > 0, "something is not predicted to miss");
+    assert_ne!(order(&misses)[0], order(&plain)[0]);
+    let not_missed: Vec<_> = order(&plain)
+        .into_iter()
+        .filter(|o| {
+            o.0 != measured.gpu_id
+                || o.1.tp != measured.tp
+                || o.1.pp != measured.pp
+                || o.2 != measured.precision
+        })
+        .collect();
+    assert_eq!(&order(&misses)[..first_miss], &not_missed[..first_miss]);
+    assert_eq!(
+        misses.options.iter().map(|o| o.rank).collect::<Vec<_>>(),
+        (1..=misses.options.len() as u32).collect::<Vec<_>>()
+    );
+    let chosen = misses.chosen.as_ref().unwrap();
+    assert_eq!(chosen.gpu_id, misses.options[0].gpu_id);
+    assert_eq!(chosen.rank, Some(1));
+    assert!(
+        misses
+            .warnings
+            .iter()
+            .any(|w| w.contains("misses a latency pass mark at the production rate of 0.48 req/s")),
+        "{:#?}",
+        misses.warnings
+    );
 }

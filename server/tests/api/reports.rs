@@ -443,6 +443,23 @@ async fn the_report_states_the_capacity_twin_at_the_plans_peak_with_its_basis_an
         "{section}"
     );
 
+    // The recommendation: the twin was fitted on the V100s at TP=4 in FP16, which none of the
+    // listed candidates is, so none carries a predicted compliance and the report says why.
+    let ranked = &html[html.find(r#"id="ranked""#).unwrap()..];
+    let ranked = &ranked[..ranked.find("</table>").unwrap()];
+    assert!(ranked.contains("Plan&#39;s latency marks at the production rate (capacity twin)"));
+    assert_eq!(
+        ranked
+            .matches("not predicted: hardware the twin never measured")
+            .count(),
+        ranked.matches("<tr>").count() - 1,
+        "{ranked}"
+    );
+    assert!(!html.contains(r#"id="predicted-compliance""#));
+    assert!(html.contains(
+        "own load tests (v100-sxm2-16gb TP=4 (FP16 weights)), and none of the listed candidates is that configuration: it cannot speak for hardware it never measured"
+    ));
+
     // No load test: one sentence instead of the section.
     let acme = app.organisation(&admin, "Acme Corp").await;
     let empty = app.pilot(&admin, acme, "No load test").await;
