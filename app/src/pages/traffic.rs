@@ -93,12 +93,46 @@ fn TrafficView(
                     <TrafficCharts profile=profile.clone()/>
                     <ProfileTable profile=profile.clone()/>
                     <InFlightChecks checks=data.in_flight.clone()/>
+                    <TraceExport pilot profile=profile.clone()/>
                     <Production profile data=data.clone()/>
                 }.into_any(),
             }}
             <GatewayFiles files=data.files.clone()/>
             <Scrapes pilot scrapes=data.scrapes.clone() limits=data.limits.clone() window/>
         </div>
+    }
+}
+
+/// The gateway traffic as a Mooncake trace to download, with the commands that replay it on
+/// another stack ([`engine::twin::trace`]): AIPerf at the trace's own timestamps, and a
+/// `vllm bench serve` concurrency sweep from 1 to the peak in flight at its median lengths.
+#[component]
+fn TraceExport(pilot: i64, profile: DemandProfile) -> impl IntoView {
+    let file = format!("pilot-{pilot}-trace.jsonl");
+    let p50 =
+        |d: &Option<TokenDistribution>| d.as_ref().map_or(1, |d| d.p50.round().max(1.0) as u32);
+    let commands = engine::twin::trace::replay_commands(&engine::twin::trace::ReplaySettings {
+        model: profile
+            .models
+            .first()
+            .map(|m| m.model.clone())
+            .unwrap_or_else(|| "MODEL".into()),
+        base_url: "http://localhost:8000".into(),
+        trace_file: file.clone(),
+        prompt_tokens_p50: p50(&profile.prompt_tokens),
+        output_tokens_p50: p50(&profile.completion_tokens),
+        peak_in_flight: profile.peak_in_flight,
+    });
+    view! {
+        <section class="card" id="trace-export">
+            <h2>"Replay this traffic"</h2>
+            <p class="hint">"The successful requests of the gateway logs as a Mooncake trace (JSON Lines: arrival in ms from the first request, prompt and answer tokens), to replay the pilot's own users on the stack to be bought."</p>
+            <p><a class="button" id="trace-download" href=format!("/pilots/{pilot}/traffic/trace.jsonl") download=file rel="external">"Download the Mooncake trace (.jsonl)"</a></p>
+            {commands.into_iter().map(|(label, command)| view! {
+                <p class="small">{label}</p>
+                <pre class="mono small">{command}</pre>
+            }).collect_view()}
+        </section>
     }
 }
 

@@ -16,6 +16,7 @@
 //!   replayed at production speed (also written as a Mooncake trace for AIPerf).
 //! * [`workload`]: prompt and answer lengths drawn from what the load tests report.
 //! * [`predict`]: the [`Prediction`] and its basis: Measured, Simulated or Estimated.
+//! * [`trace`]: the pilot's gateway traffic as a Mooncake trace and the commands replaying it.
 //! * [`backtest`]: leave-one-out over the measured points — the error the twin states.
 //! * [`evidence`], [`serving_limits`], [`statistics`], [`least_squares`], [`rng`]: reading
 //!   points, stated limits, summaries, the solver and the seeded random numbers.
@@ -37,6 +38,7 @@ pub mod serving_limits;
 pub mod simulate;
 pub mod statistics;
 pub mod timing;
+pub mod trace;
 pub mod workload;
 
 #[cfg(test)]

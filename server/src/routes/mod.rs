@@ -9,6 +9,7 @@ pub mod evidence_form;
 pub mod health;
 pub mod quality;
 pub mod report;
+pub mod traffic_trace;
 
 use crate::AppState;
 use axum::Router;
@@ -38,4 +39,5 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
         .merge(demand::router())
         .merge(quality::router())
         .merge(report::router())
+        .merge(traffic_trace::router())
 }

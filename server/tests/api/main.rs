@@ -21,4 +21,5 @@ mod reports;
 mod rest;
 mod security;
 mod sizing;
+mod trace;
 mod traffic;

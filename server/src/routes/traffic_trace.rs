@@ -1,0 +1,100 @@
+//! `GET /pilots/{id}/traffic/trace.jsonl`: the pilot's gateway traffic as a Mooncake trace
+//! ([`engine::twin::trace`]), for `aiperf profile --custom-dataset-type mooncake_trace
+//! --fixed-schedule` on the stack to be bought: the pilot's own users' requests, replayed at
+//! the times they arrived.
+//!
+//! Signed-in users who may see the pilot (a session or an API token; customers only their
+//! organisation's pilots, 404 otherwise, as for every pilot route). The trace is rebuilt from
+//! the kept raw gateway logs on each request, off the async runtime; only three numbers per
+//! request are held (start, prompt and answer tokens), so a log of a million requests needs
+//! some 16 MB, not the records.
+
+use super::api_v1::{ApiCaller, ApiError};
+use crate::AppState;
+use app::api::traffic::{GATEWAY_LOG, GatewayLogSummary};
+use app::error::AppError;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use engine::traffic::{ReadOptions, read_gateway_log};
+use engine::twin::trace::{as_logged, trace_entry};
+use std::io::BufReader;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/pilots/{id}/traffic/trace.jsonl", get(trace))
+}
+
+/// The trace's download name.
+pub fn file_name(pilot_id: i64) -> String {
+    format!("pilot-{pilot_id}-trace.jsonl")
+}
+
+fn internal(error: impl std::fmt::Display) -> AppError {
+    tracing::error!(%error, "gateway trace export failed");
+    AppError::Internal
+}
+
+async fn trace(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let services = &state.services;
+    let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
+    let mut sources = Vec::new();
+    let mut logs = services
+        .store
+        .list_evidence(pilot.id, Some(GATEWAY_LOG))
+        .await
+        .map_err(AppError::from)?;
+    logs.sort_by_key(|(file, _)| file.id);
+    for (file, summary) in logs {
+        let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+        let path = services.data_dir.join("evidence").join(&file.sha256);
+        sources.push((file.file_name, path, summary.skip_bad_lines));
+    }
+    if sources.is_empty() {
+        return Ok((
+            StatusCode::NOT_FOUND,
+            format!("Pilot {id} has no gateway log yet: upload one as evidence first.\n"),
+        )
+            .into_response());
+    }
+    let entries = tokio::task::spawn_blocking(move || {
+        let mut entries = Vec::new();
+        for (name, path, skip) in sources {
+            let file = std::fs::File::open(&path).map_err(|e| format!("{name}: {e}"))?;
+            read_gateway_log(
+                BufReader::with_capacity(1 << 16, file),
+                &ReadOptions::new(name.clone()).skip_bad_lines(skip),
+                |r| entries.extend(trace_entry(&r)),
+                |_| {},
+            )
+            .map_err(|e| format!("{name}: {e}"))?;
+        }
+        Ok::<_, String>(entries)
+    })
+    .await
+    .map_err(internal)?
+    .map_err(internal)?;
+    let requests = as_logged(entries);
+    let mut body = String::with_capacity(requests.len() * 64);
+    for line in engine::twin::mooncake_trace(&requests) {
+        body.push_str(&line);
+        body.push('\n');
+    }
+    let mut response = (StatusCode::OK, body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/jsonl"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{}\"", file_name(id)))
+    {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
+}

@@ -1,0 +1,114 @@
+//! The gateway traffic as a Mooncake trace: `GET /pilots/{id}/traffic/trace.jsonl` (content,
+//! order, sign-in, other organisations' pilots), and the traffic page's link and commands.
+
+use crate::helpers::{client, spawn_app};
+use reqwest::StatusCode;
+use reqwest::multipart::{Form, Part};
+
+/// Four requests logged out of order; the failed one carries no lengths and is left out.
+const LOG: &str = concat!(
+    r#"{"request_id": "b", "start_time": "2026-03-02T09:00:05Z", "end_time": "2026-03-02T09:00:20Z", "model": "qwen2.5-7b-instruct", "status": "ok", "prompt_tokens": 200, "completion_tokens": 100}"#,
+    "\n",
+    r#"{"request_id": "a", "start_time": "2026-03-02T09:00:00Z", "end_time": "2026-03-02T09:00:10Z", "model": "qwen2.5-7b-instruct", "status": "ok", "prompt_tokens": 100, "completion_tokens": 50}"#,
+    "\n",
+    r#"{"request_id": "x", "start_time": "2026-03-02T09:00:07Z", "end_time": "2026-03-02T09:00:08Z", "model": "qwen2.5-7b-instruct", "status": "error"}"#,
+    "\n",
+    r#"{"request_id": "c", "start_time": "2026-03-02T09:00:15.250Z", "end_time": "2026-03-02T09:00:25Z", "model": "qwen2.5-7b-instruct", "status": "ok", "prompt_tokens": 300, "completion_tokens": 20}"#,
+    "\n",
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_traffic_downloads_as_a_mooncake_trace_for_those_who_may_see_it() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Trace").await;
+    let url = app.url(&format!("/pilots/{pilot}/traffic/trace.jsonl"));
+
+    // No gateway log yet: 404 that says so.
+    let response = admin.get(&url).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    assert!(
+        response
+            .text()
+            .await
+            .unwrap()
+            .contains("no gateway log yet")
+    );
+
+    let token = app.api_token(&admin).await;
+    let form = Form::new().part(
+        "file",
+        Part::bytes(LOG.as_bytes().to_vec()).file_name("gateway.jsonl"),
+    );
+    let uploaded = client()
+        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(&token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(uploaded.status(), StatusCode::CREATED);
+
+    // The browser session: the three successful requests in arrival order, ms from the first.
+    let response = admin.get(&url).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "application/jsonl");
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    assert_eq!(
+        response.headers()["content-disposition"],
+        format!("attachment; filename=\"pilot-{pilot}-trace.jsonl\"").as_str()
+    );
+    assert_eq!(
+        response.text().await.unwrap(),
+        concat!(
+            r#"{"timestamp": 0, "input_length": 100, "output_length": 50}"#,
+            "\n",
+            r#"{"timestamp": 5000, "input_length": 200, "output_length": 100}"#,
+            "\n",
+            r#"{"timestamp": 15250, "input_length": 300, "output_length": 20}"#,
+            "\n",
+        )
+    );
+    // An API token works too.
+    let response = client().get(&url).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+
+    // The traffic page links it, with the commands that replay it.
+    let page = admin
+        .get(app.url(&format!("/pilots/{pilot}/traffic")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains(&format!(r#"href="/pilots/{pilot}/traffic/trace.jsonl""#)));
+    assert!(page.contains(&format!(
+        "aiperf profile --model qwen2.5-7b-instruct --url http://localhost:8000 --endpoint-type chat --streaming --input-file pilot-{pilot}-trace.jsonl --custom-dataset-type mooncake_trace --fixed-schedule"
+    )));
+    // Peak in flight 3 (a, b and the failed x overlap at 09:00:07): the sweep runs 1, 2 and 3,
+    // at the median lengths of the successful requests.
+    assert!(page.contains("for c in 1 2 3; do vllm bench serve"), "{page}");
+    assert!(page.contains("--random-input-len 200 --random-output-len 50"));
+
+    // Anonymous: 401. A customer of the pilot's organisation: the trace; of another: 404, as for
+    // a pilot that does not exist.
+    let response = client().get(&url).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    let own = app.user(&admin, "ann@acme.example", "customer", acme).await;
+    assert_eq!(own.get(&url).send().await.unwrap().status(), StatusCode::OK);
+    let other = app.organisation(&admin, "Other Ltd").await;
+    let eve = app
+        .user(&admin, "eve@other.example", "customer", other)
+        .await;
+    assert_eq!(
+        eve.get(&url).send().await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
+    let missing = app.url("/pilots/999999/traffic/trace.jsonl");
+    assert_eq!(
+        admin.get(&missing).send().await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
+}
