@@ -163,6 +163,8 @@ pub async fn production(
         max_num_batched_tokens: None,
         load_test: Default::default(),
         twin,
+        // Staff-only, like the unit prices: the report is the customer's document.
+        gpu_hour_prices: Vec::new(),
     };
     let mut rec = recommend_production(&input);
     rec.warnings.extend(calibration.notes);

@@ -47,6 +47,7 @@ pub mod arithmetic;
 pub mod calibration;
 pub mod concurrency;
 pub mod load_test;
+pub mod operating_cost;
 pub mod precision;
 pub mod twin_check;
 
@@ -57,6 +58,7 @@ pub use arithmetic::{ArithmeticLine, Source};
 pub use calibration::{Calibration, MeasuredPoint, calibrate};
 pub use concurrency::{BoundBasis, READING_FLOOR_TOKENS_PER_S, SessionsToHold, sessions_to_hold};
 pub use load_test::{CommandLine, LoadTestPoint, LoadTestSettings, NextLoadTest, next_load_test};
+pub use operating_cost::{GpuHourPrice, OperatingCost, operating_cost};
 pub use precision::{
     PrecisionBasis, PrecisionChoice, choose_combinations, choose_kv_dtypes, choose_precisions,
 };
@@ -178,6 +180,10 @@ pub struct ProductionInput {
     /// the plan's marks at the production rate and ranked by it ([`twin_check`]).
     #[serde(default)]
     pub twin: Option<PilotTwin>,
+    /// Prices per GPU-hour (staff-only; the customer's report passes none): options the twin
+    /// predicts for get their operating-point cost ([`operating_cost`]).
+    #[serde(default)]
+    pub gpu_hour_prices: Vec<GpuHourPrice>,
 }
 
 fn default_top() -> usize {
@@ -225,6 +231,10 @@ pub struct ProductionOption {
     /// does not apply (hardware it never measured, or no twin).
     #[serde(default)]
     pub predicted: Option<PredictedCompliance>,
+    /// Cost per 1M output and input tokens at the predicted operating point (Estimated); only
+    /// with a prediction and a price per GPU-hour for this GPU.
+    #[serde(default)]
+    pub operating_cost: Option<OperatingCost>,
 }
 
 fn ceiling_only() -> SpeedBasis {
@@ -257,6 +267,7 @@ impl ProductionOption {
             cost: candidate.cost,
             format_note: candidate.format_note.clone(),
             predicted: None,
+            operating_cost: None,
         }
     }
 }
@@ -349,6 +360,13 @@ pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation
         .map(|(i, (c, predicted))| ProductionOption {
             rank: i as u32 + 1,
             predicted: predicted.clone(),
+            operating_cost: predicted.as_ref().and_then(|p| {
+                let price = input
+                    .gpu_hour_prices
+                    .iter()
+                    .find(|g| g.gpu_id.eq_ignore_ascii_case(&c.gpu_id))?;
+                operating_cost(price.price_per_gpu_hour, c.cards, p)
+            }),
             ..ProductionOption::from_candidate(c)
         })
         .collect();

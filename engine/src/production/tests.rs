@@ -61,6 +61,7 @@ fn worked_example() -> ProductionInput {
         max_num_batched_tokens: None,
         load_test: LoadTestSettings::default(),
         twin: None,
+        gpu_hour_prices: Vec::new(),
     }
 }
 
@@ -828,4 +829,89 @@ fn a_predicted_miss_ranks_below_configurations_not_predicted_to_miss() {
         "{:#?}",
         misses.warnings
     );
+}
+
+#[test]
+fn the_operating_cost_is_the_hourly_price_over_the_predicted_tokens_and_only_where_the_twin_applies()
+ {
+    let mut input = qwen_on_v100();
+    input.gpus.push(GpuOffer {
+        gpu: gpu_by_id("a100-sxm4-80gb").unwrap(),
+        unit_price: None,
+    });
+    input.top = 500;
+    let plain = recommend_production(&input);
+    let measured = measured_as(&plain.options[0]);
+    input.twin = Some(PilotTwin {
+        configuration: measured.clone(),
+        twin: round_twin(),
+        marks: vec![target(MetricKey::TpotMs, 1_000.0, "TPOT p99 ≤ 1,000 ms")],
+    });
+    // No price: no cost, the prediction stands alone.
+    let rec = recommend_production(&input);
+    assert!(rec.options.iter().all(|o| o.operating_cost.is_none()));
+    // Prices for both GPUs: only the measured configuration gets a cost.
+    input.gpu_hour_prices = vec![
+        GpuHourPrice {
+            gpu_id: measured.gpu_id.clone(),
+            price_per_gpu_hour: 2.5,
+        },
+        GpuHourPrice {
+            gpu_id: "a100-sxm4-80gb".into(),
+            price_per_gpu_hour: 4.0,
+        },
+    ];
+    let rec = recommend_production(&input);
+    let mut costed = 0;
+    for o in &rec.options {
+        match (&o.predicted, &o.operating_cost) {
+            (Some(p), Some(cost)) => {
+                costed += 1;
+                let gpus = f64::from(o.cards);
+                assert_eq!(
+                    cost.per_million_output_tokens,
+                    2.5 * gpus / (p.output_tokens_per_s * 3600.0) * 1e6
+                );
+                assert_eq!(
+                    cost.per_million_input_tokens,
+                    2.5 * gpus / (p.input_tokens_per_s * 3600.0) * 1e6
+                );
+                assert_eq!(cost.basis, "Estimated");
+                assert!(
+                    cost.output_working
+                        .starts_with(&format!("2.50 per GPU-hour × {} GPUs ÷ (", o.cards))
+                );
+                assert!(
+                    cost.output_working
+                        .contains("tok/s × 3,600 s/h) × 1,000,000 = ")
+                );
+            }
+            (None, cost) => assert!(
+                cost.is_none(),
+                "{} has a cost without a prediction",
+                o.gpu_id
+            ),
+            (Some(_), None) => panic!("{}: predicted and priced, but no cost", o.gpu_id),
+        }
+    }
+    assert!(costed > 0);
+    // The arithmetic by hand: $2.50/h × 4 GPUs at 200 output tok/s = $10 per 720,000 tokens.
+    let p = rec
+        .options
+        .iter()
+        .find_map(|o| o.predicted.clone())
+        .unwrap();
+    let fixed = PredictedCompliance {
+        output_tokens_per_s: 200.0,
+        input_tokens_per_s: 2_000.0,
+        ..p
+    };
+    let cost = operating_cost(2.5, 4, &fixed).unwrap();
+    assert!((cost.per_million_output_tokens - 13.888_888_888_888_89).abs() < 1e-9);
+    assert!((cost.per_million_input_tokens - 1.388_888_888_888_889).abs() < 1e-9);
+    assert_eq!(
+        cost.output_working,
+        "2.50 per GPU-hour × 4 GPUs ÷ (200.0 tok/s × 3,600 s/h) × 1,000,000 = 13.89"
+    );
+    assert!(operating_cost(0.0, 4, &fixed).is_none());
 }

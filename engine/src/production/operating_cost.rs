@@ -1,0 +1,96 @@
+//! Operating-point cost, Estimated: what one million tokens cost on a candidate at the
+//! throughput the capacity twin predicts for it at the production arrival rate.
+//!
+//! cost per 1M tokens = price per GPU-hour × GPUs ÷ (tokens/s × 3,600 s/h) × 1,000,000
+//!
+//! Why only where the twin applies: the throughput is the twin's prediction for the pilot's
+//! measured configuration ([`super::twin_check`]); for hardware it never measured there is no
+//! predicted throughput, so there is no cost either, rather than a ceiling-based figure that
+//! would read as a price. The output and input figures each charge the whole GPU-hour to one
+//! token stream (the way per-token price lists quote each side), so they are not to be added.
+//! The result is Estimated: it carries the twin's error and the assumption that the GPUs are
+//! paid by the hour whether busy or not.
+//!
+//! Prices are staff-only: the customer's report never passes any
+//! ([`super::ProductionInput::gpu_hour_prices`] empty), so no option carries a cost there.
+
+use super::twin_check::PredictedCompliance;
+use serde::{Deserialize, Serialize};
+
+/// A price per GPU-hour for one catalog GPU (staff-only).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GpuHourPrice {
+    pub gpu_id: String,
+    /// Currency units per GPU per hour.
+    pub price_per_gpu_hour: f64,
+}
+
+/// The cost of a million tokens at the predicted operating point, with its working.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OperatingCost {
+    pub price_per_gpu_hour: f64,
+    pub gpus: u32,
+    /// Predicted at the production rate, all copies (the twin's figures).
+    pub output_tokens_per_s: f64,
+    pub input_tokens_per_s: f64,
+    pub per_million_output_tokens: f64,
+    pub per_million_input_tokens: f64,
+    /// `2.5 × 4 GPUs ÷ (199 tok/s × 3,600 s/h) × 1,000,000 = 13.96`.
+    pub output_working: String,
+    pub input_working: String,
+    /// Always `Estimated`.
+    pub basis: String,
+}
+
+fn per_million(price: f64, gpus: u32, tokens_per_s: f64) -> f64 {
+    price * f64::from(gpus) / (tokens_per_s * 3600.0) * 1e6
+}
+
+fn working(price: f64, gpus: u32, tokens_per_s: f64, result: f64) -> String {
+    format!(
+        "{} per GPU-hour × {gpus} GPUs ÷ ({} tok/s × 3,600 s/h) × 1,000,000 = {}",
+        crate::sizing::estimate::num(price, 2),
+        crate::sizing::estimate::num(tokens_per_s, 1),
+        crate::sizing::estimate::num(result, 2)
+    )
+}
+
+/// The cost at `predicted`'s throughput on `gpus` GPUs at `price_per_gpu_hour`; `None` when the
+/// price or a throughput is not a positive number.
+pub fn operating_cost(
+    price_per_gpu_hour: f64,
+    gpus: u32,
+    predicted: &PredictedCompliance,
+) -> Option<OperatingCost> {
+    let positive = |v: f64| v.is_finite() && v > 0.0;
+    if !positive(price_per_gpu_hour)
+        || gpus == 0
+        || !positive(predicted.output_tokens_per_s)
+        || !positive(predicted.input_tokens_per_s)
+    {
+        return None;
+    }
+    let output = per_million(price_per_gpu_hour, gpus, predicted.output_tokens_per_s);
+    let input = per_million(price_per_gpu_hour, gpus, predicted.input_tokens_per_s);
+    Some(OperatingCost {
+        price_per_gpu_hour,
+        gpus,
+        output_tokens_per_s: predicted.output_tokens_per_s,
+        input_tokens_per_s: predicted.input_tokens_per_s,
+        per_million_output_tokens: output,
+        per_million_input_tokens: input,
+        output_working: working(
+            price_per_gpu_hour,
+            gpus,
+            predicted.output_tokens_per_s,
+            output,
+        ),
+        input_working: working(
+            price_per_gpu_hour,
+            gpus,
+            predicted.input_tokens_per_s,
+            input,
+        ),
+        basis: "Estimated".into(),
+    })
+}
