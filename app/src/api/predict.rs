@@ -43,16 +43,28 @@ pub struct TwinView {
     pub prediction: Option<Prediction>,
     /// Why there is no prediction (bad form input, nothing to fit), for people.
     pub problem: Option<String>,
+    /// The caller is staff: the card offers the operating-point cost (prices are staff-only).
+    #[serde(default)]
+    pub staff: bool,
+    /// The price per GPU-hour asked (staff only; the form's text).
+    #[serde(default)]
+    pub price: String,
+    /// Cost per 1M output and input tokens at the predicted operating point on the pilot's own
+    /// GPUs, Estimated (staff only, with a price and a prediction).
+    #[serde(default)]
+    pub operating_cost: Option<engine::production::OperatingCost>,
 }
 
 /// The capacity twin's prediction for the load-tests page. `rate` and `concurrency` are the
 /// form's text (empty: not given; both empty: the default load); a bad value is reported on the
-/// card, not as a failed page.
+/// card, not as a failed page. `price` is a price per GPU-hour: staff get the operating-point
+/// cost on the pilot's own GPUs; for anyone else it is ignored (prices are staff-only).
 #[server(endpoint = "get_capacity_twin")]
 pub async fn get_capacity_twin(
     pilot_id: i64,
     rate: String,
     concurrency: String,
+    price: String,
 ) -> Result<TwinView, AppError> {
     use crate::server::auth::{Need, require, visible_pilot};
     crate::server::respond(
@@ -60,7 +72,12 @@ pub async fn get_capacity_twin(
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            ssr::twin_view(&services, pilot, rate, concurrency).await
+            let mut view = ssr::twin_view(&services, pilot, rate, concurrency).await?;
+            if user.role.is_staff() {
+                view.staff = true;
+                ssr::price_view(&mut view, &price);
+            }
+            Ok(view)
         }
         .await,
     )
@@ -450,6 +467,36 @@ pub mod ssr {
         })
     }
 
+    /// The operating-point cost of `view`'s prediction at `price` per GPU-hour on the pilot's
+    /// own GPUs (the hardware the twin measured, so its throughput applies); a bad price is
+    /// said on the card.
+    pub fn price_view(view: &mut TwinView, price: &str) {
+        let price = price.trim();
+        view.price = price.to_string();
+        if price.is_empty() {
+            return;
+        }
+        let Some(p) = &view.prediction else {
+            return;
+        };
+        let value = match price.parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 => v,
+            _ => {
+                view.problem = Some(format!(
+                    "price: `{price}` is not a positive price per GPU-hour"
+                ));
+                return;
+            }
+        };
+        let gpus = u32::try_from(view.pilot.gpu_count.max(1)).unwrap_or(1);
+        view.operating_cost = engine::production::cost_at(
+            value,
+            gpus,
+            p.output_tokens_per_s,
+            p.request_throughput_per_s * p.prompt_tokens_mean,
+        );
+    }
+
     /// The card's content: the prediction at the asked load (the default load when none).
     pub async fn twin_view(
         services: &Services,
@@ -477,6 +524,9 @@ pub mod ssr {
             configuration: None,
             prediction: None,
             problem: None,
+            staff: false,
+            price: String::new(),
+            operating_cost: None,
         };
         if !has_load_tests {
             return Ok(view);

@@ -323,9 +323,27 @@ fn CapacityTwinCard(twin: TwinView, percentile: String) -> impl IntoView {
                 </div>
                 <div class="form-actions"><button type="submit" class="button">"Predict"</button></div>
             </div>
+            {twin.staff.then(|| view! {
+                <div class="field-row">
+                    <div>
+                        <label for="twin-price">"Price per GPU-hour (staff only)"</label>
+                        <input id="twin-price" name="price" type="number" min="0" step="any" value=twin.price.clone()/>
+                    </div>
+                </div>
+            })}
             <p class="hint small">{format!("Default: {}.", twin.default_load.source)}</p>
         </form>
     };
+    let cost = twin.operating_cost.clone().map(|c| view! {
+        <div class="twin-cost" id="operating-cost">
+            <h3>"Operating-point cost (staff only) "<span class=basis_class("Estimated")>"Estimated"</span></h3>
+            <ul>
+                <li>{format!("{} per 1M output tokens: {}", fmt_num(Some(c.per_million_output_tokens)), c.output_working)}</li>
+                <li>{format!("{} per 1M input tokens: {}", fmt_num(Some(c.per_million_input_tokens)), c.input_working)}</li>
+            </ul>
+            <p class="hint small">"On the pilot's own GPUs, the hardware the twin measured, at the predicted throughput. Each figure charges the whole GPU-hour to one token stream; they do not add up. The twin cannot speak for hardware it never measured."</p>
+        </div>
+    });
     let problem = twin
         .problem
         .clone()
@@ -389,6 +407,7 @@ fn CapacityTwinCard(twin: TwinView, percentile: String) -> impl IntoView {
                 <li>{format!("Saturation rate: {} req/s ", fmt_num(Some(p.saturation_rate_per_s)))}<span class=basis_class("Estimated")>"Estimated"</span>" (closed form of the fitted model: beyond it the queue grows without bound)"</li>
             </ul>
             <p class="twin-backtest">{backtest}</p>
+            {cost}
             {(!p.warnings.is_empty()).then(|| view! {
                 <ul class="notice notice-warn twin-warnings">
                     {p.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
@@ -421,15 +440,16 @@ pub fn LoadTestsPage() -> impl IntoView {
     let twin_load = move || {
         let q = query.read();
         let load = q.get("load").unwrap_or_default();
+        let price = q.get("price").unwrap_or_default();
         match q.get("twin").as_deref() {
-            Some("rate") => (load, String::new()),
-            Some("concurrency") => (String::new(), load),
-            _ => (String::new(), String::new()),
+            Some("rate") => (load, String::new(), price),
+            Some("concurrency") => (String::new(), load, price),
+            _ => (String::new(), String::new(), price),
         }
     };
     let twin = crate::components::page_resource(
         move || (id(), twin_load()),
-        |(id, (rate, concurrency))| get_capacity_twin(id, rate, concurrency),
+        |(id, (rate, concurrency, price))| get_capacity_twin(id, rate, concurrency, price),
     );
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>

@@ -58,7 +58,7 @@ pub use arithmetic::{ArithmeticLine, Source};
 pub use calibration::{Calibration, MeasuredPoint, calibrate};
 pub use concurrency::{BoundBasis, READING_FLOOR_TOKENS_PER_S, SessionsToHold, sessions_to_hold};
 pub use load_test::{CommandLine, LoadTestPoint, LoadTestSettings, NextLoadTest, next_load_test};
-pub use operating_cost::{GpuHourPrice, OperatingCost, operating_cost};
+pub use operating_cost::{GpuHourPrice, OperatingCost, cost_at, operating_cost};
 pub use precision::{
     PrecisionBasis, PrecisionChoice, choose_combinations, choose_kv_dtypes, choose_precisions,
 };

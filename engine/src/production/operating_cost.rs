@@ -62,35 +62,41 @@ pub fn operating_cost(
     gpus: u32,
     predicted: &PredictedCompliance,
 ) -> Option<OperatingCost> {
+    cost_at(
+        price_per_gpu_hour,
+        gpus,
+        predicted.output_tokens_per_s,
+        predicted.input_tokens_per_s,
+    )
+}
+
+/// The cost on `gpus` GPUs at `price_per_gpu_hour` for predicted output and input tokens per
+/// second (all GPUs together); `None` unless all are positive.
+pub fn cost_at(
+    price_per_gpu_hour: f64,
+    gpus: u32,
+    output_tokens_per_s: f64,
+    input_tokens_per_s: f64,
+) -> Option<OperatingCost> {
     let positive = |v: f64| v.is_finite() && v > 0.0;
     if !positive(price_per_gpu_hour)
         || gpus == 0
-        || !positive(predicted.output_tokens_per_s)
-        || !positive(predicted.input_tokens_per_s)
+        || !positive(output_tokens_per_s)
+        || !positive(input_tokens_per_s)
     {
         return None;
     }
-    let output = per_million(price_per_gpu_hour, gpus, predicted.output_tokens_per_s);
-    let input = per_million(price_per_gpu_hour, gpus, predicted.input_tokens_per_s);
+    let output = per_million(price_per_gpu_hour, gpus, output_tokens_per_s);
+    let input = per_million(price_per_gpu_hour, gpus, input_tokens_per_s);
     Some(OperatingCost {
         price_per_gpu_hour,
         gpus,
-        output_tokens_per_s: predicted.output_tokens_per_s,
-        input_tokens_per_s: predicted.input_tokens_per_s,
+        output_tokens_per_s,
+        input_tokens_per_s,
         per_million_output_tokens: output,
         per_million_input_tokens: input,
-        output_working: working(
-            price_per_gpu_hour,
-            gpus,
-            predicted.output_tokens_per_s,
-            output,
-        ),
-        input_working: working(
-            price_per_gpu_hour,
-            gpus,
-            predicted.input_tokens_per_s,
-            input,
-        ),
+        output_working: working(price_per_gpu_hour, gpus, output_tokens_per_s, output),
+        input_working: working(price_per_gpu_hour, gpus, input_tokens_per_s, input),
         basis: "Estimated".into(),
     })
 }

@@ -205,7 +205,12 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
     (
         "get_capacity_twin",
         Need::SignedIn,
-        &[("pilot_id", "{pilot}"), ("rate", ""), ("concurrency", "8")],
+        &[
+            ("pilot_id", "{pilot}"),
+            ("rate", ""),
+            ("concurrency", "8"),
+            ("price", ""),
+        ],
     ),
     (
         "compare_load_tests",

@@ -351,3 +351,72 @@ async fn the_load_tests_page_shows_the_capacity_twin_card() {
     let text = text_of(&page(&app, &admin, &format!("/pilots/{pilot}/load-tests")).await);
     assert!(text.contains("No load test to fit the twin on"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers_never() {
+    let app = spawn_app().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let admin = app.admin().await;
+    let pilot = app.store.pilot(demo).await.unwrap().unwrap();
+    let gpus = pilot.gpu_count as f64;
+
+    let text = text_of(
+        &page(
+            &app,
+            &admin,
+            &format!("/pilots/{demo}/load-tests?price=2.5"),
+        )
+        .await,
+    );
+    assert!(text.contains("Price per GPU-hour (staff only)"));
+    assert!(
+        text.contains("Operating-point cost (staff only) Estimated"),
+        "{text}"
+    );
+    // The arithmetic at the default load (the plan's peak of 8), from the API's prediction.
+    let token = app.api_token(&admin).await;
+    let (_, prediction) = get(
+        &app,
+        Some(&token),
+        &format!("/api/v1/pilots/{demo}/predict?concurrency=8"),
+    )
+    .await;
+    let output = prediction["output_tokens_per_s"].as_f64().unwrap();
+    assert!(output < 1000.0, "{output}");
+    let cost = 2.5 * gpus / (output * 3600.0) * 1e6;
+    let working = format!(
+        "2.50 per GPU-hour × {gpus} GPUs ÷ ({output:.1} tok/s × 3,600 s/h) × 1,000,000 = {cost:.2}"
+    );
+    assert!(text.contains(&working), "{working} not in {text}");
+    assert!(text.contains("per 1M input tokens: 2.50 per GPU-hour"));
+    // A bad price is said on the card.
+    let text = text_of(
+        &page(
+            &app,
+            &admin,
+            &format!("/pilots/{demo}/load-tests?price=cheap"),
+        )
+        .await,
+    );
+    assert!(text.contains("price: `cheap` is not a positive price per GPU-hour"));
+
+    // A customer of the demo's organisation: neither the field nor a cost, whatever is asked.
+    let customer = app
+        .user(
+            &admin,
+            "cory@demo.example",
+            "customer",
+            pilot.organisation_id,
+        )
+        .await;
+    let html = page(
+        &app,
+        &customer,
+        &format!("/pilots/{demo}/load-tests?price=2.5"),
+    )
+    .await;
+    assert!(html.contains(r#"id="capacity-twin""#));
+    assert!(!html.contains("twin-price"));
+    assert!(!html.contains("Operating-point cost"));
+    assert!(!html.contains("per GPU-hour"));
+}
