@@ -89,7 +89,10 @@ async fn the_gateway_traffic_downloads_as_a_mooncake_trace_for_those_who_may_see
     )));
     // Peak in flight 3 (a, b and the failed x overlap at 09:00:07): the sweep runs 1, 2 and 3,
     // at the median lengths of the successful requests.
-    assert!(page.contains("for c in 1 2 3; do vllm bench serve"), "{page}");
+    assert!(
+        page.contains("for c in 1 2 3; do vllm bench serve"),
+        "{page}"
+    );
     assert!(page.contains("--random-input-len 200 --random-output-len 50"));
 
     // Anonymous: 401. A customer of the pilot's organisation: the trace; of another: 404, as for
