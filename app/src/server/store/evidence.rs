@@ -46,6 +46,11 @@ pub struct DerivedWrites {
     pub traffic_profile: Option<TrafficProfileWrite>,
 }
 
+/// A derived row computed after the import; one already there (written by a concurrent view or
+/// an earlier backfill) is kept as it is.
+const INSERT_DERIVED_IF_ABSENT: &str = "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (evidence_id, name) DO NOTHING";
+
 impl Store {
     /// Records an evidence file; the same content twice on one pilot is a conflict naming the
     /// earlier upload.
@@ -160,16 +165,13 @@ impl Store {
     /// Keeps a derived row computed after the import (a plan version graded for the first
     /// time); a row already there (computed by a concurrent view) is left as it is.
     pub async fn put_derived(&self, evidence_id: i64, name: &str, data: &[u8]) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (evidence_id, name) DO NOTHING",
-        )
-        .bind(evidence_id)
-        .bind(name)
-        .bind(data)
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(INSERT_DERIVED_IF_ABSENT)
+            .bind(evidence_id)
+            .bind(name)
+            .bind(data)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -235,16 +237,13 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         for (name, data) in rows {
-            sqlx::query(
-                "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (evidence_id, name) DO NOTHING",
-            )
-            .bind(evidence_id)
-            .bind(name)
-            .bind(data)
-            .bind(now_ms())
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query(INSERT_DERIVED_IF_ABSENT)
+                .bind(evidence_id)
+                .bind(name)
+                .bind(data)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
         Ok(())
