@@ -1,12 +1,14 @@
 //! Widgets shared by the pages: the page frame, status badges, notices and empty states.
 
 pub mod action_forms;
+pub mod fragment;
 pub mod frame;
 pub mod notice;
 pub mod page_data;
 pub mod text;
 pub mod upload;
 
+pub use fragment::{Fragment, fragment_or_error, fragment_view};
 pub use frame::{CurrentUser, Frame, PageHeader};
 pub use notice::{ActionResult, EmptyState, ErrorNotice, StatusBadge};
 pub use page_data::{PageResource, page_resource};

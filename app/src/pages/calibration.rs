@@ -1,14 +1,22 @@
 //! A pilot's vLLM start-up logs, each set against the sizing engine's vLLM memory model.
+//!
+//! The logs and their comparisons are a server-rendered fragment (see
+//! [`crate::components::fragment`]), reloaded when the form beside it adds a log.
 
 use super::pilot::pilot_id_param;
-use crate::api::calibration::{AddStartupLog, list_calibrations};
+use crate::api::calibration::AddStartupLog;
 use crate::api::pilots::get_pilot;
-use crate::components::{ErrorNotice, PageHeader};
+#[cfg(feature = "ssr")]
+use crate::components::PageHeader;
+use crate::components::{ErrorNotice, Fragment, fragment_or_error};
+use crate::error::AppError;
+#[cfg(feature = "ssr")]
 use crate::model::Calibration;
 use engine::sizing::{KvDtype, WeightPrecision, gpus, models};
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+#[cfg(feature = "ssr")]
 fn fmt_value(value: f64, unit: &str) -> String {
     if unit == "tokens" {
         let sign = if value < 0.0 { "-" } else { "" };
@@ -21,6 +29,7 @@ fn fmt_value(value: f64, unit: &str) -> String {
     }
 }
 
+#[cfg(feature = "ssr")]
 #[component]
 fn CalibrationCard(calibration: Calibration) -> impl IntoView {
     let s = calibration.summary.settings.clone();
@@ -94,43 +103,53 @@ pub fn CalibrationPage() -> impl IntoView {
     let id = pilot_id_param();
     let add = ServerAction::<AddStartupLog>::new();
     let pilot = crate::components::page_resource(id, get_pilot);
-    let calibrations = crate::components::page_resource(
+    let content = crate::components::page_resource(
         move || (id(), add.version().get()),
-        |(id, _)| list_calibrations(id),
+        |(id, _)| calibration_page(id),
     );
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let view = match pilot.await {
                     Ok(view) => view,
-                    Err(error) => return view! { <ErrorNotice error/> }.into_any(),
+                    Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
                 };
-                let list = match calibrations.await {
-                    Ok(list) => list,
-                    Err(error) => return view! { <ErrorNotice error/> }.into_any(),
-                };
-                let p = view.pilot;
+                let pilot_id = view.pilot.id;
                 view! {
-                    <Title text=format!("Calibration · {}", p.name)/>
-                    <nav class="breadcrumbs" aria-label="Breadcrumb">
-                        <a href="/">"Pilots"</a>" / "<a href=format!("/pilots/{}", p.id)>{p.name.clone()}</a>" / Calibration"
-                    </nav>
-                    <PageHeader title="vLLM start-up logs" subtitle="What vLLM printed when it started, set against what the sizing engine's vLLM memory model predicts for the same settings. Predictions are recomputed each time, so they improve with the engine."/>
-                    {if list.is_empty() {
-                        view! {
-                            <div class="empty-state">
-                                <h3>"No start-up log yet"</h3>
-                                <p>"Paste the first lines vLLM prints (up to “Maximum concurrency for … tokens per request”) to check the sizing engine against this pilot's real deployment."</p>
-                            </div>
-                        }.into_any()
-                    } else {
-                        list.into_iter().map(|c| view! { <CalibrationCard calibration=c/> }).collect_view().into_any()
-                    }}
-                    {view.can_edit.then(|| view! { <StartupLogForm add pilot_id=p.id/> })}
+                    <Transition fallback=|| view! { <p class="loading">"Loading…"</p> }>
+                        {move || Suspend::new(async move { fragment_or_error(content.await) })}
+                    </Transition>
+                    {view.can_edit.then(|| view! { <StartupLogForm add pilot_id/> })}
                 }.into_any()
             })}
         </Suspense>
     }
+}
+
+/// The calibration page's content: every start-up log against the vLLM memory model.
+#[server(endpoint = "page_calibration")]
+pub async fn calibration_page(pilot_id: i64) -> Result<Fragment, AppError> {
+    let p = get_pilot(pilot_id).await?.pilot;
+    let list = crate::api::calibration::list_calibrations(pilot_id).await?;
+    Ok(Fragment::render(
+        format!("Calibration · {}", p.name),
+        view! {
+            <nav class="breadcrumbs" aria-label="Breadcrumb">
+                <a href="/">"Pilots"</a>" / "<a href=format!("/pilots/{}", p.id)>{p.name.clone()}</a>" / Calibration"
+            </nav>
+            <PageHeader title="vLLM start-up logs" subtitle="What vLLM printed when it started, set against what the sizing engine's vLLM memory model predicts for the same settings. Predictions are recomputed each time, so they improve with the engine."/>
+            {if list.is_empty() {
+                view! {
+                    <div class="empty-state">
+                        <h3>"No start-up log yet"</h3>
+                        <p>"Paste the first lines vLLM prints (up to “Maximum concurrency for … tokens per request”) to check the sizing engine against this pilot's real deployment."</p>
+                    </div>
+                }.into_any()
+            } else {
+                list.into_iter().map(|c| view! { <CalibrationCard calibration=c/> }).collect_view().into_any()
+            }}
+        },
+    ))
 }
 
 #[component]

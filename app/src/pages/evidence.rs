@@ -1,15 +1,19 @@
-//! A pilot's evidence files: the upload form (staff) and the list of everything stored.
+//! A pilot's evidence files: the upload form (staff) and the list of everything stored (a
+//! server-rendered fragment, see [`crate::components::fragment`], reloaded after an upload).
 
 use super::pilot::pilot_id_param;
-use crate::api::load_tests::{EvidenceListRow, list_evidence_files};
+#[cfg(feature = "ssr")]
+use crate::api::load_tests::EvidenceListRow;
 use crate::api::pilots::get_pilot;
 use crate::components::upload::EvidenceUpload;
-use crate::components::{ErrorNotice, PageHeader};
+use crate::components::{ErrorNotice, Fragment, PageHeader, fragment_or_error};
+use crate::error::AppError;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 /// `12.3 KiB`.
+#[cfg(feature = "ssr")]
 pub fn fmt_bytes(bytes: i64) -> String {
     let b = bytes as f64;
     if b < 1024.0 {
@@ -23,6 +27,7 @@ pub fn fmt_bytes(bytes: i64) -> String {
     }
 }
 
+#[cfg(feature = "ssr")]
 #[component]
 fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64) -> impl IntoView {
     view! {
@@ -80,7 +85,7 @@ pub fn EvidencePage() -> impl IntoView {
     let pilot = crate::components::page_resource(id, get_pilot);
     let list = crate::components::page_resource(
         move || (id(), refresh.get()),
-        |(id, _)| list_evidence_files(id),
+        |(id, _)| evidence_list_page(id),
     );
     let query = use_query_map();
     let outcome = move || {
@@ -114,22 +119,32 @@ pub fn EvidencePage() -> impl IntoView {
                     <section class="card evidence-list">
                         <h2>"Stored files"</h2>
                         <Transition fallback=|| view! { <p class="loading">"Loading…"</p> }>
-                            {move || Suspend::new(async move {
-                                match list.await {
-                                    Err(error) => view! { <ErrorNotice error/> }.into_any(),
-                                    Ok(data) if data.files.is_empty() => view! {
-                                        <div class="empty-state">
-                                            <h3>"No evidence yet"</h3>
-                                            <p>"Upload load-test results (or send them from CI with the REST API) to draw this pilot's curves."</p>
-                                        </div>
-                                    }.into_any(),
-                                    Ok(data) => view! { <EvidenceTable rows=data.files pilot_id=data.pilot.id/> }.into_any(),
-                                }
-                            })}
+                            {move || Suspend::new(async move { fragment_or_error(list.await) })}
                         </Transition>
                     </section>
                 }.into_any()
             })}
         </Suspense>
     }
+}
+
+/// The list of the pilot's stored evidence files, newest first (the page's fragment).
+#[server(endpoint = "page_evidence_list")]
+pub async fn evidence_list_page(pilot_id: i64) -> Result<Fragment, AppError> {
+    let data = crate::api::load_tests::list_evidence_files(pilot_id).await?;
+    let title = format!("Evidence · {}", data.pilot.name);
+    Ok(Fragment::render(
+        title,
+        if data.files.is_empty() {
+            view! {
+                <div class="empty-state">
+                    <h3>"No evidence yet"</h3>
+                    <p>"Upload load-test results (or send them from CI with the REST API) to draw this pilot's curves."</p>
+                </div>
+            }
+            .into_any()
+        } else {
+            view! { <EvidenceTable rows=data.files pilot_id=data.pilot.id/> }.into_any()
+        },
+    ))
 }

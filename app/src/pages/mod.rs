@@ -24,6 +24,8 @@ mod quality_set;
 mod report;
 pub mod sizing;
 mod traffic;
+// The verdict card is drawn inside the pilot page's server-rendered fragment only.
+#[cfg(feature = "ssr")]
 mod verdict;
 
 use crate::components::Frame;

@@ -1,11 +1,9 @@
-//! One pilot: what is being tried, on what, and where it stands.
+//! One pilot: what is being tried, on what, and where it stands (a server-rendered fragment,
+//! see [`crate::components::fragment`]).
 
-use super::pilots::or_dash;
-use crate::api::verdict::pilot_overview;
-use crate::components::{ErrorNotice, PageHeader, StatusBadge};
-use engine::pilot::PilotStatus;
+use crate::components::{Fragment, fragment_view};
+use crate::error::AppError;
 use leptos::prelude::*;
-use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 /// The pilot id from the path, or -1 (which no pilot has) when it is not a number.
@@ -22,87 +20,95 @@ pub fn pilot_id_param() -> impl Fn() -> i64 + Copy + Send + Sync + 'static {
 
 #[component]
 pub fn PilotPage() -> impl IntoView {
-    let id = pilot_id_param();
-    // One request: the pilot, its verdict, its plan card and the decided precision come from
-    // one gathering of the evidence and one grading.
-    let overview = crate::components::page_resource(id, pilot_overview);
-    view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading pilot…"</p> }>
-            {move || Suspend::new(async move {
-                let overview = match overview.await {
-                    Ok(overview) => overview,
-                    Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
-                };
-                let view = overview.pilot;
-                let p = view.pilot;
-                let decision = overview.decision;
-                let (sizing_href, catalog_gaps) = super::sizing::pilot_sizing_link(&p, decision.as_ref());
-                let hardware = p.hardware();
-                let serving = p.serving();
-                let subtitle = format!("Pilot for {}", p.organisation_name);
-                view! {
-                    <Title text=p.name.clone()/>
-                    <nav class="breadcrumbs" aria-label="Breadcrumb"><a href="/">"Pilots"</a>" / "<span>{p.name.clone()}</span></nav>
-                    <PageHeader title=p.name.clone() subtitle=subtitle>
-                        <StatusBadge status=p.status/>
-                        {view.can_edit.then(|| view! {
-                            <a class="button" href=format!("/pilots/{}/edit", p.id)>"Edit pilot"</a>
-                        })}
-                    </PageHeader>
-                    <nav class="subnav" aria-label="This pilot">
-                        <a href=format!("/pilots/{}/plan", p.id) title="Pass marks, versions and their status">"Plan"</a>
-                        <a href=format!("/pilots/{}/load-tests", p.id) title="TTFT, TPOT and E2E curves, goodput and capacity">"Load tests"</a>
-                        <a href=format!("/pilots/{}/traffic", p.id) title="Demand measured from the gateway log and vLLM /metrics">"Traffic"</a>
-                        <a href=format!("/pilots/{}/quality", p.id) title="Evaluation runs per precision: accuracy, retrieval hit rate, flips">"Quality"</a>
-                        <a href=format!("/pilots/{}/evidence", p.id) title="Uploaded evidence files">"Evidence"</a>
-                        <a href=format!("/pilots/{}/calibration", p.id) title="vLLM start-up logs against the sizing engine">"Calibration"</a>
-                        <a href=format!("/pilots/{}/report", p.id) title="The PDF-ready report: verdict, demand, load tests, quality, recommendation">"Report"</a>
-                        <a href=sizing_href title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>
-                    </nav>
-                    {(!catalog_gaps.is_empty()).then(|| view! {
-                        <div class="notice notice-warn" role="note" id="sizing-gaps">
-                            {catalog_gaps.into_iter().map(|g| view! { <p>{g}</p> }).collect_view()}
-                        </div>
-                    })}
-                    <div class="grid-2">
-                        <section class="card">
-                            <h2>"What is being tried"</h2>
-                            <dl class="facts">
-                                <dt>"Customer"</dt><dd>{p.organisation_name.clone()}</dd>
-                                <dt>"Model"</dt><dd class="mono">{or_dash(&p.model)}</dd>
-                                <dt>"Pilot hardware"</dt><dd>{or_dash(&hardware)}</dd>
-                                <dt>"Serving engine"</dt><dd>{or_dash(&serving)}</dd>
-                                <dt>"Created"</dt><dd>{engine::clock::utc_minute(p.created_ms)}</dd>
-                                <dt>"Last updated"</dt><dd>{engine::clock::utc_minute(p.updated_ms)}</dd>
-                            </dl>
-                        </section>
-                        <section class="card">
-                            <h2>"Where it stands"</h2>
-                            <ol class="lifecycle">
-                                {PilotStatus::ALL.into_iter().map(|s| {
-                                    let class = if s == p.status { "current" } else if (s as u8) < (p.status as u8) { "done" } else { "" };
-                                    view! {
-                                        <li class=class>
-                                            <strong>{s.label()}</strong>
-                                            <span>{s.meaning()}</span>
-                                        </li>
-                                    }
-                                }).collect_view()}
-                            </ol>
-                        </section>
-                    </div>
-                    {super::verdict::verdict_card(overview.verdict)}
-                    {super::plan::summary_card(overview.plan)}
-                    <section class="card">
-                        <h2>"About this pilot"</h2>
-                        {if p.description.trim().is_empty() {
-                            view! { <p class="muted">"No description yet."</p> }.into_any()
-                        } else {
-                            view! { <p class="prose">{p.description.clone()}</p> }.into_any()
-                        }}
-                    </section>
-                }.into_any()
+    fragment_view("Loading pilot…", pilot_id_param(), pilot_page)
+}
+
+/// The pilot page's content. One gathering of the evidence and one grading give the pilot, its
+/// verdict, its plan card and the decided precision ([`crate::api::verdict::pilot_overview`]).
+#[server(endpoint = "page_pilot")]
+pub async fn pilot_page(pilot_id: i64) -> Result<Fragment, AppError> {
+    let overview = crate::api::verdict::pilot_overview(pilot_id).await?;
+    let title = overview.pilot.pilot.name.clone();
+    Ok(Fragment::render(title, render::pilot(overview)))
+}
+
+#[cfg(feature = "ssr")]
+mod render {
+    use super::super::pilots::or_dash;
+    use crate::api::verdict::PilotPageData;
+    use crate::components::{PageHeader, StatusBadge};
+    use engine::pilot::PilotStatus;
+    use leptos::prelude::*;
+
+    pub fn pilot(overview: PilotPageData) -> impl IntoView + use<> {
+        let view = overview.pilot;
+        let p = view.pilot;
+        let decision = overview.decision;
+        let (sizing_href, catalog_gaps) =
+            super::super::sizing::pilot_sizing_link(&p, decision.as_ref());
+        let hardware = p.hardware();
+        let serving = p.serving();
+        let subtitle = format!("Pilot for {}", p.organisation_name);
+        view! {
+            <nav class="breadcrumbs" aria-label="Breadcrumb"><a href="/">"Pilots"</a>" / "<span>{p.name.clone()}</span></nav>
+            <PageHeader title=p.name.clone() subtitle=subtitle>
+                <StatusBadge status=p.status/>
+                {view.can_edit.then(|| view! {
+                    <a class="button" href=format!("/pilots/{}/edit", p.id)>"Edit pilot"</a>
+                })}
+            </PageHeader>
+            <nav class="subnav" aria-label="This pilot">
+                <a href=format!("/pilots/{}/plan", p.id) title="Pass marks, versions and their status">"Plan"</a>
+                <a href=format!("/pilots/{}/load-tests", p.id) title="TTFT, TPOT and E2E curves, goodput and capacity">"Load tests"</a>
+                <a href=format!("/pilots/{}/traffic", p.id) title="Demand measured from the gateway log and vLLM /metrics">"Traffic"</a>
+                <a href=format!("/pilots/{}/quality", p.id) title="Evaluation runs per precision: accuracy, retrieval hit rate, flips">"Quality"</a>
+                <a href=format!("/pilots/{}/evidence", p.id) title="Uploaded evidence files">"Evidence"</a>
+                <a href=format!("/pilots/{}/calibration", p.id) title="vLLM start-up logs against the sizing engine">"Calibration"</a>
+                <a href=format!("/pilots/{}/report", p.id) title="The PDF-ready report: verdict, demand, load tests, quality, recommendation">"Report"</a>
+                <a href=sizing_href title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>
+            </nav>
+            {(!catalog_gaps.is_empty()).then(|| view! {
+                <div class="notice notice-warn" role="note" id="sizing-gaps">
+                    {catalog_gaps.into_iter().map(|g| view! { <p>{g}</p> }).collect_view()}
+                </div>
             })}
-        </Suspense>
+            <div class="grid-2">
+                <section class="card">
+                    <h2>"What is being tried"</h2>
+                    <dl class="facts">
+                        <dt>"Customer"</dt><dd>{p.organisation_name.clone()}</dd>
+                        <dt>"Model"</dt><dd class="mono">{or_dash(&p.model)}</dd>
+                        <dt>"Pilot hardware"</dt><dd>{or_dash(&hardware)}</dd>
+                        <dt>"Serving engine"</dt><dd>{or_dash(&serving)}</dd>
+                        <dt>"Created"</dt><dd>{engine::clock::utc_minute(p.created_ms)}</dd>
+                        <dt>"Last updated"</dt><dd>{engine::clock::utc_minute(p.updated_ms)}</dd>
+                    </dl>
+                </section>
+                <section class="card">
+                    <h2>"Where it stands"</h2>
+                    <ol class="lifecycle">
+                        {PilotStatus::ALL.into_iter().map(|s| {
+                            let class = if s == p.status { "current" } else if (s as u8) < (p.status as u8) { "done" } else { "" };
+                            view! {
+                                <li class=class>
+                                    <strong>{s.label()}</strong>
+                                    <span>{s.meaning()}</span>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ol>
+                </section>
+            </div>
+            {super::super::verdict::verdict_card(overview.verdict)}
+            {super::super::plan::summary_card(overview.plan)}
+            <section class="card">
+                <h2>"About this pilot"</h2>
+                {if p.description.trim().is_empty() {
+                    view! { <p class="muted">"No description yet."</p> }.into_any()
+                } else {
+                    view! { <p class="prose">{p.description.clone()}</p> }.into_any()
+                }}
+            </section>
+        }
     }
 }

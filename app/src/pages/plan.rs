@@ -5,14 +5,14 @@
 //! Customers see approved versions only; the page says so. `?version=N` shows an older version.
 
 use super::pilot::pilot_id_param;
-use crate::api::plans::{PlanVersionRecord, PlanView, get_plan};
-use crate::components::{EmptyState, ErrorNotice, PageHeader};
-use engine::plan::{
-    DemandAssumptions, PassMark, PilotServing, PlanContent, PlanStatus, QualitySet, format_number,
-};
+use crate::api::plans::{PlanVersionRecord, PlanView};
+#[cfg(feature = "ssr")]
+use crate::components::{EmptyState, PageHeader};
+#[cfg(feature = "ssr")]
+use engine::plan::{DemandAssumptions, PilotServing, QualitySet, format_number};
+use engine::plan::{PassMark, PlanContent, PlanStatus};
 use engine::verdict::{GradedMark, PlanGrade, Verdict};
 use leptos::prelude::*;
-use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 // ---- shared helpers ------------------------------------------------------------------------------
@@ -52,10 +52,12 @@ pub(super) fn version_line(version: &PlanVersionRecord) -> String {
     }
 }
 
+#[cfg(feature = "ssr")]
 fn or_not_stated(value: Option<String>) -> String {
     value.unwrap_or_else(|| "not stated".into())
 }
 
+#[cfg(feature = "ssr")]
 fn text_or_not_stated(value: &str) -> String {
     match value.trim() {
         "" => "not stated".into(),
@@ -63,6 +65,7 @@ fn text_or_not_stated(value: &str) -> String {
     }
 }
 
+#[cfg(feature = "ssr")]
 fn switch(value: Option<bool>) -> &'static str {
     match value {
         Some(true) => "on",
@@ -142,6 +145,7 @@ pub(super) fn marks_table(content: &PlanContent, grade: Option<&PlanGrade>) -> A
 }
 
 /// `2 pass · 1 fail · 3 not measured · 0 not comparable`.
+#[cfg(feature = "ssr")]
 pub(super) fn tally_line(grade: &PlanGrade) -> String {
     let t = grade.tally;
     format!(
@@ -154,6 +158,7 @@ pub(super) fn tally_line(grade: &PlanGrade) -> String {
     )
 }
 
+#[cfg(feature = "ssr")]
 fn demand_facts(demand: &DemandAssumptions) -> AnyView {
     let count = |v: Option<u32>, unit: &str| {
         or_not_stated(v.map(|v| {
@@ -179,6 +184,7 @@ fn demand_facts(demand: &DemandAssumptions) -> AnyView {
     .into_any()
 }
 
+#[cfg(feature = "ssr")]
 fn quality_facts(quality: &QualitySet) -> AnyView {
     view! {
         <dl class="facts">
@@ -191,6 +197,7 @@ fn quality_facts(quality: &QualitySet) -> AnyView {
     .into_any()
 }
 
+#[cfg(feature = "ssr")]
 fn serving_facts(serving: &PilotServing) -> AnyView {
     let count = |v: Option<u32>| or_not_stated(v.map(|v| format_number(v.into())));
     view! {
@@ -210,6 +217,7 @@ fn serving_facts(serving: &PilotServing) -> AnyView {
 }
 
 /// Scenarios, demand, quality set and serving of a plan version.
+#[cfg(feature = "ssr")]
 pub(super) fn plan_sections(content: &PlanContent) -> AnyView {
     let scenarios = if content.scenarios.is_empty() {
         view! { <p class="muted">"No scenarios: the marks cover all traffic."</p> }.into_any()
@@ -311,23 +319,36 @@ pub fn PlanPage() -> impl IntoView {
             .get("version")
             .and_then(|v| v.parse::<u32>().ok())
     };
-    let plan = crate::components::page_resource(id, get_plan);
-    view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading plan…"</p> }>
-            {move || Suspend::new(async move {
-                let view = match plan.await {
-                    Ok(view) => view,
-                    Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
-                };
-                plan_page(view, requested())
-            })}
-        </Suspense>
-    }
+    crate::components::fragment_view(
+        "Loading plan…",
+        move || (id(), requested()),
+        |(id, version)| plan_page_fragment(id, version),
+    )
 }
 
+/// The plan page's content: the version asked for (`None`: the plan in force, else the draft),
+/// 404 for a version the plan does not have or the caller may not see.
+#[server(endpoint = "page_plan")]
+pub async fn plan_page_fragment(
+    pilot_id: i64,
+    #[server(default)] version: Option<u32>,
+) -> Result<crate::components::Fragment, crate::error::AppError> {
+    let view = crate::api::plans::get_plan(pilot_id).await?;
+    if let Some(n) = version
+        && view.version(n).is_none()
+    {
+        return crate::server::respond(Err(crate::error::AppError::NotFound));
+    }
+    let title = format!("Plan · {}", view.pilot.name);
+    Ok(crate::components::Fragment::render(
+        title,
+        plan_page(view, version),
+    ))
+}
+
+#[cfg(feature = "ssr")]
 fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
     let pilot = view.pilot.clone();
-    let title = format!("Plan · {}", pilot.name);
     let header_actions = view.can_edit.then(|| {
         let (label, primary) = match (view.draft(), view.latest()) {
             (Some(_), _) => ("Edit draft", true),
@@ -346,7 +367,6 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
         None => view.in_force_version().or_else(|| view.draft()),
     };
     let top = view! {
-        <Title text=title/>
         {breadcrumbs(&view, "Plan")}
         <PageHeader title="Pilot plan" subtitle=format!("{} · for {}", pilot.name, pilot.organisation_name)>
             {header_actions}
@@ -355,9 +375,7 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
         {view.approved_only.then(approved_only_notice)}
     };
     let Some(shown) = shown.cloned() else {
-        if requested.is_some() {
-            return view! { {top}<ErrorNotice error=crate::error::AppError::NotFound/> }.into_any();
-        }
+        // A version asked for that does not exist is a 404 before this renders.
         let body = if view.approved_only {
             "The assessment team has not approved a plan for this pilot yet. Its pass marks appear here once they are approved."
         } else {
@@ -446,6 +464,7 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
 
 /// The pilot page's plan card: the plan in force (or, for staff, the draft) with each pass
 /// mark's status, and a link to the plan.
+#[cfg(feature = "ssr")]
 pub fn summary_card(view: PlanView) -> AnyView {
     let id = view.pilot.id;
     let graded = view.graded_version.and_then(|n| view.version(n)).cloned();

@@ -202,6 +202,42 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         Need::SignedIn,
         &[("pilot_id", "{pilot}"), ("percentile", "p95")],
     ),
+    // The server-rendered fragments of the read-only pages (app/src/components/fragment.rs):
+    // each answers what its page's data functions answer.
+    ("page_pilots", Need::SignedIn, &[]),
+    ("page_pilot", Need::SignedIn, &[("pilot_id", "{pilot}")]),
+    ("page_plan", Need::SignedIn, &[("pilot_id", "{pilot}")]),
+    (
+        "page_plan_history",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    ("page_quality", Need::SignedIn, &[("pilot_id", "{pilot}")]),
+    (
+        "page_evidence_list",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "page_load_tests",
+        Need::SignedIn,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("twin", "concurrency"),
+            ("load", "2"),
+        ],
+    ),
+    (
+        "page_compare_load_tests",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    ("page_traffic", Need::SignedIn, &[("pilot_id", "{pilot}")]),
+    (
+        "page_calibration",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
     (
         "get_capacity_twin",
         Need::SignedIn,
