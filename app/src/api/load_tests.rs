@@ -26,6 +26,13 @@ pub struct LoadTestSummary {
     /// before samples were taken; start-up fills them in (see `ssr::backfill_request_samples`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_samples: Option<u64>,
+    /// The version of the stored samples blob ([`engine::loadtest::RequestSamples::VERSION`]):
+    /// 2 for samples written now (with each request's start and token counts, which the
+    /// capacity twin needs). `None` on older rows: version 1 (no starts or token counts) or no
+    /// samples at all; start-up re-derives version-1 samples from the kept raw file once (see
+    /// `ssr::backfill_request_samples`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_samples_format: Option<u8>,
 }
 
 /// p50/p95/p99 of one metric at one point (ms), as the file reports them.
@@ -439,6 +446,7 @@ pub mod ssr {
             import,
             run_context: (!run_context.is_empty()).then_some(run_context),
             request_samples: Some(samples.len() as u64),
+            request_samples_format: (!samples.is_empty()).then_some(RequestSamples::VERSION),
         })
         .map_err(internal)?;
         Ok((summary, derived))
@@ -680,18 +688,30 @@ pub mod ssr {
         Ok(runs)
     }
 
-    /// Load tests stored before samples were taken at import: read each kept raw file once
-    /// more, store its samples and record their count in the summary. Runs at start-up; does
-    /// nothing (one query) once every row has its count.
+    /// Load tests stored before samples were taken at import, or whose samples are an older
+    /// version (version 1: no request starts or token counts, which the capacity twin needs):
+    /// read each kept raw file once more, store its samples (current version) and record their
+    /// count and version in the summary, in one write. Runs at start-up; does nothing but one
+    /// query once every row has its count and every row with samples is at the current
+    /// version (rows already there are skipped without reading anything).
     pub async fn backfill_request_samples(services: &Services) -> Result<usize, AppError> {
         let mut filled = 0;
-        for (file, summary) in services.store.evidence_of_kind(LOAD_TEST).await? {
-            let Ok(mut summary) = serde_json::from_str::<LoadTestSummary>(&summary) else {
+        for (file, stored) in services.store.evidence_of_kind(LOAD_TEST).await? {
+            let Ok(mut summary) = serde_json::from_str::<LoadTestSummary>(&stored) else {
                 continue;
             };
-            if summary.request_samples.is_some() {
-                continue;
-            }
+            let upgrade = match summary.request_samples {
+                None => false,
+                Some(0) => continue,
+                Some(_)
+                    if summary
+                        .request_samples_format
+                        .is_some_and(|v| v >= RequestSamples::VERSION) =>
+                {
+                    continue;
+                }
+                Some(_) => true,
+            };
             let path = services.data_dir.join("evidence").join(&file.sha256);
             let name = file.file_name.clone();
             let size = file.size_bytes;
@@ -715,7 +735,17 @@ pub mod ssr {
             })
             .await
             .map_err(internal)?;
+            if upgrade && samples.is_empty() {
+                // The raw file is gone or no longer reads: keep the older samples as they are.
+                tracing::warn!(
+                    evidence = file.id,
+                    "older request samples kept: the raw file gives none to re-derive them from"
+                );
+                continue;
+            }
             summary.request_samples = Some(samples.len() as u64);
+            summary.request_samples_format =
+                (!samples.is_empty()).then_some(RequestSamples::VERSION);
             let json = serde_json::to_string(&summary).map_err(internal)?;
             let rows = if samples.is_empty() {
                 Vec::new()

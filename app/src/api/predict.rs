@@ -254,14 +254,19 @@ pub mod ssr {
             .join(", ")
     }
 
-    /// A stored sample as a record. The samples keep TTFT, TPOT, E2E and failure only — no
-    /// start time or token counts — so the per-request TPOT equations and recorded-arrival
-    /// replays of the fit (which need those) skip them; the fit then rests on the points.
+    /// A stored sample as a record: TTFT, TPOT, E2E, failure and, from samples of version 2
+    /// on, the request's start and token counts, so the fit's per-request TPOT equations and
+    /// recorded-arrival replays use them as they use the raw file's records. Samples of version
+    /// 1 (stored before, until start-up re-derives them) have neither, and the fit then rests
+    /// on the points.
     fn record_of(sample: &engine::loadtest::RequestSample) -> RequestRecord {
         let mut record = RequestRecord::new(sample.point as usize);
+        record.start_s = sample.start_s;
         record.ttft_ms = sample.ttft_ms;
         record.tpot_ms = sample.tpot_ms;
         record.e2e_ms = sample.e2e_ms;
+        record.input_tokens = sample.input_tokens;
+        record.output_tokens = sample.output_tokens;
         if sample.failed {
             record.error = Some("failed".into());
         }

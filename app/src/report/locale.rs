@@ -159,6 +159,32 @@ pub struct Labels {
     pub no_load_tests: &'static str,
     pub capacity_twin: &'static str,
     pub capacity_twin_intro: &'static str,
+    /// The capacity twin's basis words ([`engine::twin::Basis`]): how a figure was obtained.
+    pub basis_measured: &'static str,
+    pub basis_simulated: &'static str,
+    pub basis_estimated: &'static str,
+    /// The capacity-twin section when the pilot has no load test.
+    pub twin_no_load_test: &'static str,
+    /// The capacity-twin section when the twin makes no prediction and says no reason.
+    pub twin_no_prediction: &'static str,
+    /// The load line's words: `prompts …`, `answers …`, `configuration …`, `overall basis …`,
+    /// `(read from …)`.
+    pub twin_prompts: &'static str,
+    pub twin_answers: &'static str,
+    pub twin_configuration: &'static str,
+    pub twin_overall_basis: &'static str,
+    pub twin_read_from: &'static str,
+    pub twin_caption: &'static str,
+    pub twin_request_throughput: &'static str,
+    pub twin_request_throughput_note: &'static str,
+    pub twin_output: &'static str,
+    pub twin_output_note: &'static str,
+    pub twin_saturation_rate: &'static str,
+    pub twin_saturation_rate_note: &'static str,
+    /// The back-test sentence; `{method}`, `{median}`, `{worst}` and `{compared}` are filled in.
+    pub twin_backtest: &'static str,
+    /// The back-test sentence without an error; `{method}` is filled in.
+    pub twin_backtest_without_error: &'static str,
     pub concurrency: &'static str,
     pub goodput: &'static str,
     pub quality: &'static str,
@@ -235,6 +261,25 @@ pub static EN: Labels = Labels {
     no_load_tests: "No load test has been uploaded yet.",
     capacity_twin: "Capacity twin",
     capacity_twin_intro: "Latency percentiles at the plan's production load, from a model of vLLM's continuous batching fitted on this pilot's load tests. Each figure says how it was obtained — Measured: read from a load test at that very point; Simulated: inside the range the load tests cover; Estimated: beyond it.",
+    basis_measured: "Measured",
+    basis_simulated: "Simulated",
+    basis_estimated: "Estimated",
+    twin_no_load_test: "No load test yet: the capacity twin is fitted on the pilot's own load tests, so it makes no prediction.",
+    twin_no_prediction: "The capacity twin makes no prediction.",
+    twin_prompts: "prompts",
+    twin_answers: "answers",
+    twin_configuration: "configuration",
+    twin_overall_basis: "overall basis",
+    twin_read_from: "read from",
+    twin_caption: "Predicted latency percentiles (client side, per request)",
+    twin_request_throughput: "Request throughput",
+    twin_request_throughput_note: "completed requests per second at this load",
+    twin_output: "Output",
+    twin_output_note: "generated tokens per second, all streams together",
+    twin_saturation_rate: "Saturation rate",
+    twin_saturation_rate_note: "closed form of the fitted model: beyond it the queue grows without bound",
+    twin_backtest: "Back-test ({method}): median error {median} %, worst {worst} % over {compared} comparisons of measured TTFT and TPOT percentiles.",
+    twin_backtest_without_error: "Back-test: {method}. The prediction states no error.",
     concurrency: "Concurrency",
     goodput: "Goodput",
     quality: "Quality and the precision decision",
@@ -310,7 +355,26 @@ pub static DE: Labels = Labels {
     load_tests_intro: "Latenz über der Parallelität, wie der Lastgenerator sie gemessen hat (Client-Seite). Jede Kurve ist ein Szenario eines Laufs.",
     no_load_tests: "Es wurde noch kein Lasttest hochgeladen.",
     capacity_twin: "Kapazitäts-Zwilling",
-    capacity_twin_intro: "Latenz-Perzentile bei der Produktionslast des Plans, aus einem Modell des Continuous Batching von vLLM, angepasst an die Lasttests dieses Pilots. Jede Zahl sagt, wie sie entstand — Measured: aus einem Lasttest an genau diesem Punkt gelesen; Simulated: innerhalb des gemessenen Bereichs; Estimated: darüber hinaus.",
+    capacity_twin_intro: "Latenz-Perzentile bei der Produktionslast des Plans, aus einem Modell des Continuous Batching von vLLM, angepasst an die Lasttests dieses Pilots. Jede Zahl sagt, wie sie entstand — Gemessen: aus einem Lasttest an genau diesem Punkt gelesen; Simuliert: innerhalb des gemessenen Bereichs; Geschätzt: darüber hinaus.",
+    basis_measured: "Gemessen",
+    basis_simulated: "Simuliert",
+    basis_estimated: "Geschätzt",
+    twin_no_load_test: "Noch kein Lasttest: Der Kapazitäts-Zwilling wird an den eigenen Lasttests des Piloten angepasst und macht daher keine Vorhersage.",
+    twin_no_prediction: "Der Kapazitäts-Zwilling macht keine Vorhersage.",
+    twin_prompts: "Prompts",
+    twin_answers: "Antworten",
+    twin_configuration: "Konfiguration",
+    twin_overall_basis: "Grundlage insgesamt",
+    twin_read_from: "gelesen aus",
+    twin_caption: "Vorhergesagte Latenz-Perzentile (Client-Seite, je Anfrage)",
+    twin_request_throughput: "Anfragedurchsatz",
+    twin_request_throughput_note: "abgeschlossene Anfragen pro Sekunde bei dieser Last",
+    twin_output: "Ausgabe",
+    twin_output_note: "erzeugte Tokens pro Sekunde, alle Streams zusammen",
+    twin_saturation_rate: "Sättigungsrate",
+    twin_saturation_rate_note: "geschlossene Form des angepassten Modells: darüber wächst die Warteschlange ohne Grenze",
+    twin_backtest: "Backtest ({method}): Fehler im Median {median} %, höchstens {worst} % über {compared} Vergleiche gemessener TTFT- und TPOT-Perzentile.",
+    twin_backtest_without_error: "Backtest: {method}. Die Vorhersage nennt keinen Fehler.",
     concurrency: "Parallelität",
     goodput: "Goodput",
     quality: "Qualität und Entscheidung zur Präzision",
@@ -376,6 +440,25 @@ mod tests {
             Lang::De.date_time(at).starts_with("30.11.2026"),
             "{}",
             Lang::De.date_time(at)
+        );
+    }
+
+    #[test]
+    fn the_twin_sentences_keep_their_placeholders_in_both_languages() {
+        for t in [&EN, &DE] {
+            for placeholder in ["{method}", "{median}", "{worst}", "{compared}"] {
+                assert_eq!(
+                    t.twin_backtest.matches(placeholder).count(),
+                    1,
+                    "{placeholder} in {}",
+                    t.twin_backtest
+                );
+            }
+            assert_eq!(t.twin_backtest_without_error.matches("{method}").count(), 1);
+        }
+        assert_eq!(
+            [DE.basis_measured, DE.basis_simulated, DE.basis_estimated],
+            ["Gemessen", "Simuliert", "Geschätzt"]
         );
     }
 

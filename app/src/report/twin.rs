@@ -7,8 +7,14 @@
 //! same evidence. Every figure carries its unit, its percentile and its basis (Measured,
 //! Simulated, Estimated), and the back-test's median and worst error stand next to it: a
 //! prediction without its error would read as a measurement.
+//!
+//! The section's own words (caption, figure labels and notes, the basis words, the back-test
+//! sentence, the empty-state sentences) come from the report language's
+//! [`super::locale::Labels`]; what the engine phrases (the arrival process, the load's source,
+//! the token shapes, the back-test method, warnings, the reason the twin gives for making no
+//! prediction) stays in English, as the locale module explains.
 
-use super::locale::Lang;
+use super::locale::{Labels, Lang};
 use super::model::{Cell, Fact, Table};
 use crate::error::AppError;
 use crate::model::Pilot;
@@ -40,40 +46,38 @@ pub async fn section(
     let view =
         crate::api::predict::ssr::twin_view(services, pilot.clone(), String::new(), String::new())
             .await?;
+    let t = lang.labels();
     if !view.has_load_tests {
         return Ok(TwinSection {
-            empty: Some(
-                "No load test yet: the capacity twin is fitted on the pilot's own load tests, so it makes no prediction."
-                    .into(),
-            ),
+            empty: Some(t.twin_no_load_test.into()),
             ..TwinSection::default()
         });
     }
     let Some(prediction) = &view.prediction else {
         return Ok(TwinSection {
-            empty: Some(
-                view.problem
-                    .unwrap_or_else(|| "The capacity twin makes no prediction.".into()),
-            ),
+            empty: Some(view.problem.unwrap_or_else(|| t.twin_no_prediction.into())),
             ..TwinSection::default()
         });
     };
     let load = format!(
-        "{}, {} · prompts {} · answers {}{} · overall basis {}{}.",
+        "{}, {} · {} {} · {} {}{} · {} {}{}.",
         prediction.arrivals,
         view.default_load.source,
+        t.twin_prompts,
         prediction.prompt_tokens,
+        t.twin_answers,
         prediction.output_tokens,
         view.configuration
             .as_ref()
             .filter(|c| *c != "all points")
-            .map(|c| format!(" · configuration {c}"))
+            .map(|c| format!(" · {} {c}", t.twin_configuration))
             .unwrap_or_default(),
-        prediction.basis.label(),
+        t.twin_overall_basis,
+        basis_label(prediction.basis, t),
         prediction
             .measured_source
             .as_ref()
-            .map(|s| format!(" (read from {s})"))
+            .map(|s| format!(" ({} {s})", t.twin_read_from))
             .unwrap_or_default(),
     );
     Ok(render(prediction, load, lang))
@@ -86,13 +90,23 @@ fn cell(text: impl Into<String>, numeric: bool) -> Cell {
     }
 }
 
+/// The basis word in the report's language.
+fn basis_label(basis: Basis, t: &Labels) -> &'static str {
+    match basis {
+        Basis::Measured => t.basis_measured,
+        Basis::Simulated => t.basis_simulated,
+        Basis::Estimated => t.basis_estimated,
+    }
+}
+
 /// `figure (Basis)`.
-fn labelled(value: String, basis: Basis) -> String {
-    format!("{value} ({})", basis.label())
+fn labelled(value: String, basis: Basis, t: &Labels) -> String {
+    format!("{value} ({})", basis_label(basis, t))
 }
 
 /// The section's tables and sentences from a prediction.
 pub fn render(prediction: &Prediction, load: String, lang: Lang) -> TwinSection {
+    let t = lang.labels();
     let p = prediction;
     let rows = [
         ("TTFT", "ms", "ttft_ms", &p.ttft_ms),
@@ -110,7 +124,7 @@ pub fn render(prediction: &Prediction, load: String, lang: Lang) -> TwinSection 
             ("p99", values.p99),
         ] {
             row.push(cell(
-                labelled(lang.figure(v), p.figure_basis(field, pct)),
+                labelled(lang.figure(v), p.figure_basis(field, pct), t),
                 true,
             ));
         }
@@ -118,9 +132,9 @@ pub fn render(prediction: &Prediction, load: String, lang: Lang) -> TwinSection 
     })
     .collect();
     let table = Table {
-        caption: "Predicted latency percentiles (client side, per request)".into(),
+        caption: t.twin_caption.into(),
         headers: vec![
-            cell("Figure", false),
+            cell(t.figure, false),
             cell("p50", true),
             cell("p90", true),
             cell("p95", true),
@@ -130,40 +144,44 @@ pub fn render(prediction: &Prediction, load: String, lang: Lang) -> TwinSection 
     };
     let figures = vec![
         Fact {
-            label: "Request throughput".into(),
+            label: t.twin_request_throughput.into(),
             value: labelled(
                 format!("{} req/s", lang.figure(p.request_throughput_per_s)),
                 p.basis,
+                t,
             ),
-            note: "completed requests per second at this load".into(),
+            note: t.twin_request_throughput_note.into(),
         },
         Fact {
-            label: "Output".into(),
+            label: t.twin_output.into(),
             value: labelled(
                 format!("{} tokens/s", lang.figure(p.output_tokens_per_s)),
                 p.basis,
+                t,
             ),
-            note: "generated tokens per second, all streams together".into(),
+            note: t.twin_output_note.into(),
         },
         Fact {
-            label: "Saturation rate".into(),
+            label: t.twin_saturation_rate.into(),
             value: labelled(
                 format!("{} req/s", lang.figure(p.saturation_rate_per_s)),
                 Basis::Estimated,
+                t,
             ),
-            note: "closed form of the fitted model: beyond it the queue grows without bound".into(),
+            note: t.twin_saturation_rate_note.into(),
         },
     ];
     let b = &p.backtest;
     let backtest = match (b.median_abs_error_pct, b.max_abs_error_pct) {
-        (Some(median), Some(worst)) => format!(
-            "Back-test ({}): median error {} %, worst {} % over {} comparisons of measured TTFT and TPOT percentiles.",
-            b.method,
-            lang.number(median, 1),
-            lang.number(worst, 1),
-            lang.number(b.compared as f64, 0)
-        ),
-        _ => format!("Back-test: {}. The prediction states no error.", b.method),
+        // The method (the engine's words) goes in last, so nothing in it is taken for a
+        // placeholder.
+        (Some(median), Some(worst)) => t
+            .twin_backtest
+            .replace("{median}", &lang.number(median, 1))
+            .replace("{worst}", &lang.number(worst, 1))
+            .replace("{compared}", &lang.number(b.compared as f64, 0))
+            .replace("{method}", &b.method),
+        _ => t.twin_backtest_without_error.replace("{method}", &b.method),
     };
     TwinSection {
         empty: None,

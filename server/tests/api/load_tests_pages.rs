@@ -323,6 +323,28 @@ async fn goodput_comes_from_what_was_stored_at_import_never_from_the_raw_file() 
     assert_eq!(response.status(), StatusCode::CREATED);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["summary"]["request_samples"], 12);
+    // Stored as version 2: with each answered request's start and token counts.
+    assert_eq!(body["summary"]["request_samples_format"], 2);
+    let stored = app
+        .store
+        .derived(body["id"].as_i64().unwrap(), "request_samples")
+        .await
+        .unwrap()
+        .expect("samples stored with the row");
+    let (samples, version) = engine::loadtest::RequestSamples::decode_versioned(&stored).unwrap();
+    assert_eq!(version, 2);
+    let full = engine::ingest::import("profile_export.jsonl", &fixture(path)).unwrap();
+    assert_eq!(
+        samples,
+        engine::loadtest::RequestSamples::of_records(&full.requests)
+    );
+    let answered: Vec<_> = samples.samples.iter().filter(|s| !s.failed).collect();
+    assert!(!answered.is_empty());
+    assert!(
+        answered
+            .iter()
+            .all(|s| s.start_s.is_some() && s.input_tokens.is_some() && s.output_tokens.is_some())
+    );
     let sha = body["sha256"].as_str().unwrap().to_string();
     let before = view(&app, &admin, pilot).await;
     let run = run_of(&before, &body["id"]);

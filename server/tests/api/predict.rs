@@ -420,3 +420,65 @@ async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers
     assert!(!html.contains("Operating-point cost"));
     assert!(!html.contains("per GPU-hour"));
 }
+
+/// A pilot's twin rests on what was stored at import, never on the raw file: per-request
+/// samples keep each request's start and token counts (samples version 2), so a pilot with a
+/// per-request load test gets, number for number, the prediction `server predict --json`
+/// makes from the file itself (which reads every record).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_per_request_load_test_gives_the_pilot_the_twin_the_command_line_fits_on_the_file() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Per-request guidellm run").await;
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata/graz-dev-guidellm/benchmarks.json");
+    let bytes = std::fs::read(&file).unwrap();
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(bytes).file_name("benchmarks.json"),
+    );
+    let response = client()
+        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(&token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let stored: Value = response.json().await.unwrap();
+    assert_eq!(stored["summary"]["request_samples"], 1000);
+    assert_eq!(stored["summary"]["request_samples_format"], 2);
+
+    let (status, api) = get(
+        &app,
+        Some(&token),
+        &format!("/api/v1/pilots/{pilot}/predict?concurrency=8"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{api}");
+    // One load level (a throughput run of 1,000 requests): the per-request records are all the
+    // twin has beyond that point, and there is nothing to leave out in a back-test.
+    assert!(api["ttft_ms"]["p50"].as_f64().unwrap() > 0.0, "{api}");
+    assert!(api["tpot_ms"]["p99"].as_f64().unwrap() > 0.0, "{api}");
+    assert!(
+        api["backtest"]["method"]
+            .as_str()
+            .unwrap()
+            .contains("at least two measured points")
+    );
+    let output = server_binary()
+        .arg("predict")
+        .arg(&file)
+        .args(["--concurrency", "8", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let cli: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(cli, api, "the pilot's twin and the file's twin differ");
+}

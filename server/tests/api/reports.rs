@@ -443,6 +443,73 @@ async fn the_report_states_the_capacity_twin_at_the_plans_peak_with_its_basis_an
         "{section}"
     );
 
+    // In German the section's own words are German: caption, figure labels, basis words, the
+    // back-test sentence; the figures are the same, with a decimal comma.
+    let german = admin
+        .get(app.url(&format!("/pilots/{demo}/report.html?lang=de")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let start = german
+        .find(r#"id="capacity-twin""#)
+        .expect("no twin section");
+    let end = german[start..].find("</section>").unwrap() + start;
+    let de = &german[start..end];
+    assert!(de.contains(">Kapazitäts-Zwilling</h3>"), "{de}");
+    assert!(
+        de.contains(
+            "<caption>Vorhergesagte Latenz-Perzentile (Client-Seite, je Anfrage)</caption>"
+        ),
+        "{de}"
+    );
+    let labelled = ["(Gemessen)", "(Simuliert)", "(Geschätzt)"]
+        .iter()
+        .map(|b| de.matches(b).count())
+        .sum::<usize>();
+    assert_eq!(labelled, 16 + 3, "German basis words: {de}");
+    for word in [
+        "<th>Kennzahl</th>",
+        "<dt>Anfragedurchsatz</dt>",
+        "<dt>Ausgabe</dt>",
+        "<dt>Sättigungsrate</dt>",
+        "abgeschlossene Anfragen pro Sekunde bei dieser Last",
+        "Grundlage insgesamt",
+        "Backtest (",
+    ] {
+        assert!(de.contains(word), "{word} not in {de}");
+    }
+    assert!(
+        de.contains(&format!(
+            "Fehler im Median {} %, höchstens {} %",
+            format!("{median:.1}").replace('.', ","),
+            format!("{worst:.1}").replace('.', ",")
+        )),
+        "{de}"
+    );
+    for english in [
+        "Request throughput",
+        "Saturation rate",
+        "<dt>Output</dt>",
+        "Predicted latency percentiles",
+        "<th>Figure</th>",
+        "(Measured)",
+        "(Simulated)",
+        "(Estimated)",
+        "Measured:",
+        "Back-test",
+        "median error",
+        "overall basis",
+        "completed requests per second",
+    ] {
+        assert!(
+            !de.contains(english),
+            "{english} in the German section: {de}"
+        );
+    }
+
     // The recommendation: the twin was fitted on the V100s at TP=4 in FP16, which none of the
     // listed candidates is, so none carries a predicted compliance and the report says why.
     let ranked = &html[html.find(r#"id="ranked""#).unwrap()..];
@@ -476,4 +543,15 @@ async fn the_report_states_the_capacity_twin_at_the_plans_peak_with_its_basis_an
         r#"id="capacity-twin-empty">No load test yet: the capacity twin is fitted on the pilot&#39;s own load tests, so it makes no prediction.</p>"#
     ), "{}", &html[html.find("capacity-twin").unwrap_or(0)..][..300]);
     assert!(!html.contains("capacity-twin-table"));
+    let german = admin
+        .get(app.url(&format!("/pilots/{empty}/report.html?lang=de")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(german.contains(
+        r#"id="capacity-twin-empty">Noch kein Lasttest: Der Kapazitäts-Zwilling wird an den eigenen Lasttests des Piloten angepasst und macht daher keine Vorhersage.</p>"#
+    ));
 }

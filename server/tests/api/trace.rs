@@ -115,3 +115,59 @@ async fn the_gateway_traffic_downloads_as_a_mooncake_trace_for_those_who_may_see
         StatusCode::NOT_FOUND
     );
 }
+
+/// The demo pilot's week of gateway traffic, downloaded whole: the body (several 64 KiB chunks
+/// of the streamed response) is one Mooncake entry per line, in arrival order, one per
+/// successful request, as many as the demand profile counts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_pilots_trace_streams_one_entry_per_successful_request_in_arrival_order() {
+    let app = spawn_app().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let response = client()
+        .get(app.url(&format!("/pilots/{demo}/traffic/trace.jsonl")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "application/jsonl");
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    assert_eq!(
+        response.headers()["content-disposition"],
+        format!("attachment; filename=\"pilot-{demo}-trace.jsonl\"").as_str()
+    );
+    let body = response.text().await.unwrap();
+    assert!(body.len() > 3 * 64 * 1024, "{} bytes", body.len());
+    assert!(body.ends_with('\n'));
+    let mut previous = 0;
+    let mut lines = 0_u64;
+    for (i, line) in body.lines().enumerate() {
+        let entry: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("line {i}: {e}: {line}"));
+        let entry = entry.as_object().expect("one JSON object per line");
+        assert_eq!(entry.len(), 3, "{line}");
+        let timestamp = entry["timestamp"].as_i64().expect(line);
+        assert!(entry["input_length"].as_u64().expect(line) > 0, "{line}");
+        assert!(entry["output_length"].as_u64().expect(line) > 0, "{line}");
+        if i == 0 {
+            assert_eq!(timestamp, 0, "timed from the first request");
+        }
+        assert!(timestamp >= previous, "line {i} goes back in time: {line}");
+        previous = timestamp;
+        lines += 1;
+    }
+    // As many entries as the demand profile has successful requests with token counts.
+    let demand: serde_json::Value = client()
+        .get(app.url(&format!("/api/v1/pilots/{demo}/demand")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(demand["ok"].as_u64(), Some(lines), "{}", demand["ok"]);
+    assert_eq!(demand["prompt_tokens"]["count"].as_u64(), Some(lines));
+}

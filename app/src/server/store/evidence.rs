@@ -51,6 +51,12 @@ pub struct DerivedWrites {
 const INSERT_DERIVED_IF_ABSENT: &str = "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) \
      VALUES ($1, $2, $3, $4) ON CONFLICT (evidence_id, name) DO NOTHING";
 
+/// A derived row re-derived from the raw file (a start-up backfill of a newer format): it
+/// replaces the row there.
+const REPLACE_DERIVED: &str = "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (evidence_id, name) \
+     DO UPDATE SET data = excluded.data, computed_ms = excluded.computed_ms";
+
 impl Store {
     /// Records an evidence file; the same content twice on one pilot is a conflict naming the
     /// earlier upload.
@@ -222,8 +228,9 @@ impl Store {
             .collect()
     }
 
-    /// Replaces an evidence row's summary and adds derived rows, in one transaction (a
-    /// backfill of what imports now derive).
+    /// Replaces an evidence row's summary and writes derived rows, replacing rows of the same
+    /// names, in one transaction (a backfill of what imports now derive, or of a newer format
+    /// of it: the summary and its rows never disagree).
     pub async fn set_evidence_summary(
         &self,
         evidence_id: i64,
@@ -237,7 +244,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         for (name, data) in rows {
-            sqlx::query(INSERT_DERIVED_IF_ABSENT)
+            sqlx::query(REPLACE_DERIVED)
                 .bind(evidence_id)
                 .bind(name)
                 .bind(data)
