@@ -583,3 +583,115 @@ async fn load_test_pages_answer_401_redirect_and_404_like_the_rest() {
         .unwrap();
     assert_eq!(load_tests.len(), 1, "only the demo evidence");
 }
+
+/// Samples stored before version 2 (no request starts or token counts, which the capacity twin
+/// needs) are re-derived from the kept raw file once at start-up: the summary and the blob are
+/// replaced together, and a second start reads nothing.
+#[tokio::test]
+async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = token(&app, &admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Stored before samples v2").await;
+    let path = "aiperf-examples-run1/profile_export.head12.jsonl";
+    let response = upload(
+        &app,
+        &token,
+        pilot,
+        "profile_export.jsonl",
+        fixture(path),
+        &[],
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let body: Value = response.json().await.unwrap();
+    let id = body["id"].as_i64().unwrap();
+
+    // Make the row what an older release stored: a version-1 blob (point, flags, TTFT, TPOT,
+    // E2E) and a summary without the format.
+    let full = engine::ingest::import("profile_export.jsonl", &fixture(path)).unwrap();
+    let mut v1 = b"PDRS".to_vec();
+    v1.push(1);
+    v1.extend_from_slice(&(full.requests.len() as u64).to_le_bytes());
+    for r in &full.requests {
+        v1.extend_from_slice(&(r.point as u32).to_le_bytes());
+        let figures = [r.ttft_ms, r.tpot_ms, r.e2e_ms];
+        let mut flags = u8::from(r.error.is_some());
+        for (bit, figure) in [2, 4, 8].into_iter().zip(figures) {
+            if figure.is_some() {
+                flags |= bit;
+            }
+        }
+        v1.push(flags);
+        for figure in figures.into_iter().flatten() {
+            v1.extend_from_slice(&figure.to_le_bytes());
+        }
+    }
+    let (_, summary) = app
+        .store
+        .list_evidence(pilot, Some("load_test"))
+        .await
+        .unwrap()
+        .remove(0);
+    let mut old: Value = serde_json::from_str(&summary).unwrap();
+    old.as_object_mut()
+        .unwrap()
+        .remove("request_samples_format");
+    app.store
+        .set_evidence_summary(id, &old.to_string(), &[("request_samples".to_string(), v1)])
+        .await
+        .unwrap();
+    let (_, version) = engine::loadtest::RequestSamples::decode_versioned(
+        &app.store
+            .derived(id, "request_samples")
+            .await
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(version, 1, "the row now looks like an older release's");
+
+    let services = app::server::Services {
+        store: app.store.clone(),
+        auth: Default::default(),
+        data_dir: app.data_dir().to_path_buf(),
+        chromium: None,
+    };
+    let filled = app::api::load_tests::ssr::backfill_request_samples(&services)
+        .await
+        .unwrap();
+    assert_eq!(filled, 1);
+    let (samples, version) = engine::loadtest::RequestSamples::decode_versioned(
+        &app.store
+            .derived(id, "request_samples")
+            .await
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(version, 2);
+    assert_eq!(
+        samples,
+        engine::loadtest::RequestSamples::of_records(&full.requests)
+    );
+    let (_, summary) = app
+        .store
+        .list_evidence(pilot, Some("load_test"))
+        .await
+        .unwrap()
+        .remove(0);
+    let summary: Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(summary["request_samples_format"], 2);
+    // Once upgraded, a start reads no raw file (here: it is gone) and changes nothing.
+    std::fs::remove_file(
+        app.data_dir()
+            .join("evidence")
+            .join(body["sha256"].as_str().unwrap()),
+    )
+    .unwrap();
+    let filled = app::api::load_tests::ssr::backfill_request_samples(&services)
+        .await
+        .unwrap();
+    assert_eq!(filled, 0);
+}
