@@ -177,11 +177,17 @@ pub enum CatalogOrigin {
     Added,
 }
 
-/// A GPU of the sizing catalog with its unit price, when one is set.
+/// A GPU of the sizing catalog with its prices, when set (staff-only: a customer's copy has
+/// neither).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CatalogGpu {
     pub spec: engine::sizing::GpuSpec,
+    /// Price of one card (recommendations show cards × this).
     pub unit_price: Option<f64>,
+    /// Price of running one card for an hour (cloud rate, or amortised): the production
+    /// recommendation's cost per 1M tokens at the predicted operating point.
+    #[serde(default)]
+    pub hour_price: Option<f64>,
     pub origin: CatalogOrigin,
 }
 
@@ -209,6 +215,7 @@ impl SizingCatalog {
                 .map(|spec| CatalogGpu {
                     spec,
                     unit_price: None,
+                    hour_price: None,
                     origin: CatalogOrigin::Reviewed,
                 })
                 .collect(),
@@ -240,6 +247,9 @@ pub struct ReportExport {
     /// `pdf` or `html`.
     pub format: String,
     pub lang: String,
+    /// `customer` or `internal` (with prices, staff only).
+    #[serde(default)]
+    pub edition: String,
     pub plan_version: Option<i64>,
     pub sha256: String,
     pub size_bytes: i64,

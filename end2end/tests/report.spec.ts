@@ -39,10 +39,20 @@ test("the demo pilot's verdict, its PDF report and a share link", async ({ page,
   expect(text).toContain("Production hardware recommendation");
   expect(text).toMatch(/Page 1 \/ \d+/);
 
-  // The export is on record once the page reloads.
+  // Staff switch to the internal edition: the preview and the PDF carry its costs.
+  await page.locator("#report-edition").selectOption("internal");
+  await expect(page.locator("iframe.report-preview")).toHaveAttribute("src", /edition=internal/);
+  await expect(page.frameLocator("iframe.report-preview").locator("#internal-edition")).toContainText("Internal edition");
+  await expect(page.frameLocator("iframe.report-preview").locator("#ranked")).toContainText("Cost (cards × unit price)");
+  const internalDownload = page.waitForEvent("download");
+  await page.locator("#download-pdf").click();
+  expect((await internalDownload).suggestedFilename()).toMatch(/^pilot-report-.*-en-internal\.pdf$/);
+
+  // The exports are on record once the page reloads, the internal one marked.
   await page.reload();
   await hydrated(page);
-  await expect(page.locator("#exports tbody tr")).toHaveCount(1);
+  await expect(page.locator("#exports tbody tr")).toHaveCount(2);
+  await expect(page.locator("#exports tbody tr").first()).toContainText("internal");
 
   // A share link opens the report in a browser without an account.
   await page.locator("#share-contact").fill("cto@demo.example");

@@ -1,9 +1,10 @@
-//! `server report --pilot <id> [--lang de] (--pdf out.pdf | --html out.html)`: the pilot report
+//! `server report --pilot <id> [--lang de] [--edition internal] (--pdf out.pdf | --html out.html)`:
+//! the pilot report
 //! exported from the database that `DATABASE_URL` / `DATA_DIR` name, for scripted exports.
 //! The export is recorded like one from the web (via `cli`, no user).
 
 use anyhow::Context;
-use app::report::Lang;
+use app::report::{Edition, Lang};
 use std::path::PathBuf;
 
 /// What to export.
@@ -16,6 +17,10 @@ pub struct ReportArgs {
     /// Report language: en or de
     #[arg(long, default_value = "en")]
     pub lang: String,
+    /// customer (no prices) or internal (the recommendation with unit and operating-point
+    /// costs, for staff)
+    #[arg(long, default_value = "customer")]
+    pub edition: String,
     /// Write the PDF here (needs Chromium: CHROMIUM_PATH or Debian's chromium)
     #[arg(long, value_name = "FILE")]
     pub pdf: Option<PathBuf>,
@@ -28,6 +33,12 @@ pub struct ReportArgs {
 pub async fn run(args: &ReportArgs, config: &crate::config::Config) -> anyhow::Result<()> {
     let lang = Lang::parse(&args.lang).ok_or_else(|| {
         anyhow::anyhow!("--lang: `{}` is not a report language (en, de)", args.lang)
+    })?;
+    let edition = Edition::parse(&args.edition).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--edition: `{}` is not a report edition (customer, internal)",
+            args.edition
+        )
     })?;
     let store = crate::open_store(config).await?;
     let services = crate::services(config, store.clone());
@@ -42,7 +53,7 @@ pub async fn run(args: &ReportArgs, config: &crate::config::Config) -> anyhow::R
         (None, Some(path)) => (false, path),
         (None, None) => unreachable!("clap requires --pdf or --html"),
     };
-    let rendered = app::report::export(&services, pilot, lang, pdf, None, "cli")
+    let rendered = app::report::export(&services, pilot, lang, edition, pdf, None, "cli")
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::write(path, &rendered.bytes).with_context(|| format!("writing {}", path.display()))?;

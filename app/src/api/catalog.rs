@@ -4,9 +4,39 @@
 use crate::error::AppError;
 use crate::model::SizingCatalog;
 use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
 
-/// The reviewed catalogs with this installation's GPUs and models; unit prices are staff-only,
-/// so a customer's answer carries none (and their sizing page shows no cost).
+/// A form field that may be left out: `NotSent` (absent: keep what is stored) is not the same as
+/// sent empty (`Sent("")`: clear it). A plain `Option<String>` cannot tell them apart, since an
+/// empty form value reads as `None`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum FormField {
+    #[default]
+    NotSent,
+    Sent(String),
+}
+
+impl Serialize for FormField {
+    /// `NotSent` as none, which form encodings leave out: it comes back as `NotSent`.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            FormField::NotSent => serializer.serialize_none(),
+            FormField::Sent(text) => serializer.serialize_some(text),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for FormField {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(FormField::Sent(
+            Option::<String>::deserialize(deserializer)?.unwrap_or_default(),
+        ))
+    }
+}
+
+/// The reviewed catalogs with this installation's GPUs and models; prices (per card and per
+/// GPU-hour) are staff-only, so a customer's answer carries none (and their sizing page shows
+/// no cost).
 #[server(endpoint = "sizing_catalog")]
 pub async fn load_sizing_catalog() -> Result<SizingCatalog, AppError> {
     use crate::server::auth::{Need, require};
@@ -19,6 +49,7 @@ pub async fn load_sizing_catalog() -> Result<SizingCatalog, AppError> {
             if !user.role.is_staff() {
                 for gpu in &mut catalog.gpus {
                     gpu.unit_price = None;
+                    gpu.hour_price = None;
                 }
             }
             Ok(catalog)
@@ -56,9 +87,27 @@ fn optional_number(field: &str, text: &str) -> Result<Option<f64>, AppError> {
     Ok(Some(value))
 }
 
+/// The price per GPU-hour a form asks for: [`FormField::NotSent`] keeps the GPU's
+/// current one, an empty field clears it, anything else must be a number of zero or more.
+#[cfg(feature = "ssr")]
+async fn hour_price_or_kept(
+    store: &crate::server::store::Store,
+    id: &str,
+    asked: &FormField,
+) -> Result<Option<f64>, AppError> {
+    match asked {
+        FormField::Sent(text) => optional_number("hour_price", text),
+        FormField::NotSent => Ok(crate::server::catalog::effective_catalog(store)
+            .await?
+            .gpu(id)
+            .and_then(|g| g.hour_price)),
+    }
+}
+
 /// Adds a GPU, or edits one (a reviewed GPU keeps its id and is marked edited). Memory in GiB as
 /// the driver reports it; CUDA memory defaults to 0.6 GiB less (marked as an estimate); formats:
 /// `fp8` is `native`/`weight_only`/`unsupported`, `fp4` is `nvfp4`, `mxfp4`, `both` or `none`.
+/// `hour_price` (per GPU-hour) left out keeps the GPU's current one; empty clears it.
 #[allow(clippy::too_many_arguments)]
 #[server(endpoint = "save_gpu")]
 pub async fn save_gpu(
@@ -71,9 +120,11 @@ pub async fn save_gpu(
     fp8: String,
     fp4: String,
     unit_price: String,
+    #[server(default)] hour_price: FormField,
 ) -> Result<String, AppError> {
     use crate::server::auth::{Need, require};
     use crate::server::catalog::slug;
+    use crate::server::store::catalog::GpuPrices;
     use engine::sizing::{FormatSupport, GpuSpec};
     crate::server::respond(
         async move {
@@ -101,7 +152,8 @@ pub async fn save_gpu(
             let bandwidth = optional_number("bandwidth_gb_s", &bandwidth_gb_s)?
                 .ok_or_else(|| AppError::invalid("bandwidth_gb_s: the memory bandwidth, GB/s"))?;
             let tflops = optional_number("bf16_dense_tflops", &bf16_dense_tflops)?;
-            let price = optional_number("unit_price", &unit_price)?;
+            let unit_price = optional_number("unit_price", &unit_price)?;
+            let hour_price = hour_price_or_kept(&store, &id, &hour_price).await?;
             let mut spec = GpuSpec::custom(&name, driver, cuda, bandwidth, tflops);
             spec.id = id.clone();
             spec.sources = vec![format!("entered by {}", admin.email)];
@@ -127,7 +179,15 @@ pub async fn save_gpu(
                 .map_err(|e| AppError::invalid(e.to_string()))?;
             let json = serde_json::to_string(&spec).map_err(|_| AppError::Internal)?;
             store
-                .upsert_catalog_gpu(&id, Some(&json), price, admin.id)
+                .upsert_catalog_gpu(
+                    &id,
+                    Some(&json),
+                    GpuPrices {
+                        unit_price,
+                        hour_price,
+                    },
+                    admin.id,
+                )
                 .await?;
             Ok(id)
         }
@@ -135,10 +195,17 @@ pub async fn save_gpu(
     )
 }
 
-/// Sets (or, with an empty price, clears) the unit price of a GPU; recommendations then show cost.
+/// Sets (or, with an empty price, clears) the unit price of a GPU, and its price per GPU-hour
+/// (`hour_price`; left out: kept as it is). Recommendations then show cost: cards × unit price,
+/// and per 1M tokens at the operating point the capacity twin predicts.
 #[server(endpoint = "set_gpu_price")]
-pub async fn set_gpu_price(id: String, unit_price: String) -> Result<(), AppError> {
+pub async fn set_gpu_price(
+    id: String,
+    unit_price: String,
+    #[server(default)] hour_price: FormField,
+) -> Result<(), AppError> {
     use crate::server::auth::{Need, require};
+    use crate::server::store::catalog::GpuPrices;
     crate::server::respond(
         async move {
             let admin = require(Need::Admin)?;
@@ -147,8 +214,19 @@ pub async fn set_gpu_price(id: String, unit_price: String) -> Result<(), AppErro
             if catalog.gpu(&id).is_none() {
                 return Err(AppError::NotFound);
             }
-            let price = optional_number("unit_price", &unit_price)?;
-            store.upsert_catalog_gpu(&id, None, price, admin.id).await?;
+            let unit_price = optional_number("unit_price", &unit_price)?;
+            let hour_price = hour_price_or_kept(&store, &id, &hour_price).await?;
+            store
+                .upsert_catalog_gpu(
+                    &id,
+                    None,
+                    GpuPrices {
+                        unit_price,
+                        hour_price,
+                    },
+                    admin.id,
+                )
+                .await?;
             Ok(())
         }
         .await,

@@ -8,10 +8,11 @@
 //! [`ssr::TwinEvidence::build`], shared by all three, so a prediction on the page, from the API
 //! and from the command line on the same files agree.
 //!
-//! A pilot's twin never re-reads raw files: the operating points come from the stored import
-//! summaries, the per-request records from the stored `request_samples` rows, the KV-cache size
-//! from the stored start-up logs and `/metrics` scrapes, `max_num_seqs` and
-//! `max_num_batched_tokens` from the run context stored with each load test.
+//! A pilot's twin is fitted once per state of its evidence and shared by every caller, with its
+//! answers ([`crate::api::twin_cache`]). It never re-reads raw files: the operating points come
+//! from the stored import summaries, the per-request records from the stored `request_samples`
+//! rows, the KV-cache size from the stored start-up logs and `/metrics` scrapes, `max_num_seqs`
+//! and `max_num_batched_tokens` from the run context stored with each load test.
 
 use crate::error::AppError;
 use crate::model::Pilot;
@@ -91,7 +92,7 @@ pub mod ssr {
     use crate::api::load_tests::LoadTestSummary;
     use crate::api::load_tests::ssr::{LOAD_TEST, REQUEST_SAMPLES};
     use crate::api::traffic::{METRICS_SCRAPE, MetricsScrapeSummary};
-    use crate::model::StartupLogSummary;
+    use crate::model::{EvidenceFile, StartupLogSummary};
     use crate::server::Services;
     use crate::server::evidence::STARTUP_LOG;
     use engine::ingest::{OperatingPoint, RequestRecord};
@@ -273,85 +274,157 @@ pub mod ssr {
         record
     }
 
-    /// The pilot's stored evidence as the twin reads it (oldest load test first). No raw file
-    /// is read.
-    pub async fn pilot_evidence(
-        services: &Services,
-        pilot_id: i64,
-    ) -> Result<TwinEvidence, AppError> {
-        let store = &services.store;
-        let mut evidence = TwinEvidence::default();
-        let mut files = store.list_evidence(pilot_id, Some(LOAD_TEST)).await?;
-        files.sort_by_key(|(file, _)| file.id);
-        for (file, summary) in files {
-            let summary: LoadTestSummary = serde_json::from_str(&summary).map_err(internal)?;
-            let requests = if summary.request_samples.unwrap_or(0) > 0 {
-                match store.derived(file.id, REQUEST_SAMPLES).await? {
-                    Some(data) => RequestSamples::decode(&data)
-                        .map_err(internal)?
-                        .samples
-                        .iter()
-                        .map(record_of)
-                        .collect(),
-                    None => Vec::new(),
-                }
-            } else {
-                Vec::new()
-            };
-            if let Some(context) = summary.run_context {
-                evidence.run_contexts.push(context);
-            }
-            evidence.load_tests.push(LoadTestInput {
-                points: summary.import.points,
-                requests,
-            });
-        }
-        for (_, summary) in store.list_evidence(pilot_id, Some(STARTUP_LOG)).await? {
-            let summary: StartupLogSummary = serde_json::from_str(&summary).map_err(internal)?;
-            if summary.log.kv_tokens().is_some() {
-                evidence.startup_logs.push(summary.log);
-            }
-        }
-        for (_, summary) in store.list_evidence(pilot_id, Some(METRICS_SCRAPE)).await? {
-            let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
-            if let Some(config) = summary.report.cache_config {
-                evidence.cache_configs.push(config);
-            }
-        }
-        Ok(evidence)
+    /// The stored rows the pilot's twin is fitted from, as stored: load tests (oldest first),
+    /// vLLM start-up logs and `/metrics` scrapes (newest first), each with its summary.
+    pub struct StoredRows {
+        load_tests: Vec<(EvidenceFile, String)>,
+        startup_logs: Vec<(EvidenceFile, String)>,
+        scrapes: Vec<(EvidenceFile, String)>,
     }
 
-    /// The pilot's twin (fitted and back-tested), off the async runtime: a fit re-simulates
-    /// every measured run several times. 422 when there is nothing to fit.
+    impl StoredRows {
+        pub async fn of_pilot(services: &Services, pilot_id: i64) -> Result<Self, AppError> {
+            let store = &services.store;
+            let mut load_tests = store.list_evidence(pilot_id, Some(LOAD_TEST)).await?;
+            load_tests.sort_by_key(|(file, _)| file.id);
+            Ok(StoredRows {
+                load_tests,
+                startup_logs: store.list_evidence(pilot_id, Some(STARTUP_LOG)).await?,
+                scrapes: store.list_evidence(pilot_id, Some(METRICS_SCRAPE)).await?,
+            })
+        }
+
+        /// What the twin cache keys a fit on these rows by ([`crate::api::twin_cache`]).
+        fn key(&self, configuration: Option<&str>) -> crate::api::twin_cache::FitKey {
+            let files = self
+                .load_tests
+                .iter()
+                .chain(&self.startup_logs)
+                .chain(&self.scrapes)
+                .map(|(file, summary)| {
+                    (file.kind.as_str(), file.sha256.as_str(), summary.as_str())
+                });
+            crate::api::twin_cache::key_of(files, configuration)
+        }
+
+        /// The load tests' operating points (from their summaries; no samples are read).
+        pub fn points(&self) -> Result<Vec<OperatingPoint>, AppError> {
+            let mut points = Vec::new();
+            for (_, summary) in &self.load_tests {
+                let summary: LoadTestSummary = serde_json::from_str(summary).map_err(internal)?;
+                points.extend(summary.import.points);
+            }
+            Ok(points)
+        }
+
+        /// The evidence as the twin reads it: summaries, and the stored request samples. No
+        /// raw file is read.
+        pub async fn evidence(&self, services: &Services) -> Result<TwinEvidence, AppError> {
+            let store = &services.store;
+            let mut evidence = TwinEvidence::default();
+            for (file, summary) in &self.load_tests {
+                let summary: LoadTestSummary = serde_json::from_str(summary).map_err(internal)?;
+                let requests = if summary.request_samples.unwrap_or(0) > 0 {
+                    match store.derived(file.id, REQUEST_SAMPLES).await? {
+                        Some(data) => RequestSamples::decode(&data)
+                            .map_err(internal)?
+                            .samples
+                            .iter()
+                            .map(record_of)
+                            .collect(),
+                        None => Vec::new(),
+                    }
+                } else {
+                    Vec::new()
+                };
+                if let Some(context) = summary.run_context {
+                    evidence.run_contexts.push(context);
+                }
+                evidence.load_tests.push(LoadTestInput {
+                    points: summary.import.points,
+                    requests,
+                });
+            }
+            for (_, summary) in &self.startup_logs {
+                let summary: StartupLogSummary = serde_json::from_str(summary).map_err(internal)?;
+                if summary.log.kv_tokens().is_some() {
+                    evidence.startup_logs.push(summary.log);
+                }
+            }
+            for (_, summary) in &self.scrapes {
+                let summary: MetricsScrapeSummary =
+                    serde_json::from_str(summary).map_err(internal)?;
+                if let Some(config) = summary.report.cache_config {
+                    evidence.cache_configs.push(config);
+                }
+            }
+            Ok(evidence)
+        }
+    }
+
+    /// A pilot's fitted twin: the configuration it was fitted on, the model, and its place in
+    /// the twin cache (which keeps its answers).
+    #[derive(Clone)]
+    pub struct PilotFit {
+        pub label: String,
+        pub twin: std::sync::Arc<Twin>,
+        cached: crate::api::twin_cache::Fitted,
+    }
+
+    impl PilotFit {
+        /// The twin's answer to `question` (kept answers are reused; a new one is simulated
+        /// off the async runtime: it simulates thousands of requests).
+        pub async fn ask(&self, question: Question) -> Result<Prediction, AppError> {
+            self.cached.ask(self.twin.clone(), question).await
+        }
+    }
+
+    /// The twin of `rows` (fitted and back-tested) from the twin cache, or fitted now off the
+    /// async runtime: a fit re-simulates every measured run several times. 422 when there is
+    /// nothing to fit.
+    pub async fn fit_rows(
+        services: &Services,
+        rows: &StoredRows,
+        configuration: Option<String>,
+    ) -> Result<PilotFit, AppError> {
+        let key = rows.key(configuration.as_deref());
+        let (cached, fit) = crate::api::twin_cache::fitted(key, || async {
+            let evidence = rows.evidence(services).await?;
+            if evidence.load_tests.iter().all(|l| l.points.is_empty()) {
+                return Err(AppError::invalid(
+                    "the pilot has no load test to fit the capacity twin on: upload vllm bench \
+                     serve, AIPerf, GenAI-Perf or guidellm results first",
+                ));
+            }
+            tokio::task::spawn_blocking(move || evidence.build(configuration.as_deref(), true))
+                .await
+                .map_err(internal)?
+                .map(|(label, twin)| (label, std::sync::Arc::new(twin)))
+                .map_err(|e| match e {
+                    TwinInputError::NoSuchConfiguration { .. }
+                    | TwinInputError::SeveralConfigurations { .. } => {
+                        AppError::invalid(format!("configuration: {e}"))
+                    }
+                    other => AppError::invalid(format!("capacity twin: {other}")),
+                })
+        })
+        .await;
+        let (label, twin) = fit?;
+        Ok(PilotFit {
+            label,
+            twin,
+            cached,
+        })
+    }
+
+    /// The pilot's twin (see [`fit_rows`]).
     pub async fn pilot_twin(
         services: &Services,
         pilot_id: i64,
         configuration: Option<String>,
-    ) -> Result<(String, Twin), AppError> {
-        let evidence = pilot_evidence(services, pilot_id).await?;
-        if evidence.load_tests.iter().all(|l| l.points.is_empty()) {
-            return Err(AppError::invalid(
-                "the pilot has no load test to fit the capacity twin on: upload vllm bench \
-                 serve, AIPerf, GenAI-Perf or guidellm results first",
-            ));
-        }
-        tokio::task::spawn_blocking(move || evidence.build(configuration.as_deref(), true))
-            .await
-            .map_err(internal)?
-            .map_err(|e| match e {
-                TwinInputError::NoSuchConfiguration { .. }
-                | TwinInputError::SeveralConfigurations { .. } => {
-                    AppError::invalid(format!("configuration: {e}"))
-                }
-                other => AppError::invalid(format!("capacity twin: {other}")),
-            })
-    }
-
-    /// Asks `twin` off the async runtime (a prediction simulates thousands of requests).
-    pub async fn ask(twin: Twin, question: Question) -> Result<Prediction, AppError> {
-        tokio::task::spawn_blocking(move || twin.predict(&question))
-            .await
-            .map_err(internal)
+    ) -> Result<PilotFit, AppError> {
+        let rows = StoredRows::of_pilot(services, pilot_id).await?;
+        fit_rows(services, &rows, configuration).await
     }
 
     fn bad(name: &str, problem: impl std::fmt::Display) -> AppError {
@@ -424,7 +497,7 @@ pub mod ssr {
     pub async fn default_load(
         services: &Services,
         pilot_id: i64,
-        evidence: &TwinEvidence,
+        points: &[OperatingPoint],
     ) -> Result<DefaultLoad, AppError> {
         if let Some(plan) = services.store.plan_in_force(pilot_id).await? {
             let demand = &plan.content.demand;
@@ -449,10 +522,8 @@ pub mod ssr {
                 });
             }
         }
-        let heaviest = evidence
-            .load_tests
+        let heaviest = points
             .iter()
-            .flat_map(|l| &l.points)
             .filter_map(|p| p.concurrency)
             .filter(|c| c.is_finite() && *c >= 1.0)
             .fold(0.0_f64, f64::max);
@@ -509,9 +580,10 @@ pub mod ssr {
         rate: String,
         concurrency: String,
     ) -> Result<TwinView, AppError> {
-        let evidence = pilot_evidence(services, pilot.id).await?;
-        let default_load = default_load(services, pilot.id, &evidence).await?;
-        let has_load_tests = evidence.load_tests.iter().any(|l| !l.points.is_empty());
+        let rows = StoredRows::of_pilot(services, pilot.id).await?;
+        let points = rows.points()?;
+        let default_load = default_load(services, pilot.id, &points).await?;
+        let has_load_tests = !points.is_empty();
         let given = |t: &str| Some(t.trim().to_string()).filter(|t| !t.is_empty());
         let (rate, concurrency) = match (given(&rate), given(&concurrency)) {
             (None, None) => (
@@ -543,19 +615,13 @@ pub mod ssr {
                 return Ok(view);
             }
         };
-        let built = tokio::task::spawn_blocking(move || {
-            evidence
-                .build(None, true)
-                .map(|(label, twin)| (label, twin.predict(&question)))
-        })
-        .await
-        .map_err(internal)?;
-        match built {
-            Ok((label, prediction)) => {
-                view.configuration = Some(label);
-                view.prediction = Some(prediction);
+        match fit_rows(services, &rows, None).await {
+            Ok(fit) => {
+                view.configuration = Some(fit.label.clone());
+                view.prediction = Some(fit.ask(question).await?);
             }
-            Err(e) => view.problem = Some(format!("No prediction: {e}")),
+            Err(AppError::Invalid(why)) => view.problem = Some(format!("No prediction: {why}")),
+            Err(other) => return Err(other),
         }
         Ok(view)
     }

@@ -36,7 +36,9 @@ fn GpuRow(
         (_, FormatSupport::Native) => "MXFP4".to_string(),
         (a, _) => support(a).to_string(),
     };
-    let resettable = gpu.origin != CatalogOrigin::Reviewed || gpu.unit_price.is_some();
+    let resettable = gpu.origin != CatalogOrigin::Reviewed
+        || gpu.unit_price.is_some()
+        || gpu.hour_price.is_some();
     let reset_id = spec.id.clone();
     view! {
         <tr>
@@ -54,7 +56,9 @@ fn GpuRow(
                 <ActionForm action=price attr:class="inline-row price-form">
                     <input type="hidden" name="id" value=spec.id.clone()/>
                     <input name="unit_price" inputmode="decimal" aria-label=format!("Unit price of {}", spec.name)
-                        value=gpu.unit_price.map(|p| format!("{p}")).unwrap_or_default() placeholder="none"/>
+                        value=gpu.unit_price.map(|p| format!("{p}")).unwrap_or_default() placeholder="per card"/>
+                    <input name="hour_price" inputmode="decimal" aria-label=format!("Price per GPU-hour of {}", spec.name)
+                        value=gpu.hour_price.map(|p| format!("{p}")).unwrap_or_default() placeholder="per hour"/>
                     <button type="submit" class="button button-small button-quiet">"Set"</button>
                 </ActionForm>
             </td>
@@ -63,7 +67,7 @@ fn GpuRow(
                     <ActionForm action=reset>
                         <input type="hidden" name="id" value=reset_id/>
                         <button type="submit" class="button button-small button-quiet"
-                            title="Back to the reviewed figures (or remove an added card); the price is cleared">
+                            title="Back to the reviewed figures (or remove an added card); both prices are cleared">
                             {if gpu.origin == CatalogOrigin::Added { "Remove" } else { "Reset" }}
                         </button>
                     </ActionForm>
@@ -92,7 +96,7 @@ pub fn GpuCatalogPage() -> impl IntoView {
     );
     view! {
         <Title text="GPU catalog"/>
-        <PageHeader title="GPU catalog" subtitle="The reviewed GPU table, with this installation's prices, edited figures and added cards. Prices make recommendations show cost (unit price × cards)."/>
+        <PageHeader title="GPU catalog" subtitle="The reviewed GPU table, with this installation's prices, edited figures and added cards. Prices are staff-only: a unit price makes recommendations show cost (unit price × cards); a price per GPU-hour shows what 1M tokens cost at the operating point the capacity twin predicts (internal report edition)."/>
         // Everything below renders only once the admin-only catalog has loaded: anyone else gets
         // the 403/404 notice and nothing of the page.
         <ActionResult value=price.value() success=|_: ()| "Price saved.".to_string()/>
@@ -113,7 +117,7 @@ pub fn GpuCatalogPage() -> impl IntoView {
                                 <th scope="col" class="num" title="what CUDA (and vLLM) sees">"CUDA GiB"</th>
                                 <th scope="col" class="num">"GB/s"</th>
                                 <th scope="col">"FP8"</th><th scope="col">"FP4"</th>
-                                <th scope="col">"Unit price"</th>
+                                <th scope="col" title="per card bought; and per GPU-hour run (cloud rate or amortised)">"Prices: per card · per GPU-hour"</th>
                                 <th scope="col"><span class="visually-hidden">"Actions"</span></th>
                             </tr></thead>
                             <tbody>
@@ -172,7 +176,8 @@ pub fn GpuCatalogPage() -> impl IntoView {
                                     <label for="g-fp4">"FP4 tensor cores"</label>
                                     <select id="g-fp4" name="fp4"><option value="none">"none (weight-only)"</option><option value="nvfp4">"NVFP4"</option><option value="mxfp4">"MXFP4"</option><option value="both">"both"</option></select>
                                 </div>
-                                <div class="grow"><label for="g-price">"Unit price"</label><input id="g-price" name="unit_price" inputmode="decimal"/></div>
+                                <div class="grow"><label for="g-price">"Unit price"</label><input id="g-price" name="unit_price" inputmode="decimal" placeholder="per card"/></div>
+                                <div class="grow"><label for="g-hour-price">"Price per GPU-hour"</label><input id="g-hour-price" name="hour_price" inputmode="decimal" placeholder="cloud rate or amortised"/></div>
                             </div>
                             <div class="form-actions"><button type="submit" class="button button-primary">"Save GPU"</button></div>
                         </ActionForm>

@@ -37,8 +37,18 @@ fn report_page(
     let id = p.id;
     let can_share = view.can_share;
     let (lang, set_lang) = signal("en".to_string());
-    let html_href = move || format!("/pilots/{id}/report.html?lang={}", lang.get());
-    let pdf_href = move || format!("/pilots/{id}/report.pdf?lang={}", lang.get());
+    // Staff choose the edition: the customer's (no prices) or the internal one (costs).
+    let (edition, set_edition) = signal("customer".to_string());
+    let query = move || {
+        let edition = edition.get();
+        if edition == "internal" {
+            format!("lang={}&edition=internal", lang.get())
+        } else {
+            format!("lang={}", lang.get())
+        }
+    };
+    let html_href = move || format!("/pilots/{id}/report.html?{}", query());
+    let pdf_href = move || format!("/pilots/{id}/report.pdf?{}", query());
     let pdf = if view.pdf_available {
         view! {
             <a class="button button-primary" id="download-pdf" href=pdf_href download="">"Download PDF"</a>
@@ -69,10 +79,22 @@ fn report_page(
                         <option value="de">"Deutsch"</option>
                     </select>
                 </div>
+                {can_share.then(|| view! {
+                    <div>
+                        <label for="report-edition">"Edition"</label>
+                        <select id="report-edition" name="edition" on:change=move |ev| set_edition.set(event_target_value(&ev))>
+                            <option value="customer" selected=true>"Customer (no prices)"</option>
+                            <option value="internal">"Internal (with costs)"</option>
+                        </select>
+                    </div>
+                })}
                 <a class="button" id="open-html" href=html_href target="_blank" rel="noopener">"Open print view (HTML)"</a>
                 {pdf}
             </div>
             <p class="small muted">"One self-contained A4 document: verdict, plan and pass marks, demand, load tests, quality and the precision decision, the production recommendation with its arithmetic, caveats and every evidence file with its SHA-256. Every PDF export is recorded."</p>
+            {can_share.then(|| view! {
+                <p class="small muted" id="edition-hint">"The internal edition adds each configuration's cost (cards × unit price) and, where the capacity twin predicts the operating point, the cost per 1M tokens at the production rate (prices per GPU-hour from the GPU catalog). Share links always give the customer edition."</p>
+            })}
             <iframe class="report-preview" title="Report preview" src=html_href sandbox=""></iframe>
         </section>
         {can_share.then(|| share_card(&view, create, revoke))}
@@ -198,7 +220,7 @@ fn exports_card(view: &ReportPageData) -> impl IntoView + use<> {
                 <tr>
                     <td class="nowrap">{engine::clock::utc_minute(x.created_ms)}</td>
                     <td>{if x.exported_by.is_empty() { x.via.clone() } else { x.exported_by.clone() }}</td>
-                    <td>{format!("{} · {}", x.format.to_uppercase(), x.lang.to_uppercase())}</td>
+                    <td>{format!("{} · {}{}", x.format.to_uppercase(), x.lang.to_uppercase(), if x.edition == "internal" { " · internal" } else { "" })}</td>
                     <td class="num">{x.plan_version.map(|v| v.to_string()).unwrap_or_else(|| "—".into())}</td>
                     <td class="mono small">{x.sha256.clone()}</td>
                 </tr>

@@ -20,6 +20,43 @@ pub mod twin;
 pub use locale::Lang;
 pub use model::{ReportModel, build_report};
 
+/// Who a report is for. Query and CLI names: `customer`, `internal`.
+///
+/// The customer edition (the default, and all a customer or a share link can get) carries no
+/// price. The internal edition is for staff (sales engineers quoting hardware): the production
+/// recommendation adds each configuration's cost (cards × unit price) and, where the capacity
+/// twin predicts the operating point, the cost per 1M output and input tokens at the production
+/// rate, with its working; its title page and running header say it is internal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Edition {
+    #[default]
+    Customer,
+    Internal,
+}
+
+impl Edition {
+    /// `customer` / `internal` (any case; empty is the customer edition); `None` otherwise.
+    pub fn parse(text: &str) -> Option<Edition> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "" | "customer" => Some(Edition::Customer),
+            "internal" => Some(Edition::Internal),
+            _ => None,
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Edition::Customer => "customer",
+            Edition::Internal => "internal",
+        }
+    }
+
+    /// Whether prices and costs are shown.
+    pub fn priced(self) -> bool {
+        self == Edition::Internal
+    }
+}
+
 use askama::Template;
 
 #[derive(Template)]
@@ -35,7 +72,15 @@ pub fn render_html(report: &ReportModel) -> Result<String, askama::Error> {
     ReportTemplate {
         r: report,
         t: report.lang.labels(),
-        running_header: css_string(&format!("{} · {}", report.pilot_name, report.customer)),
+        running_header: css_string(&match &report.internal_note {
+            Some(_) => format!(
+                "{} · {} · {}",
+                report.pilot_name,
+                report.customer,
+                report.lang.labels().internal_edition
+            ),
+            None => format!("{} · {}", report.pilot_name, report.customer),
+        }),
     }
     .render()
 }
@@ -55,12 +100,21 @@ pub fn css_string(text: &str) -> String {
 }
 
 /// Pilot `pilot`'s report as HTML, as of now, with the plan version it was graded against.
+/// The caller has checked that its user may have `edition`.
 pub async fn report_html(
     services: &crate::server::Services,
     pilot: crate::model::Pilot,
     lang: Lang,
+    edition: Edition,
 ) -> Result<(String, Option<u32>), crate::error::AppError> {
-    let model = build_report(services, pilot, lang, crate::server::store::now_ms()).await?;
+    let model = build_report(
+        services,
+        pilot,
+        lang,
+        edition,
+        crate::server::store::now_ms(),
+    )
+    .await?;
     let html = render_html(&model).map_err(|e| {
         tracing::error!(error = %e, "report template failed");
         crate::error::AppError::Internal
@@ -77,10 +131,12 @@ pub struct Rendered {
 
 /// Renders pilot `pilot`'s report as HTML (`pdf = false`) or PDF and records the export.
 /// `exported_by` is the user (none for the CLI or a share link), `via` is `web`, `cli` or `share`.
+#[allow(clippy::too_many_arguments)]
 pub async fn export(
     services: &crate::server::Services,
     pilot: crate::model::Pilot,
     lang: Lang,
+    edition: Edition,
     pdf: bool,
     exported_by: Option<i64>,
     via: &str,
@@ -88,7 +144,7 @@ pub async fn export(
     use crate::error::AppError;
     use sha2::{Digest, Sha256};
     let pilot_id = pilot.id;
-    let (html, plan_version) = report_html(services, pilot, lang).await?;
+    let (html, plan_version) = report_html(services, pilot, lang, edition).await?;
     let bytes = if pdf {
         let Some(chromium) = &services.chromium else {
             return Err(AppError::Unavailable(
@@ -116,6 +172,7 @@ pub async fn export(
             via,
             format: if pdf { "pdf" } else { "html" },
             lang: lang.code(),
+            edition: edition.code(),
             plan_version,
             sha256: &sha256,
             size_bytes: bytes.len() as i64,

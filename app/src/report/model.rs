@@ -128,20 +128,24 @@ pub struct ReportModel {
     pub twin: super::twin::TwinSection,
     pub caveats: Vec<String>,
     pub evidence: Table,
+    /// Set in the internal edition (prices shown): the sentence its title page carries.
+    pub internal_note: Option<String>,
 }
 
-/// Builds the report of `pilot` (visibility already checked) in `lang`, at `now_ms`.
+/// Builds the report of `pilot` (visibility already checked, and the caller's right to
+/// `edition`) in `lang`, at `now_ms`.
 pub async fn build_report(
     services: &Services,
     pilot: Pilot,
     lang: Lang,
+    edition: super::Edition,
     now_ms: i64,
 ) -> Result<ReportModel, AppError> {
     let evidence = gather(services, pilot.id).await?;
     let verdict = build(pilot.clone(), &evidence);
     let files = services.store.list_evidence(pilot.id, None).await?;
     let recommendation =
-        Some(super::recommendation::section(services, &pilot, &evidence, lang).await?);
+        Some(super::recommendation::section(services, &pilot, &evidence, lang, edition).await?);
     let twin = super::twin::section(services, &pilot, lang).await?;
     let mut report = assemble(
         &pilot,
@@ -153,6 +157,9 @@ pub async fn build_report(
         now_ms,
     );
     report.twin = twin;
+    report.internal_note = edition
+        .priced()
+        .then(|| lang.labels().internal_edition_note.to_string());
     Ok(report)
 }
 
@@ -319,6 +326,7 @@ fn assemble(
         twin: Default::default(),
         caveats,
         evidence: evidence_table(files, evidence, lang),
+        internal_note: None,
     }
 }
 

@@ -16,9 +16,14 @@
 //!   ceiling alone, marked *not established*.
 //! * **Peak ÷ mean**: the pilot's peak in flight ÷ its busiest-hour mean in flight, so production
 //!   is sized for its peak, not its average (Little's law gives the mean).
-//! * **Candidates**: every catalog GPU (with this installation's prices), up to 8 cards, the
-//!   planning memory model of the guide.
+//! * **Candidates**: every catalog GPU, up to 8 cards, the planning memory model of the guide;
+//!   the pilot's own configuration is always listed (with its rank), since it is the one the
+//!   capacity twin predicts for.
+//! * **Prices** only in the internal edition ([`Edition::Internal`], staff): unit prices give
+//!   each configuration's cost, prices per GPU-hour the cost per 1M tokens at the operating
+//!   point the twin predicts. The customer edition passes no price to the engine at all.
 
+use super::Edition;
 use super::locale::Lang;
 use super::model::{Cell, Fact, RecommendationSection, Table};
 use crate::api::verdict::ssr::PilotEvidence;
@@ -27,8 +32,8 @@ use crate::model::Pilot;
 use crate::server::Services;
 use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
 use engine::production::{
-    MeasuredConfiguration, MeasuredPoint, PilotTwin, PredictedCompliance, ProductionInput,
-    ProductionRecommendation, ProductionTargets, calibrate, recommend_production,
+    GpuHourPrice, MeasuredConfiguration, MeasuredPoint, PilotTwin, PredictedCompliance,
+    ProductionInput, ProductionRecommendation, ProductionTargets, calibrate, recommend_production,
 };
 use engine::sizing::decode::SpeedBasis;
 use engine::sizing::{GpuOffer, MemoryModel};
@@ -36,11 +41,13 @@ use engine::sizing::{GpuOffer, MemoryModel};
 /// Most cards a recommended configuration may use.
 pub const MAX_CARDS: u32 = 8;
 
-/// The recommendation for `pilot`, or why there is none (in plain words).
+/// The recommendation for `pilot`, or why there is none (in plain words); with prices only in
+/// the internal edition.
 pub async fn production(
     services: &Services,
     pilot: &Pilot,
     evidence: &PilotEvidence,
+    edition: Edition,
 ) -> Result<Result<ProductionRecommendation, String>, AppError> {
     let Some(plan) = &evidence.plan else {
         return Ok(Err("The plan is not approved yet: the recommendation needs its demand assumptions and latency limits.".into()));
@@ -144,11 +151,11 @@ pub async fn production(
         gpus: catalog
             .gpus
             .iter()
-            // Unit prices are staff-only and the report is the customer's document: it ranks
-            // and shows configurations without cost.
+            // Unit prices are staff-only: the customer edition ranks and shows configurations
+            // without cost.
             .map(|g| GpuOffer {
                 gpu: g.spec.clone(),
-                unit_price: None,
+                unit_price: g.unit_price.filter(|_| edition.priced()),
             })
             .collect(),
         max_cards: MAX_CARDS,
@@ -163,8 +170,18 @@ pub async fn production(
         max_num_batched_tokens: None,
         load_test: Default::default(),
         twin,
-        // Staff-only, like the unit prices: the report is the customer's document.
-        gpu_hour_prices: Vec::new(),
+        // Staff-only, like the unit prices.
+        gpu_hour_prices: catalog
+            .gpus
+            .iter()
+            .filter(|_| edition.priced())
+            .filter_map(|g| {
+                Some(GpuHourPrice {
+                    gpu_id: g.spec.id.clone(),
+                    price_per_gpu_hour: g.hour_price?,
+                })
+            })
+            .collect(),
     };
     let mut rec = recommend_production(&input);
     rec.warnings.extend(calibration.notes);
@@ -194,12 +211,13 @@ async fn pilot_twin(
         }
     }
     let [configuration] = <[MeasuredConfiguration; 1]>::try_from(configurations).ok()?;
-    let (_, twin) = crate::api::predict::ssr::pilot_twin(services, pilot.id, None)
+    // From the twin cache: the report's twin section asked for the same fit.
+    let fit = crate::api::predict::ssr::pilot_twin(services, pilot.id, None)
         .await
         .ok()?;
     Some(PilotTwin {
         configuration,
-        twin,
+        twin: fit.twin.as_ref().clone(),
         marks: engine::loadtest::latency_targets(plan),
     })
 }
@@ -217,18 +235,41 @@ pub async fn section(
     pilot: &Pilot,
     evidence: &PilotEvidence,
     lang: Lang,
+    edition: Edition,
 ) -> Result<RecommendationSection, AppError> {
-    Ok(match production(services, pilot, evidence).await? {
-        Ok(rec) => render(&rec, lang),
-        Err(why) => RecommendationSection {
-            headline: format!("{}: {why}", lang.labels().no_recommendation),
-            ..RecommendationSection::default()
+    Ok(
+        match production(services, pilot, evidence, edition).await? {
+            Ok(rec) => render(&rec, lang, edition),
+            Err(why) => RecommendationSection {
+                headline: format!("{}: {why}", lang.labels().no_recommendation),
+                ..RecommendationSection::default()
+            },
         },
-    })
+    )
 }
 
-fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
+fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> RecommendationSection {
     let t = lang.labels();
+    let mut headers = vec![
+        cell("#", true),
+        cell("GPU", false),
+        cell(t.precision, false),
+        cell("KV", false),
+        cell(t.configuration, false),
+        cell(t.cards, true),
+        cell("Sessions", true),
+        cell("Headroom ×", true),
+        cell("Expected tok/s per stream", true),
+        cell("Decode ceiling, tok/s (upper bound)", true),
+        cell(
+            "Plan's latency marks at the production rate (capacity twin)",
+            false,
+        ),
+    ];
+    if edition.priced() {
+        headers.push(cell(t.cost_cards, true));
+        headers.push(cell(t.cost_per_million, true));
+    }
     let ranked = Table {
         caption: format!(
             "{} ({} of {} sized configurations feasible)",
@@ -236,28 +277,20 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
             lang.number(rec.feasible_count as f64, 0),
             lang.number(rec.configurations_sized as f64, 0)
         ),
-        headers: vec![
-            cell("#", true),
-            cell("GPU", false),
-            cell(t.precision, false),
-            cell("KV", false),
-            cell(t.configuration, false),
-            cell(t.cards, true),
-            cell("Sessions", true),
-            cell("Headroom ×", true),
-            cell("Expected tok/s per stream", true),
-            cell("Decode ceiling, tok/s (upper bound)", true),
-            cell(
-                "Plan's latency marks at the production rate (capacity twin)",
-                false,
-            ),
-        ],
+        headers,
         rows: rec
             .options
             .iter()
             .map(|o| {
-                vec![
-                    cell(o.rank.to_string(), true),
+                let mut row = vec![
+                    cell(
+                        if o.pilot_configuration {
+                            format!("{} · {}", o.rank, t.pilot_configuration)
+                        } else {
+                            o.rank.to_string()
+                        },
+                        true,
+                    ),
                     cell(o.gpu_name.clone(), false),
                     cell(o.precision.label(), false),
                     cell(o.kv_dtype.label(), false),
@@ -288,7 +321,28 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
                         },
                         false,
                     ),
-                ]
+                ];
+                if edition.priced() {
+                    row.push(cell(
+                        o.cost
+                            .map(|c| lang.number(c, 0))
+                            .unwrap_or_else(|| t.cost_not_priced.to_string()),
+                        true,
+                    ));
+                    row.push(cell(
+                        match (&o.operating_cost, &o.predicted) {
+                            (Some(c), _) => format!(
+                                "{} · {}",
+                                lang.number(c.per_million_output_tokens, 2),
+                                lang.number(c.per_million_input_tokens, 2)
+                            ),
+                            (None, Some(_)) => t.cost_not_priced.to_string(),
+                            (None, None) => t.cost_no_prediction.to_string(),
+                        },
+                        true,
+                    ));
+                }
+                row
             })
             .collect(),
     };
@@ -320,6 +374,15 @@ fn render(rec: &ProductionRecommendation, lang: Lang) -> RecommendationSection {
     };
     let mut commands = Vec::new();
     let mut notes: Vec<String> = rec.warnings.clone();
+    if edition.priced() {
+        notes.extend(rec.options.iter().filter_map(|o| {
+            let c = o.operating_cost.as_ref()?;
+            Some(format!(
+                "Cost per 1M tokens of #{} {} ({}), {} at the production rate: output {}; input {}. Each side charges the whole GPU-hour, so the two are not to be added; the throughput carries the capacity twin's error.",
+                o.rank, o.gpu_name, o.topology_label, c.basis, c.output_working, c.input_working
+            ))
+        }));
+    }
     notes.extend(rec.infeasible.iter().map(|r| {
         format!(
             "{} configurations fail on {}: e.g. {}",

@@ -10,7 +10,8 @@ fn corrupt(what: &str, id: &str) -> AppError {
     AppError::Internal
 }
 
-/// Reviewed GPUs and models, with edited GPUs replaced, added ones appended, prices attached,
+/// Reviewed GPUs and models, with edited GPUs replaced, added ones appended, prices (per card
+/// and per GPU-hour) attached,
 /// and pasted models appended.
 pub async fn effective_catalog(store: &Store) -> Result<SizingCatalog, AppError> {
     let mut catalog = SizingCatalog::reviewed();
@@ -27,12 +28,14 @@ pub async fn effective_catalog(store: &Store) -> Result<SizingCatalog, AppError>
                     existing.origin = CatalogOrigin::Edited;
                 }
                 existing.unit_price = row.unit_price;
+                existing.hour_price = row.hour_price;
             }
             None => {
                 if let Some(spec) = spec {
                     catalog.gpus.push(CatalogGpu {
                         spec,
                         unit_price: row.unit_price,
+                        hour_price: row.hour_price,
                         origin: CatalogOrigin::Added,
                     });
                 }

@@ -235,6 +235,11 @@ pub struct ProductionOption {
     /// with a prediction and a price per GPU-hour for this GPU.
     #[serde(default)]
     pub operating_cost: Option<OperatingCost>,
+    /// The pilot's own configuration (the one its capacity twin was fitted on), listed beside
+    /// the best ones although it ranks below them: "buy more of what we piloted" is the first
+    /// question, and the only one the twin answers with a prediction.
+    #[serde(default)]
+    pub pilot_configuration: bool,
 }
 
 fn ceiling_only() -> SpeedBasis {
@@ -268,6 +273,7 @@ impl ProductionOption {
             format_note: candidate.format_note.clone(),
             predicted: None,
             operating_cost: None,
+            pilot_configuration: false,
         }
     }
 }
@@ -353,11 +359,8 @@ pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation
         Some(pilot) => rank_by_compliance(feasible, pilot, input.demand.arrival_rate_per_s),
         None => feasible.into_iter().map(|c| (c, None)).collect(),
     };
-    let options = ranked
-        .iter()
-        .take(input.top)
-        .enumerate()
-        .map(|(i, (c, predicted))| ProductionOption {
+    let option =
+        |i: usize, (c, predicted): &(&Candidate, Option<PredictedCompliance>)| ProductionOption {
             rank: i as u32 + 1,
             predicted: predicted.clone(),
             operating_cost: predicted.as_ref().and_then(|p| {
@@ -367,9 +370,25 @@ pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation
                     .find(|g| g.gpu_id.eq_ignore_ascii_case(&c.gpu_id))?;
                 operating_cost(price.price_per_gpu_hour, c.cards, p)
             }),
+            pilot_configuration: predicted.is_some(),
             ..ProductionOption::from_candidate(c)
-        })
+        };
+    let mut options: Vec<ProductionOption> = ranked
+        .iter()
+        .take(input.top)
+        .enumerate()
+        .map(|(i, ranked)| option(i, ranked))
         .collect();
+    // The pilot's own configuration is always shown, with its rank among all feasible ones.
+    if !options.iter().any(|o| o.pilot_configuration)
+        && let Some((i, own)) = ranked
+            .iter()
+            .enumerate()
+            .skip(input.top)
+            .find(|(_, (_, predicted))| predicted.is_some())
+    {
+        options.push(option(i, own));
+    }
     let feasible: Vec<&Candidate> = ranked.iter().map(|(c, _)| *c).collect();
     let infeasible = summarise_infeasible(&sized);
     let chosen = feasible.first().map(|c| Candidate {

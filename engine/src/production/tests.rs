@@ -915,3 +915,61 @@ fn the_operating_cost_is_the_hourly_price_over_the_predicted_tokens_and_only_whe
     );
     assert!(operating_cost(0.0, 4, &fixed).is_none());
 }
+
+#[test]
+fn the_pilots_own_configuration_is_listed_with_its_rank_when_it_is_not_among_the_best() {
+    let mut input = qwen_on_v100();
+    input.gpus.push(GpuOffer {
+        gpu: gpu_by_id("a100-sxm4-80gb").unwrap(),
+        unit_price: None,
+    });
+    input.top = 500;
+    let all = recommend_production(&input);
+    assert!(all.options.len() >= 3, "{:#?}", all.options);
+    // The measured configuration is the last feasible one: far below the best.
+    let last = all.options.last().unwrap().clone();
+    let measured = measured_as(&last);
+    input.twin = Some(PilotTwin {
+        configuration: measured.clone(),
+        twin: round_twin(),
+        marks: vec![target(MetricKey::TpotMs, 1_000.0, "TPOT p99 ≤ 1,000 ms")],
+    });
+    input.top = 1;
+    let rec = recommend_production(&input);
+    assert_eq!(rec.options.len(), 2, "the best one and the pilot's own");
+    assert!(!rec.options[0].pilot_configuration);
+    let own = &rec.options[1];
+    assert!(own.pilot_configuration && own.predicted.is_some());
+    assert_eq!(
+        (
+            own.gpu_id.as_str(),
+            own.topology.tp,
+            own.topology.pp,
+            own.precision
+        ),
+        (
+            measured.gpu_id.as_str(),
+            measured.tp,
+            measured.pp,
+            measured.precision
+        )
+    );
+    // Its rank among all feasible configurations: the first of its kind in the full list.
+    let expected = all
+        .options
+        .iter()
+        .find(|o| {
+            o.gpu_id == measured.gpu_id
+                && o.topology.tp == measured.tp
+                && o.topology.pp == measured.pp
+                && o.precision == measured.precision
+        })
+        .unwrap();
+    assert_eq!(own.rank, expected.rank);
+    assert!(own.rank > 1);
+    assert_eq!(rec.feasible_count, all.feasible_count);
+    // Already among the best: not listed twice.
+    input.top = 500;
+    let rec = recommend_production(&input);
+    assert_eq!(rec.options.len(), all.options.len());
+}

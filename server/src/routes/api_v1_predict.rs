@@ -89,6 +89,6 @@ async fn predict(
         .configuration
         .map(|c| c.trim().to_string())
         .filter(|c| !c.is_empty());
-    let (_, fitted) = twin::pilot_twin(services, id, configuration).await?;
-    Ok(Json(twin::ask(fitted, question).await?))
+    let fitted = twin::pilot_twin(services, id, configuration).await?;
+    Ok(Json(fitted.ask(question).await?))
 }

@@ -2,14 +2,17 @@
 //! may see the pilot, and `GET /share/{token}` (HTML) and `/share/{token}/report.pdf` for a
 //! customer contact holding a share link, without an account.
 //!
-//! `?lang=de` chooses German (default English; a share link has its own language). PDFs are
+//! `?lang=de` chooses German (default English; a share link has its own language).
+//! `?edition=internal` (staff only; anyone else gets 404, as for anything they may not see) is
+//! the edition with prices ([`app::report::Edition`]); share links always give the customer
+//! edition. PDFs are
 //! recorded as exports (who, when, plan version, SHA-256); an unknown, revoked or expired share
 //! link answers 404 with a page that says which, and nothing about the pilot.
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
 use app::error::AppError;
-use app::report::{Lang, share};
+use app::report::{Edition, Lang, share};
 use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -29,6 +32,22 @@ pub fn router() -> Router<AppState> {
 pub struct LangQuery {
     #[serde(default)]
     lang: String,
+    #[serde(default)]
+    edition: String,
+}
+
+/// The edition asked for, if `user` may have it: the internal one (prices) is staff-only.
+fn edition_of(query: &LangQuery, user: &app::model::SessionUser) -> Result<Edition, AppError> {
+    let edition = Edition::parse(&query.edition).ok_or_else(|| {
+        AppError::invalid(format!(
+            "edition: `{}` is not a report edition (customer, internal)",
+            query.edition
+        ))
+    })?;
+    if edition.priced() && !user.role.is_staff() {
+        return Err(AppError::NotFound);
+    }
+    Ok(edition)
 }
 
 fn lang_of(query: &LangQuery) -> Result<Lang, AppError> {
@@ -75,11 +94,12 @@ fn private(mut response: Response) -> Response {
     response
 }
 
-fn pdf_response(bytes: Vec<u8>, name: &str, lang: Lang) -> Response {
+fn pdf_response(bytes: Vec<u8>, name: &str, lang: Lang, edition: Edition) -> Response {
     let disposition = format!(
-        "attachment; filename=\"pilot-report-{}-{}.pdf\"",
+        "attachment; filename=\"pilot-report-{}-{}{}.pdf\"",
         file_stem(name),
-        lang.code()
+        lang.code(),
+        if edition.priced() { "-internal" } else { "" }
     );
     let mut response = (StatusCode::OK, bytes).into_response();
     let headers = response.headers_mut();
@@ -102,7 +122,8 @@ async fn report_html(
     let lang = lang_of(&query)?;
     let services = &state.services;
     let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
-    let (html, _) = app::report::report_html(services, pilot, lang).await?;
+    let edition = edition_of(&query, &user)?;
+    let (html, _) = app::report::report_html(services, pilot, lang, edition).await?;
     let mut response = private(Html(html).into_response());
     // The report page previews the document in a frame of this site (everything else: DENY).
     response.headers_mut().insert(
@@ -125,9 +146,11 @@ async fn report_pdf(
     let lang = lang_of(&query)?;
     let services = &state.services;
     let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
+    let edition = edition_of(&query, &user)?;
     let name = pilot.name.clone();
-    let rendered = app::report::export(services, pilot, lang, true, Some(user.id), "web").await?;
-    Ok(pdf_response(rendered.bytes, &name, lang))
+    let rendered =
+        app::report::export(services, pilot, lang, edition, true, Some(user.id), "web").await?;
+    Ok(pdf_response(rendered.bytes, &name, lang, edition))
 }
 
 /// The page a dead share link shows: it says why, and nothing about the pilot.
@@ -172,7 +195,8 @@ async fn shared_html(
         Ok(found) => found,
         Err(page) => return Ok(page),
     };
-    let (html, _) = app::report::report_html(&state.services, pilot, lang).await?;
+    let (html, _) =
+        app::report::report_html(&state.services, pilot, lang, Edition::Customer).await?;
     let mut response = private(Html(html).into_response());
     response.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
@@ -190,8 +214,17 @@ async fn shared_pdf(
         Err(page) => return Ok(page),
     };
     let name = pilot.name.clone();
-    let rendered = app::report::export(&state.services, pilot, lang, true, None, "share").await?;
-    Ok(pdf_response(rendered.bytes, &name, lang))
+    let rendered = app::report::export(
+        &state.services,
+        pilot,
+        lang,
+        Edition::Customer,
+        true,
+        None,
+        "share",
+    )
+    .await?;
+    Ok(pdf_response(rendered.bytes, &name, lang, Edition::Customer))
 }
 
 #[cfg(test)]

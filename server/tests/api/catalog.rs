@@ -210,3 +210,99 @@ async fn assessors_add_a_model_from_its_config_json_and_sales_engineers_may_not(
     let catalog: Value = app.call_ok(&admin, "sizing_catalog", &[]).await;
     assert!(!catalog.to_string().contains("acme-tiny-llama"));
 }
+
+/// The price per GPU-hour (what 1M tokens cost at the predicted operating point) beside the
+/// unit price: set, kept when a form leaves it out, cleared when empty, refused when not a
+/// number, and, like every price, never in a customer's catalog.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prices_per_gpu_hour_are_kept_cleared_and_staff_only() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    app.call_ok(
+        &admin,
+        "set_gpu_price",
+        &[
+            ("id", "h200-nvl"),
+            ("unit_price", "32000"),
+            ("hour_price", "3.2"),
+        ],
+    )
+    .await;
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    let h200 = gpu(&catalog, "h200-nvl").unwrap();
+    assert_eq!(h200["unit_price"], 32000.0);
+    assert_eq!(h200["hour_price"], 3.2);
+    // A caller that knows only the unit price keeps the hourly one.
+    app.call_ok(
+        &admin,
+        "set_gpu_price",
+        &[("id", "h200-nvl"), ("unit_price", "31000")],
+    )
+    .await;
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert_eq!(gpu(&catalog, "h200-nvl").unwrap()["unit_price"], 31000.0);
+    assert_eq!(gpu(&catalog, "h200-nvl").unwrap()["hour_price"], 3.2);
+    let bad = app
+        .call(
+            &admin,
+            "set_gpu_price",
+            &[
+                ("id", "h200-nvl"),
+                ("unit_price", "1"),
+                ("hour_price", "-1"),
+            ],
+        )
+        .await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text().await.unwrap().contains("hour_price"));
+    // Editing the card's figures keeps its hourly price too.
+    app.call_ok(
+        &admin,
+        "save_gpu",
+        &[
+            ("id", "h200-nvl"),
+            ("name", "NVIDIA H200 NVL (ours)"),
+            ("memory_driver_gib", "140.4"),
+            ("memory_cuda_gib", ""),
+            ("bandwidth_gb_s", "4800"),
+            ("bf16_dense_tflops", "835"),
+            ("fp8", "native"),
+            ("fp4", "none"),
+            ("unit_price", "31000"),
+        ],
+    )
+    .await;
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert_eq!(gpu(&catalog, "h200-nvl").unwrap()["origin"], "edited");
+    assert_eq!(gpu(&catalog, "h200-nvl").unwrap()["hour_price"], 3.2);
+    // Customers see neither price.
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let carol = app.user(&admin, "carol@acme.io", "customer", acme).await;
+    let theirs = app.call_ok(&carol, "sizing_catalog", &[]).await;
+    assert!(gpu(&theirs, "h200-nvl").unwrap()["hour_price"].is_null());
+    assert!(gpu(&theirs, "h200-nvl").unwrap()["unit_price"].is_null());
+    // Empty clears; reset clears both.
+    app.call_ok(
+        &admin,
+        "set_gpu_price",
+        &[
+            ("id", "h200-nvl"),
+            ("unit_price", "31000"),
+            ("hour_price", ""),
+        ],
+    )
+    .await;
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert!(gpu(&catalog, "h200-nvl").unwrap()["hour_price"].is_null());
+    app.call_ok(
+        &admin,
+        "set_gpu_price",
+        &[("id", "h200-nvl"), ("unit_price", "1"), ("hour_price", "2")],
+    )
+    .await;
+    app.call_ok(&admin, "reset_gpu", &[("id", "h200-nvl")])
+        .await;
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert!(gpu(&catalog, "h200-nvl").unwrap()["hour_price"].is_null());
+    assert!(gpu(&catalog, "h200-nvl").unwrap()["unit_price"].is_null());
+}

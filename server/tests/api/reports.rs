@@ -510,8 +510,9 @@ async fn the_report_states_the_capacity_twin_at_the_plans_peak_with_its_basis_an
         );
     }
 
-    // The recommendation: the twin was fitted on the V100s at TP=4 in FP16, which none of the
-    // listed candidates is, so none carries a predicted compliance and the report says why.
+    // The recommendation: the twin was fitted on the V100s at TP=4 in FP16. None of the best
+    // candidates is that configuration, so they carry no predicted compliance; the pilot's own
+    // configuration is listed below them with its rank, and it is the one predicted for.
     let ranked = &html[html.find(r#"id="ranked""#).unwrap()..];
     let ranked = &ranked[..ranked.find("</table>").unwrap()];
     assert!(ranked.contains("Plan&#39;s latency marks at the production rate (capacity twin)"));
@@ -519,12 +520,14 @@ async fn the_report_states_the_capacity_twin_at_the_plans_peak_with_its_basis_an
         ranked
             .matches("not predicted: hardware the twin never measured")
             .count(),
-        ranked.matches("<tr>").count() - 1,
+        ranked.matches("<tr>").count() - 2,
         "{ranked}"
     );
-    assert!(!html.contains(r#"id="predicted-compliance""#));
+    assert_eq!(ranked.matches("the pilot&#39;s configuration").count(), 1);
+    assert_eq!(ranked.matches("predicted to hold").count(), 1, "{ranked}");
+    assert!(html.contains(r#"id="predicted-compliance""#));
     assert!(html.contains(
-        "own load tests (v100-sxm2-16gb TP=4 (FP16 weights)), and none of the listed candidates is that configuration: it cannot speak for hardware it never measured"
+        "fitted on the pilot&#39;s own load tests (v100-sxm2-16gb TP=4 (FP16 weights)), so it predicts only for candidates of that configuration"
     ));
 
     // No load test: one sentence instead of the section.
@@ -554,4 +557,157 @@ async fn the_report_states_the_capacity_twin_at_the_plans_peak_with_its_basis_an
     assert!(german.contains(
         r#"id="capacity-twin-empty">Noch kein Lasttest: Der Kapazitäts-Zwilling wird an den eigenen Lasttests des Piloten angepasst und macht daher keine Vorhersage.</p>"#
     ));
+}
+
+/// The rows of the table with `id` in `html`: each cell's text.
+fn table_rows(html: &str, id: &str) -> Vec<Vec<String>> {
+    let start = html
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let end = start + html[start..].find("</table>").unwrap();
+    html[start..end]
+        .split("<tr>")
+        .skip(1)
+        .map(|row| {
+            row.split("<t")
+                .skip(1)
+                .filter(|cell| cell.starts_with("d") || cell.starts_with("h"))
+                .filter(|cell| !cell.starts_with("head") && !cell.starts_with("body"))
+                .filter_map(|cell| {
+                    let text = cell.split_once('>')?.1;
+                    let text = text.split("</t").next()?;
+                    Some(
+                        text.trim()
+                            .replace("&#39;", "'")
+                            .replace("&#x27;", "'")
+                            .replace("&amp;", "&"),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The production recommendation always lists the pilot's own configuration (the demo's
+/// 4 × V100 at TP=4, far below the best), with the capacity twin's predicted compliance at the
+/// production rate. The internal edition (staff) adds cost columns: cards × unit price and, for
+/// the configuration the twin predicts, the cost per 1M output and input tokens from the price
+/// per GPU-hour, with its working. Customers, share links and the default get no price; a
+/// customer asking for the internal edition gets 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_internal_edition_adds_costs_and_the_pilots_own_configuration_is_always_ranked() {
+    let app = spawn_app().await;
+    let pilot = app.demo_pilot.expect("demo pilot");
+    let admin = app.admin().await;
+    app.call_ok(
+        &admin,
+        "set_gpu_price",
+        &[
+            ("id", "v100-sxm2-16gb"),
+            ("unit_price", "9000"),
+            ("hour_price", "1.2"),
+        ],
+    )
+    .await;
+    let get = |who: &reqwest::Client, query: &str| {
+        let request = who.get(app.url(&format!("/pilots/{pilot}/report.html{query}")));
+        async move { request.send().await.unwrap() }
+    };
+
+    let customer_edition = get(&admin, "").await.text().await.unwrap();
+    let ranked = table_rows(&customer_edition, "ranked");
+    let own: Vec<&Vec<String>> = ranked
+        .iter()
+        .filter(|row| row[0].contains("the pilot's configuration"))
+        .collect();
+    assert_eq!(own.len(), 1, "{ranked:#?}");
+    let own = own[0];
+    assert!(own[1].contains("V100"), "{own:?}");
+    assert_eq!(own[4], "TP=4");
+    assert!(own[10].starts_with("predicted to"), "{own:?}");
+    assert_eq!(ranked[0].len(), 11, "no cost columns: {:?}", ranked[0]);
+    assert!(!customer_edition.contains("9,000"));
+    assert!(!customer_edition.contains("per GPU-hour"));
+    assert!(!customer_edition.contains("id=\"internal-edition\""));
+    // The compliance table: each of the plan's two marks predicted for the V100 configuration.
+    let compliance = table_rows(&customer_edition, "predicted-compliance");
+    assert_eq!(compliance.len(), 3, "{compliance:#?}");
+    for row in &compliance[1..] {
+        assert!(
+            row[0].contains("V100") && row[0].contains("TP=4"),
+            "{row:?}"
+        );
+        assert!(
+            row[3].ends_with("ms (Simulated)")
+                || row[3].ends_with("ms (Estimated)")
+                || row[3].ends_with("ms (Measured)"),
+            "{row:?}"
+        );
+    }
+
+    let internal = get(&admin, "?edition=internal").await;
+    assert_eq!(internal.status(), StatusCode::OK);
+    let internal = internal.text().await.unwrap();
+    assert!(internal.contains("id=\"internal-edition\""));
+    let ranked = table_rows(&internal, "ranked");
+    assert_eq!(ranked[0].len(), 13, "{:?}", ranked[0]);
+    let own = ranked
+        .iter()
+        .find(|row| row[0].contains("the pilot's configuration"))
+        .unwrap();
+    assert_eq!(own[11], "36,000", "4 cards × 9,000");
+    let (output, input) = own[12].split_once(" · ").expect("output · input");
+    let output: f64 = output.replace(',', "").parse().unwrap();
+    let input: f64 = input.replace(',', "").parse().unwrap();
+    assert!(output > input && input > 0.0, "{own:?}");
+    // The working, as the engine writes it: price × GPUs ÷ (tokens/s × 3,600) × 1e6.
+    let working = internal
+        .split("Cost per 1M tokens of #")
+        .nth(1)
+        .expect("the working")
+        .split("</li>")
+        .next()
+        .unwrap();
+    assert!(
+        working.contains("1.20 per GPU-hour × 4 GPUs ÷ ("),
+        "{working}"
+    );
+    let rate: f64 = working
+        .split("GPUs ÷ (")
+        .nth(1)
+        .unwrap()
+        .split(" tok/s")
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    assert!(
+        ((1.2 * 4.0 / (rate * 3600.0) * 1e6) - output).abs() < 0.01 * output,
+        "{output} from {rate} tok/s"
+    );
+    // Other hardware has no price and no prediction: said so, not a made-up figure.
+    assert!(
+        ranked
+            .iter()
+            .any(|row| row[11] == "no price set" && row[12] == "not predicted")
+    );
+
+    // Customers may not have it; share links never give it.
+    let demo_customer = app
+        .store
+        .organisation_by_name("Demo Customer")
+        .await
+        .unwrap()
+        .unwrap()
+        .0;
+    let customer = app
+        .user(&admin, "dana@demo.example", "customer", demo_customer)
+        .await;
+    let refused = get(&customer, "?edition=internal").await;
+    assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+    let theirs = get(&customer, "").await.text().await.unwrap();
+    assert!(!theirs.contains("9,000") && !theirs.contains("per GPU-hour"));
+    let bad = get(&admin, "?edition=secret").await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }

@@ -1,48 +1,62 @@
-//! The sizing catalog's additions: admin-edited GPUs with unit prices, pasted models.
+//! The sizing catalog's additions: admin-edited GPUs with their prices, pasted models.
 
 use super::{Store, StoreResult, conflict, now_ms};
 use sqlx::Row;
 
-/// A row of `catalog_gpus`: the GPU spec JSON when added/edited, and the unit price.
+/// A row of `catalog_gpus`: the GPU spec JSON when added/edited, the unit price and the price
+/// per GPU-hour.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GpuRow {
     pub id: String,
     pub spec_json: Option<String>,
     pub unit_price: Option<f64>,
+    pub hour_price: Option<f64>,
+}
+
+/// The two prices of a GPU (staff-only): per card bought, per GPU-hour run.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct GpuPrices {
+    pub unit_price: Option<f64>,
+    pub hour_price: Option<f64>,
 }
 
 impl Store {
     pub async fn catalog_gpu_rows(&self) -> StoreResult<Vec<GpuRow>> {
-        let rows = sqlx::query("SELECT id, spec, unit_price FROM catalog_gpus ORDER BY id")
-            .fetch_all(&self.pool)
-            .await?;
+        let rows =
+            sqlx::query("SELECT id, spec, unit_price, hour_price FROM catalog_gpus ORDER BY id")
+                .fetch_all(&self.pool)
+                .await?;
         rows.iter()
             .map(|row| {
                 Ok(GpuRow {
                     id: row.try_get("id")?,
                     spec_json: row.try_get("spec")?,
                     unit_price: row.try_get("unit_price")?,
+                    hour_price: row.try_get("hour_price")?,
                 })
             })
             .collect()
     }
 
-    /// Adds or replaces a GPU (spec JSON) keeping its price, or sets only the price.
+    /// Adds or replaces a GPU (spec JSON) keeping its spec when none is given, or sets only the
+    /// prices (both are written: an empty one clears).
     pub async fn upsert_catalog_gpu(
         &self,
         id: &str,
         spec_json: Option<&str>,
-        unit_price: Option<f64>,
+        prices: GpuPrices,
         user_id: i64,
     ) -> StoreResult<()> {
         sqlx::query(
-            "INSERT INTO catalog_gpus (id, spec, unit_price, updated_by, updated_ms) VALUES ($1, $2, $3, $4, $5) \
+            "INSERT INTO catalog_gpus (id, spec, unit_price, hour_price, updated_by, updated_ms) VALUES ($1, $2, $3, $4, $5, $6) \
              ON CONFLICT (id) DO UPDATE SET spec = COALESCE(excluded.spec, catalog_gpus.spec), \
-             unit_price = excluded.unit_price, updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
+             unit_price = excluded.unit_price, hour_price = excluded.hour_price, \
+             updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
         )
         .bind(id)
         .bind(spec_json)
-        .bind(unit_price)
+        .bind(prices.unit_price)
+        .bind(prices.hour_price)
         .bind(user_id)
         .bind(now_ms())
         .execute(&self.pool)

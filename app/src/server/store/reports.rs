@@ -14,6 +14,8 @@ pub struct NewExport<'a> {
     /// `pdf` or `html`.
     pub format: &'a str,
     pub lang: &'a str,
+    /// `customer` or `internal` (see [`crate::report::Edition`]).
+    pub edition: &'a str,
     pub plan_version: Option<u32>,
     pub sha256: &'a str,
     pub size_bytes: i64,
@@ -29,14 +31,15 @@ impl Store {
     /// Records one export.
     pub async fn record_export(&self, export: &NewExport<'_>) -> StoreResult<()> {
         sqlx::query(
-            "INSERT INTO report_exports (pilot_id, exported_by, via, format, lang, plan_version, sha256, size_bytes, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            "INSERT INTO report_exports (pilot_id, exported_by, via, format, lang, edition, plan_version, sha256, size_bytes, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(export.pilot_id)
         .bind(export.exported_by)
         .bind(export.via)
         .bind(export.format)
         .bind(export.lang)
+        .bind(export.edition)
         .bind(export.plan_version.map(i64::from))
         .bind(export.sha256)
         .bind(export.size_bytes)
@@ -49,7 +52,7 @@ impl Store {
     /// A pilot's exports, newest first.
     pub async fn report_exports(&self, pilot_id: i64) -> StoreResult<Vec<ReportExport>> {
         let rows = sqlx::query(
-            "SELECT x.id, x.via, x.format, x.lang, x.plan_version, x.sha256, x.size_bytes, x.created_ms, u.email \
+            "SELECT x.id, x.via, x.format, x.lang, x.edition, x.plan_version, x.sha256, x.size_bytes, x.created_ms, u.email \
              FROM report_exports x LEFT JOIN users u ON u.id = x.exported_by \
              WHERE x.pilot_id = $1 ORDER BY x.created_ms DESC, x.id DESC",
         )
@@ -63,6 +66,7 @@ impl Store {
                     via: row.try_get("via")?,
                     format: row.try_get("format")?,
                     lang: row.try_get("lang")?,
+                    edition: row.try_get("edition")?,
                     plan_version: row.try_get::<Option<i64>, _>("plan_version")?,
                     sha256: row.try_get("sha256")?,
                     size_bytes: row.try_get("size_bytes")?,
