@@ -43,7 +43,7 @@ test("the demo pilot's verdict, its PDF report and a share link", async ({ page,
   await page.locator("#report-edition").selectOption("internal");
   await expect(page.locator("iframe.report-preview")).toHaveAttribute("src", /edition=internal/);
   await expect(page.frameLocator("iframe.report-preview").locator("#internal-edition")).toContainText("Internal edition");
-  await expect(page.frameLocator("iframe.report-preview").locator("#ranked")).toContainText("Cost (cards × unit price)");
+  await expect(page.frameLocator("iframe.report-preview").locator("#costs")).toContainText("Cost (cards × unit price)");
   const internalDownload = page.waitForEvent("download");
   await page.locator("#download-pdf").click();
   expect((await internalDownload).suggestedFilename()).toMatch(/^pilot-report-.*-en-internal\.pdf$/);

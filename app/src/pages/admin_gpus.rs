@@ -176,6 +176,8 @@ pub fn GpuCatalogPage() -> impl IntoView {
                                     <label for="g-fp4">"FP4 tensor cores"</label>
                                     <select id="g-fp4" name="fp4"><option value="none">"none (weight-only)"</option><option value="nvfp4">"NVFP4"</option><option value="mxfp4">"MXFP4"</option><option value="both">"both"</option></select>
                                 </div>
+                            </div>
+                            <div class="field-row">
                                 <div class="grow"><label for="g-price">"Unit price"</label><input id="g-price" name="unit_price" inputmode="decimal" placeholder="per card"/></div>
                                 <div class="grow"><label for="g-hour-price">"Price per GPU-hour"</label><input id="g-hour-price" name="hour_price" inputmode="decimal" placeholder="cloud rate or amortised"/></div>
                             </div>

@@ -85,18 +85,34 @@ pub fn render_html(report: &ReportModel) -> Result<String, askama::Error> {
     .render()
 }
 
-/// `text` as the inside of a CSS string: everything but letters, digits and spaces as a hex
-/// escape, so a pilot name can never end the string, the rule or the `<style>` element.
+/// `text` as the inside of a CSS string: everything but letters and digits as a hex escape, so
+/// a pilot name can never end the string, the rule or the `<style>` element. Spaces are escaped
+/// too: CSS swallows one white-space character after a hex escape, so a literal space after
+/// `\00003a` would vanish (`Support assistant:Qwen…`).
 pub fn css_string(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars().take(120) {
-        if c.is_alphanumeric() || c == ' ' {
+        if c.is_alphanumeric() {
             out.push(c);
         } else {
             out.push_str(&format!("\\{:06x}", c as u32));
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::css_string;
+
+    #[test]
+    fn a_css_string_keeps_its_spaces_and_cannot_end_the_string() {
+        assert_eq!(css_string("a: b"), "a\\00003a\\000020b");
+        assert_eq!(
+            css_string("x\";}</style>"),
+            "x\\000022\\00003b\\00007d\\00003c\\00002fstyle\\00003e"
+        );
+    }
 }
 
 /// Pilot `pilot`'s report as HTML, as of now, with the plan version it was graded against.

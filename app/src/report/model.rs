@@ -88,6 +88,8 @@ pub struct RecommendationSection {
     pub caveats: Vec<String>,
     /// The capacity twin's predicted compliance per mark, for candidates it applies to.
     pub compliance: Table,
+    /// Internal edition only (empty otherwise): the listed configurations' costs.
+    pub costs: Table,
     /// Which candidates the twin speaks for, and its back-tested error.
     pub twin_note: String,
 }

@@ -250,7 +250,7 @@ pub async fn section(
 
 fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> RecommendationSection {
     let t = lang.labels();
-    let mut headers = vec![
+    let headers = vec![
         cell("#", true),
         cell("GPU", false),
         cell(t.precision, false),
@@ -266,10 +266,7 @@ fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> Recom
             false,
         ),
     ];
-    if edition.priced() {
-        headers.push(cell(t.cost_cards, true));
-        headers.push(cell(t.cost_per_million, true));
-    }
+
     let ranked = Table {
         caption: format!(
             "{} ({} of {} sized configurations feasible)",
@@ -282,7 +279,7 @@ fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> Recom
             .options
             .iter()
             .map(|o| {
-                let mut row = vec![
+                let row = vec![
                     cell(
                         if o.pilot_configuration {
                             format!("{} · {}", o.rank, t.pilot_configuration)
@@ -322,26 +319,6 @@ fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> Recom
                         false,
                     ),
                 ];
-                if edition.priced() {
-                    row.push(cell(
-                        o.cost
-                            .map(|c| lang.number(c, 0))
-                            .unwrap_or_else(|| t.cost_not_priced.to_string()),
-                        true,
-                    ));
-                    row.push(cell(
-                        match (&o.operating_cost, &o.predicted) {
-                            (Some(c), _) => format!(
-                                "{} · {}",
-                                lang.number(c.per_million_output_tokens, 2),
-                                lang.number(c.per_million_input_tokens, 2)
-                            ),
-                            (None, Some(_)) => t.cost_not_priced.to_string(),
-                            (None, None) => t.cost_no_prediction.to_string(),
-                        },
-                        true,
-                    ));
-                }
                 row
             })
             .collect(),
@@ -448,6 +425,11 @@ fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> Recom
     };
     let (compliance, twin_note) = compliance(rec, lang);
     RecommendationSection {
+        costs: if edition.priced() {
+            costs(rec, lang)
+        } else {
+            Table::default()
+        },
         compliance,
         twin_note,
         headline: rec.summary.clone(),
@@ -458,6 +440,65 @@ fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> Recom
         context_note,
         speed_note,
         caveats: rec.caveats.clone(),
+    }
+}
+
+/// The internal edition's costs of the listed configurations: cards × unit price, and per 1M
+/// output and input tokens at the production rate where the twin predicts the operating point
+/// (the working is in the notes). Without a price or a prediction, it says which is missing.
+fn costs(rec: &ProductionRecommendation, lang: Lang) -> Table {
+    let t = lang.labels();
+    let per_million = |value: Option<f64>, predicted: bool| match value {
+        Some(v) => lang.number(v, 2),
+        None if predicted => t.cost_not_priced.to_string(),
+        None => t.cost_no_prediction.to_string(),
+    };
+    Table {
+        caption: t.costs_caption.into(),
+        headers: vec![
+            cell("#", true),
+            cell(t.configuration, false),
+            cell(t.cards, true),
+            cell(t.cost_cards, true),
+            cell(t.cost_per_million_output, true),
+            cell(t.cost_per_million_input, true),
+        ],
+        rows: rec
+            .options
+            .iter()
+            .map(|o| {
+                let predicted = o.predicted.is_some();
+                let cost = o.operating_cost.as_ref();
+                vec![
+                    cell(o.rank.to_string(), true),
+                    cell(
+                        format!(
+                            "{} · {} · {} / {}",
+                            o.gpu_name,
+                            o.topology_label,
+                            o.precision.label(),
+                            o.kv_dtype.label()
+                        ),
+                        false,
+                    ),
+                    cell(o.cards.to_string(), true),
+                    cell(
+                        o.cost
+                            .map(|c| lang.number(c, 0))
+                            .unwrap_or_else(|| t.cost_not_priced.to_string()),
+                        true,
+                    ),
+                    cell(
+                        per_million(cost.map(|c| c.per_million_output_tokens), predicted),
+                        true,
+                    ),
+                    cell(
+                        per_million(cost.map(|c| c.per_million_input_tokens), predicted),
+                        true,
+                    ),
+                ]
+            })
+            .collect(),
     }
 }
 

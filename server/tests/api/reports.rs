@@ -649,16 +649,24 @@ async fn the_internal_edition_adds_costs_and_the_pilots_own_configuration_is_alw
     assert_eq!(internal.status(), StatusCode::OK);
     let internal = internal.text().await.unwrap();
     assert!(internal.contains("id=\"internal-edition\""));
-    let ranked = table_rows(&internal, "ranked");
-    assert_eq!(ranked[0].len(), 13, "{:?}", ranked[0]);
-    let own = ranked
-        .iter()
-        .find(|row| row[0].contains("the pilot's configuration"))
-        .unwrap();
-    assert_eq!(own[11], "36,000", "4 cards × 9,000");
-    let (output, input) = own[12].split_once(" · ").expect("output · input");
-    let output: f64 = output.replace(',', "").parse().unwrap();
-    let input: f64 = input.replace(',', "").parse().unwrap();
+    // The ranking is the customer's; the costs are a table of their own.
+    assert_eq!(
+        table_rows(&internal, "ranked"),
+        table_rows(&customer_edition, "ranked")
+    );
+    assert!(!customer_edition.contains("id=\"costs\""));
+    let costs = table_rows(&internal, "costs");
+    assert_eq!(costs.len(), ranked.len(), "{costs:#?}");
+    let own_rank = own[0].split(' ').next().unwrap().to_string();
+    let own = costs.iter().find(|row| row[0] == own_rank).unwrap();
+    assert!(
+        own[1].contains("V100") && own[1].contains("TP=4"),
+        "{own:?}"
+    );
+    assert_eq!(own[2], "4");
+    assert_eq!(own[3], "36,000", "4 cards × 9,000");
+    let output: f64 = own[4].replace(',', "").parse().unwrap();
+    let input: f64 = own[5].replace(',', "").parse().unwrap();
     assert!(output > input && input > 0.0, "{own:?}");
     // The working, as the engine writes it: price × GPUs ÷ (tokens/s × 3,600) × 1e6.
     let working = internal
@@ -688,9 +696,9 @@ async fn the_internal_edition_adds_costs_and_the_pilots_own_configuration_is_alw
     );
     // Other hardware has no price and no prediction: said so, not a made-up figure.
     assert!(
-        ranked
+        costs
             .iter()
-            .any(|row| row[11] == "no price set" && row[12] == "not predicted")
+            .any(|row| row[3] == "no price set" && row[4] == "not predicted")
     );
 
     // Customers may not have it; share links never give it.
