@@ -33,9 +33,10 @@ else
 fi
 
 # The browser tests run the bundle users get (optimised, compressed) against the debug server
-# the tests above already built.
+# binary `cargo test` built above for the CLI tests (target/debug/server, current after that
+# stage); a plain `cargo build` here would recompile a dozen crates for other feature choices.
 build_site release
-build_server debug
+[ -x "$ROOT/target/debug/server" ] || build_server debug
 
 say "Browser tests (Playwright + $(chromium_path))"
 data="$(mktemp -d)"

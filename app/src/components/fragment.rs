@@ -67,6 +67,46 @@ where
     }
 }
 
+/// A pilot page whose content is a fragment (`fetch` of the pilot's id), loaded again whenever
+/// `version` changes, with `editor(pilot_id)` below it for those who may edit the pilot (an
+/// upload widget, a form that posts): the interactive part stays a component, the rest is
+/// server-rendered. 404 and 401 as for any pilot page.
+pub fn pilot_fragment_with_editor<Fut, E, V>(
+    version: impl Fn() -> u32 + Send + Sync + 'static,
+    fetch: impl Fn(i64) -> Fut + Send + Sync + 'static,
+    editor: E,
+) -> impl IntoView
+where
+    Fut: std::future::Future<Output = Result<Fragment, AppError>> + Send + 'static,
+    E: Fn(i64) -> V + Clone + Send + Sync + 'static,
+    V: IntoView + 'static,
+{
+    let id = crate::pages::pilot_id_param();
+    let pilot = page_resource(id, crate::api::pilots::get_pilot);
+    let content = page_resource(move || (id(), version()), move |(id, _)| fetch(id));
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
+            {move || {
+                let editor = editor.clone();
+                Suspend::new(async move {
+                    let view = match pilot.await {
+                        Ok(view) => view,
+                        Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
+                    };
+                    let pilot_id = view.pilot.id;
+                    view! {
+                        <Transition fallback=|| view! { <p class="loading">"Loading…"</p> }>
+                            {move || Suspend::new(async move { fragment_or_error(content.await) })}
+                        </Transition>
+                        {view.can_edit.then(|| editor(pilot_id))}
+                    }
+                    .into_any()
+                })
+            }}
+        </Suspense>
+    }
+}
+
 /// A loaded fragment (its title and markup), or the error's notice.
 pub fn fragment_or_error(loaded: Result<Fragment, AppError>) -> AnyView {
     match loaded {

@@ -3,18 +3,16 @@
 //! The logs and their comparisons are a server-rendered fragment (see
 //! [`crate::components::fragment`]), reloaded when the form beside it adds a log.
 
-use super::pilot::pilot_id_param;
 use crate::api::calibration::AddStartupLog;
-use crate::api::pilots::get_pilot;
+
+use crate::components::Fragment;
 #[cfg(feature = "ssr")]
 use crate::components::PageHeader;
-use crate::components::{ErrorNotice, Fragment, fragment_or_error};
 use crate::error::AppError;
 #[cfg(feature = "ssr")]
 use crate::model::Calibration;
 use engine::sizing::{KvDtype, WeightPrecision, gpus, models};
 use leptos::prelude::*;
-use leptos_meta::Title;
 
 #[cfg(feature = "ssr")]
 fn fmt_value(value: f64, unit: &str) -> String {
@@ -100,36 +98,18 @@ fn CalibrationCard(calibration: Calibration) -> impl IntoView {
 
 #[component]
 pub fn CalibrationPage() -> impl IntoView {
-    let id = pilot_id_param();
     let add = ServerAction::<AddStartupLog>::new();
-    let pilot = crate::components::page_resource(id, get_pilot);
-    let content = crate::components::page_resource(
-        move || (id(), add.version().get()),
-        |(id, _)| calibration_page(id),
-    );
-    view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                let view = match pilot.await {
-                    Ok(view) => view,
-                    Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
-                };
-                let pilot_id = view.pilot.id;
-                view! {
-                    <Transition fallback=|| view! { <p class="loading">"Loading…"</p> }>
-                        {move || Suspend::new(async move { fragment_or_error(content.await) })}
-                    </Transition>
-                    {view.can_edit.then(|| view! { <StartupLogForm add pilot_id/> })}
-                }.into_any()
-            })}
-        </Suspense>
-    }
+    crate::components::pilot_fragment_with_editor(
+        move || add.version().get() as u32,
+        calibration_page,
+        move |pilot_id| view! { <StartupLogForm add pilot_id/> },
+    )
 }
 
 /// The calibration page's content: every start-up log against the vLLM memory model.
 #[server(endpoint = "page_calibration")]
 pub async fn calibration_page(pilot_id: i64) -> Result<Fragment, AppError> {
-    let p = get_pilot(pilot_id).await?.pilot;
+    let p = crate::api::pilots::get_pilot(pilot_id).await?.pilot;
     let list = crate::api::calibration::list_calibrations(pilot_id).await?;
     Ok(Fragment::render(
         format!("Calibration · {}", p.name),

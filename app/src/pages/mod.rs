@@ -35,6 +35,7 @@ use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{SsrMode, path};
 
 pub use not_found::NotFound;
+pub use pilot::pilot_id_param;
 
 /// The HTML document around the app (server side only).
 pub fn shell(options: LeptosOptions) -> impl IntoView {

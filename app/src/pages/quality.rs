@@ -4,44 +4,25 @@
 //! The page's content is a server-rendered fragment (see [`crate::components::fragment`]); the
 //! upload widget beside it is interactive and reloads the fragment after an upload.
 
-use super::pilot::pilot_id_param;
-use crate::api::pilots::get_pilot;
+use crate::components::Fragment;
 use crate::components::upload::EvidenceUpload;
-use crate::components::{ErrorNotice, Fragment, fragment_or_error};
 use crate::error::AppError;
 use leptos::prelude::*;
-use leptos_meta::Title;
 
 #[component]
 pub fn QualityPage() -> impl IntoView {
-    let id = pilot_id_param();
-    let pilot = crate::components::page_resource(id, get_pilot);
     let refresh = RwSignal::new(0_u32);
-    let content =
-        crate::components::page_resource(move || (id(), refresh.get()), |(id, _)| quality_page(id));
-    view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                let view = match pilot.await {
-                    Ok(view) => view,
-                    Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
-                };
-                let pilot_id = view.pilot.id;
-                view! {
-                    <Transition fallback=|| view! { <p class="loading">"Loading…"</p> }>
-                        {move || Suspend::new(async move { fragment_or_error(content.await) })}
-                    </Transition>
-                    {view.can_edit.then(|| view! { <EvidenceUpload pilot_id on_uploaded=move |_| refresh.update(|n| *n += 1)/> })}
-                }.into_any()
-            })}
-        </Suspense>
-    }
+    crate::components::pilot_fragment_with_editor(
+        move || refresh.get(),
+        quality_page,
+        move |pilot_id| view! { <EvidenceUpload pilot_id on_uploaded=move |_| refresh.update(|n| *n += 1)/> },
+    )
 }
 
 /// The quality page's content: runs, comparison, decision, items and lm-eval metrics.
 #[server(endpoint = "page_quality")]
 pub async fn quality_page(pilot_id: i64) -> Result<Fragment, AppError> {
-    let pilot = get_pilot(pilot_id).await?.pilot;
+    let pilot = crate::api::pilots::get_pilot(pilot_id).await?.pilot;
     let overview =
         crate::api::quality::quality_overview(pilot_id, String::new(), String::new()).await?;
     Ok(Fragment::render(

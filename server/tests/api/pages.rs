@@ -138,3 +138,61 @@ async fn cross_site_writes_are_refused_and_security_headers_are_set() {
     assert_eq!(page.headers()["x-content-type-options"], "nosniff");
     assert_eq!(page.headers()["x-frame-options"], "DENY");
 }
+
+/// The read-only pages are server-rendered fragments (app/src/components/fragment.rs): the
+/// first load carries the markup in the page, and an in-app navigation asks the page's
+/// `page_*` server function for the same markup. Both must be one and the same, also when the
+/// fragment contains what users wrote (escaped once, by the server's renderer), and the page's
+/// wasm must not be needed to see it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fragment_page_carries_the_markup_its_server_function_answers() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let pilot = app.demo_pilot.unwrap().to_string();
+    for (path, endpoint, args) in [
+        ("/".to_string(), "page_pilots", vec![]),
+        (
+            format!("/pilots/{pilot}"),
+            "page_pilot",
+            vec![("pilot_id", pilot.as_str())],
+        ),
+        (
+            format!("/pilots/{pilot}/load-tests?p=p99"),
+            "page_load_tests",
+            vec![("pilot_id", pilot.as_str()), ("percentile", "p99")],
+        ),
+    ] {
+        let page = admin
+            .get(app.url(&path))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let fragment = app.call_ok(&admin, endpoint, &args).await;
+        let html = fragment["html"].as_str().unwrap();
+        assert!(html.len() > 500, "{endpoint}: {html}");
+        // The page embeds the fragment verbatim inside its wrapper.
+        assert!(
+            page.contains(&format!("<div class=\"fragment\">{html}</div>")),
+            "{path} does not carry what {endpoint} answers"
+        );
+        assert!(page.contains(&format!(
+            "<title>{} · Pilot Desk</title>",
+            fragment["title"].as_str().unwrap()
+        )));
+    }
+    // The pilot page's fragment is the page: name, verdict, plan card.
+    let fragment = app
+        .call_ok(&admin, "page_pilot", &[("pilot_id", &pilot)])
+        .await;
+    let html = fragment["html"].as_str().unwrap();
+    assert!(html.contains("id=\"verdict\""));
+    assert!(html.contains("Pass marks missed: 0 of 2 pass marks met, 1 missed, 1 not comparable."));
+    assert!(html.contains("Pilot plan"));
+    assert_eq!(
+        fragment["title"],
+        "Support assistant: Qwen2.5-7B on 4× V100"
+    );
+}
