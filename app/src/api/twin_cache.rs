@@ -97,14 +97,26 @@ fn entry(key: FitKey) -> Arc<Entry> {
 }
 
 /// The twin for `key`: the kept one, or `fit()` run once (concurrent callers wait for it).
-/// A failed fit is kept too: the same evidence fails the same way.
+/// A fit the evidence itself refuses ([`AppError::Invalid`]: nothing to fit, several
+/// configurations) is kept too, since the same evidence fails the same way; any other failure
+/// (the store, a panicked task) is not, and the next caller tries again.
 pub async fn fitted<F, Fut>(key: FitKey, fit: F) -> (Fitted, Fit)
 where
     F: FnOnce() -> Fut,
     Fut: std::future::Future<Output = Fit>,
 {
     let entry = entry(key);
-    let result = entry.fit.get_or_init(fit).await.clone();
+    let result = entry
+        .fit
+        .get_or_try_init(|| async {
+            match fit().await {
+                Err(error) if !matches!(error, AppError::Invalid(_)) => Err(error),
+                kept => Ok(kept),
+            }
+        })
+        .await
+        .cloned()
+        .unwrap_or_else(Err);
     (Fitted { entry }, result)
 }
 
@@ -182,17 +194,34 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_fit_is_made_once_and_failures_are_kept_too() {
+    async fn a_fit_is_made_once_and_refusals_are_kept_but_not_transient_failures() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
         let key = key_of([("test", "fit-once", "")], None);
-        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let calls = AtomicUsize::new(0);
         for _ in 0..3 {
             let (_, fit) = fitted(key, || async {
-                calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                calls.fetch_add(1, Ordering::SeqCst);
                 Err(AppError::invalid("nothing to fit"))
             })
             .await;
             assert_eq!(fit.unwrap_err(), AppError::invalid("nothing to fit"));
         }
-        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(calls.load(Ordering::SeqCst), 1, "a refusal is kept");
+
+        let key = key_of([("test", "transient", "")], None);
+        let calls = AtomicUsize::new(0);
+        for _ in 0..2 {
+            let (_, fit) = fitted(key, || async {
+                calls.fetch_add(1, Ordering::SeqCst);
+                Err(AppError::Internal)
+            })
+            .await;
+            assert_eq!(fit.unwrap_err(), AppError::Internal);
+        }
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            2,
+            "a store failure is tried again"
+        );
     }
 }

@@ -101,20 +101,6 @@ pub fn css_string(text: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::css_string;
-
-    #[test]
-    fn a_css_string_keeps_its_spaces_and_cannot_end_the_string() {
-        assert_eq!(css_string("a: b"), "a\\00003a\\000020b");
-        assert_eq!(
-            css_string("x\";}</style>"),
-            "x\\000022\\00003b\\00007d\\00003c\\00002fstyle\\00003e"
-        );
-    }
-}
-
 /// Pilot `pilot`'s report as HTML, as of now, with the plan version it was graded against.
 /// The caller has checked that its user may have `edition`.
 pub async fn report_html(
@@ -199,4 +185,18 @@ pub async fn export(
         sha256,
         plan_version,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::css_string;
+
+    #[test]
+    fn a_css_string_keeps_its_spaces_and_cannot_end_the_string() {
+        assert_eq!(css_string("a: b"), "a\\00003a\\000020b");
+        assert_eq!(
+            css_string("x\";}</style>"),
+            "x\\000022\\00003b\\00007d\\00003c\\00002fstyle\\00003e"
+        );
+    }
 }

@@ -183,7 +183,13 @@ pub async fn production(
             })
             .collect(),
     };
-    let mut rec = recommend_production(&input);
+    // Off the async runtime: the twin's compliance check simulates the production traffic.
+    let mut rec = tokio::task::spawn_blocking(move || recommend_production(&input))
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, "the production recommendation failed");
+            AppError::Internal
+        })?;
     rec.warnings.extend(calibration.notes);
     Ok(Ok(rec))
 }
