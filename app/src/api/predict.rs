@@ -47,9 +47,14 @@ pub struct TwinView {
     /// The caller is staff: the card offers the operating-point cost (prices are staff-only).
     #[serde(default)]
     pub staff: bool,
-    /// The price per GPU-hour asked (staff only; the form's text).
+    /// The price per GPU-hour asked (staff only; the form's text), or the GPU catalog's price
+    /// per GPU-hour of the pilot's GPU when none was asked.
     #[serde(default)]
     pub price: String,
+    /// Where a price the form did not ask for came from: `the GPU catalog's price per GPU-hour
+    /// of NVIDIA Tesla V100 SXM2 16GB`.
+    #[serde(default)]
+    pub price_source: Option<String>,
     /// Cost per 1M output and input tokens at the predicted operating point on the pilot's own
     /// GPUs, Estimated (staff only, with a price and a prediction).
     #[serde(default)]
@@ -76,6 +81,16 @@ pub async fn get_capacity_twin(
             let mut view = ssr::twin_view(&services, pilot, rate, concurrency).await?;
             if user.role.is_staff() {
                 view.staff = true;
+                let price = match price.trim() {
+                    "" => match ssr::catalog_hour_price(&services, &view.pilot).await? {
+                        Some((value, source)) => {
+                            view.price_source = Some(source);
+                            value.to_string()
+                        }
+                        None => String::new(),
+                    },
+                    asked => asked.to_string(),
+                };
                 ssr::price_view(&mut view, &price);
             }
             Ok(view)
@@ -543,6 +558,25 @@ pub mod ssr {
         })
     }
 
+    /// The GPU catalog's price per GPU-hour of the pilot's GPU, and where it comes from, when an
+    /// admin has set one (staff-only: the caller checks the role).
+    pub async fn catalog_hour_price(
+        services: &Services,
+        pilot: &Pilot,
+    ) -> Result<Option<(f64, String)>, AppError> {
+        let Some(gpu_id) = crate::pages::sizing::guess_gpu_id(&pilot.gpu_type) else {
+            return Ok(None);
+        };
+        let catalog = crate::server::catalog::effective_catalog(&services.store).await?;
+        Ok(catalog.gpu(&gpu_id).and_then(|g| {
+            let price = g.hour_price.filter(|p| *p > 0.0)?;
+            Some((
+                price,
+                format!("the GPU catalog's price per GPU-hour of {}", g.spec.name),
+            ))
+        }))
+    }
+
     /// The operating-point cost of `view`'s prediction at `price` per GPU-hour on the pilot's
     /// own GPUs (the hardware the twin measured, so its throughput applies); a bad price is
     /// said on the card.
@@ -603,6 +637,7 @@ pub mod ssr {
             problem: None,
             staff: false,
             price: String::new(),
+            price_source: None,
             operating_cost: None,
         };
         if !has_load_tests {

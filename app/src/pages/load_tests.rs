@@ -439,6 +439,7 @@ mod render {
                             <input id="twin-price" name="price" type="number" min="0" step="any" value=twin.price.clone()/>
                         </div>
                     </div>
+                    {twin.price_source.clone().map(|source| view! { <p class="hint small" id="twin-price-source">{format!("Price: {source} (enter another to compare).")}</p> })}
                 })}
                 <p class="hint small">{format!("Default: {}.", twin.default_load.source)}</p>
             </form>

@@ -399,6 +399,33 @@ async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers
         .await,
     );
     assert!(text.contains("price: `cheap` is not a positive price per GPU-hour"));
+    // Without a price asked, the GPU catalog's price per GPU-hour of the pilot's GPU is used,
+    // and the card says where it came from.
+    let text = text_of(&page(&app, &admin, &format!("/pilots/{demo}/load-tests")).await);
+    assert!(
+        !text.contains("Operating-point cost"),
+        "no price anywhere yet"
+    );
+    app.call_ok(
+        &admin,
+        "set_gpu_price",
+        &[
+            ("id", "v100-sxm2-16gb"),
+            ("unit_price", ""),
+            ("hour_price", "1.2"),
+        ],
+    )
+    .await;
+    let text = text_of(&page(&app, &admin, &format!("/pilots/{demo}/load-tests")).await);
+    assert!(
+        text.contains(
+            "Price: the GPU catalog's price per GPU-hour of NVIDIA Tesla V100 SXM2 16GB (enter another to compare)."
+        ),
+        "{text}"
+    );
+    assert!(text.contains(&format!(
+        "1.20 per GPU-hour × {gpus} GPUs ÷ ({output:.1} tok/s"
+    )));
 
     // A customer of the demo's organisation: neither the field nor a cost, whatever is asked.
     let customer = app
@@ -419,6 +446,9 @@ async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers
     assert!(!html.contains("twin-price"));
     assert!(!html.contains("Operating-point cost"));
     assert!(!html.contains("per GPU-hour"));
+    // Not the catalog's price either.
+    let html = page(&app, &customer, &format!("/pilots/{demo}/load-tests")).await;
+    assert!(!html.contains("per GPU-hour") && !html.contains("Operating-point cost"));
 }
 
 /// A pilot's twin rests on what was stored at import, never on the raw file: per-request
