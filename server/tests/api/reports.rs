@@ -325,9 +325,46 @@ async fn the_cli_exports_the_report_from_the_database() {
     let exports = app.store.report_exports(pilot).await.unwrap();
     assert_eq!(exports.len(), 1);
     assert_eq!(
-        (exports[0].via.as_str(), exports[0].format.as_str()),
-        ("cli", "html")
+        (
+            exports[0].via.as_str(),
+            exports[0].format.as_str(),
+            exports[0].edition.as_str()
+        ),
+        ("cli", "html", "customer")
     );
+    assert!(!html.contains("id=\"internal-edition\""));
+    // The internal edition (prices), for staff scripts; recorded as such.
+    let output = server_binary()
+        .args([
+            "report",
+            "--pilot",
+            &pilot.to_string(),
+            "--edition",
+            "internal",
+            "--html",
+        ])
+        .arg(&out)
+        .env("DATABASE_URL", app.cli_database_url())
+        .env("DATA_DIR", folder.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.contains("id=\"internal-edition\""));
+    assert!(html.contains("id=\"costs\""));
+    let exports = app.store.report_exports(pilot).await.unwrap();
+    assert_eq!(exports[0].edition, "internal");
+    let output = server_binary()
+        .args(["report", "--pilot", "1", "--edition", "secret", "--html"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--edition"));
     // Neither --pdf nor --html: clap refuses before touching the database.
     let output = server_binary()
         .args(["report", "--pilot", "1"])
