@@ -67,9 +67,37 @@ pub fn redact_url(url: &str) -> String {
     }
 }
 
+/// The app's routes, generated once per process.
+///
+/// Generating them runs the whole app with resource loading suppressed *process-wide*
+/// (leptos_router's `SuppressResourceLoad` sets a global flag): a resource whose future is first
+/// polled anywhere in the process during that window waits forever (leptos #4773). A server
+/// builds its router once, before it serves, so that never meets a request; but the store/HTTP
+/// tests start a server per test in one process while other tests' servers answer requests, and
+/// a page of another test then hung now and then (issue #12: the compare page, the pilot page).
+/// With one generation per process, no server serves before the routes exist, so none can.
+fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<leptos_axum::AxumRouteListing>> =
+        std::sync::OnceLock::new();
+    ROUTES
+        .get_or_init(|| {
+            ROUTE_GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            generate_route_list(App)
+        })
+        .clone()
+}
+
+static ROUTE_GENERATIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many times this process generated the app's routes (see [`route_list`]): 1 once a
+/// router exists, whatever the number of routers. The tests hold it there.
+pub fn route_generations() -> usize {
+    ROUTE_GENERATIONS.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// The whole HTTP application: pages, server functions, plain routes, session guard, headers.
 pub fn router(state: AppState) -> Router {
-    let routes = generate_route_list(App);
+    let routes = route_list();
     let services = state.services.clone();
     let leptos_options = state.leptos_options.clone();
     let site_root = std::path::PathBuf::from(leptos_options.site_root.as_ref());

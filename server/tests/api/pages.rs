@@ -196,3 +196,22 @@ async fn a_fragment_page_carries_the_markup_its_server_function_answers() {
         "Support assistant: Qwen2.5-7B on 4× V100"
     );
 }
+
+/// Generating the app's routes suppresses resource loading in the whole process for a moment
+/// (leptos_router's global `SuppressResourceLoad`); a page whose resource was first polled in
+/// that moment, in any server of the process, waited forever (leptos #4773: the test suite's
+/// occasional hanging page, issue #12). So the routes are generated once per process, before
+/// any server serves, however many servers start: here two more, beside the other tests'.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_routes_are_generated_once_per_process_however_many_servers_start() {
+    let first = spawn_app().await;
+    let second = spawn_app().await;
+    assert_eq!(server::route_generations(), 1);
+    for app in [&first, &second] {
+        let admin = app.admin().await;
+        let page = admin.get(app.url("/")).send().await.unwrap();
+        assert_eq!(page.status(), StatusCode::OK);
+        assert!(page.text().await.unwrap().contains("Support assistant"));
+    }
+    assert_eq!(server::route_generations(), 1);
+}
