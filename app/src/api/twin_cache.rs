@@ -78,12 +78,17 @@ pub struct Fitted {
     entry: Arc<Entry>,
 }
 
+/// The first item of `list` that `hit` accepts, moved to the front (most recently used).
+fn promote<T: Clone>(list: &mut VecDeque<T>, hit: impl Fn(&T) -> bool) -> Option<T> {
+    let found = list.remove(list.iter().position(hit)?)?;
+    list.push_front(found.clone());
+    Some(found)
+}
+
 /// The entry for `key`, made most recently used (a new, empty one when there is none).
 fn entry(key: FitKey) -> Arc<Entry> {
     let mut list = entries().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(at) = list.iter().position(|e| e.key == key) {
-        let found = list.remove(at).expect("position is in range");
-        list.push_front(found.clone());
+    if let Some(found) = promote(&mut list, |e| e.key == key) {
         return found;
     }
     let fresh = Arc::new(Entry {
@@ -142,10 +147,7 @@ impl Fitted {
 
     fn answer(&self, asked: &str) -> Option<Prediction> {
         let mut answers = self.entry.answers.lock().unwrap_or_else(|e| e.into_inner());
-        let at = answers.iter().position(|(q, _)| q == asked)?;
-        let found = answers.remove(at).expect("position is in range");
-        answers.push_front(found.clone());
-        Some(found.1)
+        promote(&mut answers, |(q, _)| q == asked).map(|(_, prediction)| prediction)
     }
 }
 

@@ -256,23 +256,6 @@ pub async fn section(
 
 fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> RecommendationSection {
     let t = lang.labels();
-    let headers = vec![
-        cell("#", true),
-        cell("GPU", false),
-        cell(t.precision, false),
-        cell("KV", false),
-        cell(t.configuration, false),
-        cell(t.cards, true),
-        cell("Sessions", true),
-        cell("Headroom ×", true),
-        cell("Expected tok/s per stream", true),
-        cell("Decode ceiling, tok/s (upper bound)", true),
-        cell(
-            "Plan's latency marks at the production rate (capacity twin)",
-            false,
-        ),
-    ];
-
     let ranked = Table {
         caption: format!(
             "{} ({} of {} sized configurations feasible)",
@@ -280,12 +263,27 @@ fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> Recom
             lang.number(rec.feasible_count as f64, 0),
             lang.number(rec.configurations_sized as f64, 0)
         ),
-        headers,
+        headers: vec![
+            cell("#", true),
+            cell("GPU", false),
+            cell(t.precision, false),
+            cell("KV", false),
+            cell(t.configuration, false),
+            cell(t.cards, true),
+            cell("Sessions", true),
+            cell("Headroom ×", true),
+            cell("Expected tok/s per stream", true),
+            cell("Decode ceiling, tok/s (upper bound)", true),
+            cell(
+                "Plan's latency marks at the production rate (capacity twin)",
+                false,
+            ),
+        ],
         rows: rec
             .options
             .iter()
             .map(|o| {
-                let row = vec![
+                vec![
                     cell(
                         if o.pilot_configuration {
                             format!("{} · {}", o.rank, t.pilot_configuration)
@@ -324,8 +322,7 @@ fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> Recom
                         },
                         false,
                     ),
-                ];
-                row
+                ]
             })
             .collect(),
     };

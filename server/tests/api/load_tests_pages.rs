@@ -300,6 +300,28 @@ async fn per_request_files_get_exact_goodput() {
     );
 }
 
+/// The AIPerf per-request fixture both per-request tests upload.
+const PER_REQUEST_FILE: &str = "aiperf-examples-run1/profile_export.head12.jsonl";
+
+/// A new pilot of a new customer named `name` with [`PER_REQUEST_FILE`] uploaded (201): the
+/// pilot's id and the upload's answer.
+async fn per_request_pilot(app: &TestApp, admin: &Client, name: &str) -> (i64, Value) {
+    let token = token(app, admin).await;
+    let acme = app.organisation(admin, "Acme Corp").await;
+    let pilot = app.pilot(admin, acme, name).await;
+    let response = upload(
+        app,
+        &token,
+        pilot,
+        "profile_export.jsonl",
+        fixture(PER_REQUEST_FILE),
+        &[],
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    (pilot, response.json().await.unwrap())
+}
+
 /// A page view never opens a raw file: goodput is stored at import, and a plan approved later
 /// is graded once from the per-request samples stored with the file — here after the raw
 /// file is gone from disk.
@@ -307,21 +329,7 @@ async fn per_request_files_get_exact_goodput() {
 async fn goodput_comes_from_what_was_stored_at_import_never_from_the_raw_file() {
     let app = spawn_app().await;
     let admin = app.admin().await;
-    let token = token(&app, &admin).await;
-    let acme = app.organisation(&admin, "Acme Corp").await;
-    let pilot = app.pilot(&admin, acme, "No plan yet").await;
-    let path = "aiperf-examples-run1/profile_export.head12.jsonl";
-    let response = upload(
-        &app,
-        &token,
-        pilot,
-        "profile_export.jsonl",
-        fixture(path),
-        &[],
-    )
-    .await;
-    assert_eq!(response.status(), StatusCode::CREATED);
-    let body: Value = response.json().await.unwrap();
+    let (pilot, body) = per_request_pilot(&app, &admin, "No plan yet").await;
     assert_eq!(body["summary"]["request_samples"], 12);
     // Stored as version 2: with each answered request's start and token counts.
     assert_eq!(body["summary"]["request_samples_format"], 2);
@@ -333,7 +341,7 @@ async fn goodput_comes_from_what_was_stored_at_import_never_from_the_raw_file() 
         .expect("samples stored with the row");
     let (samples, version) = engine::loadtest::RequestSamples::decode_versioned(&stored).unwrap();
     assert_eq!(version, 2);
-    let full = engine::ingest::import("profile_export.jsonl", &fixture(path)).unwrap();
+    let full = engine::ingest::import("profile_export.jsonl", &fixture(PER_REQUEST_FILE)).unwrap();
     assert_eq!(
         samples,
         engine::loadtest::RequestSamples::of_records(&full.requests)
@@ -380,7 +388,8 @@ async fn goodput_comes_from_what_was_stored_at_import_never_from_the_raw_file() 
         let after = view(&app, &admin, pilot).await;
         let goodput = &run_of(&after, &body["id"])["points"][0]["goodput"];
         assert_eq!(goodput["method"], "per_request", "{goodput}");
-        let full = engine::ingest::import("profile_export.jsonl", &fixture(path)).unwrap();
+        let full =
+            engine::ingest::import("profile_export.jsonl", &fixture(PER_REQUEST_FILE)).unwrap();
         let good = full
             .requests
             .iter()
@@ -591,26 +600,12 @@ async fn load_test_pages_answer_401_redirect_and_404_like_the_rest() {
 async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
     let app = spawn_app().await;
     let admin = app.admin().await;
-    let token = token(&app, &admin).await;
-    let acme = app.organisation(&admin, "Acme Corp").await;
-    let pilot = app.pilot(&admin, acme, "Stored before samples v2").await;
-    let path = "aiperf-examples-run1/profile_export.head12.jsonl";
-    let response = upload(
-        &app,
-        &token,
-        pilot,
-        "profile_export.jsonl",
-        fixture(path),
-        &[],
-    )
-    .await;
-    assert_eq!(response.status(), StatusCode::CREATED);
-    let body: Value = response.json().await.unwrap();
+    let (pilot, body) = per_request_pilot(&app, &admin, "Stored before samples v2").await;
     let id = body["id"].as_i64().unwrap();
 
     // Make the row what an older release stored: a version-1 blob (point, flags, TTFT, TPOT,
     // E2E) and a summary without the format.
-    let full = engine::ingest::import("profile_export.jsonl", &fixture(path)).unwrap();
+    let full = engine::ingest::import("profile_export.jsonl", &fixture(PER_REQUEST_FILE)).unwrap();
     let mut v1 = b"PDRS".to_vec();
     v1.push(1);
     v1.extend_from_slice(&(full.requests.len() as u64).to_le_bytes());

@@ -126,19 +126,14 @@ async fn the_demo_pilot_predicts_at_a_concurrency_and_a_rate_as_the_command_line
     std::fs::write(&file, engine::loadtest::demo::v100_report_jsonl()).unwrap();
     let runtime = dir.path().join("runtime.yaml");
     std::fs::write(&runtime, engine::loadtest::demo::SERVING_RUNTIME).unwrap();
-    let output = server_binary()
-        .arg("predict")
-        .arg(&file)
-        .args(["--concurrency", "8", "--json", "--run-context"])
-        .arg(&runtime)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let cli: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cli = predict_cli(&[
+        file.as_os_str(),
+        "--concurrency".as_ref(),
+        "8".as_ref(),
+        "--json".as_ref(),
+        "--run-context".as_ref(),
+        runtime.as_os_str(),
+    ]);
     assert_eq!(cli, at_8, "the API and the CLI differ");
 }
 
@@ -244,6 +239,17 @@ async fn page(app: &TestApp, who: &reqwest::Client, path: &str) -> String {
     let response = who.get(app.url(path)).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK, "{path}");
     response.text().await.unwrap()
+}
+
+/// `server predict <args>`: it must succeed; its JSON answer.
+fn predict_cli(args: &[&std::ffi::OsStr]) -> Value {
+    let output = server_binary().arg("predict").args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 /// The text of the page, tags dropped (a figure and its unit may sit in different elements).
@@ -498,17 +504,11 @@ async fn a_per_request_load_test_gives_the_pilot_the_twin_the_command_line_fits_
             .unwrap()
             .contains("at least two measured points")
     );
-    let output = server_binary()
-        .arg("predict")
-        .arg(&file)
-        .args(["--concurrency", "8", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let cli: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cli = predict_cli(&[
+        file.as_os_str(),
+        "--concurrency".as_ref(),
+        "8".as_ref(),
+        "--json".as_ref(),
+    ]);
     assert_eq!(cli, api, "the pilot's twin and the file's twin differ");
 }

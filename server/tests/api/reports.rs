@@ -300,26 +300,26 @@ async fn the_cli_exports_the_report_from_the_database() {
     let pilot = app.demo_pilot.expect("demo pilot");
     let folder = tempfile::tempdir().unwrap();
     let out = folder.path().join("report.html");
-    let output = server_binary()
-        .args([
-            "report",
-            "--pilot",
-            &pilot.to_string(),
-            "--lang",
-            "de",
-            "--html",
-        ])
-        .arg(&out)
-        .env("DATABASE_URL", app.cli_database_url())
-        .env("DATA_DIR", folder.path())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let html = std::fs::read_to_string(&out).unwrap();
+    // `server report --pilot <demo> <options> --html <out>` on the app's database: it must
+    // succeed; the HTML it wrote.
+    let export_html = |options: &[&str]| {
+        let output = server_binary()
+            .args(["report", "--pilot", &pilot.to_string()])
+            .args(options)
+            .arg("--html")
+            .arg(&out)
+            .env("DATABASE_URL", app.cli_database_url())
+            .env("DATA_DIR", folder.path())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let html = export_html(&["--lang", "de"]);
     assert!(html.contains("Pilotbericht"));
     assert_self_contained(&html);
     let exports = app.store.report_exports(pilot).await.unwrap();
@@ -334,26 +334,7 @@ async fn the_cli_exports_the_report_from_the_database() {
     );
     assert!(!html.contains("id=\"internal-edition\""));
     // The internal edition (prices), for staff scripts; recorded as such.
-    let output = server_binary()
-        .args([
-            "report",
-            "--pilot",
-            &pilot.to_string(),
-            "--edition",
-            "internal",
-            "--html",
-        ])
-        .arg(&out)
-        .env("DATABASE_URL", app.cli_database_url())
-        .env("DATA_DIR", folder.path())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let html = std::fs::read_to_string(&out).unwrap();
+    let html = export_html(&["--edition", "internal"]);
     assert!(html.contains("id=\"internal-edition\""));
     assert!(html.contains("id=\"costs\""));
     let exports = app.store.report_exports(pilot).await.unwrap();
