@@ -306,3 +306,44 @@ async fn prices_per_gpu_hour_are_kept_cleared_and_staff_only() {
     assert!(gpu(&catalog, "h200-nvl").unwrap()["hour_price"].is_null());
     assert!(gpu(&catalog, "h200-nvl").unwrap()["unit_price"].is_null());
 }
+
+/// Prices set and cleared in any order, many times over the same pool, are stored as given.
+/// sqlx 0.8.6's `Any` driver sends a missing `f64` as a 4-byte float NULL (its NULL float kinds
+/// are swapped, sqlx issue #4284), and PostgreSQL keeps the parameter types a statement was first
+/// prepared with on a connection: a cleared price followed by a set one on that connection was
+/// refused ("incorrect binary data format in bind parameter 4"), now and then, as a 500.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prices_set_and_cleared_in_any_order_are_stored_as_given() {
+    use app::server::store::catalog::GpuPrices;
+    let app = spawn_app().await;
+    // A fixed pseudo-random pattern of set and cleared prices, so each of the pool's
+    // connections sees a cleared price before a set one whichever way the pool hands them out.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    for step in 0..64 {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let price = |bit: u32| (state >> bit) & 1 == 1;
+        let prices = GpuPrices {
+            unit_price: price(33).then_some(30_000.0 + step as f64),
+            hour_price: price(47).then_some(2.5 + step as f64 / 8.0),
+        };
+        app.store
+            .upsert_catalog_gpu("h200-nvl", None, prices, 1)
+            .await
+            .unwrap_or_else(|error| panic!("step {step}, {prices:?}: {error}"));
+        let row = app
+            .store
+            .catalog_gpu_rows()
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|row| row.id == "h200-nvl")
+            .unwrap();
+        assert_eq!(
+            (row.unit_price, row.hour_price),
+            (prices.unit_price, prices.hour_price),
+            "step {step}"
+        );
+    }
+}

@@ -22,6 +22,21 @@ pub struct TestApp {
 
 pub const ADMIN: &str = "admin@pilotdesk.local";
 
+/// The server's warnings and errors (a store failure behind a 500, say) go to the test's
+/// captured output, so a failing test shows why the server failed, not only that it did.
+/// `RUST_LOG` overrides the level.
+fn log_server_errors_into_test_output() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_test_writer()
+            .try_init();
+    });
+}
+
 /// Starts the application with a fresh database.
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
@@ -29,6 +44,7 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts the application with a fresh database and a configuration adjusted by `adjust`.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
+    log_server_errors_into_test_output();
     let data_dir = tempfile::tempdir().expect("temp dir");
     let (database_url, pg_schema) = match std::env::var("TEST_DATABASE_URL") {
         Ok(url) if !url.trim().is_empty() => {

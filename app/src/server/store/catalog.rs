@@ -59,6 +59,12 @@ impl Store {
         .bind(prices.hour_price)
         .bind(user_id)
         .bind(now_ms())
+        // Prepared afresh each time, never cached: sqlx 0.8.6's `Any` driver sends a missing
+        // price (a `None` f64) typed as a 4-byte float (its NULL float kinds are swapped, sqlx
+        // issue #4284), and PostgreSQL keeps the parameter types of a connection's cached
+        // statement, so a price set after one cleared on the same connection was refused
+        // ("incorrect binary data format"). The only statement binding optional floats.
+        .persistent(false)
         .execute(&self.pool)
         .await?;
         Ok(())
