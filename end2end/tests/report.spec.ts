@@ -48,9 +48,14 @@ test("the demo pilot's verdict, its PDF report and a share link", async ({ page,
   await page.locator("#download-pdf").click();
   expect((await internalDownload).suggestedFilename()).toMatch(/^pilot-report-.*-en-internal\.pdf$/);
 
+  // The choice is in the page's address: a reload keeps the internal edition.
+  await expect(page).toHaveURL(/\/report\?lang=en&edition=internal$/);
+
   // The exports are on record once the page reloads, the internal one marked.
   await page.reload();
   await hydrated(page);
+  await expect(page.locator("#report-edition")).toHaveValue("internal");
+  await expect(page.locator("iframe.report-preview")).toHaveAttribute("src", /edition=internal/);
   await expect(page.locator("#exports tbody tr")).toHaveCount(2);
   await expect(page.locator("#exports tbody tr").first()).toContainText("internal");
 

@@ -6,12 +6,37 @@ use crate::api::reports::{CreateShareLink, ReportPageData, RevokeShareLink, repo
 use crate::components::{ErrorNotice, PageHeader};
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::NavigateOptions;
+use leptos_router::hooks::{use_navigate, use_query_map};
+
+/// The language and edition chosen, as the page's query carries them (`?lang=de&edition=internal`):
+/// a reload, a bookmark or a link a colleague sends opens the same choice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Choice {
+    lang: &'static str,
+    internal: bool,
+}
+
+impl Choice {
+    fn from_query() -> Choice {
+        let query = use_query_map();
+        let value = |key: &str| query.with_untracked(|q| q.get(key));
+        Choice {
+            lang: match value("lang").as_deref() {
+                Some("de") => "de",
+                _ => "en",
+            },
+            internal: value("edition").as_deref() == Some("internal"),
+        }
+    }
+}
 
 #[component]
 pub fn ReportPage() -> impl IntoView {
     let id = pilot_id_param();
     let create = ServerAction::<CreateShareLink>::new();
     let revoke = ServerAction::<RevokeShareLink>::new();
+    let choice = Choice::from_query();
     let overview = crate::components::page_resource(
         move || (id(), create.version().get(), revoke.version().get()),
         |(id, _, _)| report_overview(id),
@@ -20,7 +45,7 @@ pub fn ReportPage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="loading">"Loading the report…"</p> }>
             {move || Suspend::new(async move {
                 match overview.await {
-                    Ok(view) => report_page(view, create, revoke).into_any(),
+                    Ok(view) => report_page(view, choice, create, revoke).into_any(),
                     Err(error) => view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
                 }
             })}
@@ -30,22 +55,50 @@ pub fn ReportPage() -> impl IntoView {
 
 fn report_page(
     view: ReportPageData,
+    choice: Choice,
     create: ServerAction<CreateShareLink>,
     revoke: ServerAction<RevokeShareLink>,
 ) -> impl IntoView {
     let p = view.pilot.clone();
     let id = p.id;
     let can_share = view.can_share;
-    let (lang, set_lang) = signal("en".to_string());
-    // Staff choose the edition: the customer's (no prices) or the internal one (costs).
-    let (edition, set_edition) = signal("customer".to_string());
+    let (lang, set_lang) = signal(choice.lang.to_string());
+    // Staff choose the edition: the customer's (no prices) or the internal one (costs); anyone
+    // else always gets the customer's, whatever the address asks for.
+    let edition = RwSignal::new(if can_share && choice.internal {
+        "internal".to_string()
+    } else {
+        "customer".to_string()
+    });
     let query = move || {
-        let edition = edition.get();
-        if edition == "internal" {
+        if edition.get() == "internal" {
             format!("lang={}&edition=internal", lang.get())
         } else {
             format!("lang={}", lang.get())
         }
+    };
+    // The page's own address follows the choice (replacing, not adding, a history entry).
+    let navigate = use_navigate();
+    let keep_in_address = move || {
+        navigate(
+            &format!("/pilots/{id}/report?{}", query()),
+            NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            },
+        )
+    };
+    let on_lang = {
+        let keep = keep_in_address.clone();
+        move |ev| {
+            set_lang.set(event_target_value(&ev));
+            keep();
+        }
+    };
+    let on_edition = move |ev| {
+        edition.set(event_target_value(&ev));
+        keep_in_address();
     };
     let html_href = move || format!("/pilots/{id}/report.html?{}", query());
     let pdf_href = move || format!("/pilots/{id}/report.pdf?{}", query());
@@ -74,17 +127,17 @@ fn report_page(
             <div class="report-actions">
                 <div>
                     <label for="report-lang">"Language"</label>
-                    <select id="report-lang" name="lang" on:change=move |ev| set_lang.set(event_target_value(&ev))>
-                        <option value="en" selected=true>"English"</option>
-                        <option value="de">"Deutsch"</option>
+                    <select id="report-lang" name="lang" on:change=on_lang>
+                        <option value="en" selected=move || lang.get() == "en">"English"</option>
+                        <option value="de" selected=move || lang.get() == "de">"Deutsch"</option>
                     </select>
                 </div>
                 {can_share.then(|| view! {
                     <div>
                         <label for="report-edition">"Edition"</label>
-                        <select id="report-edition" name="edition" on:change=move |ev| set_edition.set(event_target_value(&ev))>
-                            <option value="customer" selected=true>"Customer (no prices)"</option>
-                            <option value="internal">"Internal (with costs)"</option>
+                        <select id="report-edition" name="edition" on:change=on_edition>
+                            <option value="customer" selected=move || edition.get() == "customer">"Customer (no prices)"</option>
+                            <option value="internal" selected=move || edition.get() == "internal">"Internal (with costs)"</option>
                         </select>
                     </div>
                 })}

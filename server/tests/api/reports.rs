@@ -736,4 +736,26 @@ async fn the_internal_edition_adds_costs_and_the_pilots_own_configuration_is_alw
     assert!(!theirs.contains("9,000") && !theirs.contains("per GPU-hour"));
     let bad = get(&admin, "?edition=secret").await;
     assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
+    // The report page opens the language and edition its address asks for, to staff; a
+    // customer's page never previews or links the internal edition, whatever the address says.
+    let page = |who: &reqwest::Client| {
+        let request = who.get(app.url(&format!("/pilots/{pilot}/report?lang=de&edition=internal")));
+        async move { request.send().await.unwrap().text().await.unwrap() }
+    };
+    let staff_page = page(&admin).await;
+    assert!(
+        staff_page.contains(&format!(
+            "src=\"/pilots/{pilot}/report.html?lang=de&amp;edition=internal\""
+        )),
+        "{staff_page}"
+    );
+    assert!(staff_page.contains("<option value=\"internal\" selected"));
+    assert!(staff_page.contains("<option value=\"de\" selected"));
+    let customer_page = page(&customer).await;
+    assert!(
+        customer_page.contains(&format!("src=\"/pilots/{pilot}/report.html?lang=de\"")),
+        "{customer_page}"
+    );
+    assert!(!customer_page.contains("edition=internal"));
 }
