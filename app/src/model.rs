@@ -204,6 +204,10 @@ pub struct CatalogModel {
 pub struct SizingCatalog {
     pub gpus: Vec<CatalogGpu>,
     pub models: Vec<CatalogModel>,
+    /// The currency the prices are entered in (ISO 4217, e.g. `EUR`), when an admin has set
+    /// one on the GPU catalog page; every cost shown names it.
+    #[serde(default)]
+    pub currency: Option<String>,
 }
 
 impl SizingCatalog {
@@ -226,6 +230,15 @@ impl SizingCatalog {
                     origin: CatalogOrigin::Reviewed,
                 })
                 .collect(),
+            currency: None,
+        }
+    }
+
+    /// A column heading for money: `Cost, EUR` with a currency set, else `Cost`.
+    pub fn with_currency(&self, label: &str) -> String {
+        match &self.currency {
+            Some(code) => format!("{label}, {code}"),
+            None => label.to_string(),
         }
     }
 

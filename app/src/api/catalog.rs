@@ -233,6 +233,42 @@ pub async fn set_gpu_price(
     )
 }
 
+/// The currency a form asks for: three letters (ISO 4217, e.g. `EUR`, any case), or empty for
+/// none.
+pub fn parse_currency(text: &str) -> Result<Option<String>, AppError> {
+    let code = text.trim().to_ascii_uppercase();
+    if code.is_empty() {
+        return Ok(None);
+    }
+    if code.len() != 3 || !code.chars().all(|c| c.is_ascii_uppercase()) {
+        return Err(AppError::invalid(format!(
+            "currency: `{}` is not a three-letter currency code such as EUR or USD",
+            text.trim()
+        )));
+    }
+    Ok(Some(code))
+}
+
+/// Sets the currency the catalog's prices are entered in (admins; empty: none). Every price and
+/// cost shown to staff (catalog, sizing, capacity twin, the report's internal edition) then
+/// names it.
+#[server(endpoint = "set_price_currency")]
+pub async fn set_price_currency(currency: String) -> Result<(), AppError> {
+    use crate::server::auth::{Need, require};
+    crate::server::respond(
+        async move {
+            let admin = require(Need::Admin)?;
+            let currency = parse_currency(&currency)?;
+            crate::server::services()?
+                .store
+                .set_price_currency(currency.as_deref(), admin.id)
+                .await?;
+            Ok(())
+        }
+        .await,
+    )
+}
+
 /// Removes this installation's row of a GPU: an added GPU disappears, an edited one returns to
 /// its reviewed figures; either loses its price.
 #[server(endpoint = "reset_gpu")]

@@ -55,6 +55,9 @@ pub struct TwinView {
     /// of NVIDIA Tesla V100 SXM2 16GB`.
     #[serde(default)]
     pub price_source: Option<String>,
+    /// The currency of the prices (ISO 4217), when the installation has set one (staff only).
+    #[serde(default)]
+    pub currency: Option<String>,
     /// Cost per 1M output and input tokens at the predicted operating point on the pilot's own
     /// GPUs, Estimated (staff only, with a price and a prediction).
     #[serde(default)]
@@ -91,6 +94,7 @@ pub async fn get_capacity_twin(
                     },
                     asked => asked.to_string(),
                 };
+                view.currency = services.store.price_currency().await?;
                 ssr::price_view(&mut view, &price);
             }
             Ok(view)
@@ -604,6 +608,7 @@ pub mod ssr {
             gpus,
             p.output_tokens_per_s,
             p.request_throughput_per_s * p.prompt_tokens_mean,
+            view.currency.as_deref(),
         );
     }
 
@@ -638,6 +643,7 @@ pub mod ssr {
             staff: false,
             price: String::new(),
             price_source: None,
+            currency: None,
             operating_cost: None,
         };
         if !has_load_tests {

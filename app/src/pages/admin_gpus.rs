@@ -1,6 +1,8 @@
 //! GPU catalog administration: prices, edited figures and added cards (admins).
 
-use crate::api::catalog::{DeleteModel, ResetGpu, SaveGpu, SetGpuPrice, admin_gpu_catalog};
+use crate::api::catalog::{
+    DeleteModel, ResetGpu, SaveGpu, SetGpuPrice, SetPriceCurrency, admin_gpu_catalog,
+};
 use crate::components::{ActionResult, ErrorNotice, PageHeader};
 use crate::model::{CatalogGpu, CatalogOrigin};
 use engine::sizing::FormatSupport;
@@ -83,6 +85,7 @@ pub fn GpuCatalogPage() -> impl IntoView {
     let price = ServerAction::<SetGpuPrice>::new();
     let reset = ServerAction::<ResetGpu>::new();
     let delete_model = ServerAction::<DeleteModel>::new();
+    let currency = ServerAction::<SetPriceCurrency>::new();
     let catalog = crate::components::page_resource(
         move || {
             (
@@ -90,6 +93,7 @@ pub fn GpuCatalogPage() -> impl IntoView {
                 price.version().get(),
                 reset.version().get(),
                 delete_model.version().get(),
+                currency.version().get(),
             )
         },
         |_| admin_gpu_catalog(),
@@ -101,6 +105,7 @@ pub fn GpuCatalogPage() -> impl IntoView {
         // the 403/404 notice and nothing of the page.
         <ActionResult value=price.value() success=|_: ()| "Price saved.".to_string()/>
         <ActionResult value=reset.value() success=|_: ()| "Back to the reviewed figures.".to_string()/>
+        <ActionResult value=currency.value() success=|_: ()| "Currency saved.".to_string()/>
         <Suspense fallback=|| view! { <p class="loading">"Loading the catalog…"</p> }>
             {move || Suspend::new(async move {
                 let catalog = match catalog.await {
@@ -108,7 +113,23 @@ pub fn GpuCatalogPage() -> impl IntoView {
                     Err(error) => return view! { <ErrorNotice error/> }.into_any(),
                 };
                 let added_models: Vec<_> = catalog.models.iter().filter(|m| m.origin == CatalogOrigin::Added).cloned().collect();
+                let prices_header = match &catalog.currency {
+                    Some(code) => format!("Prices ({code}): per card · per GPU-hour"),
+                    None => "Prices: per card · per GPU-hour".to_string(),
+                };
                 view! {
+                    <section class="card" id="price-currency">
+                        <ActionForm action=currency attr:class="inline-row">
+                            <div>
+                                <label for="currency">"Currency of the prices"</label>
+                                <input id="currency" name="currency" maxlength="3" size="5" autocomplete="off"
+                                    pattern="[A-Za-z]{3}" title="three letters, e.g. EUR or USD" placeholder="e.g. EUR"
+                                    value=catalog.currency.clone().unwrap_or_default()/>
+                            </div>
+                            <button type="submit" class="button">"Save currency"</button>
+                        </ActionForm>
+                        <p class="hint small">"An ISO 4217 code. Every price below and every cost staff see (sizing, the capacity twin, the report's internal edition) names it; empty: plain numbers."</p>
+                    </section>
                     <div class="card table-card">
                         <table class="table" id="gpu-catalog">
                             <thead><tr>
@@ -117,7 +138,7 @@ pub fn GpuCatalogPage() -> impl IntoView {
                                 <th scope="col" class="num" title="what CUDA (and vLLM) sees">"CUDA GiB"</th>
                                 <th scope="col" class="num">"GB/s"</th>
                                 <th scope="col">"FP8"</th><th scope="col">"FP4"</th>
-                                <th scope="col" title="per card bought; and per GPU-hour run (cloud rate or amortised)">"Prices: per card · per GPU-hour"</th>
+                                <th scope="col" title="per card bought; and per GPU-hour run (cloud rate or amortised)">{prices_header}</th>
                                 <th scope="col"><span class="visually-hidden">"Actions"</span></th>
                             </tr></thead>
                             <tbody>

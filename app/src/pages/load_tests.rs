@@ -435,7 +435,10 @@ mod render {
                 {twin.staff.then(|| view! {
                     <div class="field-row">
                         <div>
-                            <label for="twin-price">"Price per GPU-hour (staff only)"</label>
+                            <label for="twin-price">{match &twin.currency {
+                                Some(currency) => format!("Price per GPU-hour, {currency} (staff only)"),
+                                None => "Price per GPU-hour (staff only)".to_string(),
+                            }}</label>
                             <input id="twin-price" name="price" type="number" min="0" step="any" value=twin.price.clone()/>
                         </div>
                     </div>
@@ -444,15 +447,18 @@ mod render {
                 <p class="hint small">{format!("Default: {}.", twin.default_load.source)}</p>
             </form>
         };
-        let cost = twin.operating_cost.clone().map(|c| view! {
+        let cost = twin.operating_cost.clone().map(|c| {
+            let unit = c.currency.as_deref().map(|c| format!(" {c}")).unwrap_or_default();
+            view! {
             <div class="twin-cost" id="operating-cost">
                 <h3>"Operating-point cost (staff only) "<span class=basis_class("Estimated")>"Estimated"</span></h3>
                 <ul>
-                    <li>{format!("{} per 1M output tokens: {}", fmt_num(Some(c.per_million_output_tokens)), c.output_working)}</li>
-                    <li>{format!("{} per 1M input tokens: {}", fmt_num(Some(c.per_million_input_tokens)), c.input_working)}</li>
+                    <li>{format!("{}{unit} per 1M output tokens: {}", fmt_num(Some(c.per_million_output_tokens)), c.output_working)}</li>
+                    <li>{format!("{}{unit} per 1M input tokens: {}", fmt_num(Some(c.per_million_input_tokens)), c.input_working)}</li>
                 </ul>
                 <p class="hint small">"On the pilot's own GPUs, the hardware the twin measured, at the predicted throughput. Each figure charges the whole GPU-hour to one token stream; they do not add up. The twin cannot speak for hardware it never measured."</p>
             </div>
+            }
         });
         let problem = twin
             .problem

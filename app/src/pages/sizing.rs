@@ -776,6 +776,7 @@ fn recommendation(form: &WhatIf, catalog: Catalog) -> Result<Vec<Candidate>, Str
 fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
     let candidates = Memo::new(move |_| recommendation(&form, catalog));
     let priced = catalog.with_value(|c| c.gpus.iter().any(|g| g.unit_price.is_some()));
+    let cost_header = catalog.with_value(|c| c.with_currency("Cost"));
     view! {
         <section class="card">
             <h2>"Recommendation for a demand"</h2>
@@ -837,7 +838,7 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                                     <th scope="col">"Topology"</th><th scope="col" class="num">"Cards"</th>
                                     <th scope="col" class="num">"Sessions"</th><th scope="col" class="num" title="sessions that fit ÷ sessions needed">"Headroom ×"</th>
                                     <th scope="col" class="num" title="bandwidth ÷ bytes read per token: an upper bound no system reaches">"Decode ceiling, tok/s (upper bound)"</th>
-                                    {priced.then(|| view! { <th scope="col" class="num" title="unit price × cards, where prices are set">"Cost"</th> })}
+                                    {priced.then(|| view! { <th scope="col" class="num" title="unit price × cards, where prices are set">{cost_header.clone()}</th> })}
                                     <th scope="col">"Arithmetic"</th>
                                 </tr></thead>
                                 <tbody>

@@ -179,6 +179,7 @@ pub async fn production(
                 Some(GpuHourPrice {
                     gpu_id: g.spec.id.clone(),
                     price_per_gpu_hour: g.hour_price?,
+                    currency: catalog.currency.clone(),
                 })
             })
             .collect(),
@@ -243,9 +244,15 @@ pub async fn section(
     lang: Lang,
     edition: Edition,
 ) -> Result<RecommendationSection, AppError> {
+    // The currency of the prices, for the costs (which only the internal edition shows).
+    let currency = if edition.priced() {
+        services.store.price_currency().await?
+    } else {
+        None
+    };
     Ok(
         match production(services, pilot, evidence, edition).await? {
-            Ok(rec) => render(&rec, lang, edition),
+            Ok(rec) => render(&rec, lang, edition, currency.as_deref()),
             Err(why) => RecommendationSection {
                 headline: format!("{}: {why}", lang.labels().no_recommendation),
                 ..RecommendationSection::default()
@@ -254,7 +261,12 @@ pub async fn section(
     )
 }
 
-fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> RecommendationSection {
+fn render(
+    rec: &ProductionRecommendation,
+    lang: Lang,
+    edition: Edition,
+    currency: Option<&str>,
+) -> RecommendationSection {
     let t = lang.labels();
     let ranked = Table {
         caption: format!(
@@ -429,7 +441,7 @@ fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> Recom
     let (compliance, twin_note) = compliance(rec, lang);
     RecommendationSection {
         costs: if edition.priced() {
-            costs(rec, lang)
+            costs(rec, lang, currency)
         } else {
             Table::default()
         },
@@ -449,8 +461,13 @@ fn render(rec: &ProductionRecommendation, lang: Lang, edition: Edition) -> Recom
 /// The internal edition's costs of the listed configurations: cards × unit price, and per 1M
 /// output and input tokens at the production rate where the twin predicts the operating point
 /// (the working is in the notes). Without a price or a prediction, it says which is missing.
-fn costs(rec: &ProductionRecommendation, lang: Lang) -> Table {
+/// The money columns name the prices' currency when one is set.
+fn costs(rec: &ProductionRecommendation, lang: Lang, currency: Option<&str>) -> Table {
     let t = lang.labels();
+    let money = |label: &str| match currency {
+        Some(code) => format!("{label}, {code}"),
+        None => label.to_string(),
+    };
     let per_million = |value: Option<f64>, predicted: bool| match value {
         Some(v) => lang.number(v, 2),
         None if predicted => t.cost_not_priced.to_string(),
@@ -462,9 +479,9 @@ fn costs(rec: &ProductionRecommendation, lang: Lang) -> Table {
             cell("#", true),
             cell(t.configuration, false),
             cell(t.cards, true),
-            cell(t.cost_cards, true),
-            cell(t.cost_per_million_output, true),
-            cell(t.cost_per_million_input, true),
+            cell(money(t.cost_cards), true),
+            cell(money(t.cost_per_million_output), true),
+            cell(money(t.cost_per_million_input), true),
         ],
         rows: rec
             .options

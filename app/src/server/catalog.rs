@@ -42,6 +42,7 @@ pub async fn effective_catalog(store: &Store) -> Result<SizingCatalog, AppError>
             }
         }
     }
+    catalog.currency = store.price_currency().await?;
     for (id, json) in store.catalog_model_rows().await? {
         let spec: ModelSpec = serde_json::from_str(&json).map_err(|_| corrupt("model", &id))?;
         catalog.models.push(CatalogModel {

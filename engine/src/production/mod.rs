@@ -368,7 +368,7 @@ pub fn recommend_production(input: &ProductionInput) -> ProductionRecommendation
                     .gpu_hour_prices
                     .iter()
                     .find(|g| g.gpu_id.eq_ignore_ascii_case(&c.gpu_id))?;
-                operating_cost(price.price_per_gpu_hour, c.cards, p)
+                operating_cost(price, c.cards, p)
             }),
             pilot_configuration: predicted.is_some(),
             ..ProductionOption::from_candidate(c)

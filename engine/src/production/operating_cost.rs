@@ -13,6 +13,10 @@
 //!
 //! Prices are staff-only: the customer's report never passes any
 //! ([`super::ProductionInput::gpu_hour_prices`] empty), so no option carries a cost there.
+//!
+//! A price carries the installation's currency (an ISO 4217 code such as `EUR`) when one is
+//! set; the working and the figures then name it, and without one they are plain numbers in
+//! whatever currency the prices were entered in.
 
 use super::twin_check::PredictedCompliance;
 use serde::{Deserialize, Serialize};
@@ -23,6 +27,9 @@ pub struct GpuHourPrice {
     pub gpu_id: String,
     /// Currency units per GPU per hour.
     pub price_per_gpu_hour: f64,
+    /// The currency of the price (ISO 4217), when the installation has set one.
+    #[serde(default)]
+    pub currency: Option<String>,
 }
 
 /// The cost of a million tokens at the predicted operating point, with its working.
@@ -40,43 +47,56 @@ pub struct OperatingCost {
     pub input_working: String,
     /// Always `Estimated`.
     pub basis: String,
+    /// The currency of the price and of both costs (ISO 4217), when one is set.
+    #[serde(default)]
+    pub currency: Option<String>,
 }
 
 fn per_million(price: f64, gpus: u32, tokens_per_s: f64) -> f64 {
     price * f64::from(gpus) / (tokens_per_s * 3600.0) * 1e6
 }
 
-fn working(price: f64, gpus: u32, tokens_per_s: f64, result: f64) -> String {
+fn working(
+    price: f64,
+    gpus: u32,
+    tokens_per_s: f64,
+    result: f64,
+    currency: Option<&str>,
+) -> String {
+    let unit = currency.map(|c| format!(" {c}")).unwrap_or_default();
     format!(
-        "{} per GPU-hour × {gpus} GPUs ÷ ({} tok/s × 3,600 s/h) × 1,000,000 = {}",
+        "{}{unit} per GPU-hour × {gpus} GPUs ÷ ({} tok/s × 3,600 s/h) × 1,000,000 = {}{unit}",
         crate::sizing::estimate::num(price, 2),
         crate::sizing::estimate::num(tokens_per_s, 1),
         crate::sizing::estimate::num(result, 2)
     )
 }
 
-/// The cost at `predicted`'s throughput on `gpus` GPUs at `price_per_gpu_hour`; `None` when the
+/// The cost at `predicted`'s throughput on `gpus` GPUs at `price` per GPU-hour; `None` when the
 /// price or a throughput is not a positive number.
 pub fn operating_cost(
-    price_per_gpu_hour: f64,
+    price: &GpuHourPrice,
     gpus: u32,
     predicted: &PredictedCompliance,
 ) -> Option<OperatingCost> {
     cost_at(
-        price_per_gpu_hour,
+        price.price_per_gpu_hour,
         gpus,
         predicted.output_tokens_per_s,
         predicted.input_tokens_per_s,
+        price.currency.as_deref(),
     )
 }
 
 /// The cost on `gpus` GPUs at `price_per_gpu_hour` for predicted output and input tokens per
-/// second (all GPUs together); `None` unless all are positive.
+/// second (all GPUs together), the price in `currency` when one is set; `None` unless all are
+/// positive.
 pub fn cost_at(
     price_per_gpu_hour: f64,
     gpus: u32,
     output_tokens_per_s: f64,
     input_tokens_per_s: f64,
+    currency: Option<&str>,
 ) -> Option<OperatingCost> {
     let positive = |v: f64| v.is_finite() && v > 0.0;
     if !positive(price_per_gpu_hour)
@@ -95,8 +115,21 @@ pub fn cost_at(
         input_tokens_per_s,
         per_million_output_tokens: output,
         per_million_input_tokens: input,
-        output_working: working(price_per_gpu_hour, gpus, output_tokens_per_s, output),
-        input_working: working(price_per_gpu_hour, gpus, input_tokens_per_s, input),
+        output_working: working(
+            price_per_gpu_hour,
+            gpus,
+            output_tokens_per_s,
+            output,
+            currency,
+        ),
+        input_working: working(
+            price_per_gpu_hour,
+            gpus,
+            input_tokens_per_s,
+            input,
+            currency,
+        ),
         basis: "Estimated".into(),
+        currency: currency.map(str::to_string),
     })
 }

@@ -855,10 +855,12 @@ fn the_operating_cost_is_the_hourly_price_over_the_predicted_tokens_and_only_whe
         GpuHourPrice {
             gpu_id: measured.gpu_id.clone(),
             price_per_gpu_hour: 2.5,
+            currency: None,
         },
         GpuHourPrice {
             gpu_id: "a100-sxm4-80gb".into(),
             price_per_gpu_hour: 4.0,
+            currency: None,
         },
     ];
     let rec = recommend_production(&input);
@@ -906,14 +908,27 @@ fn the_operating_cost_is_the_hourly_price_over_the_predicted_tokens_and_only_whe
         input_tokens_per_s: 2_000.0,
         ..p
     };
-    let cost = operating_cost(2.5, 4, &fixed).unwrap();
+    let price = |price_per_gpu_hour: f64, currency: Option<&str>| GpuHourPrice {
+        gpu_id: "h100-sxm".into(),
+        price_per_gpu_hour,
+        currency: currency.map(str::to_string),
+    };
+    let cost = operating_cost(&price(2.5, None), 4, &fixed).unwrap();
     assert!((cost.per_million_output_tokens - 13.888_888_888_888_89).abs() < 1e-9);
     assert!((cost.per_million_input_tokens - 1.388_888_888_888_889).abs() < 1e-9);
     assert_eq!(
         cost.output_working,
         "2.50 per GPU-hour × 4 GPUs ÷ (200.0 tok/s × 3,600 s/h) × 1,000,000 = 13.89"
     );
-    assert!(operating_cost(0.0, 4, &fixed).is_none());
+    assert_eq!(cost.currency, None);
+    // With the installation's currency, the price, the result and the figure name it.
+    let cost = operating_cost(&price(2.5, Some("EUR")), 4, &fixed).unwrap();
+    assert_eq!(
+        cost.output_working,
+        "2.50 EUR per GPU-hour × 4 GPUs ÷ (200.0 tok/s × 3,600 s/h) × 1,000,000 = 13.89 EUR"
+    );
+    assert_eq!(cost.currency.as_deref(), Some("EUR"));
+    assert!(operating_cost(&price(0.0, None), 4, &fixed).is_none());
 }
 
 #[test]

@@ -95,6 +95,7 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("id", "h200-nvl"), ("unit_price", "1")],
     ),
     ("reset_gpu", Need::Admin, &[("id", "h200-nvl")]),
+    ("set_price_currency", Need::Admin, &[("currency", "EUR")]),
     (
         "add_model",
         Need::Editor,

@@ -347,3 +347,48 @@ async fn prices_set_and_cleared_in_any_order_are_stored_as_given() {
         );
     }
 }
+
+/// The currency of the prices: set by admins (any case, stored upper case), refused with the
+/// field named when it is not three letters, cleared when empty; the catalog carries it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_prices_currency_is_set_checked_and_cleared_by_admins() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert!(
+        catalog["currency"].is_null(),
+        "none until an admin sets one"
+    );
+    app.call_ok(&admin, "set_price_currency", &[("currency", " chf ")])
+        .await;
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert_eq!(catalog["currency"], "CHF");
+    for bad in ["EURO", "€", "E1R"] {
+        let refused = app
+            .call(&admin, "set_price_currency", &[("currency", bad)])
+            .await;
+        assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        let text = refused.text().await.unwrap();
+        assert!(text.contains("currency:"), "{text}");
+    }
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert_eq!(catalog["currency"], "CHF", "a refused code changes nothing");
+    // The catalog page heads its price column with it.
+    let page = admin
+        .get(app.url("/admin/gpus"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("Prices (CHF): per card · per GPU-hour"),
+        "{page}"
+    );
+    assert!(page.contains("value=\"CHF\""));
+    app.call_ok(&admin, "set_price_currency", &[("currency", "")])
+        .await;
+    let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
+    assert!(catalog["currency"].is_null());
+}

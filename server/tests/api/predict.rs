@@ -432,6 +432,21 @@ async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers
     assert!(text.contains(&format!(
         "1.20 per GPU-hour × {gpus} GPUs ÷ ({output:.1} tok/s"
     )));
+    // With the installation's currency, the price field, the working and both costs name it.
+    app.call_ok(&admin, "set_price_currency", &[("currency", "eur")])
+        .await;
+    let text = text_of(&page(&app, &admin, &format!("/pilots/{demo}/load-tests")).await);
+    assert!(
+        text.contains("Price per GPU-hour, EUR (staff only)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "1.20 EUR per GPU-hour × {gpus} GPUs ÷ ({output:.1} tok/s"
+        )),
+        "{text}"
+    );
+    assert!(text.contains(" EUR per 1M output tokens: "), "{text}");
 
     // A customer of the demo's organisation: neither the field nor a cost, whatever is asked.
     let customer = app

@@ -712,6 +712,23 @@ async fn the_internal_edition_adds_costs_and_the_pilots_own_configuration_is_alw
         ((1.2 * 4.0 / (rate * 3600.0) * 1e6) - output).abs() < 0.01 * output,
         "{output} from {rate} tok/s"
     );
+    // With the installation's currency set, the money columns and the working name it.
+    app.call_ok(&admin, "set_price_currency", &[("currency", "EUR")])
+        .await;
+    let priced = get(&admin, "?edition=internal").await.text().await.unwrap();
+    let headers = &table_rows(&priced, "costs")[0];
+    assert_eq!(
+        &headers[3..],
+        [
+            "Cost (cards × unit price), EUR",
+            "Per 1M output tokens, EUR",
+            "Per 1M input tokens, EUR"
+        ],
+        "{headers:?}"
+    );
+    assert!(priced.contains("1.20 EUR per GPU-hour × 4 GPUs ÷ ("));
+    app.call_ok(&admin, "set_price_currency", &[("currency", "")])
+        .await;
     // Other hardware has no price and no prediction: said so, not a made-up figure.
     assert!(
         costs

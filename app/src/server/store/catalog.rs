@@ -121,3 +121,47 @@ impl Store {
         Ok(done > 0)
     }
 }
+
+/// The setting that names the currency of the catalog's prices.
+const PRICE_CURRENCY: &str = "price_currency";
+
+impl Store {
+    /// The currency the catalog's prices are entered in (ISO 4217), when an admin has set one.
+    pub async fn price_currency(&self) -> StoreResult<Option<String>> {
+        let row = sqlx::query("SELECT value FROM settings WHERE key = $1")
+            .bind(PRICE_CURRENCY)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| row.try_get("value")).transpose()?)
+    }
+
+    /// Sets the prices' currency, or with `None` removes it.
+    pub async fn set_price_currency(
+        &self,
+        currency: Option<&str>,
+        user_id: i64,
+    ) -> StoreResult<()> {
+        match currency {
+            Some(code) => {
+                sqlx::query(
+                    "INSERT INTO settings (key, value, updated_by, updated_ms) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (key) DO UPDATE SET value = excluded.value, \
+                     updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
+                )
+                .bind(PRICE_CURRENCY)
+                .bind(code)
+                .bind(user_id)
+                .bind(now_ms())
+                .execute(&self.pool)
+                .await?;
+            }
+            None => {
+                sqlx::query("DELETE FROM settings WHERE key = $1")
+                    .bind(PRICE_CURRENCY)
+                    .execute(&self.pool)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+}
