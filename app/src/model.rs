@@ -198,6 +198,15 @@ pub struct CatalogModel {
     pub origin: CatalogOrigin,
 }
 
+/// A label for money: `Cost, EUR` with a currency, else `Cost` (prices are plain numbers until
+/// an admin sets the currency).
+pub fn with_currency(label: &str, currency: Option<&str>) -> String {
+    match currency {
+        Some(code) => format!("{label}, {code}"),
+        None => label.to_string(),
+    }
+}
+
 /// The catalogs the sizing pages work with: the reviewed tables plus this installation's
 /// additions, edits and prices.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
@@ -234,12 +243,9 @@ impl SizingCatalog {
         }
     }
 
-    /// A column heading for money: `Cost, EUR` with a currency set, else `Cost`.
+    /// A label for money in this catalog's currency: `Cost, EUR` (see [`with_currency`]).
     pub fn with_currency(&self, label: &str) -> String {
-        match &self.currency {
-            Some(code) => format!("{label}, {code}"),
-            None => label.to_string(),
-        }
+        with_currency(label, self.currency.as_deref())
     }
 
     pub fn gpu(&self, id: &str) -> Option<&CatalogGpu> {

@@ -90,17 +90,14 @@ fn optional_number(field: &str, text: &str) -> Result<Option<f64>, AppError> {
 /// The price per GPU-hour a form asks for: [`FormField::NotSent`] keeps the GPU's
 /// current one, an empty field clears it, anything else must be a number of zero or more.
 #[cfg(feature = "ssr")]
-async fn hour_price_or_kept(
-    store: &crate::server::store::Store,
+fn hour_price_or_kept(
+    catalog: &SizingCatalog,
     id: &str,
     asked: &FormField,
 ) -> Result<Option<f64>, AppError> {
     match asked {
         FormField::Sent(text) => optional_number("hour_price", text),
-        FormField::NotSent => Ok(crate::server::catalog::effective_catalog(store)
-            .await?
-            .gpu(id)
-            .and_then(|g| g.hour_price)),
+        FormField::NotSent => Ok(catalog.gpu(id).and_then(|g| g.hour_price)),
     }
 }
 
@@ -153,7 +150,8 @@ pub async fn save_gpu(
                 .ok_or_else(|| AppError::invalid("bandwidth_gb_s: the memory bandwidth, GB/s"))?;
             let tflops = optional_number("bf16_dense_tflops", &bf16_dense_tflops)?;
             let unit_price = optional_number("unit_price", &unit_price)?;
-            let hour_price = hour_price_or_kept(&store, &id, &hour_price).await?;
+            let catalog = crate::server::catalog::effective_catalog(&store).await?;
+            let hour_price = hour_price_or_kept(&catalog, &id, &hour_price)?;
             let mut spec = GpuSpec::custom(&name, driver, cuda, bandwidth, tflops);
             spec.id = id.clone();
             spec.sources = vec![format!("entered by {}", admin.email)];
@@ -215,7 +213,7 @@ pub async fn set_gpu_price(
                 return Err(AppError::NotFound);
             }
             let unit_price = optional_number("unit_price", &unit_price)?;
-            let hour_price = hour_price_or_kept(&store, &id, &hour_price).await?;
+            let hour_price = hour_price_or_kept(&catalog, &id, &hour_price)?;
             store
                 .upsert_catalog_gpu(
                     &id,

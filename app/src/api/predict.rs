@@ -84,8 +84,9 @@ pub async fn get_capacity_twin(
             let mut view = ssr::twin_view(&services, pilot, rate, concurrency).await?;
             if user.role.is_staff() {
                 view.staff = true;
+                let catalog = crate::server::catalog::effective_catalog(&services.store).await?;
                 let price = match price.trim() {
-                    "" => match ssr::catalog_hour_price(&services, &view.pilot).await? {
+                    "" => match ssr::catalog_hour_price(&catalog, &view.pilot) {
                         Some((value, source)) => {
                             view.price_source = Some(source);
                             value.to_string()
@@ -94,7 +95,7 @@ pub async fn get_capacity_twin(
                     },
                     asked => asked.to_string(),
                 };
-                view.currency = services.store.price_currency().await?;
+                view.currency = catalog.currency;
                 ssr::price_view(&mut view, &price);
             }
             Ok(view)
@@ -564,21 +565,17 @@ pub mod ssr {
 
     /// The GPU catalog's price per GPU-hour of the pilot's GPU, and where it comes from, when an
     /// admin has set one (staff-only: the caller checks the role).
-    pub async fn catalog_hour_price(
-        services: &Services,
+    pub fn catalog_hour_price(
+        catalog: &crate::model::SizingCatalog,
         pilot: &Pilot,
-    ) -> Result<Option<(f64, String)>, AppError> {
-        let Some(gpu_id) = crate::pages::sizing::guess_gpu_id(&pilot.gpu_type) else {
-            return Ok(None);
-        };
-        let catalog = crate::server::catalog::effective_catalog(&services.store).await?;
-        Ok(catalog.gpu(&gpu_id).and_then(|g| {
-            let price = g.hour_price.filter(|p| *p > 0.0)?;
-            Some((
-                price,
-                format!("the GPU catalog's price per GPU-hour of {}", g.spec.name),
-            ))
-        }))
+    ) -> Option<(f64, String)> {
+        let gpu_id = crate::pages::sizing::guess_gpu_id(&pilot.gpu_type)?;
+        let gpu = catalog.gpu(&gpu_id)?;
+        let price = gpu.hour_price.filter(|p| *p > 0.0)?;
+        Some((
+            price,
+            format!("the GPU catalog's price per GPU-hour of {}", gpu.spec.name),
+        ))
     }
 
     /// The operating-point cost of `view`'s prediction at `price` per GPU-hour on the pilot's

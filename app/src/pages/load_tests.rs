@@ -435,10 +435,7 @@ mod render {
                 {twin.staff.then(|| view! {
                     <div class="field-row">
                         <div>
-                            <label for="twin-price">{match &twin.currency {
-                                Some(currency) => format!("Price per GPU-hour, {currency} (staff only)"),
-                                None => "Price per GPU-hour (staff only)".to_string(),
-                            }}</label>
+                            <label for="twin-price">{format!("{} (staff only)", crate::model::with_currency("Price per GPU-hour", twin.currency.as_deref()))}</label>
                             <input id="twin-price" name="price" type="number" min="0" step="any" value=twin.price.clone()/>
                         </div>
                     </div>

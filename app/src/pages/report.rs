@@ -62,7 +62,7 @@ fn report_page(
     let p = view.pilot.clone();
     let id = p.id;
     let can_share = view.can_share;
-    let (lang, set_lang) = signal(choice.lang.to_string());
+    let lang = RwSignal::new(choice.lang.to_string());
     // Staff choose the edition: the customer's (no prices) or the internal one (costs); anyone
     // else always gets the customer's, whatever the address asks for.
     let edition = RwSignal::new(if can_share && choice.internal {
@@ -77,29 +77,25 @@ fn report_page(
             format!("lang={}", lang.get())
         }
     };
-    // The page's own address follows the choice (replacing, not adding, a history entry).
+    // A selector's change handler: the choice, then the page's own address follows it
+    // (replacing, not adding, a history entry).
     let navigate = use_navigate();
-    let keep_in_address = move || {
-        navigate(
-            &format!("/pilots/{id}/report?{}", query()),
-            NavigateOptions {
-                replace: true,
-                scroll: false,
-                ..Default::default()
-            },
-        )
-    };
-    let on_lang = {
-        let keep = keep_in_address.clone();
+    let choose = move |choice: RwSignal<String>| {
+        let navigate = navigate.clone();
         move |ev| {
-            set_lang.set(event_target_value(&ev));
-            keep();
+            choice.set(event_target_value(&ev));
+            navigate(
+                &format!("/pilots/{id}/report?{}", query()),
+                NavigateOptions {
+                    replace: true,
+                    scroll: false,
+                    ..Default::default()
+                },
+            );
         }
     };
-    let on_edition = move |ev| {
-        edition.set(event_target_value(&ev));
-        keep_in_address();
-    };
+    let on_lang = choose(lang);
+    let on_edition = choose(edition);
     let html_href = move || format!("/pilots/{id}/report.html?{}", query());
     let pdf_href = move || format!("/pilots/{id}/report.pdf?{}", query());
     let pdf = if view.pdf_available {

@@ -28,7 +28,7 @@ use super::locale::Lang;
 use super::model::{Cell, Fact, RecommendationSection, Table};
 use crate::api::verdict::ssr::PilotEvidence;
 use crate::error::AppError;
-use crate::model::Pilot;
+use crate::model::{Pilot, SizingCatalog};
 use crate::server::Services;
 use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
 use engine::production::{
@@ -45,6 +45,7 @@ pub const MAX_CARDS: u32 = 8;
 /// the internal edition.
 pub async fn production(
     services: &Services,
+    catalog: &SizingCatalog,
     pilot: &Pilot,
     evidence: &PilotEvidence,
     edition: Edition,
@@ -84,7 +85,6 @@ pub async fn production(
         Ok(p) => p,
         Err(e) => return Ok(Err(format!("Production demand: {e}."))),
     };
-    let catalog = crate::server::catalog::effective_catalog(&services.store).await?;
     let wanted = crate::pages::sizing::guess_model_id(&pilot.model);
     let Some(model) = catalog
         .models
@@ -244,15 +244,10 @@ pub async fn section(
     lang: Lang,
     edition: Edition,
 ) -> Result<RecommendationSection, AppError> {
-    // The currency of the prices, for the costs (which only the internal edition shows).
-    let currency = if edition.priced() {
-        services.store.price_currency().await?
-    } else {
-        None
-    };
+    let catalog = crate::server::catalog::effective_catalog(&services.store).await?;
     Ok(
-        match production(services, pilot, evidence, edition).await? {
-            Ok(rec) => render(&rec, lang, edition, currency.as_deref()),
+        match production(services, &catalog, pilot, evidence, edition).await? {
+            Ok(rec) => render(&rec, lang, edition, catalog.currency.as_deref()),
             Err(why) => RecommendationSection {
                 headline: format!("{}: {why}", lang.labels().no_recommendation),
                 ..RecommendationSection::default()
@@ -464,10 +459,7 @@ fn render(
 /// The money columns name the prices' currency when one is set.
 fn costs(rec: &ProductionRecommendation, lang: Lang, currency: Option<&str>) -> Table {
     let t = lang.labels();
-    let money = |label: &str| match currency {
-        Some(code) => format!("{label}, {code}"),
-        None => label.to_string(),
-    };
+    let money = |label: &str| crate::model::with_currency(label, currency);
     let per_million = |value: Option<f64>, predicted: bool| match value {
         Some(v) => lang.number(v, 2),
         None if predicted => t.cost_not_priced.to_string(),

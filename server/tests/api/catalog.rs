@@ -374,14 +374,7 @@ async fn the_prices_currency_is_set_checked_and_cleared_by_admins() {
     let catalog = app.call_ok(&admin, "sizing_catalog", &[]).await;
     assert_eq!(catalog["currency"], "CHF", "a refused code changes nothing");
     // The catalog page heads its price column with it.
-    let page = admin
-        .get(app.url("/admin/gpus"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = app.page(&admin, "/admin/gpus").await;
     assert!(
         page.contains("Prices (CHF): per card · per GPU-hour"),
         "{page}"

@@ -133,16 +133,14 @@ fn warnings_titled<'a>(verdict: &'a Value, title: &str) -> Vec<&'a str> {
         .collect()
 }
 
-async fn page(who: &Client, url: String) -> String {
-    who.get(url).send().await.unwrap().text().await.unwrap()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_report_sizes_whole_sessions_on_calibrated_speed_and_grades_honestly() {
     let app = spawn_app().await;
     let demo = app.demo_pilot.expect("demo pilot");
     let admin = app.admin().await;
-    let html = page(&admin, app.url(&format!("/pilots/{demo}/report.html"))).await;
+    let html = app
+        .page(&admin, &format!("/pilots/{demo}/report.html"))
+        .await;
 
     // 30 requests per load-test point cannot show a p99 met, only one missed.
     assert!(html.contains("Pass marks missed: 0 of 2 pass marks met, 1 missed, 1 not comparable."));
@@ -339,7 +337,7 @@ async fn a_queue_at_one_scrape_is_a_note_and_at_two_in_a_row_the_alarm() {
         alarms.iter().any(|a| a.contains("a lasting queue")),
         "{alarms:?}"
     );
-    let html = page(&admin, app.url(&format!("/pilots/{pilot}/traffic"))).await;
+    let html = app.page(&admin, &format!("/pilots/{pilot}/traffic")).await;
     assert!(html.contains("the pilot hit its own limit: measured latencies understate demand"));
 }
 
@@ -438,18 +436,19 @@ async fn size_this_pilot_never_sizes_another_model_than_the_pilots() {
     let app = spawn_app().await;
     let admin = app.admin().await;
     let pilot = pilot(&app, &admin, "Secret", "acme/secret-13b", "Acme NPU 9").await;
-    let html = page(&admin, app.url(&format!("/pilots/{pilot}"))).await;
+    let html = app.page(&admin, &format!("/pilots/{pilot}")).await;
     assert!(html.contains("id=\"sizing-gaps\""));
     assert!(html.contains(
         "Model “acme/secret-13b” is not in the sizing catalog: the sizing page asks for its config.json instead of sizing another model."
     ));
     assert!(html.contains("GPU “Acme NPU 9” is not in the GPU catalog"));
     assert!(html.contains("/sizing?model=acme%2Fsecret-13b&amp;gpu=Acme%20NPU%209"));
-    let sizing = page(
-        &admin,
-        app.url("/sizing?model=acme%2Fsecret-13b&gpu=Acme%20NPU%209&weights=fp16&kv=16bit"),
-    )
-    .await;
+    let sizing = app
+        .page(
+            &admin,
+            "/sizing?model=acme%2Fsecret-13b&gpu=Acme%20NPU%209&weights=fp16&kv=16bit",
+        )
+        .await;
     assert!(sizing.contains("id=\"catalog-gaps\""));
     assert!(
         sizing
@@ -457,16 +456,16 @@ async fn size_this_pilot_never_sizes_another_model_than_the_pilots() {
     );
     assert!(!sizing.contains("id=\"sizing-fits\""), "nothing is sized");
     // A linked name the catalog knows resolves to its row.
-    let known = page(
+    let known = app.page(
         &admin,
-        app.url("/sizing?model=RedHatAI%2FQwen2.5-7B-Instruct&gpu=Tesla%20V100-SXM2-16GB&tp=4&weights=fp16&kv=16bit"),
+        "/sizing?model=RedHatAI%2FQwen2.5-7B-Instruct&gpu=Tesla%20V100-SXM2-16GB&tp=4&weights=fp16&kv=16bit",
     )
     .await;
     assert!(!known.contains("id=\"catalog-gaps\""));
     assert!(known.contains("id=\"sizing-fits\""));
     // The demo pilot's link names its catalog rows.
     let demo = app.demo_pilot.unwrap();
-    let html = page(&admin, app.url(&format!("/pilots/{demo}"))).await;
+    let html = app.page(&admin, &format!("/pilots/{demo}")).await;
     assert!(!html.contains("id=\"sizing-gaps\""));
     assert!(html.contains("/sizing?model=qwen2.5-7b&amp;gpu=v100-sxm2-16gb&amp;tp=4"));
 }

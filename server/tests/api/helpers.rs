@@ -158,6 +158,13 @@ impl TestApp {
         format!("{}{path}", self.base)
     }
 
+    /// The HTML of the page at `path` as `who` gets it; the page must answer 200.
+    pub async fn page(&self, who: &Client, path: &str) -> String {
+        let response = who.get(self.url(path)).send().await.expect("request sent");
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        response.text().await.unwrap()
+    }
+
     /// Calls a server function with form-encoded arguments.
     pub async fn call(&self, client: &Client, endpoint: &str, form: &[(&str, &str)]) -> Response {
         client

@@ -235,12 +235,6 @@ async fn a_pilot_without_load_tests_is_422() {
     );
 }
 
-async fn page(app: &TestApp, who: &reqwest::Client, path: &str) -> String {
-    let response = who.get(app.url(path)).send().await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK, "{path}");
-    response.text().await.unwrap()
-}
-
 /// `server predict <args>`: it must succeed; its JSON answer.
 fn predict_cli(args: &[&std::ffi::OsStr]) -> Value {
     let output = server_binary().arg("predict").args(args).output().unwrap();
@@ -274,7 +268,9 @@ async fn the_load_tests_page_shows_the_capacity_twin_card() {
     let admin = app.admin().await;
 
     // Default: the demo plan's planned peak of 8 requests in flight.
-    let html = page(&app, &admin, &format!("/pilots/{demo}/load-tests")).await;
+    let html = app
+        .page(&admin, &format!("/pilots/{demo}/load-tests"))
+        .await;
     let text = text_of(&html);
     assert!(html.contains(r#"id="capacity-twin""#), "no card");
     assert!(text.contains("Capacity twin"));
@@ -328,8 +324,7 @@ async fn the_load_tests_page_shows_the_capacity_twin_card() {
 
     // A rate asked on the form.
     let text = text_of(
-        &page(
-            &app,
+        &app.page(
             &admin,
             &format!("/pilots/{demo}/load-tests?twin=rate&load=0.25"),
         )
@@ -339,8 +334,7 @@ async fn the_load_tests_page_shows_the_capacity_twin_card() {
     assert!(text.contains("Request throughput:"));
     // A bad value: said on the card, the page still answers.
     let text = text_of(
-        &page(
-            &app,
+        &app.page(
             &admin,
             &format!("/pilots/{demo}/load-tests?twin=concurrency&load=lots"),
         )
@@ -354,7 +348,10 @@ async fn the_load_tests_page_shows_the_capacity_twin_card() {
     // A pilot without load tests: the card's empty state.
     let acme = app.organisation(&admin, "Acme Corp").await;
     let pilot = app.pilot(&admin, acme, "No tests yet").await;
-    let text = text_of(&page(&app, &admin, &format!("/pilots/{pilot}/load-tests")).await);
+    let text = text_of(
+        &app.page(&admin, &format!("/pilots/{pilot}/load-tests"))
+            .await,
+    );
     assert!(text.contains("No load test to fit the twin on"), "{text}");
 }
 
@@ -367,12 +364,8 @@ async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers
     let gpus = pilot.gpu_count as f64;
 
     let text = text_of(
-        &page(
-            &app,
-            &admin,
-            &format!("/pilots/{demo}/load-tests?price=2.5"),
-        )
-        .await,
+        &app.page(&admin, &format!("/pilots/{demo}/load-tests?price=2.5"))
+            .await,
     );
     assert!(text.contains("Price per GPU-hour (staff only)"));
     assert!(
@@ -397,17 +390,16 @@ async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers
     assert!(text.contains("per 1M input tokens: 2.50 per GPU-hour"));
     // A bad price is said on the card.
     let text = text_of(
-        &page(
-            &app,
-            &admin,
-            &format!("/pilots/{demo}/load-tests?price=cheap"),
-        )
-        .await,
+        &app.page(&admin, &format!("/pilots/{demo}/load-tests?price=cheap"))
+            .await,
     );
     assert!(text.contains("price: `cheap` is not a positive price per GPU-hour"));
     // Without a price asked, the GPU catalog's price per GPU-hour of the pilot's GPU is used,
     // and the card says where it came from.
-    let text = text_of(&page(&app, &admin, &format!("/pilots/{demo}/load-tests")).await);
+    let text = text_of(
+        &app.page(&admin, &format!("/pilots/{demo}/load-tests"))
+            .await,
+    );
     assert!(
         !text.contains("Operating-point cost"),
         "no price anywhere yet"
@@ -422,7 +414,10 @@ async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers
         ],
     )
     .await;
-    let text = text_of(&page(&app, &admin, &format!("/pilots/{demo}/load-tests")).await);
+    let text = text_of(
+        &app.page(&admin, &format!("/pilots/{demo}/load-tests"))
+            .await,
+    );
     assert!(
         text.contains(
             "Price: the GPU catalog's price per GPU-hour of NVIDIA Tesla V100 SXM2 16GB (enter another to compare)."
@@ -435,7 +430,10 @@ async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers
     // With the installation's currency, the price field, the working and both costs name it.
     app.call_ok(&admin, "set_price_currency", &[("currency", "eur")])
         .await;
-    let text = text_of(&page(&app, &admin, &format!("/pilots/{demo}/load-tests")).await);
+    let text = text_of(
+        &app.page(&admin, &format!("/pilots/{demo}/load-tests"))
+            .await,
+    );
     assert!(
         text.contains("Price per GPU-hour, EUR (staff only)"),
         "{text}"
@@ -457,18 +455,17 @@ async fn staff_see_the_operating_point_cost_on_the_pilots_own_gpus_and_customers
             pilot.organisation_id,
         )
         .await;
-    let html = page(
-        &app,
-        &customer,
-        &format!("/pilots/{demo}/load-tests?price=2.5"),
-    )
-    .await;
+    let html = app
+        .page(&customer, &format!("/pilots/{demo}/load-tests?price=2.5"))
+        .await;
     assert!(html.contains(r#"id="capacity-twin""#));
     assert!(!html.contains("twin-price"));
     assert!(!html.contains("Operating-point cost"));
     assert!(!html.contains("per GPU-hour"));
     // Not the catalog's price either.
-    let html = page(&app, &customer, &format!("/pilots/{demo}/load-tests")).await;
+    let html = app
+        .page(&customer, &format!("/pilots/{demo}/load-tests"))
+        .await;
     assert!(!html.contains("per GPU-hour") && !html.contains("Operating-point cost"));
 }
 

@@ -756,11 +756,8 @@ async fn the_internal_edition_adds_costs_and_the_pilots_own_configuration_is_alw
 
     // The report page opens the language and edition its address asks for, to staff; a
     // customer's page never previews or links the internal edition, whatever the address says.
-    let page = |who: &reqwest::Client| {
-        let request = who.get(app.url(&format!("/pilots/{pilot}/report?lang=de&edition=internal")));
-        async move { request.send().await.unwrap().text().await.unwrap() }
-    };
-    let staff_page = page(&admin).await;
+    let path = format!("/pilots/{pilot}/report?lang=de&edition=internal");
+    let staff_page = app.page(&admin, &path).await;
     assert!(
         staff_page.contains(&format!(
             "src=\"/pilots/{pilot}/report.html?lang=de&amp;edition=internal\""
@@ -769,7 +766,7 @@ async fn the_internal_edition_adds_costs_and_the_pilots_own_configuration_is_alw
     );
     assert!(staff_page.contains("<option value=\"internal\" selected"));
     assert!(staff_page.contains("<option value=\"de\" selected"));
-    let customer_page = page(&customer).await;
+    let customer_page = app.page(&customer, &path).await;
     assert!(
         customer_page.contains(&format!("src=\"/pilots/{pilot}/report.html?lang=de\"")),
         "{customer_page}"
