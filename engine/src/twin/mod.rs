@@ -17,6 +17,9 @@
 //! * [`workload`]: prompt and answer lengths drawn from what the load tests report.
 //! * [`predict`]: the [`Prediction`] and its basis: Measured, Simulated or Estimated.
 //! * [`trace`]: the pilot's gateway traffic as a Mooncake trace and the commands replaying it.
+//! * [`transfer`]: the fitted step cost carried to another GPU, split, precision or
+//!   execution mode by the physics of the work, with a stated range; a prior per GPU family
+//!   without a load test.
 //! * [`backtest`]: leave-one-out over the measured points — the error the twin states.
 //! * [`evidence`], [`serving_limits`], [`statistics`], [`least_squares`], [`rng`]: reading
 //!   points, stated limits, summaries, the solver and the seeded random numbers.
@@ -39,6 +42,7 @@ pub mod simulate;
 pub mod statistics;
 pub mod timing;
 pub mod trace;
+pub mod transfer;
 pub mod workload;
 
 #[cfg(test)]
@@ -56,6 +60,10 @@ pub use simulate::{RequestOutcome, Simulation, SimulationOptions, simulate};
 pub use statistics::{Percentiles, RunStatistics, Window};
 pub use timing::{
     EngineLimits, FittedRange, LimitSource, PrefillScheduling, ScenarioShape, StepCost, TimingModel,
+};
+pub use transfer::{
+    Execution, GpuFamily, Ranged, RangedPercentiles, ServingSetup, TransferError,
+    TransferredPrediction, TransferredTwin, predict_transferred, prior_twin, transfer,
 };
 pub use workload::{TokenLengths, Workload};
 
