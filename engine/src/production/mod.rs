@@ -46,6 +46,7 @@
 pub mod arithmetic;
 pub mod calibration;
 pub mod concurrency;
+pub mod demand_process;
 pub mod load_test;
 pub mod operating_cost;
 pub mod precision;
@@ -57,6 +58,10 @@ mod tests;
 pub use arithmetic::{ArithmeticLine, Source};
 pub use calibration::{Calibration, MeasuredPoint, calibrate};
 pub use concurrency::{BoundBasis, READING_FLOOR_TOKENS_PER_S, SessionsToHold, sessions_to_hold};
+pub use demand_process::{
+    ArrivalBasis, BusiestHour, DemandProcess, LoggedRequest, ServiceTimes, SessionsInFlight,
+    sessions_in_flight,
+};
 pub use load_test::{CommandLine, LoadTestPoint, LoadTestSettings, NextLoadTest, next_load_test};
 pub use operating_cost::{GpuHourPrice, OperatingCost, cost_at, operating_cost};
 pub use precision::{
