@@ -31,6 +31,7 @@
 //! * [`memory_model`], [`planning`], [`vllm`]: the two budgets.
 //! * [`estimate`]: [`size`], the one entry point for a single configuration.
 //! * [`recommend`]: every configuration up to a card limit, marked feasible or not, ranked.
+//! * [`form_factor`]: how a card is sold (singly, on SXM/OAM boards, not for servers).
 //! * [`startup_log`]: reads a real vLLM start-up log and compares it with a prediction.
 //!
 //! Units: GiB = 2^30 bytes, KiB = 2^10 bytes; GB = 10^9 bytes (vendor bandwidths and "GB read per
@@ -38,6 +39,7 @@
 
 pub mod decode;
 pub mod estimate;
+pub mod form_factor;
 pub mod gpu;
 pub mod hf_config;
 pub mod kv_cache;
@@ -60,6 +62,7 @@ mod startup_corpus;
 mod worked_examples;
 
 pub use estimate::{CardMemory, SizingInput, SizingResult, Step, size};
+pub use form_factor::{FormFactor, FormFactorKind, form_factor};
 pub use gpu::{FormatSupport, GpuSpec, gpu_by_id, gpus};
 pub use memory_model::{MemoryModel, VllmVersion, vllm_assumptions};
 pub use model::{AttentionKind, ModelClass, ModelSpec, MoeSpec, model_by_id, models};
