@@ -11,87 +11,89 @@
 //! decode (missing, or not of their type) are [`AppError::BadArgument`], answered 400 with the
 //! field named, never 500.
 
+use desk::ServiceError;
+use desk::error::WireError;
 use leptos::server_fn::{
     codec::JsonEncoding,
     error::{FromServerFnError, ServerFnErrorErr},
 };
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+/// A service's refusal (its variants, so pages match on them), or a server function whose request
+/// the framework could not decode or send ([`AppError::ServerFn`]). Messages, statuses and kinds
+/// are the services' own ([`ServiceError`]): this type only adds the transport's failures.
+#[derive(Clone, Debug, PartialEq)]
 pub enum AppError {
-    #[error("Please sign in to continue.")]
     Unauthenticated,
-    #[error("Page not found.")]
     NotFound,
-    #[error("Your role does not allow this.")]
     Forbidden,
-    #[error("{0}")]
     Invalid(String),
     /// A server function's arguments could not be decoded: `field: problem`.
-    #[error("{0}")]
     BadArgument(String),
-    #[error("E-mail address or password is wrong.")]
     BadCredentials,
-    /// Sign-ins are backing off (too many recent failures): retry after this many seconds.
-    #[error("Too many failed sign-in attempts. Try again in {}.", wait_text(*.0))]
     TooManyAttempts(u64),
-    /// Bounded work (password checks, PDF printing) is busy: retry after this many seconds.
-    #[error("The server is busy with other requests of this kind. Try again in {}.", wait_text(*.0))]
     Busy(u64),
-    #[error("The file is larger than the upload limit of {0} MiB (MAX_UPLOAD_MB).")]
     TooLarge(u64),
-    #[error("{0}")]
     Conflict(String),
-    #[error("Something went wrong on the server. It has been logged; please try again.")]
     Internal,
-    /// A service the request needs is not available here (e.g. Chromium for PDF export).
-    #[error("{0}")]
     Unavailable(String),
-    #[error("{0}")]
     ServerFn(ServerFnErrorErr),
 }
 
-/// "12 seconds", "1 minute", "3 minutes".
-fn wait_text(seconds: u64) -> String {
-    match seconds {
-        0..=1 => "a second".into(),
-        2..=90 => format!("{seconds} seconds"),
-        _ => {
-            let minutes = seconds.div_ceil(60);
-            if minutes == 1 {
-                "1 minute".into()
-            } else {
-                format!("{minutes} minutes")
-            }
+impl From<ServiceError> for AppError {
+    fn from(error: ServiceError) -> Self {
+        match error {
+            ServiceError::Unauthenticated => AppError::Unauthenticated,
+            ServiceError::NotFound => AppError::NotFound,
+            ServiceError::Forbidden => AppError::Forbidden,
+            ServiceError::Invalid(m) => AppError::Invalid(m),
+            ServiceError::BadArgument(m) => AppError::BadArgument(m),
+            ServiceError::BadCredentials => AppError::BadCredentials,
+            ServiceError::TooManyAttempts(s) => AppError::TooManyAttempts(s),
+            ServiceError::Busy(s) => AppError::Busy(s),
+            ServiceError::TooLarge(mib) => AppError::TooLarge(mib),
+            ServiceError::Conflict(m) => AppError::Conflict(m),
+            ServiceError::Internal => AppError::Internal,
+            ServiceError::Unavailable(m) => AppError::Unavailable(m),
         }
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl From<desk::store::StoreError> for AppError {
+    fn from(error: desk::store::StoreError) -> Self {
+        ServiceError::from(error).into()
     }
 }
 
 impl AppError {
+    /// The service error this is, `None` for a transport failure.
+    fn service(&self) -> Option<ServiceError> {
+        Some(match self {
+            AppError::Unauthenticated => ServiceError::Unauthenticated,
+            AppError::NotFound => ServiceError::NotFound,
+            AppError::Forbidden => ServiceError::Forbidden,
+            AppError::Invalid(m) => ServiceError::Invalid(m.clone()),
+            AppError::BadArgument(m) => ServiceError::BadArgument(m.clone()),
+            AppError::BadCredentials => ServiceError::BadCredentials,
+            AppError::TooManyAttempts(s) => ServiceError::TooManyAttempts(*s),
+            AppError::Busy(s) => ServiceError::Busy(*s),
+            AppError::TooLarge(mib) => ServiceError::TooLarge(*mib),
+            AppError::Conflict(m) => ServiceError::Conflict(m.clone()),
+            AppError::Internal => ServiceError::Internal,
+            AppError::Unavailable(m) => ServiceError::Unavailable(m.clone()),
+            AppError::ServerFn(_) => return None,
+        })
+    }
+
     /// The HTTP status this error is answered with.
     pub fn status_code(&self) -> u16 {
-        match self {
-            AppError::Unauthenticated | AppError::BadCredentials => 401,
-            AppError::NotFound => 404,
-            AppError::Forbidden => 403,
-            AppError::Invalid(_) => 422,
-            AppError::BadArgument(_) => 400,
-            AppError::TooManyAttempts(_) => 429,
-            AppError::Busy(_) => 503,
-            AppError::TooLarge(_) => 413,
-            AppError::Conflict(_) => 409,
-            AppError::Internal => 500,
-            AppError::Unavailable(_) => 503,
-            AppError::ServerFn(_) => 400,
-        }
+        self.service().map_or(400, |e| e.status_code())
     }
 
     /// Seconds after which the same request may succeed (`Retry-After`), where that is known.
     pub fn retry_after_s(&self) -> Option<u64> {
-        match self {
-            AppError::TooManyAttempts(seconds) | AppError::Busy(seconds) => Some(*seconds),
-            _ => None,
-        }
+        self.service().and_then(|e| e.retry_after_s())
     }
 
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -100,44 +102,31 @@ impl AppError {
 
     /// The stable name of the kind of error, as `kind` on the wire.
     pub fn kind(&self) -> &'static str {
-        match self {
-            AppError::Unauthenticated => "unauthenticated",
-            AppError::NotFound => "not_found",
-            AppError::Forbidden => "forbidden",
-            AppError::Invalid(_) => "invalid",
-            AppError::BadArgument(_) => "bad_argument",
-            AppError::BadCredentials => "bad_credentials",
-            AppError::TooManyAttempts(_) => "too_many_attempts",
-            AppError::Busy(_) => "busy",
-            AppError::TooLarge(_) => "too_large",
-            AppError::Conflict(_) => "conflict",
-            AppError::Internal => "internal",
-            AppError::Unavailable(_) => "unavailable",
-            AppError::ServerFn(_) => "server_fn",
+        self.service().map_or("server_fn", |e| e.kind())
+    }
+}
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self, self.service()) {
+            (AppError::ServerFn(error), _) => error.fmt(f),
+            (_, Some(error)) => error.fmt(f),
+            (_, None) => Ok(()),
         }
     }
 }
 
-/// The wire form of [`AppError`].
-#[derive(Serialize, Deserialize)]
-struct WireError {
-    error: String,
-    kind: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    retry_after_s: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    limit_mib: Option<u64>,
-}
+impl std::error::Error for AppError {}
 
 impl Serialize for AppError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        WireError {
-            error: self.to_string(),
-            kind: self.kind().to_string(),
-            retry_after_s: self.retry_after_s(),
-            limit_mib: match self {
-                AppError::TooLarge(mib) => Some(*mib),
-                _ => None,
+        match self.service() {
+            Some(error) => error.to_wire(),
+            None => WireError {
+                error: self.to_string(),
+                kind: self.kind().to_string(),
+                retry_after_s: None,
+                limit_mib: None,
             },
         }
         .serialize(serializer)
@@ -147,21 +136,9 @@ impl Serialize for AppError {
 impl<'de> Deserialize<'de> for AppError {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let wire = WireError::deserialize(deserializer)?;
-        Ok(match wire.kind.as_str() {
-            "unauthenticated" => AppError::Unauthenticated,
-            "not_found" => AppError::NotFound,
-            "forbidden" => AppError::Forbidden,
-            "invalid" => AppError::Invalid(wire.error),
-            "bad_argument" => AppError::BadArgument(wire.error),
-            "bad_credentials" => AppError::BadCredentials,
-            "too_many_attempts" => AppError::TooManyAttempts(wire.retry_after_s.unwrap_or(60)),
-            "busy" => AppError::Busy(wire.retry_after_s.unwrap_or(5)),
-            "too_large" => AppError::TooLarge(wire.limit_mib.unwrap_or(0)),
-            "conflict" => AppError::Conflict(wire.error),
-            "internal" => AppError::Internal,
-            // Unavailable, server_fn and anything newer: the message is what matters.
-            _ => AppError::Unavailable(wire.error),
-        })
+        let message = wire.error.clone();
+        // server_fn and anything newer: the message is what matters.
+        Ok(ServiceError::from_wire(wire).map_or(AppError::Unavailable(message), AppError::from))
     }
 }
 
@@ -210,7 +187,7 @@ impl FromServerFnError for AppError {
 
 impl From<engine::pilot::FieldError> for AppError {
     fn from(error: engine::pilot::FieldError) -> Self {
-        AppError::Invalid(error.to_string())
+        ServiceError::from(error).into()
     }
 }
 

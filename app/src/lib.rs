@@ -1,21 +1,24 @@
 //! Pilot Desk's user interface: a Leptos app rendered on the server and hydrated in the browser.
 //!
 //! * [`pages`]: one module per page; [`components`]: the widgets pages share.
-//! * [`api`]: the server functions pages call (thin: authorise, validate, store).
-//! * [`model`]: what crosses the wire; [`error`]: the one error type.
-//! * `server` (with the `ssr` feature only): the store (all SQL), sessions and authorisation.
+//! * [`api`]: the server functions pages call (thin: authorise, call one service of the `desk`
+//!   crate, map its error).
+//! * [`model`]: what crosses the wire (the `desk` crate's types); [`error`]: the error of server
+//!   functions.
+//! * `server` (with the `ssr` feature only): the request's viewer and the Leptos-context glue.
 
 #![recursion_limit = "256"]
 
 pub mod api;
 pub mod components;
 pub mod error;
-pub mod model;
 pub mod pages;
 #[cfg(feature = "ssr")]
-pub mod report;
-#[cfg(feature = "ssr")]
 pub mod server;
+
+pub use desk::model;
+#[cfg(feature = "ssr")]
+pub use desk::report;
 
 pub use pages::{App, shell};
 

@@ -63,8 +63,8 @@ pub enum TokenCommand {
         #[arg(long, default_value = "command line")]
         name: String,
         /// How many days the token lives (1–365)
-        #[arg(long, default_value_t = app::server::auth::API_TOKEN_DEFAULT_DAYS,
-              value_parser = clap::value_parser!(u32).range(1..=app::server::auth::API_TOKEN_MAX_DAYS as i64))]
+        #[arg(long, default_value_t = desk::auth::API_TOKEN_DEFAULT_DAYS,
+              value_parser = clap::value_parser!(u32).range(1..=desk::auth::API_TOKEN_MAX_DAYS as i64))]
         days: u32,
     },
 }

@@ -79,7 +79,7 @@ pub struct Config {
     pub public_origin: Option<String>,
     pub trust_proxy: bool,
     /// Sign-in back-off (not a setting: the documented defaults; tests shorten it).
-    pub login_backoff: app::server::throttle::LoginBackoff,
+    pub login_backoff: desk::throttle::LoginBackoff,
     /// PostgreSQL schema to confine the connection to (tests only).
     pub pg_schema: Option<String>,
 }
@@ -87,7 +87,7 @@ pub struct Config {
 /// The origin of a `PUBLIC_URL`: `http(s)://host[:port]` with nothing after it but `/`.
 pub fn public_origin(url: &str) -> anyhow::Result<String> {
     let url = url.trim();
-    let origin = app::server::auth::origin_of(url)
+    let origin = desk::auth::origin_of(url)
         .filter(|origin| origin.starts_with("https://") || origin.starts_with("http://"))
         .ok_or_else(|| {
             anyhow::anyhow!("PUBLIC_URL must look like https://pilots.example.com (got `{url}`)")
@@ -106,7 +106,7 @@ impl Settings {
     pub fn validate(self) -> anyhow::Result<Config> {
         let database_url = match self.database_url.filter(|u| !u.trim().is_empty()) {
             Some(url) => {
-                if app::server::store::Backend::of_url(&url).is_none() {
+                if desk::store::Backend::of_url(&url).is_none() {
                     bail!(
                         "DATABASE_URL must start with sqlite: or postgres:// (got `{}`)",
                         url.split(':').next().unwrap_or_default()

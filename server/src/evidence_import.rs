@@ -14,11 +14,11 @@
 //! upload names the kind: a CSV is never guessed to be one, since load tests and gateway logs
 //! come first. A run is read against [`ReadSettings::eval_set`].
 
-use app::api::quality::{EVAL_RUN, EVAL_SET, LM_EVAL_RESULTS, ssr as quality};
-use app::api::traffic::{
-    GATEWAY_LOG, GatewayLogSummary, METRICS_SCRAPE, MetricsScrapeSummary, ssr as traffic,
+use desk::evidence::{MAX_STARTUP_LOG_BYTES, STARTUP_LOG};
+use desk::quality::{EVAL_RUN, EVAL_SET, LM_EVAL_RESULTS, service as quality};
+use desk::traffic::{
+    GATEWAY_LOG, GatewayLogSummary, METRICS_SCRAPE, MetricsScrapeSummary, service as traffic,
 };
-use app::server::evidence::{MAX_STARTUP_LOG_BYTES, STARTUP_LOG};
 use engine::ingest::{ErrorKind, Import, ImportOptions, import_reader};
 use engine::quality::{EvalRun, EvalSet, LmEvalResults};
 use engine::sizing::StartupLog;
@@ -53,7 +53,7 @@ pub struct ReadSettings {
     pub eval_set: Option<EvalSet>,
 }
 
-use app::api::load_tests::ssr::MAX_SAMPLED_BYTES;
+use desk::load_tests::service::MAX_SAMPLED_BYTES;
 
 /// What a file turned out to be.
 #[derive(Debug)]
@@ -176,7 +176,7 @@ fn read_quality(
     settings: &ReadSettings,
 ) -> Result<Recognised, NotRecognised> {
     let text = read_text(file_name, path, MAX_QUALITY_BYTES)?;
-    let refused = |e: app::error::AppError| NotRecognised(e.to_string());
+    let refused = |e: desk::ServiceError| NotRecognised(e.to_string());
     match kind {
         EVAL_SET => quality::parse_set(file_name, &text)
             .map(Recognised::EvalSet)

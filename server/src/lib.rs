@@ -18,14 +18,14 @@ pub mod static_files;
 pub mod upload;
 
 use anyhow::Context;
-use app::server::Services;
-use app::server::auth::{AuthSettings, session_guard};
-use app::server::bootstrap::{FirstStart, first_start};
-use app::server::store::Store;
 use app::{App, shell};
 use axum::Router;
 use axum::extract::FromRef;
 use config::Config;
+use desk::Services;
+use desk::auth::{AuthSettings, session_guard};
+use desk::bootstrap::{FirstStart, first_start};
+use desk::store::Store;
 use http::{HeaderName, HeaderValue};
 use leptos::prelude::*;
 use leptos_axum::{LeptosRoutes, generate_route_list};
@@ -164,7 +164,7 @@ pub fn services(config: &Config, store: Store) -> Services {
         chromium: config
             .chromium_path
             .clone()
-            .or_else(app::report::pdf::find_chromium),
+            .or_else(desk::report::pdf::find_chromium),
     }
 }
 
@@ -190,11 +190,11 @@ impl Application {
             .with_context(|| format!("LEPTOS_SITE_ADDR: cannot listen on {}", config.site_addr))?;
         let services = services(&config, store.clone());
         if let Some(first) = &first_start {
-            app::server::bootstrap::seed_demo_evidence(&services, first)
+            desk::bootstrap::seed_demo_evidence(&services, first)
                 .await
                 .map_err(|e| anyhow::anyhow!("first-start demo evidence failed: {e}"))?;
         }
-        match app::api::load_tests::ssr::backfill_request_samples(&services).await {
+        match desk::load_tests::service::backfill_request_samples(&services).await {
             Ok(0) => {}
             Ok(filled) => tracing::info!(
                 filled,
@@ -226,7 +226,7 @@ impl Application {
     /// Serves until Ctrl-C / SIGTERM; expired sessions are purged hourly meanwhile.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         let store = self.store.clone();
-        let failure_window_ms = app::server::throttle::LoginBackoff::default().longest_window_ms();
+        let failure_window_ms = desk::throttle::LoginBackoff::default().longest_window_ms();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
             loop {

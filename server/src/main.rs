@@ -1,8 +1,8 @@
 //! `server`: parses the command line and hands over to the library.
 
 use anyhow::Context;
-use app::server::accounts::create_account_in_named_organisation;
 use clap::Parser;
+use desk::accounts::create_account_in_named_organisation;
 use server::cli::{Cli, Command, TokenCommand, UserCommand};
 use server::{Application, open_store};
 use std::process::ExitCode;
@@ -90,7 +90,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("{e}"))?
                 .ok_or_else(|| anyhow::anyhow!("--email: no user {email}"))?
                 .user;
-            let issued = app::server::auth::issue_api_token(&store, user.id, &name, days)
+            let issued = desk::auth::issue_api_token(&store, user.id, &name, days)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             println!(

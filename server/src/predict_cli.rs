@@ -15,8 +15,8 @@
 //! (`engine::twin::Prediction`). Bad arguments stop with a message naming the flag.
 
 use anyhow::{Context, bail};
-use app::api::predict::ssr::{LoadTestInput, TwinEvidence, TwinInputError};
 use clap::Args;
+use desk::predict::service::{LoadTestInput, TwinEvidence, TwinInputError};
 use engine::ingest::{Import, ImportOptions};
 use engine::twin::{
     ArrivalProcess, Basis, LimitSource, Percentiles, Prediction, PrefillScheduling, Question,

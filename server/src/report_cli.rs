@@ -4,7 +4,7 @@
 //! The export is recorded like one from the web (via `cli`, no user).
 
 use anyhow::Context;
-use app::report::{Edition, Lang};
+use desk::report::{Edition, Lang};
 use std::path::PathBuf;
 
 /// What to export.
@@ -53,7 +53,7 @@ pub async fn run(args: &ReportArgs, config: &crate::config::Config) -> anyhow::R
         (None, Some(path)) => (false, path),
         (None, None) => unreachable!("clap requires --pdf or --html"),
     };
-    let rendered = app::report::export(&services, pilot, lang, edition, pdf, None, "cli")
+    let rendered = desk::report::export(&services, pilot, lang, edition, pdf, None, "cli")
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::write(path, &rendered.bytes).with_context(|| format!("writing {}", path.display()))?;

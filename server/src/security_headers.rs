@@ -22,8 +22,7 @@ pub const STARTUP_LOG_ENDPOINT: &str = "/api/add_startup_log";
 
 /// Largest body of [`STARTUP_LOG_ENDPOINT`]: three times the 4 MiB log (percent-encoding at
 /// worst) plus 1 MiB for the other fields.
-pub const STARTUP_LOG_BODY_LIMIT: usize =
-    3 * app::server::evidence::MAX_STARTUP_LOG_BYTES + (1 << 20);
+pub const STARTUP_LOG_BODY_LIMIT: usize = 3 * desk::evidence::MAX_STARTUP_LOG_BYTES + (1 << 20);
 
 /// Axum middleware for the whole router (see the module documentation).
 pub async fn security_headers(request: Request, next: Next) -> Response {

@@ -6,8 +6,8 @@
 //! temporary file and then either [`ReceivedFile::keep`]s it under `DATA_DIR/evidence/<sha256>`
 //! (the raw file stays available for re-analysis and audit) or drops it, which deletes it.
 
-use app::error::AppError;
 use axum::extract::Multipart;
+use desk::ServiceError;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -36,7 +36,7 @@ impl ReceivedFile {
     /// Moves the file to `evidence_dir/<sha256>`; returns that path and whether this call put
     /// it there (a file with the same content already there, e.g. another pilot's, is left as it
     /// is and must not be removed if recording fails).
-    pub async fn keep(mut self, evidence_dir: &Path) -> Result<(PathBuf, bool), AppError> {
+    pub async fn keep(mut self, evidence_dir: &Path) -> Result<(PathBuf, bool), ServiceError> {
         tokio::fs::create_dir_all(evidence_dir)
             .await
             .map_err(internal)?;
@@ -62,9 +62,9 @@ impl Drop for ReceivedFile {
     }
 }
 
-fn internal(error: std::io::Error) -> AppError {
+fn internal(error: std::io::Error) -> ServiceError {
     tracing::error!(%error, "upload storage failed");
-    AppError::Internal
+    ServiceError::Internal
 }
 
 /// Keeps only the last path component of a client-supplied file name.
@@ -84,7 +84,7 @@ pub async fn receive_evidence(
     mut multipart: Multipart,
     uploads_dir: &Path,
     max_bytes: u64,
-) -> Result<EvidenceUpload, AppError> {
+) -> Result<EvidenceUpload, ServiceError> {
     tokio::fs::create_dir_all(uploads_dir)
         .await
         .map_err(internal)?;
@@ -93,12 +93,12 @@ pub async fn receive_evidence(
     while let Some(mut field) = multipart
         .next_field()
         .await
-        .map_err(|e| AppError::invalid(format!("upload: {}", e.body_text())))?
+        .map_err(|e| ServiceError::invalid(format!("upload: {}", e.body_text())))?
     {
         let name = field.name().unwrap_or_default().to_string();
         if name == "file" {
             if file.is_some() {
-                return Err(AppError::invalid("file: send one file per upload"));
+                return Err(ServiceError::invalid("file: send one file per upload"));
             }
             let file_name = clean_file_name(field.file_name().unwrap_or("upload"));
             let temp_path = uploads_dir.join(format!("upload-{:016x}.part", rand::random::<u64>()));
@@ -114,7 +114,7 @@ pub async fn receive_evidence(
                 .map_err(internal)?;
             let mut hasher = Sha256::new();
             while let Some(chunk) = field.chunk().await.map_err(|e| {
-                AppError::invalid(format!(
+                ServiceError::invalid(format!(
                     "{}: upload interrupted: {}",
                     received.file_name,
                     e.body_text()
@@ -122,14 +122,14 @@ pub async fn receive_evidence(
             })? {
                 received.size_bytes += chunk.len() as u64;
                 if received.size_bytes > max_bytes {
-                    return Err(AppError::TooLarge(max_bytes / (1024 * 1024)));
+                    return Err(ServiceError::TooLarge(max_bytes / (1024 * 1024)));
                 }
                 hasher.update(&chunk);
                 out.write_all(&chunk).await.map_err(internal)?;
             }
             out.flush().await.map_err(internal)?;
             if received.size_bytes == 0 {
-                return Err(AppError::invalid(format!(
+                return Err(ServiceError::invalid(format!(
                     "{}: the file is empty",
                     received.file_name
                 )));
@@ -140,15 +140,16 @@ pub async fn receive_evidence(
             let text = field
                 .text()
                 .await
-                .map_err(|e| AppError::invalid(format!("{name}: {}", e.body_text())))?;
+                .map_err(|e| ServiceError::invalid(format!("{name}: {}", e.body_text())))?;
             if text.len() > 64 * 1024 {
-                return Err(AppError::invalid(format!("{name}: at most 64 KiB")));
+                return Err(ServiceError::invalid(format!("{name}: at most 64 KiB")));
             }
             fields.insert(name, text.trim().to_string());
         }
     }
-    let file = file
-        .ok_or_else(|| AppError::invalid("file: no file in the upload (multipart field `file`)"))?;
+    let file = file.ok_or_else(|| {
+        ServiceError::invalid("file: no file in the upload (multipart field `file`)")
+    })?;
     Ok(EvidenceUpload { file, fields })
 }
 

@@ -70,7 +70,10 @@ pub async fn create_user(
                     AppError::invalid(format!("role: {e}"))
                 })?;
             let store = crate::server::services()?.store;
-            create_account(&store, &email, &name, role, organisation_id, Some(password)).await
+            Ok(
+                create_account(&store, &email, &name, role, organisation_id, Some(password))
+                    .await?,
+            )
         }
         .await,
     )

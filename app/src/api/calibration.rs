@@ -13,7 +13,7 @@ pub async fn list_calibrations(pilot_id: i64) -> Result<Vec<Calibration>, AppErr
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             visible_pilot(&services.store, &user, pilot_id).await?;
-            crate::server::evidence::calibrations(&services, pilot_id).await
+            Ok(crate::server::evidence::calibrations(&services, pilot_id).await?)
         }
         .await,
     )
@@ -68,7 +68,7 @@ pub async fn add_startup_log(
                 "vllm-startup-{}.log",
                 engine::clock::utc_date(crate::server::store::now_ms())
             );
-            keep_bytes(
+            Ok(keep_bytes(
                 &services,
                 pilot_id,
                 STARTUP_LOG,
@@ -77,7 +77,7 @@ pub async fn add_startup_log(
                 &summary,
                 user.id,
             )
-            .await
+            .await?)
         }
         .await,
     )

@@ -2,37 +2,10 @@
 //! prices (admins), models from a pasted Hugging Face config.json (assessors and admins).
 
 use crate::error::AppError;
+
 use crate::model::SizingCatalog;
+pub use desk::catalog::*;
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
-
-/// A form field that may be left out: `NotSent` (absent: keep what is stored) is not the same as
-/// sent empty (`Sent("")`: clear it). A plain `Option<String>` cannot tell them apart, since an
-/// empty form value reads as `None`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub enum FormField {
-    #[default]
-    NotSent,
-    Sent(String),
-}
-
-impl Serialize for FormField {
-    /// `NotSent` as none, which form encodings leave out: it comes back as `NotSent`.
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            FormField::NotSent => serializer.serialize_none(),
-            FormField::Sent(text) => serializer.serialize_some(text),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for FormField {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(FormField::Sent(
-            Option::<String>::deserialize(deserializer)?.unwrap_or_default(),
-        ))
-    }
-}
 
 /// The reviewed catalogs with this installation's GPUs and models; prices (per card and per
 /// GPU-hour) are staff-only, so a customer's answer carries none (and their sizing page shows
@@ -66,39 +39,13 @@ pub async fn admin_gpu_catalog() -> Result<SizingCatalog, AppError> {
     crate::server::respond(
         async move {
             require(Need::Admin)?;
-            crate::server::catalog::effective_catalog(&crate::server::services()?.store).await
+            Ok(
+                crate::server::catalog::effective_catalog(&crate::server::services()?.store)
+                    .await?,
+            )
         }
         .await,
     )
-}
-
-#[cfg(feature = "ssr")]
-fn optional_number(field: &str, text: &str) -> Result<Option<f64>, AppError> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let value: f64 = text
-        .parse()
-        .map_err(|_| AppError::invalid(format!("{field}: `{text}` is not a number")))?;
-    if !(value.is_finite() && value >= 0.0) {
-        return Err(AppError::invalid(format!("{field}: must be zero or more")));
-    }
-    Ok(Some(value))
-}
-
-/// The price per GPU-hour a form asks for: [`FormField::NotSent`] keeps the GPU's
-/// current one, an empty field clears it, anything else must be a number of zero or more.
-#[cfg(feature = "ssr")]
-fn hour_price_or_kept(
-    catalog: &SizingCatalog,
-    id: &str,
-    asked: &FormField,
-) -> Result<Option<f64>, AppError> {
-    match asked {
-        FormField::Sent(text) => optional_number("hour_price", text),
-        FormField::NotSent => Ok(catalog.gpu(id).and_then(|g| g.hour_price)),
-    }
 }
 
 /// Adds a GPU, or edits one (a reviewed GPU keeps its id and is marked edited). Memory in GiB as
@@ -229,22 +176,6 @@ pub async fn set_gpu_price(
         }
         .await,
     )
-}
-
-/// The currency a form asks for: three letters (ISO 4217, e.g. `EUR`, any case), or empty for
-/// none.
-pub fn parse_currency(text: &str) -> Result<Option<String>, AppError> {
-    let code = text.trim().to_ascii_uppercase();
-    if code.is_empty() {
-        return Ok(None);
-    }
-    if code.len() != 3 || !code.chars().all(|c| c.is_ascii_uppercase()) {
-        return Err(AppError::invalid(format!(
-            "currency: `{}` is not a three-letter currency code such as EUR or USD",
-            text.trim()
-        )));
-    }
-    Ok(Some(code))
 }
 
 /// Sets the currency the catalog's prices are entered in (admins; empty: none). Every price and

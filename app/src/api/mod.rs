@@ -16,6 +16,4 @@ pub mod reports;
 pub mod session;
 pub mod tokens;
 pub mod traffic;
-#[cfg(feature = "ssr")]
-pub mod twin_cache;
 pub mod verdict;

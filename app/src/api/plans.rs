@@ -19,107 +19,13 @@
 #![allow(clippy::too_many_arguments)]
 
 use crate::error::AppError;
+
+#[cfg(feature = "ssr")]
 use crate::model::Pilot;
-use engine::account::Role;
-use engine::plan::{Approval, PlanContent, PlanStatus, PlanVersion};
-use engine::verdict::PlanGrade;
+pub use desk::plans::*;
+#[cfg(feature = "ssr")]
+use engine::plan::{PlanContent, PlanVersion};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
-
-/// One stored version of a pilot's plan, with who created and approved it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PlanVersionRecord {
-    pub pilot_id: i64,
-    /// 1 for the first version, one more per amendment.
-    pub number: u32,
-    pub status: PlanStatus,
-    pub content: PlanContent,
-    /// How many times the draft was saved; edits must name the revision they started from.
-    pub revision: i64,
-    pub created_by: Option<i64>,
-    pub created_by_name: String,
-    pub created_ms: i64,
-    pub updated_ms: i64,
-    /// Why the previous version was amended; `None` for version 1.
-    pub amendment_reason: Option<String>,
-    pub approved_by: Option<i64>,
-    pub approved_by_name: Option<String>,
-    /// From this instant the version is in force.
-    pub approved_ms: Option<i64>,
-}
-
-impl PlanVersionRecord {
-    /// The engine's view of this version (for the life-cycle rules, diffs and grading).
-    pub fn to_engine(&self) -> PlanVersion {
-        PlanVersion {
-            number: self.number,
-            content: self.content.clone(),
-            created_at_ms: self.created_ms,
-            amendment_reason: self.amendment_reason.clone(),
-            approval: self.approved_ms.map(|at| Approval {
-                approver_user_id: self.approved_by.unwrap_or_default(),
-                approver_name: self.approved_by_name.clone().unwrap_or_default(),
-                approved_at_ms: at,
-            }),
-        }
-    }
-
-    pub fn is_draft(&self) -> bool {
-        self.status == PlanStatus::Draft
-    }
-}
-
-/// What the plan pages need: the pilot, the versions the viewer may see, the grade of the plan
-/// in force and what the viewer may do.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PlanView {
-    pub pilot: Pilot,
-    /// The versions the viewer may see, oldest first (customers: approved ones only).
-    pub versions: Vec<PlanVersionRecord>,
-    /// The approved version with the highest number, if any.
-    pub in_force: Option<u32>,
-    /// Every pass mark of [`PlanView::graded_version`] with its status against the evidence.
-    pub grade: Option<PlanGrade>,
-    /// The version graded: the one in force, or (for staff, before any approval) the draft.
-    pub graded_version: Option<u32>,
-    /// May draft, edit and amend (assessors and administrators).
-    pub can_edit: bool,
-    /// May approve a draft (assessors and administrators).
-    pub can_approve: bool,
-    /// The viewer sees approved versions only (customers).
-    pub approved_only: bool,
-}
-
-impl PlanView {
-    pub fn version(&self, number: u32) -> Option<&PlanVersionRecord> {
-        self.versions.iter().find(|v| v.number == number)
-    }
-
-    /// The plan in force.
-    pub fn in_force_version(&self) -> Option<&PlanVersionRecord> {
-        self.in_force.and_then(|n| self.version(n))
-    }
-
-    /// The open draft, if the viewer may see it.
-    pub fn draft(&self) -> Option<&PlanVersionRecord> {
-        self.versions.iter().rev().find(|v| v.is_draft())
-    }
-
-    pub fn latest(&self) -> Option<&PlanVersionRecord> {
-        self.versions.iter().max_by_key(|v| v.number)
-    }
-}
-
-/// The versions someone of `role` may see: staff every one, customers the approved ones.
-pub fn visible_versions(role: Role, versions: Vec<PlanVersionRecord>) -> Vec<PlanVersionRecord> {
-    if role.is_staff() {
-        versions
-    } else {
-        versions.into_iter().filter(|v| !v.is_draft()).collect()
-    }
-}
-
-// ---- server-side helpers -----------------------------------------------------------------------
 
 #[cfg(feature = "ssr")]
 mod editing {
@@ -256,8 +162,6 @@ mod editing {
     }
 }
 
-// ---- reading -------------------------------------------------------------------------------------
-
 /// The plan of pilot `pilot_id` as the signed-in user may see it, with every pass mark of the
 /// plan in force graded against the evidence recorded so far.
 #[server(endpoint = "get_plan")]
@@ -281,44 +185,6 @@ pub async fn get_plan(pilot_id: i64) -> Result<PlanView, AppError> {
         .await,
     )
 }
-
-/// The plan as `role` may see it, its graded version graded against `figures` — or, when
-/// `in_force_grade` is that version's grade already computed (the pilot page's verdict), that.
-#[cfg(feature = "ssr")]
-pub fn plan_view(
-    role: Role,
-    pilot: Pilot,
-    versions: Vec<PlanVersionRecord>,
-    figures: &[engine::verdict::EvidenceStatistic],
-    in_force_grade: Option<(u32, PlanGrade)>,
-) -> PlanView {
-    use engine::plan::{can_approve_plans, can_edit_plans};
-    let versions = visible_versions(role, versions);
-    let in_force = versions
-        .iter()
-        .filter(|v| !v.is_draft())
-        .map(|v| v.number)
-        .max();
-    let graded = in_force
-        .and_then(|n| versions.iter().find(|v| v.number == n))
-        .or_else(|| versions.last());
-    let grade = graded.map(|v| match in_force_grade {
-        Some((number, grade)) if number == v.number => grade,
-        _ => engine::verdict::grade_plan(&v.content, figures),
-    });
-    PlanView {
-        pilot,
-        in_force,
-        graded_version: graded.map(|v| v.number),
-        grade,
-        versions,
-        can_edit: can_edit_plans(role),
-        can_approve: can_approve_plans(role),
-        approved_only: !role.is_staff(),
-    }
-}
-
-// ---- the life cycle ------------------------------------------------------------------------------
 
 /// Starts pilot `pilot_id`'s plan: version 1, a draft, from template `template` (empty: an empty
 /// plan). The pilot's serving engine, version and GPU fill the plan's serving section.
@@ -457,8 +323,6 @@ pub async fn discard_plan_draft(pilot_id: i64, version: u32) -> Result<(), AppEr
         .await,
     )
 }
-
-// ---- editing a draft -----------------------------------------------------------------------------
 
 /// Adds the marks of template `template` the draft lacks (same metric, statistic, point and
 /// scope); returns how many were added.

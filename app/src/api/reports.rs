@@ -3,29 +3,9 @@
 //! in their portal instead).
 
 use crate::error::AppError;
-use crate::model::{Pilot, ReportExport, ShareLink};
+
+pub use desk::reports::*;
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
-
-/// What the report page shows.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ReportPageData {
-    pub pilot: Pilot,
-    /// Whether this server can print PDFs (Chromium found).
-    pub pdf_available: bool,
-    /// Staff may create share links and see the export record.
-    pub can_share: bool,
-    pub exports: Vec<ReportExport>,
-    pub links: Vec<ShareLink>,
-    pub now_ms: i64,
-}
-
-/// A share link just created: the path with its token, shown once.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CreatedShareLink {
-    pub path: String,
-    pub link: ShareLink,
-}
 
 /// The report page of pilot `pilot_id`.
 #[server(endpoint = "report_overview")]

@@ -36,7 +36,7 @@ pub async fn login(email: String, password: String, next: Option<String>) -> Res
                 Ok(matches) => matches,
                 Err(busy) => {
                     attempt.abandon(store).await?;
-                    return Err(busy);
+                    return Err(busy.into());
                 }
             };
             let Some(credentials) = credentials.filter(|_| matches) else {

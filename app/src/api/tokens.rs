@@ -33,7 +33,7 @@ pub async fn create_api_token(
         async move {
             let user = require(Need::SignedIn)?;
             let store = crate::server::services()?.store;
-            issue_api_token(&store, user.id, &name, token_days(&days)?).await
+            Ok(issue_api_token(&store, user.id, &name, token_days(&days)?).await?)
         }
         .await,
     )

@@ -16,7 +16,7 @@ use crate::model::{CatalogOrigin, SizingCatalog};
 use engine::charts::{DecodeBar, decode_ceiling_chart, memory_bar_chart};
 use engine::sizing::{
     Candidate, Demand, GpuOffer, GpuSpec, KvDtype, MemoryModel, RecommendOptions, SizingInput,
-    SizingResult, Topology, WeightPrecision, gpus, models, recommend, size,
+    SizingResult, Topology, WeightPrecision, recommend, size,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -874,55 +874,4 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
     }
 }
 
-/// A catalog model id for free text such as `RedHatAI/Qwen2.5-7B-Instruct`, if one matches.
-pub fn guess_model_id(text: &str) -> Option<String> {
-    let wanted = normalise(text.rsplit('/').next().unwrap_or(text));
-    models()
-        .into_iter()
-        .filter(|m| {
-            let id = normalise(&m.id);
-            wanted.starts_with(&id) || normalise(&m.name).starts_with(&wanted) && !wanted.is_empty()
-        })
-        .max_by_key(|m| m.id.len())
-        .map(|m| m.id)
-}
-
-/// A catalog GPU id for free text such as `Tesla V100-SXM2-16GB`, if one matches.
-pub fn guess_gpu_id(text: &str) -> Option<String> {
-    let wanted = normalise(text);
-    gpus()
-        .into_iter()
-        .filter(|g| {
-            wanted.contains(&normalise(&g.id))
-                || normalise(&g.name).contains(&wanted) && !wanted.is_empty()
-        })
-        .max_by_key(|g| g.id.len())
-        .map(|g| g.id)
-}
-
-fn normalise(text: &str) -> String {
-    text.to_lowercase()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '.')
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pilot_notes_map_to_catalog_ids() {
-        assert_eq!(
-            guess_model_id("RedHatAI/Qwen2.5-7B-Instruct").as_deref(),
-            Some("qwen2.5-7b")
-        );
-        assert_eq!(
-            guess_gpu_id("Tesla V100-SXM2-16GB").as_deref(),
-            Some("v100-sxm2-16gb")
-        );
-        assert_eq!(guess_gpu_id("NVIDIA L40S").as_deref(), Some("l40s"));
-        assert_eq!(guess_model_id("something else"), None);
-        assert_eq!(guess_gpu_id(""), None);
-    }
-}
+pub use desk::catalog::{guess_gpu_id, guess_model_id};

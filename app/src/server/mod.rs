@@ -1,46 +1,15 @@
-//! Server-only code (compiled with the `ssr` feature, never into the browser's wasm).
-//!
-//! * [`store`]: all SQL.
-//! * [`auth`]: passwords, sessions, the request guard and the one authorisation policy.
-//! * [`accounts`]: creating accounts the same way from the admin pages and the command line.
-//! * [`bootstrap`]: the first start (admin account, demo pilot).
-//! * [`evidence`]: keeping evidence files and reading vLLM start-up logs for calibration.
+//! The server side of the UI (compiled with the `ssr` feature, never into the browser's wasm):
+//! what server functions need from the request they run in. The services themselves live in the
+//! `desk` crate; this module re-exports them under the names server functions use, and adds the
+//! Leptos-context glue: [`services`], [`respond`], [`auth::require`] and [`csp`].
 
-pub mod accounts;
 pub mod auth;
-pub mod bootstrap;
-pub mod catalog;
 pub mod csp;
-pub mod evidence;
-pub mod store;
-pub mod throttle;
+
+pub use desk::catalog::service as catalog;
+pub use desk::{Services, accounts, bootstrap, evidence, store, throttle};
 
 use crate::error::AppError;
-use store::{Store, StoreError};
-
-/// What server functions and plain routes share: the store and the session settings.
-#[derive(Clone, Debug)]
-pub struct Services {
-    pub store: Store,
-    pub auth: auth::AuthSettings,
-    /// `DATA_DIR`: evidence files are kept under `evidence/`, uploads in progress under `uploads/`.
-    pub data_dir: std::path::PathBuf,
-    /// Headless Chromium that prints reports to PDF (`CHROMIUM_PATH`, else found on the
-    /// system); `None`: PDF export is off and the report page says how to enable it.
-    pub chromium: Option<std::path::PathBuf>,
-}
-
-impl From<StoreError> for AppError {
-    fn from(error: StoreError) -> Self {
-        match error {
-            StoreError::Conflict(message) => AppError::Invalid(message),
-            other => {
-                tracing::error!(error = %other, "store failure");
-                AppError::Internal
-            }
-        }
-    }
-}
 
 /// The services from the Leptos context (provided per request by the server's router).
 pub fn services() -> Result<Services, AppError> {

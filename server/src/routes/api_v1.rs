@@ -2,14 +2,11 @@
 //!
 //! Callers authenticate with a personal API token (`Authorization: Bearer pd_…`, created under
 //! *Account* or with `server token create`); a browser session works too. Authorisation is the
-//! same policy as everywhere else ([`app::server::auth`]): customers see only their organisation's
+//! same policy as everywhere else ([`desk::auth`]): customers see only their organisation's
 //! pilots and get 404 for anything else. Errors are JSON: `{"error": "…", "kind": "…"}` (`kind`:
-//! [`AppError::kind`], e.g. `bad_argument` for a 400, `invalid` for a 422).
+//! [`ServiceError::kind`], e.g. `bad_argument` for a 400, `invalid` for a 422).
 
 use crate::AppState;
-use app::error::AppError;
-use app::model::SessionUser;
-use app::server::auth::{Need, Viewer, authorise, bearer_user};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequestParts, State};
 use axum::http::StatusCode;
@@ -17,6 +14,9 @@ use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use desk::ServiceError;
+use desk::auth::{Need, Viewer, authorise, bearer_user};
+use desk::model::SessionUser;
 use engine::account::OrganisationKind;
 use engine::pilot::{PilotFields, PilotForm};
 use serde::{Deserialize, Serialize};
@@ -29,10 +29,10 @@ pub fn router() -> Router<AppState> {
 }
 
 /// An error answered as JSON with its status.
-pub struct ApiError(pub AppError);
+pub struct ApiError(pub ServiceError);
 
-impl From<AppError> for ApiError {
-    fn from(error: AppError) -> Self {
+impl From<ServiceError> for ApiError {
+    fn from(error: ServiceError) -> Self {
         ApiError(error)
     }
 }
@@ -74,7 +74,7 @@ impl FromRequestParts<AppState> for ApiCaller {
         let authorization = parts
             .headers
             .get(axum::http::header::AUTHORIZATION)
-            .map(|value| value.to_str().map_err(|_| AppError::Unauthenticated))
+            .map(|value| value.to_str().map_err(|_| ServiceError::Unauthenticated))
             .transpose()?;
         let user = match bearer_user(&state.services.store, authorization).await? {
             Some(user) => Some(user),
@@ -113,7 +113,7 @@ async fn list_pilots(
         .store
         .list_pilots(filter)
         .await
-        .map_err(AppError::from)?;
+        .map_err(ServiceError::from)?;
     Ok(Json(
         pilots
             .into_iter()
@@ -162,17 +162,17 @@ async fn create_pilot(
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
     let user = authorise(Some(&user), Need::Editor)?;
     let Json(body) = body.map_err(|rejection| {
-        AppError::invalid(format!("request body: {}", rejection.body_text()))
+        ServiceError::invalid(format!("request body: {}", rejection.body_text()))
     })?;
     let store = &state.services.store;
     let organisation = match store
         .organisation_by_name(body.organisation.trim())
         .await
-        .map_err(AppError::from)?
+        .map_err(ServiceError::from)?
     {
         Some((id, OrganisationKind::Customer)) => id,
         _ => {
-            return Err(AppError::invalid(format!(
+            return Err(ServiceError::invalid(format!(
                 "organisation: no customer organisation named “{}”",
                 body.organisation.trim()
             ))
@@ -189,11 +189,11 @@ async fn create_pilot(
         engine: body.engine,
         engine_version: body.engine_version,
     })
-    .map_err(AppError::from)?;
+    .map_err(ServiceError::from)?;
     let id = store
         .create_pilot(organisation, &fields, Some(user.id))
         .await
-        .map_err(AppError::from)?;
+        .map_err(ServiceError::from)?;
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
 }
 

@@ -13,15 +13,15 @@
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
-use app::api::plans::PlanVersionRecord;
-use app::error::AppError;
-use app::model::SessionUser;
-use app::server::auth::visible_pilot;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use desk::ServiceError;
+use desk::auth::visible_pilot;
+use desk::model::SessionUser;
+use desk::plans::PlanVersionRecord;
 use engine::plan::PassMark;
 use engine::verdict::{GradedMark, Verdict};
 use serde::Serialize;
@@ -159,8 +159,8 @@ pub enum PlanApiError {
     NoApprovedPlan(i64),
 }
 
-impl From<AppError> for PlanApiError {
-    fn from(error: AppError) -> Self {
+impl From<ServiceError> for PlanApiError {
+    fn from(error: ServiceError) -> Self {
         PlanApiError::Api(ApiError(error))
     }
 }
@@ -181,7 +181,7 @@ impl IntoResponse for PlanApiError {
 }
 
 fn parse_id(id: &str) -> Result<i64, PlanApiError> {
-    id.parse().map_err(|_| AppError::NotFound.into())
+    id.parse().map_err(|_| ServiceError::NotFound.into())
 }
 
 /// The plan in force of pilot `id`, if the caller may see the pilot.
@@ -195,7 +195,7 @@ async fn in_force(
     store
         .plan_in_force(id)
         .await
-        .map_err(AppError::from)?
+        .map_err(ServiceError::from)?
         .ok_or(PlanApiError::NoApprovedPlan(id))
 }
 
@@ -248,7 +248,7 @@ async fn verdict(
 ) -> Result<Json<ApiVerdict>, PlanApiError> {
     let id = parse_id(&id)?;
     let version = in_force(&state, &user, id).await?;
-    let evidence = app::api::verdict::ssr::gather(&state.services, id)
+    let evidence = desk::verdict::service::gather(&state.services, id)
         .await?
         .figures();
     let grade = engine::verdict::grade_plan(&version.content, &evidence);

@@ -4,20 +4,20 @@
 //! p50/p90/p95/p99 in ms, throughput, saturation rate, basis, back-test, warnings).
 //!
 //! The twin is fitted on the pilot's stored load-test evidence, never the raw files
-//! ([`app::api::predict`], shared with the page and the CLI). Same bearer tokens and policy as the
+//! ([`desk::predict`], shared with the page and the CLI). Same bearer tokens and policy as the
 //! rest of `/api/v1` ([`super::api_v1::ApiCaller`]): a pilot the caller may not see is 404, no
 //! token 401. A bad, missing or doubled parameter is 400 naming it; a pilot without a load test
 //! to fit is 422.
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
-use app::api::predict::ssr as twin;
-use app::error::AppError;
-use app::server::auth::visible_pilot;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
+use desk::ServiceError;
+use desk::auth::visible_pilot;
+use desk::predict::service as twin;
 use engine::twin::Prediction;
 
 pub fn router() -> Router<AppState> {
@@ -35,9 +35,10 @@ struct Parameters {
 
 fn parameters(
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<Parameters, AppError> {
-    let Query(pairs) = query
-        .map_err(|_| AppError::BadArgument("query: the query string is not URL-encoded".into()))?;
+) -> Result<Parameters, ServiceError> {
+    let Query(pairs) = query.map_err(|_| {
+        ServiceError::BadArgument("query: the query string is not URL-encoded".into())
+    })?;
     let mut p = Parameters {
         rate: None,
         concurrency: None,
@@ -53,14 +54,14 @@ fn parameters(
             "output_tokens" => &mut p.output_tokens,
             "configuration" => &mut p.configuration,
             other => {
-                return Err(AppError::BadArgument(format!(
+                return Err(ServiceError::BadArgument(format!(
                     "{other}: unknown parameter; use rate or concurrency, and optionally \
                      prompt_tokens, output_tokens, configuration"
                 )));
             }
         };
         if slot.replace(value).is_some() {
-            return Err(AppError::BadArgument(format!(
+            return Err(ServiceError::BadArgument(format!(
                 "{name}: given more than once"
             )));
         }
@@ -75,7 +76,7 @@ async fn predict(
     Path(id): Path<String>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Prediction>, ApiError> {
-    let id: i64 = id.parse().map_err(|_| AppError::NotFound)?;
+    let id: i64 = id.parse().map_err(|_| ServiceError::NotFound)?;
     let services = &state.services;
     visible_pilot(&services.store, &user, id).await?;
     let p = parameters(query)?;

@@ -1,6 +1,6 @@
 //! `GET /api/v1/pilots/{id}/demand`: the pilot's demand profile, measured at the gateway.
 //!
-//! The profile combines every gateway log of the pilot (see [`app::api::traffic`]): request
+//! The profile combines every gateway log of the pilot (see [`desk::traffic`]): request
 //! counts by outcome (`requests`, `ok`, `failed`, `timed_out`, `cancelled`, `truncated` and their
 //! rates), the busiest hour (`busiest_hour_start`, `busiest_hour_arrivals`,
 //! `busiest_hour_arrivals_per_s`), concurrency (`peak_in_flight`, `peak_in_flight_at`,
@@ -13,13 +13,13 @@
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
-use app::error::AppError;
-use app::server::auth::visible_pilot;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use desk::ServiceError;
+use desk::auth::visible_pilot;
 use serde_json::{Value, json};
 
 pub fn router() -> axum::Router<AppState> {
@@ -36,7 +36,7 @@ pub async fn demand(
     let Some(stored) = store
         .traffic_profile(pilot_id)
         .await
-        .map_err(AppError::from)?
+        .map_err(ServiceError::from)?
     else {
         return Ok((
             StatusCode::NOT_FOUND,
@@ -50,7 +50,7 @@ pub async fn demand(
     };
     let mut profile: Value = serde_json::from_str(&stored.profile_json).map_err(|error| {
         tracing::error!(%error, pilot = pilot_id, "stored demand profile unreadable");
-        AppError::Internal
+        ServiceError::Internal
     })?;
     if let Some(object) = profile.as_object_mut() {
         object.insert("evidence_ids".into(), json!(stored.evidence_ids));

@@ -23,16 +23,16 @@ use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
 use crate::evidence_import::{ReadSettings, Recognised, recognise_with};
 use crate::upload::receive_evidence;
-use app::api::load_tests::ssr as load_tests;
-use app::api::quality;
-use app::error::AppError;
-use app::model::StartupLogSummary;
-use app::server::auth::{Need, authorise, editable_pilot, visible_pilot};
-use app::server::evidence::{CalibrationForm, calibration_settings, duplicate};
-use app::server::store::evidence::{DerivedWrites, NewEvidence};
 use axum::Json;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
+use desk::ServiceError;
+use desk::auth::{Need, authorise, editable_pilot, visible_pilot};
+use desk::evidence::{CalibrationForm, calibration_settings, duplicate};
+use desk::load_tests::service as load_tests;
+use desk::model::StartupLogSummary;
+use desk::quality;
+use desk::store::evidence::{DerivedWrites, NewEvidence};
 use serde_json::{Value, json};
 
 pub async fn upload_evidence(
@@ -55,25 +55,25 @@ pub async fn upload_evidence(
         .store
         .evidence_by_hash(pilot_id, &file.sha256)
         .await
-        .map_err(AppError::from)?
+        .map_err(ServiceError::from)?
     {
         return Err(duplicate(&file.file_name, &existing).into());
     }
     let kind = upload.fields.get("kind").cloned().filter(|k| !k.is_empty());
     let eval_set = if kind.as_deref() == Some(quality::EVAL_RUN) {
         Some(
-            quality::ssr::set_for_runs(services, pilot_id)
+            quality::service::set_for_runs(services, pilot_id)
                 .await?
-                .ok_or_else(|| AppError::invalid(quality::ssr::NO_SET))?,
+                .ok_or_else(|| ServiceError::invalid(quality::service::NO_SET))?,
         )
     } else {
         None
     };
     let settings = ReadSettings {
-        skip_bad_lines: app::api::traffic::ssr::parse_skip_bad_lines(
+        skip_bad_lines: desk::traffic::service::parse_skip_bad_lines(
             upload.fields.get("skip_bad_lines").map(String::as_str),
         )?,
-        scraped_at_ms: app::api::traffic::ssr::parse_scraped_at(
+        scraped_at_ms: desk::traffic::service::parse_scraped_at(
             upload
                 .fields
                 .get("scraped_at")
@@ -87,8 +87,8 @@ pub async fn upload_evidence(
         recognise_with(&name, &path, kind.as_deref(), &settings)
     })
     .await
-    .map_err(|_| AppError::Internal)?
-    .map_err(|e| AppError::invalid(e.0))?;
+    .map_err(|_| ServiceError::Internal)?
+    .map_err(|e| ServiceError::invalid(e.0))?;
     let kind = recognised.kind();
     // What is derived from the file is computed now and written in the same transaction as its
     // row: a failure (or a crash) before the commit leaves the database as it was.
@@ -102,8 +102,8 @@ pub async fn upload_evidence(
             (value.clone(), value.to_string())
         }
         Recognised::GatewayLog(log) => {
-            let value = serde_json::to_value(&log).map_err(|_| AppError::Internal)?;
-            derived.traffic_profile = app::api::traffic::ssr::combined_profile(
+            let value = serde_json::to_value(&log).map_err(|_| ServiceError::Internal)?;
+            derived.traffic_profile = desk::traffic::service::combined_profile(
                 services,
                 pilot_id,
                 Some((file.file_name.clone(), file.temp_path.clone(), *log)),
@@ -112,22 +112,22 @@ pub async fn upload_evidence(
             (value.clone(), value.to_string())
         }
         Recognised::MetricsScrape(scrape) => {
-            let value = serde_json::to_value(&scrape).map_err(|_| AppError::Internal)?;
+            let value = serde_json::to_value(&scrape).map_err(|_| ServiceError::Internal)?;
             (value.clone(), value.to_string())
         }
         Recognised::EvalSet(set) => {
-            let value = serde_json::to_value(&set).map_err(|_| AppError::Internal)?;
+            let value = serde_json::to_value(&set).map_err(|_| ServiceError::Internal)?;
             (value.clone(), value.to_string())
         }
         Recognised::EvalRun(run) => {
             let field = |name: &str| upload.fields.get(name).cloned().unwrap_or_default();
-            let run = quality::ssr::run_config(field, &pilot, run)?;
-            let stored = quality::ssr::stored_run(eval_set.as_ref(), run);
-            let value = serde_json::to_value(&stored).map_err(|_| AppError::Internal)?;
+            let run = quality::service::run_config(field, &pilot, run)?;
+            let stored = quality::service::stored_run(eval_set.as_ref(), run);
+            let value = serde_json::to_value(&stored).map_err(|_| ServiceError::Internal)?;
             (value.clone(), value.to_string())
         }
         Recognised::LmEval(results) => {
-            let value = serde_json::to_value(&results).map_err(|_| AppError::Internal)?;
+            let value = serde_json::to_value(&results).map_err(|_| ServiceError::Internal)?;
             (value.clone(), value.to_string())
         }
         Recognised::StartupLog(log) => {
@@ -145,7 +145,7 @@ pub async fn upload_evidence(
                 log: *log,
                 settings,
             };
-            let value = serde_json::to_value(&summary).map_err(|_| AppError::Internal)?;
+            let value = serde_json::to_value(&summary).map_err(|_| ServiceError::Internal)?;
             (value.clone(), value.to_string())
         }
     };
@@ -173,10 +173,10 @@ pub async fn upload_evidence(
             if created {
                 let _ = tokio::fs::remove_file(&path).await;
             }
-            return Err(AppError::from(error).into());
+            return Err(ServiceError::from(error).into());
         }
     };
-    let note = quality::ssr::after_upload(
+    let note = quality::service::after_upload(
         services,
         pilot_id,
         kind,
@@ -217,15 +217,15 @@ pub async fn operating_points(
         .store
         .list_evidence(pilot_id, Some(crate::evidence_import::LOAD_TEST))
         .await
-        .map_err(AppError::from)?;
+        .map_err(ServiceError::from)?;
     let mut points = Vec::new();
     for (file, summary) in evidence {
         let import: engine::ingest::Import = serde_json::from_str(&summary).map_err(|error| {
             tracing::error!(%error, evidence = file.id, "stored load-test summary unreadable");
-            AppError::Internal
+            ServiceError::Internal
         })?;
         for point in import.points {
-            let mut value = serde_json::to_value(&point).map_err(|_| AppError::Internal)?;
+            let mut value = serde_json::to_value(&point).map_err(|_| ServiceError::Internal)?;
             if let Some(object) = value.as_object_mut() {
                 object.insert("evidence_id".into(), json!(file.id));
                 object.insert("file_name".into(), json!(file.file_name));

@@ -1,10 +1,10 @@
 //! `GET /health`: for load balancers and start-up scripts. Public, says nothing private.
 
 use crate::AppState;
-use app::server::store::Backend;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use desk::store::Backend;
 use serde_json::{Value, json};
 
 pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<Value>) {

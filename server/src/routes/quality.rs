@@ -14,12 +14,12 @@
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
-use app::api::quality::{RunView, ssr as quality};
-use app::error::AppError;
-use app::server::auth::visible_pilot;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::get;
+use desk::ServiceError;
+use desk::auth::visible_pilot;
+use desk::quality::{RunView, service as quality};
 use engine::quality::Estimate;
 use serde_json::{Value, json};
 
@@ -89,7 +89,7 @@ pub async fn quality_api(
         .store
         .plan_in_force(pilot_id)
         .await
-        .map_err(AppError::from)?
+        .map_err(ServiceError::from)?
         .map(|plan| plan.content.pass_marks)
         .unwrap_or_default();
     let runs: Vec<Value> = overview.runs.iter().map(|r| run_json(r, &marks)).collect();

@@ -4,20 +4,20 @@
 //!
 //! `?lang=de` chooses German (default English; a share link has its own language).
 //! `?edition=internal` (staff only; anyone else gets 404, as for anything they may not see) is
-//! the edition with prices ([`app::report::Edition`]); share links always give the customer
+//! the edition with prices ([`desk::report::Edition`]); share links always give the customer
 //! edition. PDFs are
 //! recorded as exports (who, when, plan version, SHA-256); an unknown, revoked or expired share
 //! link answers 404 with a page that says which, and nothing about the pilot.
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
-use app::error::AppError;
-use app::report::{Edition, Lang, share};
 use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use desk::ServiceError;
+use desk::report::{Edition, Lang, share};
 use serde::Deserialize;
 
 pub fn router() -> Router<AppState> {
@@ -37,22 +37,22 @@ pub struct LangQuery {
 }
 
 /// The edition asked for, if `user` may have it: the internal one (prices) is staff-only.
-fn edition_of(query: &LangQuery, user: &app::model::SessionUser) -> Result<Edition, AppError> {
+fn edition_of(query: &LangQuery, user: &desk::model::SessionUser) -> Result<Edition, ServiceError> {
     let edition = Edition::parse(&query.edition).ok_or_else(|| {
-        AppError::invalid(format!(
+        ServiceError::invalid(format!(
             "edition: `{}` is not a report edition (customer, internal)",
             query.edition
         ))
     })?;
     if edition.priced() && !user.role.is_staff() {
-        return Err(AppError::NotFound);
+        return Err(ServiceError::NotFound);
     }
     Ok(edition)
 }
 
-fn lang_of(query: &LangQuery) -> Result<Lang, AppError> {
+fn lang_of(query: &LangQuery) -> Result<Lang, ServiceError> {
     Lang::parse(&query.lang).ok_or_else(|| {
-        AppError::invalid(format!(
+        ServiceError::invalid(format!(
             "lang: `{}` is not a report language (en, de)",
             query.lang
         ))
@@ -121,9 +121,9 @@ async fn report_html(
 ) -> Result<Response, ApiError> {
     let lang = lang_of(&query)?;
     let services = &state.services;
-    let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
+    let pilot = desk::auth::visible_pilot(&services.store, &user, id).await?;
     let edition = edition_of(&query, &user)?;
-    let (html, _) = app::report::report_html(services, pilot, lang, edition).await?;
+    let (html, _) = desk::report::report_html(services, pilot, lang, edition).await?;
     let mut response = private(Html(html).into_response());
     // The report page previews the document in a frame of this site (everything else: DENY).
     response.headers_mut().insert(
@@ -145,11 +145,11 @@ async fn report_pdf(
 ) -> Result<Response, ApiError> {
     let lang = lang_of(&query)?;
     let services = &state.services;
-    let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
+    let pilot = desk::auth::visible_pilot(&services.store, &user, id).await?;
     let edition = edition_of(&query, &user)?;
     let name = pilot.name.clone();
     let rendered =
-        app::report::export(services, pilot, lang, edition, true, Some(user.id), "web").await?;
+        desk::report::export(services, pilot, lang, edition, true, Some(user.id), "web").await?;
     Ok(pdf_response(rendered.bytes, &name, lang, edition))
 }
 
@@ -167,7 +167,7 @@ fn gone(reason: &str) -> Response {
 async fn shared_pilot(
     state: &AppState,
     token: &str,
-) -> Result<Result<(app::model::Pilot, Lang), Response>, AppError> {
+) -> Result<Result<(desk::model::Pilot, Lang), Response>, ServiceError> {
     if !share::looks_like_token(token) {
         return Ok(Err(gone("The link is not valid.")));
     }
@@ -178,7 +178,7 @@ async fn shared_pilot(
     if link.revoked_ms.is_some() {
         return Ok(Err(gone("The link was revoked.")));
     }
-    if !link.is_active(app::server::store::now_ms()) {
+    if !link.is_active(desk::store::now_ms()) {
         return Ok(Err(gone("The link has expired.")));
     }
     let Some(pilot) = store.pilot(link.pilot_id).await? else {
@@ -196,7 +196,7 @@ async fn shared_html(
         Err(page) => return Ok(page),
     };
     let (html, _) =
-        app::report::report_html(&state.services, pilot, lang, Edition::Customer).await?;
+        desk::report::report_html(&state.services, pilot, lang, Edition::Customer).await?;
     let mut response = private(Html(html).into_response());
     response.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
@@ -214,7 +214,7 @@ async fn shared_pdf(
         Err(page) => return Ok(page),
     };
     let name = pilot.name.clone();
-    let rendered = app::report::export(
+    let rendered = desk::report::export(
         &state.services,
         pilot,
         lang,

@@ -15,14 +15,14 @@
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
-use app::api::traffic::{GATEWAY_LOG, GatewayLogSummary};
-use app::error::AppError;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use desk::ServiceError;
+use desk::traffic::{GATEWAY_LOG, GatewayLogSummary};
 use engine::traffic::{ReadOptions, read_gateway_log};
 use engine::twin::TimedRequest;
 use engine::twin::trace::{as_logged, trace_entry};
@@ -44,9 +44,9 @@ pub fn file_name(pilot_id: i64) -> String {
     format!("pilot-{pilot_id}-trace.jsonl")
 }
 
-fn internal(error: impl std::fmt::Display) -> AppError {
+fn internal(error: impl std::fmt::Display) -> ServiceError {
     tracing::error!(%error, "gateway trace export failed");
-    AppError::Internal
+    ServiceError::Internal
 }
 
 async fn trace(
@@ -55,13 +55,13 @@ async fn trace(
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
     let services = &state.services;
-    let pilot = app::server::auth::visible_pilot(&services.store, &user, id).await?;
+    let pilot = desk::auth::visible_pilot(&services.store, &user, id).await?;
     let mut sources = Vec::new();
     let mut logs = services
         .store
         .list_evidence(pilot.id, Some(GATEWAY_LOG))
         .await
-        .map_err(AppError::from)?;
+        .map_err(ServiceError::from)?;
     logs.sort_by_key(|(file, _)| file.id);
     for (file, summary) in logs {
         let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;

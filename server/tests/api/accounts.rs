@@ -1,8 +1,8 @@
 //! Signing in and out, sessions, sign-in back-off, passwords, accounts.
 
 use crate::helpers::{ADMIN, PASSWORD, TestApp, client, spawn_app, spawn_app_with};
-use app::server::accounts::create_account_in_named_organisation;
-use app::server::throttle::{BackoffPolicy, LoginBackoff};
+use desk::accounts::create_account_in_named_organisation;
+use desk::throttle::{BackoffPolicy, LoginBackoff};
 use engine::account::Role;
 use reqwest::{Client, Response, StatusCode};
 use serde_json::Value;

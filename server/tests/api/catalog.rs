@@ -314,7 +314,7 @@ async fn prices_per_gpu_hour_are_kept_cleared_and_staff_only() {
 /// refused ("incorrect binary data format in bind parameter 4"), now and then, as a 500.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prices_set_and_cleared_in_any_order_are_stored_as_given() {
-    use app::server::store::catalog::GpuPrices;
+    use desk::store::catalog::GpuPrices;
     let app = spawn_app().await;
     // A fixed pseudo-random pattern of set and cleared prices, so each of the pool's
     // connections sees a cleared price before a set one whichever way the pool hands them out.

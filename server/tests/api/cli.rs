@@ -125,7 +125,7 @@ async fn an_expired_session_is_not_accepted() {
         .await
         .unwrap()
         .unwrap();
-    let past = app::server::store::now_ms() - 1;
+    let past = desk::store::now_ms() - 1;
     app.store
         .create_session("expired-hash", admin.user.id, past)
         .await

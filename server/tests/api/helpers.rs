@@ -1,6 +1,6 @@
 //! `spawn_app()` and typed request helpers.
 
-use app::server::store::Store;
+use desk::store::Store;
 use rand::Rng;
 use reqwest::{Client, Response, StatusCode};
 use serde_json::Value;
@@ -249,7 +249,7 @@ impl TestApp {
     /// The staff organisation's id.
     pub async fn staff_organisation(&self) -> i64 {
         self.store
-            .organisation_by_name(app::server::accounts::STAFF_ORGANISATION)
+            .organisation_by_name(desk::accounts::STAFF_ORGANISATION)
             .await
             .unwrap()
             .unwrap()

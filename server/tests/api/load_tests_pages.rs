@@ -647,13 +647,13 @@ async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
     .unwrap();
     assert_eq!(version, 1, "the row now looks like an older release's");
 
-    let services = app::server::Services {
+    let services = desk::Services {
         store: app.store.clone(),
         auth: Default::default(),
         data_dir: app.data_dir().to_path_buf(),
         chromium: None,
     };
-    let filled = app::api::load_tests::ssr::backfill_request_samples(&services)
+    let filled = desk::load_tests::service::backfill_request_samples(&services)
         .await
         .unwrap();
     assert_eq!(filled, 1);
@@ -685,7 +685,7 @@ async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
             .join(body["sha256"].as_str().unwrap()),
     )
     .unwrap();
-    let filled = app::api::load_tests::ssr::backfill_request_samples(&services)
+    let filled = desk::load_tests::service::backfill_request_samples(&services)
         .await
         .unwrap();
     assert_eq!(filled, 0);

@@ -23,7 +23,7 @@ async fn the_sqlite_database_runs_in_wal_mode() {
     let app = spawn_app().await;
     match app.store.sqlite_journal_mode().await.unwrap() {
         Some(mode) => assert_eq!(mode, "wal"),
-        None => assert_eq!(app.store.backend(), app::server::store::Backend::Postgres),
+        None => assert_eq!(app.store.backend(), desk::store::Backend::Postgres),
     }
 }
 

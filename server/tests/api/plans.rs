@@ -3,7 +3,7 @@
 //! functions, the store and raw SQL), who sees what, the pages, and the REST API.
 
 use crate::helpers::{TestApp, client, spawn_app};
-use app::server::store::plans::DraftWrite;
+use desk::store::plans::DraftWrite;
 use engine::plan::PlanContent;
 use reqwest::{Client, StatusCode};
 use serde_json::Value;

@@ -238,7 +238,7 @@ async fn share_links_open_one_report_without_an_account_until_revoked_or_expired
     assert!(body.contains("revoked"));
     assert!(!body.contains("Shared pilot"));
     // Expired: a link whose time has passed.
-    let (token, hash) = app::report::share::new_token();
+    let (token, hash) = desk::report::share::new_token();
     let admin_id = app
         .store
         .list_users()
@@ -263,7 +263,7 @@ async fn share_links_open_one_report_without_an_account_until_revoked_or_expired
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pdf_is_printed_by_chromium_and_its_export_recorded() {
-    if app::report::pdf::find_chromium().is_none() {
+    if desk::report::pdf::find_chromium().is_none() {
         panic!(
             "Chromium is needed for the PDF test: apt-get install chromium (make test installs it)"
         );

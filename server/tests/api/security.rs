@@ -361,7 +361,7 @@ async fn api_tokens_expire_and_die_with_a_password_change() {
     assert_eq!(call(secret.to_string()).await, StatusCode::OK);
     let id = issued["token"]["id"].as_i64().unwrap();
     app.store
-        .set_api_token_expiry(id, app::server::store::now_ms() - 1)
+        .set_api_token_expiry(id, desk::store::now_ms() - 1)
         .await
         .unwrap();
     assert_eq!(call(secret.to_string()).await, StatusCode::UNAUTHORIZED);
@@ -492,7 +492,7 @@ async fn behind_a_trusted_proxy_the_forwarded_host_is_this_site() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn printing_a_report_reaches_no_network_not_even_loopback() {
-    let Some(chromium) = app::report::pdf::find_chromium() else {
+    let Some(chromium) = desk::report::pdf::find_chromium() else {
         eprintln!("skipped: no Chromium on this machine");
         return;
     };
@@ -517,7 +517,7 @@ async fn printing_a_report_reaches_no_network_not_even_loopback() {
          <object data=\"http://[::1]:{port}/o\"></object></body></html>"
     );
     let scratch = tempfile::tempdir().unwrap();
-    let pdf = app::report::pdf::html_to_pdf(&chromium, scratch.path(), &html)
+    let pdf = desk::report::pdf::html_to_pdf(&chromium, scratch.path(), &html)
         .await
         .expect("the PDF is still produced");
     assert!(pdf.starts_with(b"%PDF"));

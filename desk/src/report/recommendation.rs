@@ -26,10 +26,10 @@
 use super::Edition;
 use super::locale::Lang;
 use super::model::{Cell, Fact, RecommendationSection, Table};
-use crate::api::verdict::ssr::PilotEvidence;
-use crate::error::AppError;
+use crate::ServiceError;
+use crate::Services;
 use crate::model::{Pilot, SizingCatalog};
-use crate::server::Services;
+use crate::verdict::service::PilotEvidence;
 use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
 use engine::production::{
     GpuHourPrice, MeasuredConfiguration, MeasuredPoint, PilotTwin, PredictedCompliance,
@@ -49,7 +49,7 @@ pub async fn production(
     pilot: &Pilot,
     evidence: &PilotEvidence,
     edition: Edition,
-) -> Result<Result<ProductionRecommendation, String>, AppError> {
+) -> Result<Result<ProductionRecommendation, String>, ServiceError> {
     let Some(plan) = &evidence.plan else {
         return Ok(Err("The plan is not approved yet: the recommendation needs its demand assumptions and latency limits.".into()));
     };
@@ -85,7 +85,7 @@ pub async fn production(
         Ok(p) => p,
         Err(e) => return Ok(Err(format!("Production demand: {e}."))),
     };
-    let wanted = crate::pages::sizing::guess_model_id(&pilot.model);
+    let wanted = crate::catalog::guess_model_id(&pilot.model);
     let Some(model) = catalog
         .models
         .iter()
@@ -189,7 +189,7 @@ pub async fn production(
         .await
         .map_err(|error| {
             tracing::error!(%error, "the production recommendation failed");
-            AppError::Internal
+            ServiceError::Internal
         })?;
     rec.warnings.extend(calibration.notes);
     Ok(Ok(rec))
@@ -219,7 +219,7 @@ async fn pilot_twin(
     }
     let [configuration] = <[MeasuredConfiguration; 1]>::try_from(configurations).ok()?;
     // From the twin cache: the report's twin section asked for the same fit.
-    let fit = crate::api::predict::ssr::pilot_twin(services, pilot.id, None)
+    let fit = crate::predict::service::pilot_twin(services, pilot.id, None)
         .await
         .ok()?;
     Some(PilotTwin {
@@ -243,8 +243,8 @@ pub async fn section(
     evidence: &PilotEvidence,
     lang: Lang,
     edition: Edition,
-) -> Result<RecommendationSection, AppError> {
-    let catalog = crate::server::catalog::effective_catalog(&services.store).await?;
+) -> Result<RecommendationSection, ServiceError> {
+    let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
     Ok(
         match production(services, &catalog, pilot, evidence, edition).await? {
             Ok(rec) => render(&rec, lang, edition, catalog.currency.as_deref()),

@@ -104,22 +104,15 @@ pub fn css_string(text: &str) -> String {
 /// Pilot `pilot`'s report as HTML, as of now, with the plan version it was graded against.
 /// The caller has checked that its user may have `edition`.
 pub async fn report_html(
-    services: &crate::server::Services,
+    services: &crate::Services,
     pilot: crate::model::Pilot,
     lang: Lang,
     edition: Edition,
-) -> Result<(String, Option<u32>), crate::error::AppError> {
-    let model = build_report(
-        services,
-        pilot,
-        lang,
-        edition,
-        crate::server::store::now_ms(),
-    )
-    .await?;
+) -> Result<(String, Option<u32>), crate::ServiceError> {
+    let model = build_report(services, pilot, lang, edition, crate::store::now_ms()).await?;
     let html = render_html(&model).map_err(|e| {
         tracing::error!(error = %e, "report template failed");
-        crate::error::AppError::Internal
+        crate::ServiceError::Internal
     })?;
     Ok((html, model.plan_version_number))
 }
@@ -135,31 +128,31 @@ pub struct Rendered {
 /// `exported_by` is the user (none for the CLI or a share link), `via` is `web`, `cli` or `share`.
 #[allow(clippy::too_many_arguments)]
 pub async fn export(
-    services: &crate::server::Services,
+    services: &crate::Services,
     pilot: crate::model::Pilot,
     lang: Lang,
     edition: Edition,
     pdf: bool,
     exported_by: Option<i64>,
     via: &str,
-) -> Result<Rendered, crate::error::AppError> {
-    use crate::error::AppError;
+) -> Result<Rendered, crate::ServiceError> {
+    use crate::ServiceError;
     use sha2::{Digest, Sha256};
     let pilot_id = pilot.id;
     let (html, plan_version) = report_html(services, pilot, lang, edition).await?;
     let bytes = if pdf {
         let Some(chromium) = &services.chromium else {
-            return Err(AppError::Unavailable(
+            return Err(ServiceError::Unavailable(
                 "PDF export is off on this server: install Chromium (Debian: apt-get install chromium) or set CHROMIUM_PATH, then restart. The HTML report prints to PDF from any browser meanwhile.".into(),
             ));
         };
         pdf::html_to_pdf(chromium, &services.data_dir.join("tmp"), &html)
             .await
             .map_err(|e| match e {
-                pdf::PdfError::Busy => AppError::Busy(pdf::PRINT_QUEUE_WAIT.as_secs() / 2),
+                pdf::PdfError::Busy => ServiceError::Busy(pdf::PRINT_QUEUE_WAIT.as_secs() / 2),
                 e => {
                     tracing::error!(error = %e, "printing the report failed");
-                    AppError::Unavailable(format!("The PDF could not be printed: {e}"))
+                    ServiceError::Unavailable(format!("The PDF could not be printed: {e}"))
                 }
             })?
     } else {
@@ -168,7 +161,7 @@ pub async fn export(
     let sha256 = hex::encode(Sha256::digest(&bytes));
     services
         .store
-        .record_export(&crate::server::store::reports::NewExport {
+        .record_export(&crate::store::reports::NewExport {
             pilot_id,
             exported_by,
             via,

@@ -24,7 +24,7 @@
 //! dropped first; a fit is a timing model and its back-test (kilobytes), an answer a handful of
 //! percentiles. Concurrent requests for the same fit wait for the one fit in progress.
 
-use crate::error::AppError;
+use crate::ServiceError;
 use engine::twin::{Prediction, Question, Twin};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -38,7 +38,7 @@ pub const ANSWERS_KEPT: usize = 32;
 pub type FitKey = [u8; 32];
 
 /// A fitted twin: the configuration it was fitted on (its label) and the model.
-pub type Fit = Result<(String, Arc<Twin>), AppError>;
+pub type Fit = Result<(String, Arc<Twin>), ServiceError>;
 
 struct Entry {
     key: FitKey,
@@ -102,7 +102,7 @@ fn entry(key: FitKey) -> Arc<Entry> {
 }
 
 /// The twin for `key`: the kept one, or `fit()` run once (concurrent callers wait for it).
-/// A fit the evidence itself refuses ([`AppError::Invalid`]: nothing to fit, several
+/// A fit the evidence itself refuses ([`ServiceError::Invalid`]: nothing to fit, several
 /// configurations) is kept too, since the same evidence fails the same way; any other failure
 /// (the store, a panicked task) is not, and the next caller tries again.
 pub async fn fitted<F, Fut>(key: FitKey, fit: F) -> (Fitted, Fit)
@@ -115,7 +115,7 @@ where
         .fit
         .get_or_try_init(|| async {
             match fit().await {
-                Err(error) if !matches!(error, AppError::Invalid(_)) => Err(error),
+                Err(error) if !matches!(error, ServiceError::Invalid(_)) => Err(error),
                 kept => Ok(kept),
             }
         })
@@ -127,7 +127,11 @@ where
 
 impl Fitted {
     /// `twin`'s answer to `question`: the kept one, or a simulation off the async runtime.
-    pub async fn ask(&self, twin: Arc<Twin>, question: Question) -> Result<Prediction, AppError> {
+    pub async fn ask(
+        &self,
+        twin: Arc<Twin>,
+        question: Question,
+    ) -> Result<Prediction, ServiceError> {
         let asked = format!("{question:?}");
         if let Some(known) = self.answer(&asked) {
             return Ok(known);
@@ -136,7 +140,7 @@ impl Fitted {
             .await
             .map_err(|error| {
                 tracing::error!(%error, "capacity twin prediction failed");
-                AppError::Internal
+                ServiceError::Internal
             })?;
         let mut answers = self.entry.answers.lock().unwrap_or_else(|e| e.into_inner());
         answers.retain(|(q, _)| *q != asked);
@@ -203,10 +207,10 @@ mod tests {
         for _ in 0..3 {
             let (_, fit) = fitted(key, || async {
                 calls.fetch_add(1, Ordering::SeqCst);
-                Err(AppError::invalid("nothing to fit"))
+                Err(ServiceError::invalid("nothing to fit"))
             })
             .await;
-            assert_eq!(fit.unwrap_err(), AppError::invalid("nothing to fit"));
+            assert_eq!(fit.unwrap_err(), ServiceError::invalid("nothing to fit"));
         }
         assert_eq!(calls.load(Ordering::SeqCst), 1, "a refusal is kept");
 
@@ -215,10 +219,10 @@ mod tests {
         for _ in 0..2 {
             let (_, fit) = fitted(key, || async {
                 calls.fetch_add(1, Ordering::SeqCst);
-                Err(AppError::Internal)
+                Err(ServiceError::Internal)
             })
             .await;
-            assert_eq!(fit.unwrap_err(), AppError::Internal);
+            assert_eq!(fit.unwrap_err(), ServiceError::Internal);
         }
         assert_eq!(
             calls.load(Ordering::SeqCst),

@@ -15,11 +15,11 @@
 //!
 //! Argon2 is deliberately expensive (19 MiB and two passes per check), so the checks run through
 //! a [`PasswordGate`]: a few at a time, each on a blocking thread; a check that cannot start within
-//! [`PasswordGate::wait`] is refused as [`AppError::Busy`] (503 with `Retry-After`) instead of
+//! [`PasswordGate::wait`] is refused as [`ServiceError::Busy`] (503 with `Retry-After`) instead of
 //! queueing without bound.
 
 use super::store::{Store, now_ms};
-use crate::error::AppError;
+use crate::ServiceError;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -106,13 +106,13 @@ pub struct Attempt {
 }
 
 /// Records the attempt and decides whether it may check a password. Refused attempts leave no
-/// trace and answer [`AppError::TooManyAttempts`] with the seconds to wait.
+/// trace and answer [`ServiceError::TooManyAttempts`] with the seconds to wait.
 pub async fn begin_attempt(
     store: &Store,
     backoff: &LoginBackoff,
     email: &str,
     client: &str,
-) -> Result<Attempt, AppError> {
+) -> Result<Attempt, ServiceError> {
     let now = now_ms();
     let id = store.insert_login_failure(email, client, now).await?;
     let before = store
@@ -134,7 +134,9 @@ pub async fn begin_attempt(
         );
     if wait_ms > 0 {
         store.delete_login_failure(id).await?;
-        return Err(AppError::TooManyAttempts(((wait_ms + 999) / 1000) as u64));
+        return Err(ServiceError::TooManyAttempts(
+            ((wait_ms + 999) / 1000) as u64,
+        ));
     }
     Ok(Attempt { id })
 }
@@ -144,12 +146,12 @@ impl Attempt {
     pub fn failed(self) {}
 
     /// The attempt did not get to check (the server was busy): it does not count.
-    pub async fn abandon(self, store: &Store) -> Result<(), AppError> {
+    pub async fn abandon(self, store: &Store) -> Result<(), ServiceError> {
         Ok(store.delete_login_failure(self.id).await?)
     }
 
     /// Signed in: the address's failures are forgotten (the client's stay).
-    pub async fn succeeded(self, store: &Store, email: &str) -> Result<(), AppError> {
+    pub async fn succeeded(self, store: &Store, email: &str) -> Result<(), ServiceError> {
         store.delete_login_failure(self.id).await?;
         Ok(store.clear_login_failures(email).await?)
     }
@@ -183,24 +185,28 @@ impl PasswordGate {
     pub async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, AppError> {
+    ) -> Result<T, ServiceError> {
         let permit = tokio::time::timeout(self.wait, self.permits.clone().acquire_owned())
             .await
-            .map_err(|_| AppError::Busy(self.wait.as_secs().max(1)))?
-            .map_err(|_| AppError::Internal)?;
+            .map_err(|_| ServiceError::Busy(self.wait.as_secs().max(1)))?
+            .map_err(|_| ServiceError::Internal)?;
         let result = tokio::task::spawn_blocking(move || {
             let result = work();
             drop(permit);
             result
         })
         .await
-        .map_err(|_| AppError::Internal)?;
+        .map_err(|_| ServiceError::Internal)?;
         Ok(result)
     }
 
     /// Verifies `password` against `hash`; with no hash it spends the time of a verification
     /// anyway, so response times do not tell which addresses have accounts.
-    pub async fn verify(&self, password: String, hash: Option<String>) -> Result<bool, AppError> {
+    pub async fn verify(
+        &self,
+        password: String,
+        hash: Option<String>,
+    ) -> Result<bool, ServiceError> {
         self.run(move || match hash {
             Some(hash) => super::auth::verify_password(&password, &hash),
             None => {
@@ -212,7 +218,7 @@ impl PasswordGate {
     }
 
     /// Hashes `password` (Argon2id, PHC string).
-    pub async fn hash(&self, password: String) -> Result<String, AppError> {
+    pub async fn hash(&self, password: String) -> Result<String, ServiceError> {
         self.run(move || super::auth::hash_password(&password))
             .await?
     }
@@ -253,7 +259,7 @@ mod tests {
                 .await
         });
         tokio::time::sleep(Duration::from_millis(50)).await;
-        assert_eq!(gate.run(|| ()).await, Err(AppError::Busy(1)));
+        assert_eq!(gate.run(|| ()).await, Err(ServiceError::Busy(1)));
         running.await.unwrap().unwrap();
         assert_eq!(gate.run(|| 7).await, Ok(7));
     }

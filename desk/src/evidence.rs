@@ -9,7 +9,7 @@
 
 use super::Services;
 use super::store::evidence::{DerivedWrites, NewEvidence};
-use crate::error::AppError;
+use crate::ServiceError;
 use crate::model::{Calibration, CalibrationSettings, EvidenceFile, Pilot, StartupLogSummary};
 use engine::sizing::{
     GpuSpec, KvDtype, MemoryModel, ModelSpec, SizingInput, StartupLog, Topology, WeightPrecision,
@@ -24,9 +24,9 @@ pub const STARTUP_LOG: &str = "vllm_startup_log";
 /// Largest start-up log accepted when pasted (they are a few hundred KiB at most).
 pub const MAX_STARTUP_LOG_BYTES: usize = 4 * 1024 * 1024;
 
-fn internal(error: impl std::fmt::Display) -> AppError {
+fn internal(error: impl std::fmt::Display) -> ServiceError {
     tracing::error!(%error, "evidence storage failed");
-    AppError::Internal
+    ServiceError::Internal
 }
 
 /// SHA-256 of `bytes`, hex.
@@ -44,7 +44,7 @@ pub async fn keep_bytes(
     bytes: &[u8],
     summary_json: &str,
     uploaded_by: i64,
-) -> Result<i64, AppError> {
+) -> Result<i64, ServiceError> {
     keep_bytes_with(
         services,
         pilot_id,
@@ -70,7 +70,7 @@ pub async fn keep_bytes_with(
     summary_json: &str,
     uploaded_by: i64,
     derived: DerivedWrites,
-) -> Result<i64, AppError> {
+) -> Result<i64, ServiceError> {
     let sha = sha256_hex(bytes);
     if let Some(existing) = services.store.evidence_by_hash(pilot_id, &sha).await? {
         return Err(duplicate(file_name, &existing));
@@ -111,8 +111,8 @@ pub async fn keep_bytes_with(
 }
 
 /// The refusal of a file already stored on this pilot.
-pub fn duplicate(file_name: &str, existing: &EvidenceFile) -> AppError {
-    AppError::Conflict(format!(
+pub fn duplicate(file_name: &str, existing: &EvidenceFile) -> ServiceError {
+    ServiceError::Conflict(format!(
         "{file_name}: the same file is already evidence #{} of this pilot (“{}”, uploaded {})",
         existing.id,
         existing.file_name,
@@ -136,49 +136,56 @@ pub fn calibration_settings(
     form: &CalibrationForm,
     log: &StartupLog,
     pilot: &Pilot,
-) -> Result<CalibrationSettings, AppError> {
-    use crate::pages::sizing::{guess_gpu_id, guess_model_id};
+) -> Result<CalibrationSettings, ServiceError> {
+    use crate::catalog::{guess_gpu_id, guess_model_id};
     let pick = |value: &str| (!value.trim().is_empty()).then(|| value.trim().to_string());
     let model_id = pick(&form.model)
         .or_else(|| log.model.as_deref().and_then(guess_model_id))
         .or_else(|| guess_model_id(&pilot.model))
-        .ok_or_else(|| AppError::invalid("model: the log names no catalog model; choose one"))?;
+        .ok_or_else(|| {
+            ServiceError::invalid("model: the log names no catalog model; choose one")
+        })?;
     if model_by_id(&model_id).is_none() {
-        return Err(AppError::invalid(format!(
+        return Err(ServiceError::invalid(format!(
             "model: no catalog model `{model_id}`"
         )));
     }
     let gpu_id = pick(&form.gpu)
         .or_else(|| guess_gpu_id(&pilot.gpu_type))
         .ok_or_else(|| {
-            AppError::invalid("gpu: the pilot's GPU is not in the catalog; choose one")
+            ServiceError::invalid("gpu: the pilot's GPU is not in the catalog; choose one")
         })?;
     if gpu_by_id(&gpu_id).is_none() {
-        return Err(AppError::invalid(format!("gpu: no catalog GPU `{gpu_id}`")));
+        return Err(ServiceError::invalid(format!(
+            "gpu: no catalog GPU `{gpu_id}`"
+        )));
     }
     let weights = pick(&form.weights).unwrap_or_else(|| "bf16".into());
-    WeightPrecision::from_str(&weights).map_err(|e| AppError::invalid(format!("weights: {e}")))?;
+    WeightPrecision::from_str(&weights)
+        .map_err(|e| ServiceError::invalid(format!("weights: {e}")))?;
     let kv_dtype = pick(&form.kv_dtype)
         .or_else(|| log.kv_cache_dtype.clone())
         .unwrap_or_else(|| "16bit".into());
-    KvDtype::from_str(&kv_dtype).map_err(|e| AppError::invalid(format!("kv_dtype: {e}")))?;
+    KvDtype::from_str(&kv_dtype).map_err(|e| ServiceError::invalid(format!("kv_dtype: {e}")))?;
     let tp = match pick(&form.tp) {
         Some(text) => text
             .parse()
-            .map_err(|_| AppError::invalid(format!("tp: `{text}` is not a whole number")))?,
+            .map_err(|_| ServiceError::invalid(format!("tp: `{text}` is not a whole number")))?,
         None => log
             .tensor_parallel_size
             .unwrap_or_else(|| u32::try_from(pilot.gpu_count.max(1)).unwrap_or(1)),
     };
     let context_tokens = match pick(&form.context) {
-        Some(text) => text
-            .parse()
-            .map_err(|_| AppError::invalid(format!("context: `{text}` is not a whole number")))?,
+        Some(text) => text.parse().map_err(|_| {
+            ServiceError::invalid(format!("context: `{text}` is not a whole number"))
+        })?,
         None => log
             .max_model_len
             .or(log.max_concurrency_context_tokens)
             .ok_or_else(|| {
-                AppError::invalid("context: the log does not say max_model_len; give the context")
+                ServiceError::invalid(
+                    "context: the log does not say max_model_len; give the context",
+                )
             })?,
     };
     Ok(CalibrationSettings {
@@ -195,9 +202,9 @@ pub fn calibration_settings(
 }
 
 /// Reads a pasted or uploaded start-up log; the error says which lines were expected.
-pub fn read_startup_log(file_name: &str, text: &str) -> Result<StartupLog, AppError> {
+pub fn read_startup_log(file_name: &str, text: &str) -> Result<StartupLog, ServiceError> {
     engine::sizing::startup_log::parse(text)
-        .map_err(|e| AppError::invalid(format!("{file_name}: {e}")))
+        .map_err(|e| ServiceError::invalid(format!("{file_name}: {e}")))
 }
 
 /// The question the vLLM memory model answers for a stored log.
@@ -235,7 +242,7 @@ pub fn calibrate(evidence: EvidenceFile, summary: StartupLogSummary) -> Calibrat
 pub async fn calibrations(
     services: &Services,
     pilot_id: i64,
-) -> Result<Vec<Calibration>, AppError> {
+) -> Result<Vec<Calibration>, ServiceError> {
     services
         .store
         .list_evidence(pilot_id, Some(STARTUP_LOG))

@@ -8,7 +8,7 @@
 
 use super::plans::DraftWrite;
 use super::{Store, StoreError, StoreResult, now_ms};
-use crate::api::quality::EvalSetVersion;
+use crate::quality::EvalSetVersion;
 use engine::quality::EvalSet;
 use sqlx::Row;
 use sqlx::any::AnyRow;

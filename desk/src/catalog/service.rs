@@ -1,19 +1,19 @@
 //! The effective sizing catalog: the reviewed tables overlaid with this installation's rows.
 
-use super::store::Store;
-use crate::error::AppError;
+use crate::ServiceError;
 use crate::model::{CatalogGpu, CatalogModel, CatalogOrigin, SizingCatalog};
+use crate::store::Store;
 use engine::sizing::{GpuSpec, ModelSpec};
 
-fn corrupt(what: &str, id: &str) -> AppError {
+fn corrupt(what: &str, id: &str) -> ServiceError {
     tracing::error!(what, id, "stored catalog row is not readable");
-    AppError::Internal
+    ServiceError::Internal
 }
 
 /// Reviewed GPUs and models, with edited GPUs replaced, added ones appended, prices (per card
 /// and per GPU-hour) attached,
 /// and pasted models appended.
-pub async fn effective_catalog(store: &Store) -> Result<SizingCatalog, AppError> {
+pub async fn effective_catalog(store: &Store) -> Result<SizingCatalog, ServiceError> {
     let mut catalog = SizingCatalog::reviewed();
     for row in store.catalog_gpu_rows().await? {
         let spec: Option<GpuSpec> = row

@@ -657,7 +657,7 @@ impl Store {
         Ok(done > 0)
     }
 
-    // ---- login failures (see `crate::server::throttle`) ------------------------------------
+    // ---- login failures (see `crate::throttle`) ------------------------------------
 
     /// Records a sign-in attempt as a failure before its password is checked; returns its id.
     pub async fn insert_login_failure(

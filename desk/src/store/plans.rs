@@ -16,7 +16,7 @@
 //! Each write is a single statement, hence its own transaction.
 
 use super::{Store, StoreError, StoreResult, now_ms, parse_column};
-use crate::api::plans::PlanVersionRecord;
+use crate::plans::PlanVersionRecord;
 use engine::plan::{PlanContent, PlanStatus, PlanVersion};
 use sqlx::Row;
 use sqlx::any::AnyRow;

@@ -2,7 +2,7 @@
 
 use super::auth::{generate_password, hash_password_off_thread};
 use super::store::Store;
-use crate::error::AppError;
+use crate::ServiceError;
 use crate::model::IssuedPassword;
 use engine::account::{OrganisationKind, Role, check_new_password, normalise_email};
 
@@ -13,18 +13,18 @@ pub const STAFF_ORGANISATION: &str = "Pilot Desk staff";
 pub const MAX_ORGANISATION_CHARS: usize = 120;
 
 /// Validates an organisation name: trimmed, not empty, at most [`MAX_ORGANISATION_CHARS`].
-pub fn organisation_name(input: &str) -> Result<String, AppError> {
+pub fn organisation_name(input: &str) -> Result<String, ServiceError> {
     let name = input.trim();
     if name.is_empty() {
-        return Err(AppError::invalid("name: an organisation needs a name"));
+        return Err(ServiceError::invalid("name: an organisation needs a name"));
     }
     if name.chars().count() > MAX_ORGANISATION_CHARS {
-        return Err(AppError::invalid(format!(
+        return Err(ServiceError::invalid(format!(
             "name: must be at most {MAX_ORGANISATION_CHARS} characters"
         )));
     }
     if name.chars().any(char::is_control) {
-        return Err(AppError::invalid(
+        return Err(ServiceError::invalid(
             "name: must not contain control characters",
         ));
     }
@@ -32,7 +32,7 @@ pub fn organisation_name(input: &str) -> Result<String, AppError> {
 }
 
 /// The staff organisation's id, created if missing.
-pub async fn staff_organisation(store: &Store) -> Result<i64, AppError> {
+pub async fn staff_organisation(store: &Store) -> Result<i64, ServiceError> {
     match store.organisation_by_name(STAFF_ORGANISATION).await? {
         Some((id, _)) => Ok(id),
         None => Ok(store
@@ -53,20 +53,20 @@ pub async fn create_account(
     role: Role,
     organisation_id: i64,
     password: Option<String>,
-) -> Result<IssuedPassword, AppError> {
-    let email = normalise_email(email).map_err(|e| AppError::invalid(format!("email: {e}")))?;
+) -> Result<IssuedPassword, ServiceError> {
+    let email = normalise_email(email).map_err(|e| ServiceError::invalid(format!("email: {e}")))?;
     let name = name.trim().to_string();
     if name.chars().count() > 120 || name.chars().any(char::is_control) {
-        return Err(AppError::invalid(
+        return Err(ServiceError::invalid(
             "name: at most 120 characters, no control characters",
         ));
     }
     let kind = store
         .organisation_kind(organisation_id)
         .await?
-        .ok_or_else(|| AppError::invalid("organisation: no such organisation"))?;
+        .ok_or_else(|| ServiceError::invalid("organisation: no such organisation"))?;
     if kind != role.organisation_kind() {
-        return Err(AppError::invalid(match role {
+        return Err(ServiceError::invalid(match role {
             Role::Customer => "role: a customer account must belong to a customer organisation",
             _ => "role: staff roles (admin, assessor, sales) belong to the staff organisation",
         }));
@@ -74,7 +74,7 @@ pub async fn create_account(
     let (password, generated) = match password.filter(|p| !p.is_empty()) {
         Some(password) => {
             check_new_password(&password, &email)
-                .map_err(|e| AppError::invalid(format!("password: {e}")))?;
+                .map_err(|e| ServiceError::invalid(format!("password: {e}")))?;
             (password, None)
         }
         None => {
@@ -101,7 +101,7 @@ pub async fn create_account_in_named_organisation(
     role: Role,
     organisation: &str,
     password: Option<String>,
-) -> Result<IssuedPassword, AppError> {
+) -> Result<IssuedPassword, ServiceError> {
     let organisation = organisation_name(organisation)?;
     let organisation_id = match store.organisation_by_name(&organisation).await? {
         Some((id, _)) => id,

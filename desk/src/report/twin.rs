@@ -1,9 +1,9 @@
 //! The report's capacity-twin section: the twin's prediction at the plan's production load.
 //!
 //! The load-tests page shows the twin at any load; the report states it once, at the load the
-//! page asks by default ([`crate::api::predict::ssr::default_load`]: the plan's peak arrival
+//! page asks by default ([`crate::predict::service::default_load`]: the plan's peak arrival
 //! rate, else its planned peak concurrency), through the very same
-//! [`crate::api::predict::ssr::twin_view`], so the report and the page never disagree on the
+//! [`crate::predict::service::twin_view`], so the report and the page never disagree on the
 //! same evidence. Every figure carries its unit, its percentile and its basis (Measured,
 //! Simulated, Estimated), and the back-test's median and worst error stand next to it: a
 //! prediction without its error would read as a measurement.
@@ -16,9 +16,9 @@
 
 use super::locale::{Labels, Lang};
 use super::model::{Cell, Fact, Table};
-use crate::error::AppError;
+use crate::ServiceError;
+use crate::Services;
 use crate::model::Pilot;
-use crate::server::Services;
 use engine::twin::{Basis, Prediction};
 
 /// What the report prints about the capacity twin.
@@ -42,9 +42,9 @@ pub async fn section(
     services: &Services,
     pilot: &Pilot,
     lang: Lang,
-) -> Result<TwinSection, AppError> {
+) -> Result<TwinSection, ServiceError> {
     let view =
-        crate::api::predict::ssr::twin_view(services, pilot.clone(), String::new(), String::new())
+        crate::predict::service::twin_view(services, pilot.clone(), String::new(), String::new())
             .await?;
     let t = lang.labels();
     if !view.has_load_tests {

@@ -8,7 +8,7 @@
 
 use super::accounts::{create_account, staff_organisation};
 use super::store::Store;
-use crate::error::AppError;
+use crate::ServiceError;
 use engine::account::{OrganisationKind, Role};
 use engine::pilot::{PilotFields, PilotStatus};
 
@@ -34,11 +34,11 @@ pub struct FirstStart {
 pub async fn seed_demo_evidence(
     services: &super::Services,
     first: &FirstStart,
-) -> Result<(), AppError> {
+) -> Result<(), ServiceError> {
     if let Some(pilot) = first.demo_pilot {
-        crate::api::traffic::ssr::seed_demo_traffic(services, pilot, first.admin_id).await?;
-        crate::api::load_tests::ssr::seed_demo_load_test(services, pilot, first.admin_id).await?;
-        crate::api::quality::ssr::seed_demo_quality(services, pilot, first.admin_id).await?;
+        crate::traffic::service::seed_demo_traffic(services, pilot, first.admin_id).await?;
+        crate::load_tests::service::seed_demo_load_test(services, pilot, first.admin_id).await?;
+        crate::quality::service::seed_demo_quality(services, pilot, first.admin_id).await?;
     }
     Ok(())
 }
@@ -99,7 +99,7 @@ async fn demo_plan(
     pilot: i64,
     admin: i64,
     admin_name: &str,
-) -> Result<(), AppError> {
+) -> Result<(), ServiceError> {
     use super::store::now_ms;
     use engine::plan::{Approver, PlanVersion};
     let mut version = PlanVersion::first_draft(demo_plan_content(), now_ms());
@@ -118,7 +118,7 @@ async fn demo_plan(
         )
         .map_err(|e| {
             tracing::error!(error = %e, "the demo plan does not validate");
-            AppError::Internal
+            ServiceError::Internal
         })?;
     store
         .approve_plan_version(pilot, version.number, 1, admin, at)
@@ -129,7 +129,7 @@ async fn demo_plan(
 /// Creates the staff organisation, and on an empty database the first admin (random password)
 /// and, when `demo` is set, the demo customer and pilot. Returns what it created on a first
 /// start, `None` otherwise.
-pub async fn first_start(store: &Store, demo: bool) -> Result<Option<FirstStart>, AppError> {
+pub async fn first_start(store: &Store, demo: bool) -> Result<Option<FirstStart>, ServiceError> {
     let staff = staff_organisation(store).await?;
     if store.count_users().await? > 0 {
         return Ok(None);

@@ -1,12 +1,12 @@
 //! What the report shows, gathered from the pilot's evidence and pre-formatted for one language.
 
 use super::locale::Lang;
-use crate::api::load_tests::{LoadTestRun, PointRow};
-use crate::api::verdict::ssr::{PilotEvidence, build, gather};
-use crate::api::verdict::{VerdictRow, VerdictView, VerdictWarning};
-use crate::error::AppError;
+use crate::ServiceError;
+use crate::Services;
+use crate::load_tests::{LoadTestRun, PointRow};
 use crate::model::{EvidenceFile, Pilot};
-use crate::server::Services;
+use crate::verdict::service::{PilotEvidence, build, gather};
+use crate::verdict::{VerdictRow, VerdictView, VerdictWarning};
 use engine::demand::{DemandProfile, TokenDistribution};
 
 /// A table cell: text, right-aligned when numeric.
@@ -142,7 +142,7 @@ pub async fn build_report(
     lang: Lang,
     edition: super::Edition,
     now_ms: i64,
-) -> Result<ReportModel, AppError> {
+) -> Result<ReportModel, ServiceError> {
     let evidence = gather(services, pilot.id).await?;
     let verdict = build(pilot.clone(), &evidence);
     let files = services.store.list_evidence(pilot.id, None).await?;
@@ -544,12 +544,12 @@ fn load_charts(evidence: &PilotEvidence) -> Vec<ReportChart> {
         .as_ref()
         .map(|p| engine::loadtest::latency_targets(&p.content))
         .unwrap_or_default();
-    let plan = crate::api::load_tests::PlanTargets {
+    let plan = crate::load_tests::PlanTargets {
         version: evidence.plan.as_ref().map(|p| p.number),
         targets,
         note: String::new(),
     };
-    crate::api::load_tests::ssr::charts(&evidence.runs, &[], &plan, "p99")
+    crate::load_tests::service::charts(&evidence.runs, &[], &plan, "p99")
         .into_iter()
         .map(|c| ReportChart {
             title: c.title,

@@ -1,0 +1,201 @@
+//! The one error every service answers with.
+//!
+//! Messages are safe to show: internal failures are logged on the server and reach the user as
+//! [`ServiceError::Internal`] without details. Anything a user may not see is
+//! [`ServiceError::NotFound`], exactly like something that does not exist, so a customer cannot
+//! even learn whether another organisation's pilot exists.
+//!
+//! Each error knows its HTTP status ([`ServiceError::status_code`]) and a stable kind name
+//! ([`ServiceError::kind`]), and travels as one JSON object, `{"error": "<the message>", "kind":
+//! "<kind>"}` (plus `retry_after_s` or `limit_mib` where they apply): the REST routes answer with
+//! it, and the UI's server-function error carries the same fields, so a script reads every
+//! refusal the same way.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ServiceError {
+    #[error("Please sign in to continue.")]
+    Unauthenticated,
+    #[error("Page not found.")]
+    NotFound,
+    #[error("Your role does not allow this.")]
+    Forbidden,
+    #[error("{0}")]
+    Invalid(String),
+    /// A request's arguments could not be decoded: `field: problem`.
+    #[error("{0}")]
+    BadArgument(String),
+    #[error("E-mail address or password is wrong.")]
+    BadCredentials,
+    /// Sign-ins are backing off (too many recent failures): retry after this many seconds.
+    #[error("Too many failed sign-in attempts. Try again in {}.", wait_text(*.0))]
+    TooManyAttempts(u64),
+    /// Bounded work (password checks, PDF printing) is busy: retry after this many seconds.
+    #[error("The server is busy with other requests of this kind. Try again in {}.", wait_text(*.0))]
+    Busy(u64),
+    #[error("The file is larger than the upload limit of {0} MiB (MAX_UPLOAD_MB).")]
+    TooLarge(u64),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("Something went wrong on the server. It has been logged; please try again.")]
+    Internal,
+    /// A service the request needs is not available here (e.g. Chromium for PDF export).
+    #[error("{0}")]
+    Unavailable(String),
+}
+
+/// "12 seconds", "1 minute", "3 minutes".
+fn wait_text(seconds: u64) -> String {
+    match seconds {
+        0..=1 => "a second".into(),
+        2..=90 => format!("{seconds} seconds"),
+        _ => {
+            let minutes = seconds.div_ceil(60);
+            if minutes == 1 {
+                "1 minute".into()
+            } else {
+                format!("{minutes} minutes")
+            }
+        }
+    }
+}
+
+impl ServiceError {
+    /// The HTTP status this error is answered with.
+    pub fn status_code(&self) -> u16 {
+        match self {
+            ServiceError::Unauthenticated | ServiceError::BadCredentials => 401,
+            ServiceError::NotFound => 404,
+            ServiceError::Forbidden => 403,
+            ServiceError::Invalid(_) => 422,
+            ServiceError::BadArgument(_) => 400,
+            ServiceError::TooManyAttempts(_) => 429,
+            ServiceError::Busy(_) => 503,
+            ServiceError::TooLarge(_) => 413,
+            ServiceError::Conflict(_) => 409,
+            ServiceError::Internal => 500,
+            ServiceError::Unavailable(_) => 503,
+        }
+    }
+
+    /// Seconds after which the same request may succeed (`Retry-After`), where that is known.
+    pub fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            ServiceError::TooManyAttempts(seconds) | ServiceError::Busy(seconds) => Some(*seconds),
+            _ => None,
+        }
+    }
+
+    /// The upload limit an upload was refused for, in MiB.
+    pub fn limit_mib(&self) -> Option<u64> {
+        match self {
+            ServiceError::TooLarge(mib) => Some(*mib),
+            _ => None,
+        }
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Self {
+        ServiceError::Invalid(message.into())
+    }
+
+    /// The stable name of the kind of error, as `kind` on the wire.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ServiceError::Unauthenticated => "unauthenticated",
+            ServiceError::NotFound => "not_found",
+            ServiceError::Forbidden => "forbidden",
+            ServiceError::Invalid(_) => "invalid",
+            ServiceError::BadArgument(_) => "bad_argument",
+            ServiceError::BadCredentials => "bad_credentials",
+            ServiceError::TooManyAttempts(_) => "too_many_attempts",
+            ServiceError::Busy(_) => "busy",
+            ServiceError::TooLarge(_) => "too_large",
+            ServiceError::Conflict(_) => "conflict",
+            ServiceError::Internal => "internal",
+            ServiceError::Unavailable(_) => "unavailable",
+        }
+    }
+
+    /// The wire form: `{"error", "kind", "retry_after_s"?, "limit_mib"?}`.
+    pub fn to_wire(&self) -> WireError {
+        WireError {
+            error: self.to_string(),
+            kind: self.kind().to_string(),
+            retry_after_s: self.retry_after_s(),
+            limit_mib: self.limit_mib(),
+        }
+    }
+
+    /// The error a wire form names (`None` for a kind this build does not know).
+    pub fn from_wire(wire: WireError) -> Option<ServiceError> {
+        Some(match wire.kind.as_str() {
+            "unauthenticated" => ServiceError::Unauthenticated,
+            "not_found" => ServiceError::NotFound,
+            "forbidden" => ServiceError::Forbidden,
+            "invalid" => ServiceError::Invalid(wire.error),
+            "bad_argument" => ServiceError::BadArgument(wire.error),
+            "bad_credentials" => ServiceError::BadCredentials,
+            "too_many_attempts" => ServiceError::TooManyAttempts(wire.retry_after_s.unwrap_or(60)),
+            "busy" => ServiceError::Busy(wire.retry_after_s.unwrap_or(5)),
+            "too_large" => ServiceError::TooLarge(wire.limit_mib.unwrap_or(0)),
+            "conflict" => ServiceError::Conflict(wire.error),
+            "internal" => ServiceError::Internal,
+            "unavailable" => ServiceError::Unavailable(wire.error),
+            _ => return None,
+        })
+    }
+}
+
+/// The wire form of an error (see the module docs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WireError {
+    pub error: String,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_s: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_mib: Option<u64>,
+}
+
+impl Serialize for ServiceError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_wire().serialize(serializer)
+    }
+}
+
+impl From<engine::pilot::FieldError> for ServiceError {
+    fn from(error: engine::pilot::FieldError) -> Self {
+        ServiceError::Invalid(error.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_travels_as_its_message_with_its_kind_and_comes_back_equal() {
+        for error in [
+            ServiceError::NotFound,
+            ServiceError::Invalid("name: too long".into()),
+            ServiceError::BadArgument("pilot_id: missing".into()),
+            ServiceError::TooManyAttempts(120),
+            ServiceError::Busy(3),
+            ServiceError::TooLarge(200),
+            ServiceError::Conflict("taken".into()),
+            ServiceError::Unavailable("no Chromium".into()),
+        ] {
+            let wire = error.to_wire();
+            assert_eq!(wire.error, error.to_string());
+            assert_eq!(wire.kind, error.kind());
+            assert_eq!(ServiceError::from_wire(wire), Some(error));
+        }
+        let json = serde_json::to_value(ServiceError::TooManyAttempts(120)).unwrap();
+        assert_eq!(json["retry_after_s"], 120);
+        assert_eq!(
+            json["error"],
+            "Too many failed sign-in attempts. Try again in 2 minutes."
+        );
+    }
+}

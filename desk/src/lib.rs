@@ -1,0 +1,77 @@
+//! Pilot Desk's application services: everything between the engine's pure domain logic and the
+//! two front doors (the Leptos pages with their server functions in `app`, the REST routes and
+//! the command line in `server`).
+//!
+//! Why a crate of its own: a route, a CLI command and a server function that do the same thing
+//! call the same service here, and none of them reaches into another front door's code. The
+//! dependencies run one way, `engine` ← `desk` ← `app` ← `server`, which the compiler enforces.
+//!
+//! Two halves:
+//!
+//! * Always compiled (also into the browser's wasm): the types that cross the wire ([`model`],
+//!   and the view types at the top of each area module such as [`load_tests`] or [`verdict`]),
+//!   and [`ServiceError`], the error every service answers with.
+//! * With the `server` feature (the default; `app`'s browser build turns it off): the store
+//!   ([`store`], all SQL), passwords, sessions and the one authorisation policy ([`auth`]),
+//!   accounts, the first start ([`bootstrap`]), evidence intake ([`evidence`] and each area's
+//!   `service` module: grading, demand, quality, the capacity twin), the report with its PDF
+//!   ([`report`]) and the twin's cache ([`twin_cache`]).
+
+#![recursion_limit = "256"]
+
+pub mod catalog;
+pub mod error;
+pub mod load_tests;
+pub mod model;
+pub mod plans;
+pub mod predict;
+pub mod quality;
+pub mod reports;
+pub mod traffic;
+pub mod verdict;
+
+#[cfg(feature = "server")]
+pub mod accounts;
+#[cfg(feature = "server")]
+pub mod auth;
+#[cfg(feature = "server")]
+pub mod bootstrap;
+#[cfg(feature = "server")]
+pub mod evidence;
+#[cfg(feature = "server")]
+pub mod report;
+#[cfg(feature = "server")]
+pub mod store;
+#[cfg(feature = "server")]
+pub mod throttle;
+#[cfg(feature = "server")]
+pub mod twin_cache;
+
+pub use error::ServiceError;
+
+/// What every service needs: the store, the session settings, where files live, and the PDF
+/// printer. Built once at start-up and shared by the router, the server functions and the CLI.
+#[cfg(feature = "server")]
+#[derive(Clone, Debug)]
+pub struct Services {
+    pub store: store::Store,
+    pub auth: auth::AuthSettings,
+    /// `DATA_DIR`: evidence files are kept under `evidence/`, uploads in progress under `uploads/`.
+    pub data_dir: std::path::PathBuf,
+    /// Headless Chromium that prints reports to PDF (`CHROMIUM_PATH`, else found on the
+    /// system); `None`: PDF export is off and the report page says how to enable it.
+    pub chromium: Option<std::path::PathBuf>,
+}
+
+#[cfg(feature = "server")]
+impl From<store::StoreError> for ServiceError {
+    fn from(error: store::StoreError) -> Self {
+        match error {
+            store::StoreError::Conflict(message) => ServiceError::Invalid(message),
+            other => {
+                tracing::error!(error = %other, "store failure");
+                ServiceError::Internal
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Load-test evidence of a pilot: the evidence list, curves against concurrency, goodput per
+//! operating point against the plan in force, capacity per scenario, and comparisons.
+//!
+//! Uploads themselves go through `POST /api/v1/pilots/{id}/evidence` (the page's drag-and-drop
+//! posts each file there with the session cookie) or, without JavaScript, the plain form route
+//! `POST /pilots/{id}/evidence`; both store the [`RunContext`] with the import in the evidence
+//! row's summary ([`LoadTestSummary`]).
+
+use crate::model::{EvidenceFile, Pilot};
+use engine::loadtest::{Capacity, LatencyTarget, PointGoodput, SpreadState};
+use engine::run_context::RunContext;
+use serde::{Deserialize, Serialize};
+
+/// What is stored as the summary of a load-test evidence row: the importer's [`engine::ingest::Import`]
+/// (flattened, so readers of the plain import keep working) plus the run context.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadTestSummary {
+    #[serde(flatten)]
+    pub import: engine::ingest::Import,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_context: Option<RunContext>,
+    /// How many per-request samples were taken at import and stored beside the row (0: the
+    /// file has none, so goodput is graded on its percentiles). `None` only on rows stored
+    /// before samples were taken; start-up fills them in (see `service::backfill_request_samples`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_samples: Option<u64>,
+    /// The version of the stored samples blob ([`engine::loadtest::RequestSamples::VERSION`]):
+    /// 2 for samples written now (with each request's start and token counts, which the
+    /// capacity twin needs). `None` on older rows: version 1 (no starts or token counts) or no
+    /// samples at all; start-up re-derives version-1 samples from the kept raw file once (see
+    /// `service::backfill_request_samples`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_samples_format: Option<u8>,
+}
+
+/// p50/p95/p99 of one metric at one point (ms), as the file reports them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stat3 {
+    pub p50: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+}
+
+impl Stat3 {
+    pub fn get(&self, percentile: &str) -> Option<f64> {
+        match percentile {
+            "p50" => self.p50,
+            "p99" => self.p99,
+            _ => self.p95,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.p50.is_none() && self.p95.is_none() && self.p99.is_none()
+    }
+}
+
+/// One operating point as the pages show it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointRow {
+    /// `<evidence id>:<index>`: how the compare form names a single point.
+    pub key: String,
+    pub evidence_id: i64,
+    pub file_name: String,
+    pub scenario: String,
+    pub source: String,
+    pub concurrency: Option<f64>,
+    pub request_rate: Option<f64>,
+    pub completed: Option<u64>,
+    pub failed: Option<u64>,
+    pub duration_s: Option<f64>,
+    pub request_throughput: Option<f64>,
+    /// Aggregate output tokens/s (the machine's).
+    pub output_tokens_per_s: Option<f64>,
+    /// Per-stream output tokens/s: the file's own figure, else 1000 ÷ TPOT p50.
+    pub per_stream_tokens_per_s: Option<f64>,
+    /// True when the per-stream figure is 1000 ÷ TPOT p50 rather than the file's.
+    pub per_stream_derived: bool,
+    pub ttft: Stat3,
+    pub tpot: Stat3,
+    pub itl: Stat3,
+    pub e2e: Stat3,
+    /// Goodput against the plan's targets (`None` when there is no approved plan).
+    pub goodput: Option<PointGoodput>,
+    /// What the TTFT spread says (needs p50, p95 and p99 and a concurrency).
+    pub spread: Option<SpreadState>,
+}
+
+/// One load-test evidence file with its points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadTestRun {
+    pub evidence: EvidenceFile,
+    pub tool: String,
+    pub tool_version: Option<String>,
+    pub layout: String,
+    pub run_context: Option<RunContext>,
+    pub points: Vec<PointRow>,
+    pub warnings: Vec<String>,
+    /// Goodput is exact here: the kept raw file has per-request records.
+    pub per_request: bool,
+}
+
+/// A chart ready to inline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Chart {
+    pub id: String,
+    pub title: String,
+    pub svg: String,
+}
+
+/// The plan's targets as the load-test pages use them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanTargets {
+    /// The approved plan version the targets come from.
+    #[serde(default)]
+    pub version: Option<u32>,
+    pub targets: Vec<LatencyTarget>,
+    /// Where the targets come from, or why there are none.
+    pub note: String,
+}
+
+/// Everything the load-test page shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadTestView {
+    pub pilot: Pilot,
+    pub can_edit: bool,
+    pub runs: Vec<LoadTestRun>,
+    pub plan: PlanTargets,
+    pub percentile: String,
+    pub charts: Vec<Chart>,
+    pub capacity: Vec<Capacity>,
+}
+
+/// The evidence page: the pilot and every evidence file, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceView {
+    pub pilot: Pilot,
+    pub can_edit: bool,
+    pub files: Vec<EvidenceListRow>,
+}
+
+/// One evidence file in the list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceListRow {
+    pub file: EvidenceFile,
+    /// Tool and version for load tests (`vllm bench serve`, `aiperf 0.3.0`), else the kind.
+    pub tool: String,
+    pub points: usize,
+    pub run_context: Option<RunContext>,
+}
+
+/// One compared figure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareRow {
+    pub scenario: String,
+    pub concurrency: Option<f64>,
+    pub figure: String,
+    pub unit: String,
+    pub baseline: Option<f64>,
+    pub value: Option<f64>,
+    /// (value − baseline) ÷ baseline, %.
+    pub difference_pct: Option<f64>,
+    /// Whether higher is better for this figure (throughput) or lower (latency).
+    pub higher_is_better: bool,
+}
+
+/// A comparison of runs against a baseline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub baseline_label: String,
+    /// One block of rows per compared run.
+    pub runs: Vec<(String, Vec<CompareRow>)>,
+    pub charts: Vec<Chart>,
+    pub percentile: String,
+}
+
+/// The percentile a page draws: `p50`, `p95` (default) or `p99`.
+pub fn normalise_percentile(text: &str) -> String {
+    match text.trim() {
+        "p50" | "p99" => text.trim().to_string(),
+        _ => "p95".to_string(),
+    }
+}
+
+#[cfg(feature = "server")]
+pub mod service;

@@ -1,0 +1,543 @@
+//! Server-side traffic handling, shared by the upload route, the REST API, the demo bootstrap
+//! and the `server demand` command.
+use super::*;
+use crate::ServiceError;
+use crate::Services;
+use crate::store::traffic::TrafficProfileWrite;
+use engine::demand::{DemandAccumulator, DemandOptions};
+use engine::metrics::{VllmSnapshot, vllm_window};
+use engine::traffic::{GatewayError, GatewayReader, ReadOptions};
+use engine::verdict::comparability::PilotIdentity;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+/// Largest `/metrics` scrape read (real ones are tens of KiB).
+pub const MAX_SCRAPE_BYTES: u64 = 16 * 1024 * 1024;
+
+fn internal(error: impl std::fmt::Display) -> ServiceError {
+    tracing::error!(%error, "traffic evidence failed");
+    ServiceError::Internal
+}
+
+/// Whether `path` starts like a gateway log this server reads (the format is recognised from
+/// the first record or the header; a malformed record later is the log's error, not "not a
+/// gateway log").
+pub fn looks_like_gateway_log(file_name: &str, path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    GatewayReader::new(BufReader::new(file), &ReadOptions::new(file_name)).is_ok()
+}
+
+/// Streams a gateway log into its summary in bounded memory (the accumulator keeps requests
+/// in flight, its reorder buffer and the busiest hour's arrivals, never the whole log). `on_progress` gets the bytes read so far.
+pub fn read_gateway_source<R: BufRead + Send>(
+    file_name: &str,
+    reader: R,
+    skip_bad_lines: bool,
+    on_progress: impl FnMut(u64),
+) -> Result<GatewayLogSummary, String> {
+    let options = ReadOptions::new(file_name).skip_bad_lines(skip_bad_lines);
+    let mut accumulator = DemandAccumulator::new(DemandOptions::default());
+    let summary = accumulator
+        .add_log(reader, &options, on_progress)
+        .map_err(|e| describe_gateway_error(&e, skip_bad_lines))?;
+    let profile = accumulator
+        .finish()
+        .map_err(|e| format!("{file_name}: {e}"))?;
+    Ok(GatewayLogSummary {
+        format: summary.format.label().to_string(),
+        records: summary.records,
+        bytes_read: summary.bytes_read,
+        skip_bad_lines,
+        skipped: summary.skipped,
+        profile,
+    })
+}
+
+fn describe_gateway_error(error: &GatewayError, skip_bad_lines: bool) -> String {
+    match error {
+        GatewayError::Line(_) if !skip_bad_lines => format!(
+            "{error}. Nothing was stored; send skip_bad_lines=true to skip malformed lines \
+             and count them instead"
+        ),
+        _ => error.to_string(),
+    }
+}
+
+/// [`read_gateway_source`] on a file.
+pub fn read_gateway_file(
+    file_name: &str,
+    path: &Path,
+    skip_bad_lines: bool,
+    on_progress: impl FnMut(u64),
+) -> Result<GatewayLogSummary, String> {
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("{file_name}: could not read: {e}"))?;
+    read_gateway_source(
+        file_name,
+        BufReader::with_capacity(1 << 16, file),
+        skip_bad_lines,
+        on_progress,
+    )
+}
+
+/// Reads a `/metrics` scrape; `None` when the file is not vLLM's exposition (so other kinds
+/// may be tried), `Err` when it is but cannot be read.
+pub fn read_scrape_file(
+    file_name: &str,
+    path: &Path,
+    scraped_at_ms: Option<i64>,
+) -> Result<Option<MetricsScrapeSummary>, String> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(u64::MAX);
+    if size > MAX_SCRAPE_BYTES {
+        return Ok(None);
+    }
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(None);
+    };
+    if !text.contains("vllm:") {
+        return Ok(None);
+    }
+    let snapshot = VllmSnapshot::parse(&text).map_err(|e| format!("{file_name}: {e}"))?;
+    Ok(Some(MetricsScrapeSummary {
+        scraped_at_ms: scraped_at_ms.or(snapshot.timestamp_ms),
+        report: snapshot.report(),
+    }))
+}
+
+/// The upload field `scraped_at`: RFC 3339 (UTC when no offset) or Unix seconds.
+pub fn parse_scraped_at(text: &str) -> Result<Option<i64>, ServiceError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    if let Ok(seconds) = text.parse::<f64>() {
+        return engine::traffic::timestamp::unix_number_to_ms(seconds)
+            .map(Some)
+            .ok_or_else(|| ServiceError::invalid("scraped_at: not a Unix time in seconds"));
+    }
+    engine::traffic::timestamp::parse_rfc3339(
+        text,
+        engine::traffic::timestamp::OffsetRule::DefaultsToUtc,
+    )
+    .map(Some)
+    .map_err(|e| ServiceError::invalid(format!("scraped_at: {e}")))
+}
+
+/// The upload field `skip_bad_lines`: `true`/`false` (also 1/0, yes/no, on), default false.
+pub fn parse_skip_bad_lines(text: Option<&str>) -> Result<bool, ServiceError> {
+    match text.map(|t| t.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("") | Some("false") | Some("0") | Some("no") | Some("off") => Ok(false),
+        Some("true") | Some("1") | Some("yes") | Some("on") => Ok(true),
+        Some(other) => Err(ServiceError::invalid(format!(
+            "skip_bad_lines: `{other}` is not true or false"
+        ))),
+    }
+}
+
+fn raw_path(services: &Services, file: &EvidenceFile) -> PathBuf {
+    services.data_dir.join("evidence").join(&file.sha256)
+}
+
+/// Rebuilds the pilot's combined profile from its gateway logs and caches it (the demo;
+/// uploads write it with their evidence row, see [`combined_profile`]).
+pub async fn refresh_profile(services: &Services, pilot_id: i64) -> Result<(), ServiceError> {
+    if let Some(write) = combined_profile(services, pilot_id, None).await? {
+        services
+            .store
+            .put_traffic_profile(
+                pilot_id,
+                &write.profile_json,
+                &write.evidence_ids,
+                write.requests,
+                write.skipped_lines,
+            )
+            .await?;
+    }
+    Ok(())
+}
+
+/// The pilot's combined profile over its stored gateway logs and `added` (a log being
+/// stored now: its name, kept raw file and summary; its id is not known yet, so it is not
+/// among the write's evidence ids). One log: its own profile. Several: their kept raw files
+/// streamed again through one accumulator. `None` when there is no log at all.
+pub async fn combined_profile(
+    services: &Services,
+    pilot_id: i64,
+    added: Option<(String, PathBuf, GatewayLogSummary)>,
+) -> Result<Option<TrafficProfileWrite>, ServiceError> {
+    let mut stored = Vec::new();
+    for (file, summary) in services
+        .store
+        .list_evidence(pilot_id, Some(GATEWAY_LOG))
+        .await?
+    {
+        let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+        stored.push((file, summary));
+    }
+    stored.sort_by_key(|(file, _)| file.id);
+    let evidence_ids: Vec<i64> = stored.iter().map(|(f, _)| f.id).collect();
+    let mut sources: Vec<(String, PathBuf, GatewayLogSummary)> = stored
+        .into_iter()
+        .map(|(f, s)| (f.file_name.clone(), raw_path(services, &f), s))
+        .collect();
+    sources.extend(added);
+    let skipped: u64 = sources.iter().map(|(_, _, s)| s.skipped.count).sum();
+    let (profile, requests) = match sources.len() {
+        0 => return Ok(None),
+        1 => {
+            let (_, _, summary) = sources.remove(0);
+            (summary.profile, summary.records)
+        }
+        _ => {
+            let sources: Vec<(String, PathBuf, bool)> = sources
+                .into_iter()
+                .map(|(name, path, s)| (name, path, s.skip_bad_lines))
+                .collect();
+            tokio::task::spawn_blocking(move || combine(&sources))
+                .await
+                .map_err(internal)?
+                .map_err(internal)?
+        }
+    };
+    Ok(Some(TrafficProfileWrite {
+        profile_json: serde_json::to_string(&profile).map_err(internal)?,
+        evidence_ids,
+        requests: requests as i64,
+        skipped_lines: skipped as i64,
+    }))
+}
+
+/// One profile over several logs: (file name, path, skip_bad_lines) each.
+pub fn combine(sources: &[(String, PathBuf, bool)]) -> Result<(DemandProfile, u64), String> {
+    let mut accumulator = DemandAccumulator::new(DemandOptions::default());
+    for (name, path, skip) in sources {
+        let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        let options = ReadOptions::new(name.clone()).skip_bad_lines(*skip);
+        accumulator
+            .add_log(BufReader::with_capacity(1 << 16, file), &options, |_| {})
+            .map_err(|e| e.to_string())?;
+    }
+    let requests = accumulator.requests();
+    let profile = accumulator.finish().map_err(|e| e.to_string())?;
+    Ok((profile, requests))
+}
+
+/// The pilot's identity for comparability checks: its model and GPU.
+pub fn identity(pilot: &crate::model::Pilot) -> PilotIdentity {
+    PilotIdentity {
+        model: pilot.model.clone(),
+        gpu: pilot.gpu_type.clone(),
+    }
+}
+
+/// A gateway log's models (as clients asked for them) against the pilot's.
+pub fn gateway_check(identity: &PilotIdentity, profile: &DemandProfile) -> FileCheck {
+    let models: Vec<String> = profile.models.iter().map(|m| m.model.clone()).collect();
+    engine::verdict::comparability::check_file(identity, "the gateway log", &models, None, false)
+}
+
+/// The pilot's scrapes with their checks, in the order they were taken.
+pub async fn checked_scrapes(
+    services: &Services,
+    pilot_id: i64,
+    identity: &PilotIdentity,
+) -> Result<Vec<ScrapeFile>, ServiceError> {
+    let mut scrapes = Vec::new();
+    for (evidence, summary) in services
+        .store
+        .list_evidence(pilot_id, Some(METRICS_SCRAPE))
+        .await?
+    {
+        let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
+        let check = engine::verdict::comparability::check_file(
+            identity,
+            &format!("the /metrics scrape {}", evidence.file_name),
+            &summary.report.model_names,
+            None,
+            false,
+        );
+        scrapes.push(ScrapeFile {
+            evidence,
+            summary,
+            check,
+        });
+    }
+    scrapes.sort_by_key(|s| (s.at_ms(), s.evidence.id));
+    Ok(scrapes)
+}
+
+/// Preemption alarms of single scrapes, the lasting-queue alarm over consecutive scrapes
+/// and the window's alarms, from comparable scrapes only; single-scrape queues as notes.
+pub fn limit_signals(scrapes: &[ScrapeFile], window: Option<&VllmWindow>) -> LimitSignals {
+    let comparable: Vec<&ScrapeFile> = scrapes.iter().filter(|s| s.check.is_comparable()).collect();
+    let mut alarms: Vec<LimitAlarm> = comparable
+        .iter()
+        .flat_map(|s| s.summary.report.alarms.iter().cloned())
+        .filter(|a| a.kind == engine::metrics::AlarmKind::Preemptions)
+        .collect();
+    let samples: Vec<engine::metrics::vllm::WaitingSample> = comparable
+        .iter()
+        .map(|s| engine::metrics::vllm::WaitingSample {
+            label: format!("#{} {}", s.evidence.id, s.evidence.file_name),
+            at_ms: Some(s.at_ms()),
+            requests_waiting: s.summary.report.gauges.requests_waiting,
+        })
+        .collect();
+    let (queue, mut notes) = engine::metrics::vllm::lasting_queue(&samples);
+    alarms.extend(queue);
+    if let Some(window) = window {
+        for alarm in &window.alarms {
+            if !alarms.iter().any(|a| a.kind == alarm.kind) {
+                alarms.push(alarm.clone());
+            }
+        }
+    }
+    if alarms
+        .iter()
+        .any(|a| a.kind == engine::metrics::AlarmKind::WaitingQueue)
+    {
+        notes.clear();
+    }
+    LimitSignals { alarms, notes }
+}
+
+/// Little's law on the log, and vLLM's mean in flight between the comparable scrapes that
+/// span the busiest hour (the latest taken at or before its start, the earliest at or after
+/// its end) against the log over the same window.
+pub async fn in_flight_cross_check(
+    services: &Services,
+    pilot_id: i64,
+    profile: &DemandProfile,
+    scrapes: &[ScrapeFile],
+) -> Result<InFlightCrossCheck, ServiceError> {
+    use engine::verdict::cross_check::{
+        busiest_hour_ms, log_in_flight_check, server_check_gap, server_in_flight_check,
+    };
+    let mut out = InFlightCrossCheck {
+        checks: vec![log_in_flight_check(profile)],
+        gap: None,
+    };
+    let timed: Vec<&ScrapeFile> = scrapes
+        .iter()
+        .filter(|s| s.check.is_comparable() && s.summary.scraped_at_ms.is_some())
+        .collect();
+    if scrapes.iter().all(|s| !s.check.is_comparable()) {
+        return Ok(out);
+    }
+    let (from, to) = busiest_hour_ms(profile);
+    let before = timed.iter().rev().find(|s| s.at_ms() <= from);
+    let after = timed.iter().find(|s| s.at_ms() >= to);
+    let (Some(before), Some(after)) = (before, after) else {
+        let first = timed.first().map(|s| s.at_ms());
+        let last = timed.last().map(|s| s.at_ms());
+        out.gap = server_check_gap(profile, first, last);
+        return Ok(out);
+    };
+    let window = window(
+        services,
+        pilot_id,
+        &before.evidence.id.to_string(),
+        &after.evidence.id.to_string(),
+        "",
+    )
+    .await;
+    match window {
+        Ok(Some(view)) => match server_in_flight_check(
+            profile,
+            view.window.mean_in_flight,
+            Some(before.at_ms()),
+            Some(after.at_ms()),
+        ) {
+            Some(check) => out.checks.push(check),
+            None => {
+                out.gap = Some(
+                    "vLLM's mean in flight could not be computed between the scrapes that span the busiest hour (no e2e latency histogram, or no time between them)."
+                        .into(),
+                )
+            }
+        },
+        Ok(None) => {}
+        Err(e) => out.gap = Some(format!("The scrapes spanning the busiest hour could not be compared: {e}")),
+    }
+    Ok(out)
+}
+
+/// The page's data.
+pub async fn overview(
+    services: &Services,
+    pilot: &crate::model::Pilot,
+) -> Result<TrafficData, ServiceError> {
+    let pilot_id = pilot.id;
+    let pilot_name = pilot.name.clone();
+    let identity = identity(pilot);
+    let store = &services.store;
+    let stored = store.traffic_profile(pilot_id).await?;
+    let (profile, skipped_lines): (Option<DemandProfile>, u64) = match stored {
+        Some(stored) => (
+            Some(serde_json::from_str(&stored.profile_json).map_err(internal)?),
+            stored.skipped_lines as u64,
+        ),
+        None => (None, 0),
+    };
+    let mut files = Vec::new();
+    for (evidence, summary) in store.list_evidence(pilot_id, Some(GATEWAY_LOG)).await? {
+        let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+        files.push(GatewayFile {
+            evidence,
+            format: summary.format,
+            records: summary.records,
+            skipped_lines: summary.skipped.count,
+        });
+    }
+    let scrapes = checked_scrapes(services, pilot_id, &identity).await?;
+    let plan_demand = store
+        .plan_in_force(pilot_id)
+        .await?
+        .map(|plan| plan.content.demand);
+    let (gateway_check, in_flight) = match &profile {
+        Some(profile) => (
+            gateway_check(&identity, profile),
+            in_flight_cross_check(services, pilot_id, profile, &scrapes).await?,
+        ),
+        None => (FileCheck::default(), InFlightCrossCheck::default()),
+    };
+    let latest_window = window(services, pilot_id, "", "", "").await.ok().flatten();
+    let comparable_window = latest_window.filter(|w| {
+        [w.before.id, w.after.id].iter().all(|id| {
+            scrapes
+                .iter()
+                .any(|s| s.evidence.id == *id && s.check.is_comparable())
+        })
+    });
+    let limits = limit_signals(&scrapes, comparable_window.as_ref().map(|w| &w.window));
+    Ok(TrafficData {
+        pilot_id,
+        pilot_name,
+        profile,
+        skipped_lines,
+        files,
+        scrapes,
+        plan_demand,
+        gateway_check,
+        in_flight,
+        limits,
+    })
+}
+
+fn parse_id(name: &str, text: &str) -> Result<Option<i64>, ServiceError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|_| ServiceError::invalid(format!("{name}: `{text}` is not an evidence id")))
+}
+
+/// The window between two of the pilot's scrapes (see [`super::metrics_window`]).
+pub async fn window(
+    services: &Services,
+    pilot_id: i64,
+    before: &str,
+    after: &str,
+    elapsed_s: &str,
+) -> Result<Option<MetricsWindowView>, ServiceError> {
+    let before_id = parse_id("before", before)?;
+    let after_id = parse_id("after", after)?;
+    let elapsed = match elapsed_s.trim() {
+        "" => None,
+        text => Some(
+            text.parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .ok_or_else(|| {
+                    ServiceError::invalid(format!(
+                        "elapsed_s: `{text}` is not a positive number of seconds"
+                    ))
+                })?,
+        ),
+    };
+    let mut scrapes = services
+        .store
+        .list_evidence(pilot_id, Some(METRICS_SCRAPE))
+        .await?;
+    scrapes.reverse(); // oldest first
+    let find = |id: i64, name: &str| {
+        scrapes
+            .iter()
+            .find(|(f, _)| f.id == id)
+            .cloned()
+            .ok_or_else(|| ServiceError::invalid(format!("{name}: no scrape #{id} on this pilot")))
+    };
+    let (first, second) = match (before_id, after_id) {
+        (Some(b), Some(a)) => (find(b, "before")?, find(a, "after")?),
+        (None, None) if scrapes.len() >= 2 => (
+            scrapes[scrapes.len() - 2].clone(),
+            scrapes[scrapes.len() - 1].clone(),
+        ),
+        (None, None) => return Ok(None),
+        _ => return Err(ServiceError::invalid("before, after: choose both scrapes")),
+    };
+    if first.0.id == second.0.id {
+        return Err(ServiceError::invalid("after: choose two different scrapes"));
+    }
+    let times = |summary: &str| -> Result<Option<i64>, ServiceError> {
+        let s: MetricsScrapeSummary = serde_json::from_str(summary).map_err(internal)?;
+        Ok(s.scraped_at_ms)
+    };
+    let elapsed = match (elapsed, times(&first.1)?, times(&second.1)?) {
+        (Some(e), _, _) => Some(e),
+        (None, Some(a), Some(b)) if b > a => Some((b - a) as f64 / 1000.0),
+        _ => None,
+    };
+    let read = |file: &EvidenceFile| -> Result<VllmSnapshot, ServiceError> {
+        let text = std::fs::read_to_string(raw_path(services, file)).map_err(internal)?;
+        VllmSnapshot::parse(&text)
+            .map_err(|e| ServiceError::invalid(format!("{}: {e}", file.file_name)))
+    };
+    let window = vllm_window(&read(&first.0)?, &read(&second.0)?, elapsed).map_err(|e| {
+        ServiceError::invalid(format!(
+            "{} → {}: {e}",
+            first.0.file_name, second.0.file_name
+        ))
+    })?;
+    Ok(Some(MetricsWindowView {
+        before: first.0,
+        after: second.0,
+        window,
+    }))
+}
+
+/// The demo pilot's gateway log: a synthetic working week of 40 users
+/// (`SyntheticConfig::pilot_week`), stored as gateway-log evidence exactly as an upload is.
+pub async fn seed_demo_traffic(
+    services: &Services,
+    pilot_id: i64,
+    uploaded_by: i64,
+) -> Result<(), ServiceError> {
+    let (bytes, summary) = tokio::task::spawn_blocking(|| {
+        let config = engine::traffic::SyntheticConfig::pilot_week(20_260_302);
+        let mut bytes = Vec::new();
+        engine::traffic::write_synthetic_jsonl(&config, &mut bytes).map_err(internal)?;
+        let summary =
+            read_gateway_source("demo-gateway-week.jsonl", bytes.as_slice(), false, |_| {})
+                .map_err(internal)?;
+        Ok::<_, ServiceError>((bytes, summary))
+    })
+    .await
+    .map_err(internal)??;
+    let json = serde_json::to_string(&summary).map_err(internal)?;
+    crate::evidence::keep_bytes(
+        services,
+        pilot_id,
+        GATEWAY_LOG,
+        "demo-gateway-week.jsonl",
+        &bytes,
+        &json,
+        uploaded_by,
+    )
+    .await?;
+    refresh_profile(services, pilot_id).await
+}

@@ -1,0 +1,108 @@
+//! The pilot's verdict: every pass mark of the plan in force against the evidence, with what
+//! changes the reading.
+//!
+//! Which figure grades which mark is decided once, in [`engine::verdict::collect`]; this module
+//! gathers the pilot's evidence for it (gateway profile, load-test points, the decided
+//! precision's evaluation run), grades the plan, and adds the warnings a reader needs before
+//! trusting a pass: the pilot hit its own limit (vLLM preempted requests, or a queue lasted over
+//! consecutive scrapes), answers were truncated, p95 and p99 converged at the graded load
+//! (saturation), pass marks were first approved or amended after evidence arrived, load tests
+//! could not be placed at the planned peak, evidence of another model or GPU (checked per file
+//! against the pilot, [`engine::verdict::comparability`]), requests in flight that do not add
+//! up (the cross-check of [`engine::verdict::cross_check`]), an evaluation set under 50
+//! questions. Caveats close it: re-run the load test on the production stack before go-live,
+//! and, when a run used speculative decoding, that per-stream speed depends on its acceptance
+//! rate.
+
+use crate::model::Pilot;
+use engine::verdict::{PlanOutcome, Tally, Verdict};
+use serde::{Deserialize, Serialize};
+
+/// One pass mark with its grade, as pages and the report show it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerdictRow {
+    /// The mark in plain words.
+    pub sentence: String,
+    /// `TTFT p99 ≤ 450 ms @ client`.
+    pub notation: String,
+    pub verdict: Verdict,
+    /// The figure graded, in the mark's unit (`412 ms`), or `—`.
+    pub measured: String,
+    /// The mark's definition of its metric.
+    pub definition: String,
+    /// Where the mark is measured: `Client`, `Gateway` …
+    pub point: String,
+    /// Where the figure comes from (file, concurrency, scenario), empty when not measured.
+    pub source: String,
+    /// The page that shows the evidence.
+    pub evidence_link: Option<String>,
+    /// The grade's explanation.
+    pub explanation: String,
+    /// Requests (or questions) the figure rests on, when known.
+    #[serde(default)]
+    pub samples: Option<u64>,
+}
+
+/// Something that changes how the verdict reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerdictWarning {
+    pub title: String,
+    pub detail: String,
+    pub link: Option<String>,
+}
+
+/// The verdict of a pilot against its plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerdictView {
+    pub pilot: Pilot,
+    /// The plan version graded against (the one in force), `None` before an approved plan.
+    pub plan_version: Option<u32>,
+    /// When that version was approved (Unix ms).
+    pub plan_approved_ms: Option<i64>,
+    pub outcome: Option<PlanOutcome>,
+    pub tally: Tally,
+    pub rows: Vec<VerdictRow>,
+    pub warnings: Vec<VerdictWarning>,
+    /// What must still be done or known before trusting the results in production.
+    #[serde(default)]
+    pub caveats: Vec<String>,
+    /// Figures the evidence produced (graded or not).
+    pub figures: usize,
+    pub can_edit: bool,
+}
+
+impl VerdictView {
+    /// One line for the head of the verdict: `3 of 4 pass marks met; 1 not measured`.
+    pub fn headline(&self) -> String {
+        let Some(outcome) = self.outcome else {
+            return "No approved plan yet: nothing to grade.".into();
+        };
+        let total = self.rows.len();
+        let t = &self.tally;
+        let mut parts = vec![format!("{} of {total} pass marks met", t.passed)];
+        if t.failed > 0 {
+            parts.push(format!("{} missed", t.failed));
+        }
+        if t.not_measured > 0 {
+            parts.push(format!("{} not measured", t.not_measured));
+        }
+        if t.not_comparable > 0 {
+            parts.push(format!("{} not comparable", t.not_comparable));
+        }
+        format!("{}: {}.", outcome.label(), parts.join(", "))
+    }
+}
+
+/// Everything the pilot page shows, from one gathering of the evidence and one grading: the
+/// pilot, the verdict card, the plan card and the precision the quality evidence decided.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PilotPageData {
+    pub pilot: crate::model::PilotView,
+    pub verdict: VerdictView,
+    pub plan: crate::plans::PlanView,
+    /// `None` before any evaluation run.
+    pub decision: Option<engine::quality::PrecisionDecision>,
+}
+
+#[cfg(feature = "server")]
+pub mod service;
