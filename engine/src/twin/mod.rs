@@ -62,7 +62,7 @@ pub use timing::{
     EngineLimits, FittedRange, LimitSource, PrefillScheduling, ScenarioShape, StepCost, TimingModel,
 };
 pub use transfer::{
-    Execution, GpuFamily, Ranged, RangedPercentiles, ServingSetup, TransferError,
+    EngineGeneration, Execution, GpuFamily, Ranged, RangedPercentiles, ServingSetup, TransferError,
     TransferredPrediction, TransferredTwin, predict_transferred, prior_twin, transfer,
 };
 pub use workload::{TokenLengths, Workload};

@@ -18,12 +18,14 @@
 //! * **communication**: two all-reduces per layer with tensor parallelism, one hand-off per
 //!   stage boundary with pipeline parallelism;
 //! * **host time** per step (launches, scheduling, Python): whatever of the fitted fixed step
-//!   cost the physics above does not explain. It does not scale with the GPU; CUDA graphs
-//!   remove much of it.
+//!   cost the physics above does not explain. It does not scale with the GPU's bandwidth or
+//!   compute; CUDA graphs remove some of it, and vLLM's V1 engine (which Volta cannot run)
+//!   much more ([`EngineGeneration`]).
 //!
 //! Each fitted coefficient of [`StepCost`] is split into its physics part at the measured
 //! configuration and a residual (host time). The candidate's coefficient is the candidate's
-//! physics plus the residual, the residual scaled only by the execution mode. Transferring to
+//! physics plus the residual, the residual scaled only by the execution mode and the engine
+//! generation ([`host_factor`]). Transferring to
 //! the measured configuration itself is therefore the identity, at every end of the range.
 //!
 //! # Where each factor comes from (all are priors: a load test on the candidate replaces them)
@@ -42,9 +44,10 @@
 //! | all-reduce, NVLink | 4 / 8 / 12 µs each | prior: half the PCIe figure |
 //! | all-reduce, PCIe | 6 / 12 / 19 µs each | `docs/sizing.md` §2.3: 160 small all-reduces ≈ 1–3 ms per token |
 //! | pipeline hand-off | 10 / 20 / 40 µs per stage boundary | prior |
-//! | host time, same execution mode | × 0.9 / 1.0 / 1.1 | another host CPU and driver |
-//! | host time, eager → CUDA graphs | × 0.10 / 0.35 / 0.90 | prior; the benchmark report (seed) expects "single-digit to low-double-digit percentages" of decode from graphs on its own engine (the slow end); vLLM V1 with graphs leaves little besides the weights read (the fast end) |
-//! | host time, CUDA graphs → eager | the inverse: × 1.1 / 2.9 / 10 | as above |
+//! | host time, same engine and mode | × 0.9 / 1.0 / 1.1 | another host CPU and driver |
+//! | host time, eager → CUDA graphs | × 0.81 / 0.88 / 0.94 | the benchmark report (seed): graphs are "typically worth single-digit to low-double-digit percentages on decode"; 5–15 % of a step that is ~80 % host time is 6–19 % of the host time |
+//! | host time, vLLM V0 → V1 engine | × 0.15 / 0.40 / 0.90 | prior: V1 moved scheduling and input preparation off the step's critical path; the seed: "vLLM's V1 engine dropped pre-Ampere cards, so Volta stays on the older engine path" (compute capability < 8.0 runs V0) |
+//! | the reverse moves | the inverses | as above |
 //!
 //! The range of a transferred figure is the simulation at the fast and the slow ends, widened by
 //! the measured twin's back-test error ([`TransferredTwin::error_pct`]). Every transferred
@@ -217,13 +220,59 @@ fn stage_handoff_us(end: RangeEnd) -> f64 {
     end.pick(10.0, 20.0, 40.0)
 }
 
-/// Factor on the host time moving from `from` to `to` (module docs).
-pub fn host_factor(from: Execution, to: Execution, end: RangeEnd) -> f64 {
-    match (from, to) {
-        (Execution::Eager, Execution::CudaGraphs) => end.pick(0.10, 0.35, 0.90),
-        (Execution::CudaGraphs, Execution::Eager) => end.pick(1.0 / 0.90, 1.0 / 0.35, 1.0 / 0.10),
-        _ => end.pick(0.9, 1.0, 1.1),
+/// The vLLM engine a card runs: V1 needs compute capability 8.0 (Ampere) or newer; Volta and
+/// Turing stay on V0 (benchmark report, seed). AMD cards run V1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineGeneration {
+    V0,
+    V1,
+}
+
+impl EngineGeneration {
+    pub fn of(gpu: &GpuSpec) -> EngineGeneration {
+        let major = gpu
+            .compute_capability
+            .as_deref()
+            .and_then(|c| c.split('.').next()?.trim().parse::<u32>().ok());
+        match major {
+            Some(m) if m < 8 => EngineGeneration::V0,
+            _ => EngineGeneration::V1,
+        }
     }
+}
+
+/// Factor on the host time from the execution mode alone (module docs).
+fn execution_factor(from: Execution, to: Execution, end: RangeEnd) -> f64 {
+    match (from, to) {
+        (Execution::Eager, Execution::CudaGraphs) => end.pick(0.81, 0.88, 0.94),
+        (Execution::CudaGraphs, Execution::Eager) => end.pick(1.0 / 0.94, 1.0 / 0.88, 1.0 / 0.81),
+        _ => 1.0,
+    }
+}
+
+/// Factor on the host time from the engine generation alone (module docs).
+fn engine_factor(from: EngineGeneration, to: EngineGeneration, end: RangeEnd) -> f64 {
+    match (from, to) {
+        (EngineGeneration::V0, EngineGeneration::V1) => end.pick(0.15, 0.40, 0.90),
+        (EngineGeneration::V1, EngineGeneration::V0) => {
+            end.pick(1.0 / 0.90, 1.0 / 0.40, 1.0 / 0.15)
+        }
+        _ => 1.0,
+    }
+}
+
+/// Factor on the host time moving from `from` to `to`: execution mode × engine generation, or
+/// another host's spread when neither changes (module docs).
+pub fn host_factor(from: &ServingSetup, to: &ServingSetup, end: RangeEnd) -> f64 {
+    let (a, b) = (
+        EngineGeneration::of(&from.gpu),
+        EngineGeneration::of(&to.gpu),
+    );
+    if from.execution == to.execution && a == b {
+        return end.pick(0.9, 1.0, 1.1);
+    }
+    execution_factor(from.execution, to.execution, end) * engine_factor(a, b, end)
 }
 
 /// The work of one step on one copy, as physics alone prices it.
@@ -509,7 +558,7 @@ pub fn transfer_between(
         let host = if identity {
             1.0
         } else {
-            host_factor(source.setup.execution, target.setup.execution, end)
+            host_factor(source.setup, target.setup, end)
         };
         let step = transferred_step(&source.timing.step, &from, &to, host);
         steps.push(step);
@@ -844,7 +893,8 @@ mod tests {
         let question = Question::concurrency(1);
         let pilot_speed = 1000.0 / twin.predict(&question).tpot_ms.p50;
         // The bandwidth of one H100 (3,350 GB/s) is about that of four V100s (3,600 GB/s); what
-        // one card saves is the TP=4 engine's all-reduces and, with CUDA graphs, launch time.
+        // one card saves is the TP=4 engine's all-reduces and, on Hopper, vLLM's V1 engine
+        // (Volta runs V0); CUDA graphs add a little.
         for (execution, at_least) in [(Execution::CudaGraphs, 1.5), (Execution::Eager, 1.0)] {
             let h100 = setup("h100-sxm", 1, WeightPrecision::Bf16, execution);
             let moved = transfer(&twin, &qwen(), &pilot(), &h100, None, 4096).unwrap();
@@ -862,6 +912,31 @@ mod tests {
             assert!(p.tokens_per_s_per_stream.low <= p.tokens_per_s_per_stream.value);
             assert!(p.tokens_per_s_per_stream.high >= p.tokens_per_s_per_stream.value);
         }
+    }
+
+    #[test]
+    fn cuda_graphs_on_the_pilots_own_v100s_gain_what_the_report_expects() {
+        // Same card, same V0 engine: graphs save "single-digit to low-double-digit" percent.
+        let twin = demo_twin();
+        let graphs = setup(
+            "v100-sxm2-16gb",
+            4,
+            WeightPrecision::Fp16,
+            Execution::CudaGraphs,
+        );
+        let moved = transfer(&twin, &qwen(), &pilot(), &graphs, None, 4096).unwrap();
+        assert_eq!(moved.basis, TransferBasis::Transferred);
+        let base = moved
+            .factors
+            .iter()
+            .find(|f| f.term == StepTerm::Base)
+            .unwrap();
+        assert!((0.85..0.95).contains(&base.central), "{base:?}");
+        assert_eq!(EngineGeneration::of(&graphs.gpu), EngineGeneration::V0);
+        assert_eq!(
+            EngineGeneration::of(&gpu_by_id("h100-sxm").unwrap()),
+            EngineGeneration::V1
+        );
     }
 
     #[test]
