@@ -38,6 +38,15 @@
 //!   concurrency around the computed peak, with the plan's targets as goodput; the caveats say
 //!   to run it on the production stack before go-live.
 //!
+//! # The capacity plan (issue #19)
+//!
+//! [`capacity_plan`] replaces the stacked session bound and the carried efficiency ratio with
+//! one model of production for every candidate: demand as an arrival process
+//! ([`demand_process`]), the pilot's twin transferred to each candidate by the physics of the
+//! work ([`crate::twin::transfer`]), each candidate simulated with one copy down, one ranking
+//! that prices never change, and the uncertainty of the headline. [`recommend_production`]
+//! stays for the pages that still call it.
+//!
 //! Every line of [`ProductionRecommendation::arithmetic`] names where its number came from
 //! ([`Source`]): the gateway log, the plan, the assessor, the catalogs, an assumption, or
 //! arithmetic on the lines above. Pure functions: no IO, no clock; the same input gives the same
@@ -45,6 +54,7 @@
 
 pub mod arithmetic;
 pub mod calibration;
+pub mod capacity_plan;
 pub mod concurrency;
 pub mod demand_process;
 pub mod load_test;
@@ -57,6 +67,10 @@ mod tests;
 
 pub use arithmetic::{ArithmeticLine, Source};
 pub use calibration::{Calibration, MeasuredPoint, calibrate};
+pub use capacity_plan::{
+    CandidateForecast, CapacityPlan, CapacityPlanInput, Configuration, MeasuredTwin, NextStep,
+    plan_capacity,
+};
 pub use concurrency::{BoundBasis, READING_FLOOR_TOKENS_PER_S, SessionsToHold, sessions_to_hold};
 pub use demand_process::{
     ArrivalBasis, BusiestHour, DemandProcess, LoggedRequest, ServiceTimes, SessionsInFlight,

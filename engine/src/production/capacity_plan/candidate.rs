@@ -1,0 +1,713 @@
+//! Evaluating one candidate: memory, timing, the copies it needs with one copy down, and its
+//! marks with their ranges; then the one ranking.
+
+use super::forecast::{LoadForecast, forecast, share};
+use super::{
+    CandidateCost, CandidateForecast, CandidateStatus, CapacityPlanInput, Configuration,
+    MarkForecast, PilotAtProduction, PlanBasis, Recommendation, Sensitivity, SessionFit,
+};
+use crate::ingest::MetricKey;
+use crate::loadtest::LatencyTarget;
+use crate::production::operating_cost::cost_at;
+use crate::sizing::estimate::num;
+use crate::sizing::{
+    FormFactor, GpuSpec, KvDtype, SizingInput, Topology, WeightPrecision, form_factor, size,
+};
+use crate::twin::transfer::{ServingSetup, TransferBasis, TransferredTwin, prior_twin, transfer};
+use crate::twin::{Basis, Percentiles, Ranged, RunStatistics, TimedRequest, TimingModel};
+
+/// Tensor-parallel sizes tried (vLLM needs them to divide the heads; the split check decides).
+const TP_SIZES: [u32; 4] = [1, 2, 4, 8];
+
+/// Hours averaged in a month for the monthly cost: 8,760 ÷ 12.
+pub const HOURS_PER_MONTH: f64 = 730.0;
+
+/// A candidate's fixed parts: its copy's setup, memory and timing model.
+struct Prepared {
+    setup: ServingSetup,
+    form: FormFactor,
+    sessions_per_copy: u64,
+    twin: TransferredTwin,
+}
+
+/// What the three ends of the range predict for one state (a number of copies running).
+struct State {
+    copies_up: u32,
+    ends: [LoadForecast; 3],
+}
+
+impl State {
+    fn central(&self) -> &LoadForecast {
+        &self.ends[1]
+    }
+}
+
+/// The shared inputs of every evaluation.
+pub(super) struct Context<'a> {
+    input: &'a CapacityPlanInput,
+    arrivals: Vec<TimedRequest>,
+    rate: f64,
+}
+
+impl<'a> Context<'a> {
+    pub(super) fn new(input: &'a CapacityPlanInput) -> Self {
+        let rate = input.demand.rate_per_s();
+        Context {
+            input,
+            arrivals: production_arrivals(input, &input.demand),
+            rate,
+        }
+    }
+
+    pub(super) fn basis(&self) -> PlanBasis {
+        if self.predictable_marks().next().is_some() {
+            PlanBasis::LatencyAndMemory
+        } else {
+            PlanBasis::MemoryOnly
+        }
+    }
+
+    fn predictable_marks(&self) -> impl Iterator<Item = &LatencyTarget> {
+        self.input.marks.iter().filter(|m| predictable(m).is_ok())
+    }
+
+    pub(super) fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.basis() == PlanBasis::MemoryOnly {
+            out.push(
+                "The plan sets no latency mark the twin predicts: the recommendation rests on \
+                 memory only (whole sessions against the p99 in flight, one copy down)."
+                    .to_string(),
+            );
+        }
+        if self.input.twin.is_none() {
+            out.push(format!(
+                "No load test of the pilot: every candidate's timing is the documented prior per \
+                 GPU family (±{:.0} % on top of its spread).",
+                crate::twin::transfer::PRIOR_ERROR_PCT
+            ));
+        }
+        if self.formats().is_empty() || self.input.formats.is_empty() {
+            out.push(
+                "No weight precision and KV-cache pair passed the evaluation yet: the pilot's \
+                 (or BF16 with a 16-bit cache) is sized, and the evaluation must pass in it."
+                    .to_string(),
+            );
+        }
+        if self.rate <= 0.0 {
+            out.push("The production arrival rate is zero: nothing to simulate.".to_string());
+        }
+        out
+    }
+
+    fn formats(&self) -> Vec<(WeightPrecision, KvDtype)> {
+        if !self.input.formats.is_empty() {
+            return self.input.formats.clone();
+        }
+        match &self.input.twin {
+            Some(t) => vec![(t.setup.weights, t.setup.kv_dtype)],
+            None => vec![(WeightPrecision::Bf16, KvDtype::Bits16)],
+        }
+    }
+
+    /// Every GPU × format × split, evaluated (see the module docs of the plan).
+    pub(super) fn evaluate_all(&self) -> Vec<CandidateForecast> {
+        let mut out = Vec::new();
+        for gpu in &self.input.gpus {
+            let form = form_factor(&gpu.id);
+            if let Err(why) = form.production_use() {
+                out.push(unevaluated(
+                    gpu,
+                    self.formats()[0],
+                    1,
+                    self.input.execution,
+                    CandidateStatus::NotForProduction(format!("{}: {why}", gpu.name)),
+                ));
+                continue;
+            }
+            for format in self.formats() {
+                self.evaluate_gpu_format(gpu, &form, format, &mut out);
+            }
+        }
+        out
+    }
+
+    fn evaluate_gpu_format(
+        &self,
+        gpu: &GpuSpec,
+        form: &FormFactor,
+        (weights, kv): (WeightPrecision, KvDtype),
+        out: &mut Vec<CandidateForecast>,
+    ) {
+        if let Some(why) = gpu.emulation_reason(weights, kv) {
+            out.push(unevaluated(
+                gpu,
+                (weights, kv),
+                1,
+                self.input.execution,
+                CandidateStatus::NoEvidence(format!(
+                    "{why}: an emulated format says nothing about the format's speed"
+                )),
+            ));
+            return;
+        }
+        for tp in TP_SIZES
+            .into_iter()
+            .filter(|tp| *tp <= self.input.max_cards.max(1))
+        {
+            let mut tried_pipeline = false;
+            for pp in [1, 2] {
+                if tp * pp > self.input.max_cards.max(1) || (pp > 1 && tried_pipeline) {
+                    continue;
+                }
+                let setup = self.setup(gpu, tp, pp, weights, kv);
+                match self.evaluate(setup, form.clone()) {
+                    Some(c) => {
+                        // A pipeline split only adds memory: try it only where one stage is short.
+                        tried_pipeline = !matches!(c.status, CandidateStatus::MemoryShort(_));
+                        out.push(c);
+                    }
+                    None => tried_pipeline = true,
+                }
+            }
+        }
+    }
+
+    fn setup(
+        &self,
+        gpu: &GpuSpec,
+        tp: u32,
+        pp: u32,
+        weights: WeightPrecision,
+        kv_dtype: KvDtype,
+    ) -> ServingSetup {
+        ServingSetup {
+            gpu: gpu.clone(),
+            tp,
+            pp,
+            weights,
+            kv_dtype,
+            execution: self.input.execution,
+        }
+    }
+
+    /// Memory and timing of one copy; `Err` with the status when it cannot be evaluated,
+    /// `Ok(None)` when the model cannot be split this way at all.
+    fn prepare(
+        &self,
+        setup: ServingSetup,
+        form: FormFactor,
+    ) -> Result<Option<Prepared>, CandidateStatus> {
+        let topology = Topology::new(setup.tp, setup.pp, 1);
+        if topology.validate(&self.input.model).is_err() {
+            return Ok(None);
+        }
+        let context = u64::from(self.input.context_tokens_per_session.max(1));
+        let sizing = SizingInput::new(
+            self.input.model.clone(),
+            setup.weights,
+            setup.kv_dtype,
+            setup.gpu.clone(),
+            topology,
+            context,
+            self.input.memory_model,
+        );
+        let Ok(sized) = size(&sizing) else {
+            return Ok(None);
+        };
+        if !sized.fits {
+            return Err(CandidateStatus::MemoryShort(format!(
+                "not one {}-token session fits next to the weights on {}",
+                num(context as f64, 0),
+                topology.label()
+            )));
+        }
+        let kv_tokens = Some(sized.kv_cache_tokens);
+        let twin = match &self.input.twin {
+            Some(t) => transfer(
+                &t.twin,
+                &self.input.model,
+                &t.setup,
+                &setup,
+                kv_tokens,
+                context,
+            ),
+            None => prior_twin(&self.input.model, &setup, kv_tokens, context),
+        }
+        .map_err(|e| CandidateStatus::NoEvidence(e.to_string()))?;
+        Ok(Some(Prepared {
+            setup,
+            form,
+            sessions_per_copy: sized.sessions,
+            twin,
+        }))
+    }
+
+    fn evaluate(&self, setup: ServingSetup, form: FormFactor) -> Option<CandidateForecast> {
+        let (gpu, format, execution) = (
+            setup.gpu.clone(),
+            (setup.weights, setup.kv_dtype),
+            setup.execution,
+        );
+        let per_copy = setup.tp * setup.pp;
+        let prepared = match self.prepare(setup, form) {
+            Ok(Some(p)) => p,
+            Ok(None) => return None,
+            Err(status) => return Some(unevaluated(&gpu, format, per_copy, execution, status)),
+        };
+        let copies = self.min_copies(&prepared, &prepared.twin.central, &self.arrivals);
+        let within_limit = copies.is_some();
+        let copies = copies.unwrap_or_else(|| self.largest_copies(&prepared).max(1));
+        let mut candidate = self.forecast_candidate(&prepared, copies);
+        if !within_limit {
+            candidate.status = CandidateStatus::BeyondCardLimit(format!(
+                "no count of up to {} cards holds every mark with one copy down",
+                self.input.max_cards
+            ));
+        }
+        Some(candidate)
+    }
+
+    /// Copy counts one can buy (whole boards, every card a copy's), ascending.
+    fn copy_counts(&self, prepared: &Prepared) -> Vec<u32> {
+        let per_copy = prepared.setup.tp * prepared.setup.pp;
+        let mut counts: Vec<u32> = (1..=self.input.max_cards.max(1))
+            .filter(|cards| prepared.form.cards_to_buy(*cards) == *cards && cards % per_copy == 0)
+            .map(|cards| cards / per_copy)
+            .collect();
+        counts.dedup();
+        counts
+    }
+
+    fn largest_copies(&self, prepared: &Prepared) -> u32 {
+        self.copy_counts(prepared).last().copied().unwrap_or(0)
+    }
+
+    /// The fewest copies that hold with one copy down under `model` and `arrivals`.
+    fn min_copies(
+        &self,
+        prepared: &Prepared,
+        model: &TimingModel,
+        arrivals: &[TimedRequest],
+    ) -> Option<u32> {
+        let saturation = model.saturation_rate_for(&self.input.demand.workload);
+        let rate = arrival_rate(arrivals).max(self.rate);
+        self.copy_counts(prepared)
+            .into_iter()
+            .filter(|n| *n >= 2 && f64::from(n - 1) * saturation > rate)
+            .find(|&n| {
+                let up = n - 1;
+                let f = forecast(
+                    model,
+                    &share(arrivals, up, self.input.seed, self.input.simulated_requests),
+                    self.input.seed,
+                );
+                self.state_holds(&f, prepared.sessions_per_copy)
+            })
+    }
+
+    fn state_holds(&self, f: &LoadForecast, sessions_per_copy: u64) -> bool {
+        let memory = u64::from(f.in_flight_p99) <= sessions_per_copy && !f.overloaded();
+        memory
+            && self
+                .predictable_marks()
+                .all(|m| value_of(&f.stats, m).is_some_and(|v| m.admits(v)))
+    }
+
+    fn state(&self, prepared: &Prepared, copies_up: u32, arrivals: &[TimedRequest]) -> State {
+        let share = share(
+            arrivals,
+            copies_up.max(1),
+            self.input.seed,
+            self.input.simulated_requests,
+        );
+        let t = &prepared.twin;
+        let ends = [&t.low, &t.central, &t.high].map(|m| forecast(m, &share, self.input.seed));
+        State { copies_up, ends }
+    }
+
+    fn forecast_candidate(&self, prepared: &Prepared, copies: u32) -> CandidateForecast {
+        let up = self.state(prepared, copies, &self.arrivals);
+        let down = (copies >= 2).then(|| self.state(prepared, copies - 1, &self.arrivals));
+        let per_copy_sessions = prepared.sessions_per_copy;
+        let holds = self.state_holds(up.central(), per_copy_sessions);
+        let holds_n1 = down
+            .as_ref()
+            .is_some_and(|d| self.state_holds(d.central(), per_copy_sessions));
+        let predicted = self.mark_forecasts(prepared, &up, down.as_ref());
+        let configuration = Configuration::new(&prepared.setup, copies);
+        let speed = down.as_ref().map(|d| {
+            let at = |f: &LoadForecast| tokens_per_s(f.stats.tpot_ms.p50);
+            let [fast, central, slow] = [&d.ends[0], &d.ends[1], &d.ends[2]].map(at);
+            let spread = Ranged::spanning(central, &[fast, slow], 0.0);
+            let e = prepared.twin.error_pct / 100.0;
+            Ranged {
+                value: central,
+                low: spread.low / (1.0 + e),
+                high: spread.high / (1.0 - e).max(0.05),
+            }
+        });
+        CandidateForecast {
+            cost: self.cost(&configuration, &prepared.setup.gpu),
+            cards: configuration.cards,
+            board_power_w: prepared
+                .setup
+                .gpu
+                .power_w
+                .map(|w| w * f64::from(configuration.cards)),
+            configuration,
+            status: CandidateStatus::Evaluated,
+            holds: Some(holds),
+            holds_n_plus_1: Some(holds_n1),
+            predicted,
+            sessions: SessionFit {
+                per_copy: per_copy_sessions,
+                in_flight_p99_n_plus_1: down.as_ref().map_or(0, |d| d.central().in_flight_p99),
+                in_flight_p99: up.central().in_flight_p99,
+                total_in_flight_p99: up.central().in_flight_p99 * copies,
+            },
+            headroom: down.as_ref().map(|d| {
+                f64::from(d.copies_up) * d.central().saturation_rate_per_s / self.rate.max(1e-9)
+            }),
+            tokens_per_s_per_stream: speed,
+            transfer: Some(prepared.twin.basis),
+            rank: None,
+        }
+    }
+
+    fn basis_of(&self, prepared: &Prepared) -> Basis {
+        match prepared.twin.basis {
+            TransferBasis::Identity => Basis::Simulated,
+            _ => Basis::Estimated,
+        }
+    }
+
+    fn mark_forecasts(
+        &self,
+        prepared: &Prepared,
+        up: &State,
+        down: Option<&State>,
+    ) -> Vec<MarkForecast> {
+        let e = prepared.twin.error_pct;
+        self.input
+            .marks
+            .iter()
+            .map(|mark| {
+                let mut out = MarkForecast::empty(mark);
+                if let Err(why) = predictable(mark) {
+                    out.note = Some(why.to_string());
+                    return out;
+                }
+                let ranged = |s: &State| {
+                    let v = |f: &LoadForecast| value_of(&f.stats, mark).unwrap_or(f64::NAN);
+                    Ranged::spanning(v(&s.ends[1]), &[v(&s.ends[0]), v(&s.ends[2])], e)
+                };
+                let all_up = ranged(up);
+                out.all_copies_up = Some(all_up);
+                out.holds = Some(mark.admits(all_up.value));
+                out.basis = Some(self.basis_of(prepared));
+                match down {
+                    Some(d) => {
+                        let r = ranged(d);
+                        let metric = percentiles_of(&d.central().stats, mark.metric);
+                        out.p50 = metric.map(|p| p.p50);
+                        out.p99 = metric.map(|p| p.p99);
+                        (out.value, out.low, out.high) = (Some(r.value), Some(r.low), Some(r.high));
+                        out.holds_n_plus_1 = Some(mark.admits(r.value));
+                        out.range_crosses = r.crosses(|v| mark.admits(v));
+                    }
+                    None => {
+                        out.holds_n_plus_1 = Some(false);
+                        out.note = Some("one copy: nothing serves while it is down".to_string());
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    fn cost(&self, configuration: &Configuration, gpu: &GpuSpec) -> Option<CandidateCost> {
+        let price = self
+            .input
+            .prices
+            .iter()
+            .find(|p| p.gpu_id.eq_ignore_ascii_case(&gpu.id))?;
+        let workload = &self.input.demand.workload;
+        let per_million_tokens = cost_at(
+            price.price_per_gpu_hour,
+            configuration.cards,
+            self.rate * workload.output_tokens.mean(),
+            self.rate * workload.prompt_tokens.mean(),
+            price.currency.as_deref(),
+        );
+        Some(CandidateCost {
+            price_per_gpu_hour: price.price_per_gpu_hour,
+            cards: configuration.cards,
+            per_month: price.price_per_gpu_hour * f64::from(configuration.cards) * HOURS_PER_MONTH,
+            per_million_tokens,
+            currency: price.currency.clone(),
+        })
+    }
+
+    /// The twin on the pilot's own hardware (as measured, one copy) at the production load.
+    pub(super) fn pilot_at_production(&self) -> Option<PilotAtProduction> {
+        let measured = self.input.twin.as_ref()?;
+        let prepared = self
+            .prepare(measured.setup.clone(), form_factor(&measured.setup.gpu.id))
+            .ok()
+            .flatten()?;
+        let up = self.state(&prepared, 1, &self.arrivals);
+        let predicted = self.mark_forecasts(&prepared, &up, None);
+        let verdicts: Vec<bool> = predicted.iter().filter_map(|m| m.holds).collect();
+        Some(PilotAtProduction {
+            configuration: Configuration::new(&prepared.setup, 1),
+            holds: (!verdicts.is_empty()).then(|| verdicts.iter().all(|h| *h)),
+            predicted: predicted
+                .into_iter()
+                .map(|m| MarkForecast {
+                    holds_n_plus_1: None,
+                    note: None,
+                    ..m
+                })
+                .collect(),
+            in_flight_p99: up.central().in_flight_p99,
+            overloaded: up.central().overloaded(),
+        })
+    }
+
+    /// The recommended configuration's uncertainty and sensitivity.
+    pub(super) fn recommendation(&self, chosen: &CandidateForecast) -> Recommendation {
+        let c = &chosen.configuration;
+        let gpu = self
+            .input
+            .gpus
+            .iter()
+            .find(|g| g.id == c.gpu_id)
+            .expect("the chosen GPU was offered");
+        let setup = self.setup(gpu, c.tp, c.pp, c.weights, c.kv_dtype);
+        let prepared = self
+            .prepare(setup, form_factor(&gpu.id))
+            .ok()
+            .flatten()
+            .expect("the chosen configuration was prepared before");
+        let cards_for = |model: &TimingModel, arrivals: &[TimedRequest]| {
+            self.min_copies(&prepared, model, arrivals)
+                .map(|n| n * c.tp * c.pp)
+        };
+        let fast = cards_for(&prepared.twin.low, &self.arrivals).unwrap_or(c.cards);
+        let slow = cards_for(&prepared.twin.high, &self.arrivals).unwrap_or(self.input.max_cards);
+        let up = self.state(&prepared, c.copies, &self.arrivals);
+        let total = |f: &LoadForecast| f64::from(f.in_flight_p99 * c.copies);
+        let sessions = Ranged::spanning(
+            total(up.central()),
+            &[total(&up.ends[0]), total(&up.ends[2])],
+            0.0,
+        );
+        let sensitivity = self.sensitivity(&prepared, &cards_for);
+        let unsettled = chosen
+            .predicted
+            .iter()
+            .filter(|m| m.range_crosses)
+            .map(|m| {
+                format!(
+                    "{} (predicted {} ms, range {}–{} ms with one copy down)",
+                    m.mark,
+                    num(m.value.unwrap_or(0.0), 0),
+                    num(m.low.unwrap_or(0.0), 0),
+                    num(m.high.unwrap_or(0.0), 0)
+                )
+            })
+            .collect();
+        Recommendation {
+            configuration: c.clone(),
+            predicted: chosen.predicted.clone(),
+            sessions,
+            cards: Ranged {
+                value: f64::from(c.cards),
+                low: f64::from(fast.min(c.cards)),
+                high: f64::from(slow.max(c.cards)),
+            },
+            sensitivity,
+            unsettled,
+            why: super::story::why(chosen, self.basis()),
+        }
+    }
+
+    fn sensitivity(
+        &self,
+        prepared: &Prepared,
+        cards_for: &dyn Fn(&TimingModel, &[TimedRequest]) -> Option<u32>,
+    ) -> Sensitivity {
+        let growth = self.input.demand.growth;
+        let at = |g: f64| {
+            let demand = self.input.demand.with_growth(g);
+            cards_for(
+                &prepared.twin.central,
+                &production_arrivals(self.input, &demand),
+            )
+        };
+        let (half, twice) = (growth / 2.0, growth * 2.0);
+        let (cards_at_half, cards_at_twice) = (at(half), at(twice));
+        let words = |c: Option<u32>| {
+            c.map_or(format!("more than {} cards", self.input.max_cards), |n| {
+                format!("{n} cards")
+            })
+        };
+        Sensitivity {
+            half_growth: half,
+            cards_at_half,
+            twice_growth: twice,
+            cards_at_twice,
+            sentence: format!(
+                "At half the growth (×{}) {} would need {}; at twice it (×{}) {}.",
+                num(half, 2),
+                prepared.setup.gpu.name,
+                words(cards_at_half),
+                num(twice, 2),
+                words(cards_at_twice)
+            ),
+        }
+    }
+}
+
+impl MarkForecast {
+    fn empty(mark: &LatencyTarget) -> Self {
+        MarkForecast {
+            mark: mark.label.clone(),
+            metric: mark.metric,
+            statistic: mark.statistic.clone(),
+            limit_ms: mark.limit_ms,
+            p50: None,
+            p99: None,
+            value: None,
+            low: None,
+            high: None,
+            all_copies_up: None,
+            basis: None,
+            holds: None,
+            holds_n_plus_1: None,
+            range_crosses: false,
+            note: None,
+        }
+    }
+}
+
+/// Production arrivals enough for the largest copy count's share.
+fn production_arrivals(
+    input: &CapacityPlanInput,
+    demand: &crate::production::DemandProcess,
+) -> Vec<TimedRequest> {
+    let wanted = input.simulated_requests.max(1) * input.max_cards.max(1) as usize;
+    let per_hour = (demand.rate_per_s() * 3600.0).max(1.0);
+    let hours = (wanted as f64 / per_hour).ceil().clamp(1.0, 24.0) as u32;
+    demand.arrivals(hours, wanted)
+}
+
+fn arrival_rate(arrivals: &[TimedRequest]) -> f64 {
+    match (arrivals.first(), arrivals.last()) {
+        (Some(a), Some(b)) if b.at_ms > a.at_ms => {
+            (arrivals.len() as f64 - 1.0) / ((b.at_ms - a.at_ms) / 1000.0)
+        }
+        _ => 0.0,
+    }
+}
+
+fn tokens_per_s(tpot_ms: f64) -> f64 {
+    if tpot_ms > 0.0 { 1000.0 / tpot_ms } else { 0.0 }
+}
+
+/// Whether the twin predicts this mark's statistic.
+fn predictable(mark: &LatencyTarget) -> Result<(), &'static str> {
+    if mark.scenario.is_some() {
+        return Err("scoped to a scenario; production is all traffic");
+    }
+    if !matches!(
+        mark.metric,
+        MetricKey::TtftMs | MetricKey::TpotMs | MetricKey::ItlMs | MetricKey::E2eMs
+    ) || !matches!(mark.statistic.as_str(), "p50" | "p90" | "p95" | "p99")
+    {
+        return Err("the twin predicts TTFT, TPOT, ITL and E2E at p50–p99 only");
+    }
+    Ok(())
+}
+
+fn percentiles_of(stats: &RunStatistics, metric: MetricKey) -> Option<&Percentiles> {
+    match metric {
+        MetricKey::TtftMs => Some(&stats.ttft_ms),
+        MetricKey::TpotMs => Some(&stats.tpot_ms),
+        MetricKey::ItlMs => Some(&stats.itl_ms),
+        MetricKey::E2eMs => Some(&stats.e2e_ms),
+        _ => None,
+    }
+}
+
+fn value_of(stats: &RunStatistics, mark: &LatencyTarget) -> Option<f64> {
+    percentiles_of(stats, mark.metric)?
+        .get(&mark.statistic)
+        .filter(|v| v.is_finite())
+}
+
+fn unevaluated(
+    gpu: &GpuSpec,
+    (weights, kv_dtype): (WeightPrecision, KvDtype),
+    cards: u32,
+    execution: crate::twin::transfer::Execution,
+    status: CandidateStatus,
+) -> CandidateForecast {
+    let tp = cards.max(1);
+    let setup = ServingSetup {
+        gpu: gpu.clone(),
+        tp,
+        pp: 1,
+        weights,
+        kv_dtype,
+        execution,
+    };
+    let configuration = Configuration::new(&setup, 1);
+    CandidateForecast {
+        cards: configuration.cards,
+        board_power_w: gpu.power_w.map(|w| w * f64::from(configuration.cards)),
+        configuration,
+        status,
+        holds: None,
+        holds_n_plus_1: None,
+        predicted: Vec::new(),
+        sessions: SessionFit::default(),
+        headroom: None,
+        tokens_per_s_per_stream: None,
+        transfer: None,
+        rank: None,
+        cost: None,
+    }
+}
+
+/// The one ranking: holds with one copy down → fewest cards → lowest board power → least
+/// headroom above the need. Prices never enter. Ranked candidates first, in rank order.
+pub(super) fn rank(candidates: &mut [CandidateForecast]) {
+    let eligible = |c: &CandidateForecast| {
+        c.status == CandidateStatus::Evaluated && c.holds_n_plus_1 == Some(true)
+    };
+    let key = |c: &CandidateForecast| {
+        (
+            !eligible(c),
+            c.cards,
+            c.board_power_w.unwrap_or(f64::MAX),
+            c.headroom.unwrap_or(f64::MAX),
+        )
+    };
+    candidates.sort_by(|a, b| {
+        let (ka, kb) = (key(a), key(b));
+        ka.0.cmp(&kb.0)
+            .then(ka.1.cmp(&kb.1))
+            .then(ka.2.total_cmp(&kb.2))
+            .then(ka.3.total_cmp(&kb.3))
+            .then_with(|| a.configuration.label.cmp(&b.configuration.label))
+    });
+    let mut next = 1;
+    for c in candidates.iter_mut() {
+        if eligible(c) {
+            c.rank = Some(next);
+            next += 1;
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! The capacity plan: one model of production, evaluated the same way for every candidate,
+//! one ranking and one answer, with its uncertainty (issue #19).
+//!
+//! # Why one model
+//!
+//! The recommendation used to be three stories: a verdict on the pilot, a sizing that stacked
+//! worst cases into a session count and carried the pilot's efficiency ratio to every card, and
+//! a twin that only spoke for the pilot's own hardware. They disagreed (four V100s on one page,
+//! one H100 on another). Here every candidate goes through the same three steps:
+//!
+//! 1. **Demand** is an arrival process ([`super::demand_process`]): the pilot's busiest hour
+//!    superposed to the production rate (Poisson without a log), with its own lengths.
+//! 2. **Timing** is the pilot's fitted twin transferred to the candidate by the physics of the
+//!    work ([`crate::twin::transfer`]); without a load test, the documented prior.
+//! 3. **Simulation** of one copy under its share of the arrivals ([`forecast`]), all copies up
+//!    and **one copy down** (N+1), against every latency mark of the plan and against memory
+//!    (the whole sessions a copy holds must cover the p99 of what is in flight on it).
+//!
+//! A candidate is recommended only if it holds every mark with one copy down, so a single copy
+//! never is. Cards sold only as boards (SXM, OAM) are offered in their board sizes, the spare
+//! cards serving as further copies ([`crate::sizing::form_factor`]).
+//!
+//! # One ranking, the same in every edition
+//!
+//! Among the candidates that hold with one copy down: fewest cards, then lowest board power,
+//! then least headroom above the need. Prices never decide ([`CapacityPlanInput::prices`] only
+//! adds [`CandidateForecast::cost`]), so the customer's and the internal edition, the pilot page,
+//! the API and the CLI name the same configuration; the internal edition only adds the money.
+//!
+//! # Uncertainty
+//!
+//! Every transferred figure carries the range of the transfer's fast and slow priors, widened by
+//! the twin's back-test error ([`crate::twin::Ranged`]). The recommended configuration also gets
+//! the cards the fast and slow ends would need, and what half and twice the growth factor would
+//! need ([`Sensitivity`]). A mark whose range crosses its limit is named, with the load test that
+//! settles it ([`NextStep::LoadTest`]).
+//!
+//! Pure and deterministic (seeded); the same input gives the same plan.
+
+mod candidate;
+pub mod forecast;
+mod story;
+
+#[cfg(test)]
+mod tests;
+
+use super::demand_process::{ArrivalBasis, DemandProcess, ServiceTimes, SessionsInFlight};
+use super::operating_cost::{GpuHourPrice, OperatingCost};
+use crate::ingest::MetricKey;
+use crate::loadtest::LatencyTarget;
+use crate::sizing::{GpuSpec, KvDtype, MemoryModel, ModelSpec, WeightPrecision};
+use crate::twin::transfer::{Execution, ServingSetup, TransferBasis};
+use crate::twin::{Basis, Ranged, Twin};
+use crate::verdict::{PlanOutcome, Tally};
+use serde::{Deserialize, Serialize};
+
+pub use story::NextStep;
+
+/// Requests one copy is simulated with unless asked otherwise.
+pub const DEFAULT_SIMULATED_REQUESTS: usize = 1500;
+
+/// The pilot's fitted twin and the configuration it was fitted on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeasuredTwin {
+    pub twin: Twin,
+    pub setup: ServingSetup,
+}
+
+/// The pilot's verdict, for the story.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PilotVerdict {
+    pub outcome: PlanOutcome,
+    pub tally: Tally,
+}
+
+/// Everything the capacity plan needs. Role-independent: the same input for every edition,
+/// except `prices`, which only adds money.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CapacityPlanInput {
+    pub model: ModelSpec,
+    /// Production arrivals: the busiest hour grown, or Poisson.
+    pub demand: DemandProcess,
+    /// How long the pilot's requests stayed in flight (the demand's sessions, before any
+    /// candidate): [`ServiceTimes::AsLogged`] with a log.
+    pub pilot_service: ServiceTimes,
+    /// Context one whole session holds, tokens (also vLLM's `--max-model-len`).
+    pub context_tokens_per_session: u32,
+    /// The pilot's twin; `None`: every candidate rests on the prior.
+    #[serde(default)]
+    pub twin: Option<MeasuredTwin>,
+    /// The plan's latency marks ([`crate::loadtest::latency_targets`]); empty: memory only.
+    #[serde(default)]
+    pub marks: Vec<LatencyTarget>,
+    /// Weight precision and KV-cache dtype pairs that passed the evaluation.
+    pub formats: Vec<(WeightPrecision, KvDtype)>,
+    pub gpus: Vec<GpuSpec>,
+    /// Most cards one configuration may use.
+    pub max_cards: u32,
+    /// How production runs the engine (CUDA graphs unless said otherwise).
+    #[serde(default = "cuda_graphs")]
+    pub execution: Execution,
+    #[serde(default = "planning")]
+    pub memory_model: MemoryModel,
+    /// Prices per GPU-hour; they add cost and never change the ranking.
+    #[serde(default)]
+    pub prices: Vec<GpuHourPrice>,
+    #[serde(default)]
+    pub verdict: Option<PilotVerdict>,
+    #[serde(default = "default_requests")]
+    pub simulated_requests: usize,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+fn cuda_graphs() -> Execution {
+    Execution::CudaGraphs
+}
+
+fn planning() -> MemoryModel {
+    MemoryModel::Planning
+}
+
+fn default_requests() -> usize {
+    DEFAULT_SIMULATED_REQUESTS
+}
+
+/// A configuration one can order and start: the same value in every edition.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Configuration {
+    pub gpu_id: String,
+    pub gpu_name: String,
+    /// Cards to buy (whole boards for SXM/OAM).
+    pub cards: u32,
+    pub tp: u32,
+    pub pp: u32,
+    /// Independent copies behind a load balancer: cards ÷ (tp × pp).
+    pub copies: u32,
+    pub weights: WeightPrecision,
+    pub kv_dtype: KvDtype,
+    pub execution: Execution,
+    /// `8 × NVIDIA H100 SXM 80GB: 8 copies of 1 card, BF16 weights, 16-bit KV cache`.
+    pub label: String,
+}
+
+impl Configuration {
+    fn new(setup: &ServingSetup, copies: u32) -> Self {
+        let per_copy = setup.tp.max(1) * setup.pp.max(1);
+        let split = match (setup.tp.max(1), setup.pp.max(1)) {
+            (1, 1) => "1 card".to_string(),
+            (tp, 1) => format!("TP={tp}"),
+            (1, pp) => format!("PP={pp}"),
+            (tp, pp) => format!("TP={tp} × PP={pp}"),
+        };
+        Configuration {
+            gpu_id: setup.gpu.id.clone(),
+            gpu_name: setup.gpu.name.clone(),
+            cards: per_copy * copies,
+            tp: setup.tp.max(1),
+            pp: setup.pp.max(1),
+            copies,
+            weights: setup.weights,
+            kv_dtype: setup.kv_dtype,
+            execution: setup.execution,
+            label: format!(
+                "{} × {}: {} {} of {split}, {} weights, {} KV cache",
+                per_copy * copies,
+                setup.gpu.name,
+                copies,
+                if copies == 1 { "copy" } else { "copies" },
+                setup.weights.label(),
+                setup.kv_dtype.label()
+            ),
+        }
+    }
+}
+
+/// The production demand of the plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DemandForecast {
+    /// Production arrival rate, req/s.
+    pub rate: f64,
+    pub pilot_rate: f64,
+    pub growth: f64,
+    pub arrivals: ArrivalBasis,
+    /// What the process puts in flight with the pilot's request times.
+    pub sessions: SessionsInFlight,
+    pub context_tokens_per_session: u32,
+    pub prompt_tokens_mean: f64,
+    pub output_tokens_mean: f64,
+}
+
+/// Where a candidate stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "reason")]
+pub enum CandidateStatus {
+    /// Simulated under the production load.
+    Evaluated,
+    /// Not one whole session fits next to the weights.
+    MemoryShort(String),
+    /// The evidence cannot speak for it (no kernel, an emulated format, no compute figure).
+    NoEvidence(String),
+    /// Not sold for servers (GeForce, a desktop system).
+    NotForProduction(String),
+    /// More cards than the plan allows would be needed.
+    BeyondCardLimit(String),
+}
+
+/// One mark against a candidate's prediction. `p50`, `p99`, `low`, `high` are with **one copy
+/// down** (the state a recommendation must hold in): the metric's p50 and p99, and the range of
+/// the mark's own statistic. `all_copies_up` is the same statistic with every copy running.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MarkForecast {
+    /// `TTFT p99 ≤ 450 ms`.
+    pub mark: String,
+    pub metric: MetricKey,
+    pub statistic: String,
+    pub limit_ms: f64,
+    pub p50: Option<f64>,
+    pub p99: Option<f64>,
+    /// The mark's statistic, one copy down.
+    pub value: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    pub all_copies_up: Option<Ranged>,
+    pub basis: Option<Basis>,
+    pub holds: Option<bool>,
+    pub holds_n_plus_1: Option<bool>,
+    /// The range (one copy down) reaches across the limit: the load test decides.
+    pub range_crosses: bool,
+    /// Why there is no figure, when there is none.
+    pub note: Option<String>,
+}
+
+/// Money, when a price per GPU-hour is known (internal edition).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateCost {
+    pub price_per_gpu_hour: f64,
+    pub cards: u32,
+    /// Cards × hourly price × 730 hours.
+    pub per_month: f64,
+    /// Per 1M tokens at the production rate (Estimated).
+    pub per_million_tokens: Option<OperatingCost>,
+    pub currency: Option<String>,
+}
+
+/// Memory against what is in flight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionFit {
+    /// Whole sessions one copy holds.
+    pub per_copy: u64,
+    /// p99 in flight on one copy, one copy down.
+    pub in_flight_p99_n_plus_1: u32,
+    /// p99 in flight on one copy, all copies up.
+    pub in_flight_p99: u32,
+    /// p99 in flight over all copies, all up (copies × the one simulated).
+    pub total_in_flight_p99: u32,
+}
+
+/// One configuration, evaluated under the production load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateForecast {
+    pub configuration: Configuration,
+    pub status: CandidateStatus,
+    /// Every mark (and memory) holds with all copies up; `None` when not evaluated.
+    pub holds: Option<bool>,
+    /// Every mark (and memory) holds with one copy down.
+    pub holds_n_plus_1: Option<bool>,
+    pub predicted: Vec<MarkForecast>,
+    pub cards: u32,
+    /// Cards × board power, W.
+    pub board_power_w: Option<f64>,
+    pub sessions: SessionFit,
+    /// Saturation rate with one copy down ÷ the production rate.
+    pub headroom: Option<f64>,
+    /// Per-stream output speed at p50, one copy down, tok/s.
+    pub tokens_per_s_per_stream: Option<Ranged>,
+    pub transfer: Option<TransferBasis>,
+    /// Position in the one ranking (1 = recommended); `None` unless it holds with one copy
+    /// down.
+    pub rank: Option<u32>,
+    /// Only when priced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CandidateCost>,
+}
+
+/// What the recommended configuration needs at other demand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sensitivity {
+    pub half_growth: f64,
+    /// Cards at half the growth factor; `None` when no count within the card limit holds.
+    pub cards_at_half: Option<u32>,
+    pub twice_growth: f64,
+    pub cards_at_twice: Option<u32>,
+    /// One line for people.
+    pub sentence: String,
+}
+
+/// The recommended configuration, with its uncertainty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recommendation {
+    pub configuration: Configuration,
+    /// Its marks (one copy down), with ranges.
+    pub predicted: Vec<MarkForecast>,
+    /// Sessions in flight over all copies (p99), with the range of the fast and slow ends.
+    pub sessions: Ranged,
+    /// Cards the central (`value`), fast (`low`) and slow (`high`) ends need; `high` is the card
+    /// limit when the slow end holds at no count within it.
+    pub cards: Ranged,
+    pub sensitivity: Sensitivity,
+    /// Marks whose range crosses their limit.
+    pub unsettled: Vec<String>,
+    /// Why this one, in a sentence.
+    pub why: String,
+}
+
+/// On what the plan rests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanBasis {
+    /// Latency marks and memory.
+    LatencyAndMemory,
+    /// The plan has no latency mark: memory only.
+    MemoryOnly,
+}
+
+/// The twin on the pilot's own hardware at the production load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PilotAtProduction {
+    pub configuration: Configuration,
+    pub predicted: Vec<MarkForecast>,
+    pub holds: Option<bool>,
+    pub in_flight_p99: u32,
+    pub overloaded: bool,
+}
+
+/// The capacity plan (field names as issue #19 states them; additions after `warnings`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CapacityPlan {
+    pub demand: DemandForecast,
+    pub candidates: Vec<CandidateForecast>,
+    pub recommended: Option<Recommendation>,
+    pub story: String,
+    pub next_steps: Vec<NextStep>,
+    pub warnings: Vec<String>,
+    pub basis: PlanBasis,
+    pub pilot_at_production: Option<PilotAtProduction>,
+}
+
+/// The capacity plan for `input` (module docs).
+pub fn plan_capacity(input: &CapacityPlanInput) -> CapacityPlan {
+    let demand = demand_forecast(input);
+    let context = candidate::Context::new(input);
+    let mut warnings = context.warnings();
+    let pilot_at_production = context.pilot_at_production();
+    let mut candidates = context.evaluate_all();
+    candidate::rank(&mut candidates);
+    let recommended = candidates
+        .iter()
+        .find(|c| c.rank == Some(1))
+        .map(|c| context.recommendation(c));
+    if recommended.is_none() {
+        warnings.push(story::nothing_holds(input, &candidates));
+    }
+    if let Some(r) = &recommended {
+        warnings.extend(r.unsettled.iter().map(|m| {
+            format!(
+                "{m}: its range crosses the mark; the load test on {} settles it.",
+                r.configuration.label
+            )
+        }));
+    }
+    let basis = context.basis();
+    let story = story::story(
+        input,
+        &demand,
+        pilot_at_production.as_ref(),
+        recommended.as_ref(),
+        basis,
+    );
+    let next_steps = story::next_steps(input, &demand, recommended.as_ref());
+    CapacityPlan {
+        demand,
+        candidates,
+        recommended,
+        story,
+        next_steps,
+        warnings,
+        basis,
+        pilot_at_production,
+    }
+}
+
+fn demand_forecast(input: &CapacityPlanInput) -> DemandForecast {
+    let sessions = super::demand_process::sessions_in_flight(
+        &input.demand,
+        &input.pilot_service,
+        super::demand_process::DEFAULT_HOURS,
+    );
+    DemandForecast {
+        rate: input.demand.rate_per_s(),
+        pilot_rate: input.demand.pilot_rate_per_s,
+        growth: input.demand.growth,
+        arrivals: input.demand.basis(),
+        sessions,
+        context_tokens_per_session: input.context_tokens_per_session,
+        prompt_tokens_mean: input.demand.workload.prompt_tokens.mean(),
+        output_tokens_mean: input.demand.workload.output_tokens.mean(),
+    }
+}

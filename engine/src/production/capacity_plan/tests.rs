@@ -1,0 +1,313 @@
+//! The capacity plan on the demo pilot: the V100 benchmark report's twin, Qwen2.5-7B, ten times
+//! the pilot's busiest hour.
+
+use super::*;
+use crate::production::demand_process::DemandProcess;
+use crate::sizing::{gpu_by_id, model_by_id};
+use crate::twin::transfer::Execution;
+use crate::twin::{ServingLimits, Workload};
+use std::sync::OnceLock;
+
+fn demo_twin() -> MeasuredTwin {
+    let demo = crate::ingest::import(
+        crate::loadtest::demo::FILE_NAME,
+        crate::loadtest::demo::v100_report_jsonl().as_bytes(),
+    )
+    .unwrap();
+    MeasuredTwin {
+        twin: Twin::build(&demo.points, &demo.requests, &ServingLimits::default()).unwrap(),
+        setup: ServingSetup {
+            gpu: gpu_by_id("v100-sxm2-16gb").unwrap(),
+            tp: 4,
+            pp: 1,
+            weights: WeightPrecision::Fp16,
+            kv_dtype: KvDtype::Bits16,
+            execution: Execution::Eager,
+        },
+    }
+}
+
+fn mark(metric: MetricKey, statistic: &str, limit_ms: f64, label: &str) -> LatencyTarget {
+    LatencyTarget {
+        metric,
+        statistic: statistic.into(),
+        limit_ms,
+        inclusive: true,
+        scenario: None,
+        label: label.into(),
+    }
+}
+
+/// Issue #19's demo: 0.09 req/s at the pilot's busiest hour × 10, balanced chat lengths, the
+/// plan's TTFT p99 ≤ 2 s and TPOT p99 ≤ 50 ms, FP16 with a 16-bit cache passed.
+fn demo_input() -> CapacityPlanInput {
+    CapacityPlanInput {
+        model: model_by_id("qwen2.5-7b").unwrap(),
+        demand: DemandProcess::poisson(0.09, 10.0, Workload::fixed(558, 256), 5),
+        pilot_service: crate::production::ServiceTimes::Fixed { seconds: 7.7 },
+        context_tokens_per_session: 8192,
+        twin: Some(demo_twin()),
+        marks: vec![
+            mark(MetricKey::TtftMs, "p99", 2000.0, "TTFT p99 ≤ 2000 ms"),
+            mark(MetricKey::TpotMs, "p99", 50.0, "TPOT p99 ≤ 50 ms"),
+        ],
+        formats: vec![(WeightPrecision::Fp16, KvDtype::Bits16)],
+        gpus: [
+            "v100-sxm2-16gb",
+            "h100-sxm",
+            "h100-pcie",
+            "l40s",
+            "rtx-4090",
+            "mi300x",
+        ]
+        .into_iter()
+        .map(|id| gpu_by_id(id).unwrap())
+        .collect(),
+        max_cards: 8,
+        execution: Execution::CudaGraphs,
+        memory_model: MemoryModel::Planning,
+        prices: Vec::new(),
+        verdict: None,
+        simulated_requests: 300,
+        seed: 1,
+    }
+}
+
+fn demo_plan() -> &'static CapacityPlan {
+    static PLAN: OnceLock<CapacityPlan> = OnceLock::new();
+    PLAN.get_or_init(|| plan_capacity(&demo_input()))
+}
+
+#[test]
+fn the_demo_recommends_two_or_more_copies_that_hold_with_one_down() {
+    let plan = demo_plan();
+    let r = plan.recommended.as_ref().expect("a recommendation");
+    eprintln!("{}", plan.story);
+    assert!(r.configuration.copies >= 2, "{:?}", r.configuration);
+    let chosen = plan.candidates.iter().find(|c| c.rank == Some(1)).unwrap();
+    assert_eq!(chosen.configuration, r.configuration);
+    assert_eq!(chosen.holds_n_plus_1, Some(true));
+    assert!(
+        chosen
+            .predicted
+            .iter()
+            .all(|m| m.holds_n_plus_1 == Some(true))
+    );
+    assert!(r.cards.low <= r.cards.value && r.cards.value <= r.cards.high);
+    assert!(r.sensitivity.sentence.contains("half the growth"));
+    assert_eq!(plan.basis, PlanBasis::LatencyAndMemory);
+}
+
+#[test]
+fn the_demand_is_the_arrival_process_not_the_stacked_bound() {
+    let d = &demo_plan().demand;
+    assert!((d.rate - 0.9).abs() < 1e-9);
+    assert_eq!(d.sessions.poisson_p99, 14);
+    assert!((13..=15).contains(&d.sessions.p99), "{:?}", d.sessions);
+}
+
+#[test]
+fn the_recommended_configuration_is_the_same_with_and_without_prices() {
+    let mut priced = demo_input();
+    priced.prices = ["v100-sxm2-16gb", "h100-sxm", "h100-pcie", "l40s", "mi300x"]
+        .into_iter()
+        .zip([0.5, 4.0, 2.5, 1.2, 3.5])
+        .map(|(id, price)| crate::production::GpuHourPrice {
+            gpu_id: id.into(),
+            price_per_gpu_hour: price,
+            currency: Some("EUR".into()),
+        })
+        .collect();
+    let with_prices = plan_capacity(&priced);
+    let without = demo_plan();
+    assert_eq!(
+        with_prices.recommended.as_ref().map(|r| &r.configuration),
+        without.recommended.as_ref().map(|r| &r.configuration)
+    );
+    let ranked = |p: &CapacityPlan| -> Vec<Configuration> {
+        p.candidates
+            .iter()
+            .filter(|c| c.rank.is_some())
+            .map(|c| c.configuration.clone())
+            .collect()
+    };
+    assert_eq!(ranked(&with_prices), ranked(without));
+    let chosen = with_prices
+        .candidates
+        .iter()
+        .find(|c| c.rank == Some(1))
+        .unwrap();
+    let cost = chosen.cost.as_ref().expect("priced");
+    assert!(
+        (cost.per_month - cost.price_per_gpu_hour * f64::from(cost.cards) * 730.0).abs() < 1e-6
+    );
+    assert!(without.candidates.iter().all(|c| c.cost.is_none()));
+}
+
+#[test]
+fn sxm_and_oam_cards_are_offered_in_their_board_sizes() {
+    for c in &demo_plan().candidates {
+        if c.status != CandidateStatus::Evaluated {
+            continue;
+        }
+        match c.configuration.gpu_id.as_str() {
+            "h100-sxm" | "v100-sxm2-16gb" => {
+                assert!([4, 8].contains(&c.cards), "{:?}", c.configuration)
+            }
+            "mi300x" => assert_eq!(c.cards, 8, "{:?}", c.configuration),
+            _ => {}
+        }
+        assert_eq!(
+            c.cards,
+            c.configuration.copies * c.configuration.tp * c.configuration.pp
+        );
+    }
+}
+
+#[test]
+fn geforce_is_listed_but_never_recommended() {
+    let plan = demo_plan();
+    let rtx: Vec<&CandidateForecast> = plan
+        .candidates
+        .iter()
+        .filter(|c| c.configuration.gpu_id == "rtx-4090")
+        .collect();
+    assert_eq!(rtx.len(), 1);
+    assert!(matches!(
+        rtx[0].status,
+        CandidateStatus::NotForProduction(_)
+    ));
+    assert_eq!(rtx[0].rank, None);
+}
+
+#[test]
+fn an_h100_streams_faster_than_the_pilots_v100s_in_the_plan() {
+    let plan = demo_plan();
+    let speed = |gpu: &str, tp: u32| {
+        plan.candidates
+            .iter()
+            .find(|c| c.configuration.gpu_id == gpu && c.configuration.tp == tp)
+            .and_then(|c| c.tokens_per_s_per_stream)
+            .map(|r| r.value)
+    };
+    let (h100, v100) = (
+        speed("h100-sxm", 1).unwrap(),
+        speed("v100-sxm2-16gb", 4).unwrap(),
+    );
+    eprintln!("per stream, one copy down: H100 SXM {h100:.1} tok/s, V100 TP=4 {v100:.1} tok/s");
+    assert!(h100 > v100, "{h100} vs {v100}");
+}
+
+#[test]
+fn the_story_and_the_next_steps_name_the_recommended_configuration() {
+    let plan = demo_plan();
+    let r = plan.recommended.as_ref().unwrap();
+    assert!(
+        plan.story.contains(&r.configuration.label),
+        "{}",
+        plan.story
+    );
+    assert!(
+        plan.story.contains("0.9 req/s") || plan.story.contains("0.90 req/s"),
+        "{}",
+        plan.story
+    );
+    assert!(plan.story.contains("Twin: the pilot's"), "{}", plan.story);
+    match &plan.next_steps[0] {
+        NextStep::LoadTest {
+            configuration,
+            concurrency,
+            ..
+        } => {
+            assert_eq!(configuration, &r.configuration.label);
+            assert_eq!(concurrency[0], 1);
+            let peak = concurrency[concurrency.len() - 2];
+            assert_eq!(*concurrency.last().unwrap(), 2 * peak);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(plan.next_steps[1], NextStep::Evaluation { .. }));
+}
+
+#[test]
+fn the_plan_serialises_with_the_field_names_of_the_issue() {
+    let value = serde_json::to_value(demo_plan()).unwrap();
+    for path in [
+        "/demand/rate",
+        "/demand/growth",
+        "/demand/sessions/p50",
+        "/demand/sessions/p99",
+        "/demand/sessions/basis",
+        "/candidates/0/configuration",
+        "/candidates/0/holds",
+        "/candidates/0/holds_n_plus_1",
+        "/candidates/0/cards",
+        "/candidates/0/predicted/0/p50",
+        "/candidates/0/predicted/0/p99",
+        "/candidates/0/predicted/0/low",
+        "/candidates/0/predicted/0/high",
+        "/candidates/0/predicted/0/basis",
+        "/recommended/configuration",
+        "/story",
+        "/next_steps",
+        "/warnings",
+    ] {
+        assert!(value.pointer(path).is_some(), "{path} missing");
+    }
+    assert_eq!(
+        value.pointer("/candidates/0/predicted/0/basis"),
+        Some(&"estimated".into())
+    );
+    let back: CapacityPlan = serde_json::from_value(value).unwrap();
+    assert_eq!(&back, demo_plan());
+}
+
+#[test]
+fn a_plan_without_latency_marks_is_recommended_on_memory_only() {
+    let mut input = demo_input();
+    input.marks.clear();
+    input.gpus = vec![gpu_by_id("l40s").unwrap(), gpu_by_id("h100-pcie").unwrap()];
+    let plan = plan_capacity(&input);
+    assert_eq!(plan.basis, PlanBasis::MemoryOnly);
+    assert!(plan.warnings.iter().any(|w| w.contains("memory only")));
+    assert!(plan.story.contains("memory only"));
+    let r = plan.recommended.as_ref().expect("memory alone recommends");
+    assert!(r.configuration.copies >= 2);
+}
+
+#[test]
+fn without_a_load_test_every_candidate_rests_on_the_prior() {
+    let mut input = demo_input();
+    input.twin = None;
+    input.gpus = vec![gpu_by_id("h100-pcie").unwrap()];
+    let plan = plan_capacity(&input);
+    assert!(plan.pilot_at_production.is_none());
+    assert!(plan.warnings.iter().any(|w| w.contains("prior")));
+    let evaluated: Vec<&CandidateForecast> = plan
+        .candidates
+        .iter()
+        .filter(|c| c.status == CandidateStatus::Evaluated)
+        .collect();
+    assert!(!evaluated.is_empty());
+    assert!(
+        evaluated
+            .iter()
+            .all(|c| c.transfer == Some(TransferBasis::Prior))
+    );
+}
+
+#[test]
+fn a_format_the_card_only_emulates_says_so_instead_of_guessing() {
+    let mut input = demo_input();
+    input.formats = vec![(WeightPrecision::Bf16, KvDtype::Bits16)];
+    input.gpus = vec![gpu_by_id("v100-sxm2-16gb").unwrap()];
+    let plan = plan_capacity(&input);
+    assert!(plan.recommended.is_none());
+    assert!(
+        plan.candidates
+            .iter()
+            .all(|c| matches!(c.status, CandidateStatus::NoEvidence(_))),
+        "{:?}",
+        plan.candidates
+    );
+}
