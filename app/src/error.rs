@@ -179,7 +179,7 @@ impl FromServerFnError for AppError {
         // its `respond`): set the status here, or the framework answers 500.
         #[cfg(feature = "ssr")]
         if matches!(error, AppError::BadArgument(_)) {
-            let _ = crate::server::respond::<()>(Err(error.clone()));
+            crate::server::status::set_error_status(error.status_code(), None);
         }
         error
     }

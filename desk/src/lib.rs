@@ -39,6 +39,10 @@ pub mod bootstrap;
 #[cfg(feature = "server")]
 pub mod evidence;
 #[cfg(feature = "server")]
+pub mod password;
+#[cfg(feature = "server")]
+pub mod pilot_evidence;
+#[cfg(feature = "server")]
 pub mod report;
 #[cfg(feature = "server")]
 pub mod store;

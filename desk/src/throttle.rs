@@ -208,9 +208,9 @@ impl PasswordGate {
         hash: Option<String>,
     ) -> Result<bool, ServiceError> {
         self.run(move || match hash {
-            Some(hash) => super::auth::verify_password(&password, &hash),
+            Some(hash) => crate::password::verify_password(&password, &hash),
             None => {
-                let _ = super::auth::hash_password(&password);
+                let _ = crate::password::hash_password(&password);
                 false
             }
         })
@@ -219,7 +219,7 @@ impl PasswordGate {
 
     /// Hashes `password` (Argon2id, PHC string).
     pub async fn hash(&self, password: String) -> Result<String, ServiceError> {
-        self.run(move || super::auth::hash_password(&password))
+        self.run(move || crate::password::hash_password(&password))
             .await?
     }
 }

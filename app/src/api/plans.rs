@@ -172,7 +172,7 @@ pub async fn get_plan(pilot_id: i64) -> Result<PlanView, AppError> {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            let evidence = crate::api::verdict::ssr::gather(&services, pilot_id).await?;
+            let evidence = desk::pilot_evidence::gather(&services, pilot_id).await?;
             let figures = evidence.figures();
             Ok(plan_view(
                 user.role,

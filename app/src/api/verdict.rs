@@ -47,11 +47,11 @@ pub async fn pilot_overview(pilot_id: i64) -> Result<PilotPageData, AppError> {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            let evidence = ssr::gather(&services, pilot_id).await?;
+            let evidence = desk::pilot_evidence::gather(&services, pilot_id).await?;
             let figures = evidence.figures();
             let (mut verdict, grade) = ssr::build_graded(pilot.clone(), &evidence, &figures);
             verdict.can_edit = user.role.is_staff();
-            let plan = crate::api::plans::plan_view(
+            let plan = desk::plans::plan_view(
                 user.role,
                 pilot.clone(),
                 evidence.records.clone(),

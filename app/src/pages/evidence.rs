@@ -1,7 +1,7 @@
 //! A pilot's evidence files: the upload form (staff) and the list of everything stored (a
 //! server-rendered fragment, see [`crate::components::fragment`], reloaded after an upload).
 
-use super::pilot::pilot_id_param;
+use super::params::pilot_id_param;
 #[cfg(feature = "ssr")]
 use crate::api::load_tests::EvidenceListRow;
 use crate::api::pilots::get_pilot;

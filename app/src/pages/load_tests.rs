@@ -5,7 +5,7 @@
 //! Both pages are server-rendered fragments (see [`crate::components::fragment`]): everything on
 //! them is driven by links and GET forms (percentile tabs, the twin's load, the runs to compare).
 
-use super::pilot::pilot_id_param;
+use super::params::pilot_id_param;
 use crate::components::{Fragment, fragment_view};
 use crate::error::AppError;
 use leptos::prelude::*;

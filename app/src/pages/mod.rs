@@ -13,6 +13,7 @@ mod evidence;
 mod load_tests;
 mod login;
 mod not_found;
+mod params;
 mod pilot;
 mod pilot_form;
 mod pilots;
@@ -35,7 +36,7 @@ use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{SsrMode, path};
 
 pub use not_found::NotFound;
-pub use pilot::pilot_id_param;
+pub use params::pilot_id_param;
 
 /// The HTML document around the app (server side only).
 pub fn shell(options: LeptosOptions) -> impl IntoView {

@@ -1,22 +1,10 @@
 //! One pilot: what is being tried, on what, and where it stands (a server-rendered fragment,
 //! see [`crate::components::fragment`]).
 
+use super::params::pilot_id_param;
 use crate::components::{Fragment, fragment_view};
 use crate::error::AppError;
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
-
-/// The pilot id from the path, or -1 (which no pilot has) when it is not a number.
-pub fn pilot_id_param() -> impl Fn() -> i64 + Copy + Send + Sync + 'static {
-    let params = use_params_map();
-    move || {
-        params
-            .read()
-            .get("id")
-            .and_then(|id| id.parse().ok())
-            .unwrap_or(-1)
-    }
-}
 
 #[component]
 pub fn PilotPage() -> impl IntoView {

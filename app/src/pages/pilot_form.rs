@@ -1,6 +1,6 @@
 //! Creating and editing a pilot (assessors and admins; sales engineers get 403, customers 404).
 
-use super::pilot::pilot_id_param;
+use super::params::pilot_id_param;
 use crate::api::pilots::{CreatePilot, UpdatePilot, customer_organisations, get_pilot};
 use crate::components::{CurrentUser, ErrorNotice, PageHeader, textarea_text};
 use crate::error::AppError;

@@ -4,7 +4,7 @@
 //!
 //! Customers see approved versions only; the page says so. `?version=N` shows an older version.
 
-use super::pilot::pilot_id_param;
+use super::params::pilot_id_param;
 use crate::api::plans::{PlanVersionRecord, PlanView};
 #[cfg(feature = "ssr")]
 use crate::components::{EmptyState, PageHeader};

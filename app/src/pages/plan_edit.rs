@@ -9,7 +9,7 @@
 //! as it is typed. The engine validates every save; its errors name the mark and the field and
 //! appear next to the form that sent them.
 
-use super::pilot::pilot_id_param;
+use super::params::pilot_id_param;
 use super::plan::{
     approved_only_notice, breadcrumbs, mark_details, plan_status_badge, plan_tabs, version_line,
 };

@@ -4,7 +4,7 @@
 //! Customers see the approved versions only, and the differences between them.
 //! A server-rendered fragment (see [`crate::components::fragment`]).
 
-use super::pilot::pilot_id_param;
+use super::params::pilot_id_param;
 use crate::components::{Fragment, fragment_view};
 use crate::error::AppError;
 use leptos::prelude::*;

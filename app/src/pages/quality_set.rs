@@ -7,7 +7,7 @@
 //! row's form through the `form` attribute, so Enter in any cell saves that row. Errors name the
 //! row and the field.
 
-use super::pilot::pilot_id_param;
+use super::params::pilot_id_param;
 use crate::api::quality::{
     ApproveEvalSet, EvalSetPage, EvalSetVersion, NewEvalSetVersion, RemoveEvalItem, SaveEvalItem,
     get_eval_set,

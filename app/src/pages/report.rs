@@ -1,7 +1,7 @@
 //! `/pilots/:id/report`: the report as customers read it and sales engineers send it — a preview
 //! of the print document, HTML and PDF in English or German, the export record, and share links.
 
-use super::pilot::pilot_id_param;
+use super::params::pilot_id_param;
 use crate::api::reports::{CreateShareLink, ReportPageData, RevokeShareLink, report_overview};
 use crate::components::{ErrorNotice, PageHeader};
 use leptos::prelude::*;

@@ -13,7 +13,7 @@
 //! The page is a server-rendered fragment (see [`crate::components::fragment`]): its choices
 //! are GET forms, so the query string is all the browser sends.
 
-use super::pilot::pilot_id_param;
+use super::params::pilot_id_param;
 use crate::components::{Fragment, fragment_view};
 use crate::error::AppError;
 use leptos::prelude::*;

@@ -528,7 +528,7 @@ pub async fn overview(
             precision: r.weights_precision.clone(),
             kv_precision: r.kv_precision.clone(),
             scores: r.scores.clone(),
-            not_comparable: crate::verdict::service::eval_run_check(&identity, r).not_comparable,
+            not_comparable: eval_run_check(&identity, r).not_comparable,
         })
         .collect();
     let decision = decide_precision(&decision_runs, &marks);
@@ -731,4 +731,18 @@ pub async fn seed_demo_quality(
     )
     .await?;
     Ok(())
+}
+
+/// An evaluation run's model against the pilot's (its GPU does not matter for answers).
+pub fn eval_run_check(
+    identity: &engine::verdict::comparability::PilotIdentity,
+    run: &RunView,
+) -> engine::verdict::comparability::FileCheck {
+    engine::verdict::comparability::check_file(
+        identity,
+        &format!("the evaluation run {}", run.evidence.file_name),
+        std::slice::from_ref(&run.model),
+        None,
+        false,
+    )
 }

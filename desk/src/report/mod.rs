@@ -10,6 +10,7 @@
 //! [`model`] gathers and pre-formats everything (numbers per [`locale::Lang`]), so the template
 //! holds layout only.
 
+pub mod blocks;
 pub mod locale;
 pub mod model;
 pub mod pdf;

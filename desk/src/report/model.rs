@@ -5,53 +5,14 @@ use crate::ServiceError;
 use crate::Services;
 use crate::load_tests::{LoadTestRun, PointRow};
 use crate::model::{EvidenceFile, Pilot};
-use crate::verdict::service::{PilotEvidence, build, gather};
+use crate::pilot_evidence::{PilotEvidence, gather};
+use crate::verdict::service::build;
 use crate::verdict::{VerdictRow, VerdictView, VerdictWarning};
 use engine::demand::{DemandProfile, TokenDistribution};
 
-/// A table cell: text, right-aligned when numeric.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cell {
-    pub text: String,
-    pub numeric: bool,
-}
-
-fn text(value: impl Into<String>) -> Cell {
-    Cell {
-        text: value.into(),
-        numeric: false,
-    }
-}
-
-fn num(value: impl Into<String>) -> Cell {
-    Cell {
-        text: value.into(),
-        numeric: true,
-    }
-}
-
-/// A table with a caption.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Table {
-    pub caption: String,
-    pub headers: Vec<Cell>,
-    pub rows: Vec<Vec<Cell>>,
-}
-
-/// A chart: a title and an inline SVG.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReportChart {
-    pub title: String,
-    pub svg: String,
-}
-
-/// A labelled fact with its definition.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Fact {
-    pub label: String,
-    pub value: String,
-    pub note: String,
-}
+pub use super::blocks::{Cell, Fact, ReportChart, Table};
+use super::blocks::{num, text};
+pub use super::recommendation::RecommendationSection;
 
 /// A verdict row ready to print.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,30 +29,6 @@ pub struct MarkLine {
     pub explanation: String,
     /// `n = 30 requests`, or empty when the figure does not say.
     pub samples: String,
-}
-
-/// The production recommendation section (filled from `engine::production`).
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct RecommendationSection {
-    /// One sentence: the chosen configuration, or why there is none.
-    pub headline: String,
-    pub ranked: Table,
-    pub arithmetic: Table,
-    pub commands: Vec<Fact>,
-    pub notes: Vec<String>,
-    /// The context per session and what the measured distribution says about it.
-    pub context_note: String,
-    /// How per-stream speed was reached (Estimated from the pilot's load test, or ceiling only).
-    pub speed_note: String,
-    /// What must happen before go-live (re-run the load test on the production stack, with the
-    /// command).
-    pub caveats: Vec<String>,
-    /// The capacity twin's predicted compliance per mark, for candidates it applies to.
-    pub compliance: Table,
-    /// Internal edition only (empty otherwise): the listed configurations' costs.
-    pub costs: Table,
-    /// Which candidates the twin speaks for, and its back-tested error.
-    pub twin_note: String,
 }
 
 /// Everything the report template needs.

@@ -24,12 +24,12 @@
 //!   point the twin predicts. The customer edition passes no price to the engine at all.
 
 use super::Edition;
+use super::blocks::{Cell, Fact, Table};
 use super::locale::Lang;
-use super::model::{Cell, Fact, RecommendationSection, Table};
 use crate::ServiceError;
 use crate::Services;
 use crate::model::{Pilot, SizingCatalog};
-use crate::verdict::service::PilotEvidence;
+use crate::pilot_evidence::PilotEvidence;
 use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
 use engine::production::{
     GpuHourPrice, MeasuredConfiguration, MeasuredPoint, PilotTwin, PredictedCompliance,
@@ -37,6 +37,30 @@ use engine::production::{
 };
 use engine::sizing::decode::SpeedBasis;
 use engine::sizing::{GpuOffer, MemoryModel};
+
+/// The production recommendation section (filled from `engine::production`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RecommendationSection {
+    /// One sentence: the chosen configuration, or why there is none.
+    pub headline: String,
+    pub ranked: Table,
+    pub arithmetic: Table,
+    pub commands: Vec<Fact>,
+    pub notes: Vec<String>,
+    /// The context per session and what the measured distribution says about it.
+    pub context_note: String,
+    /// How per-stream speed was reached (Estimated from the pilot's load test, or ceiling only).
+    pub speed_note: String,
+    /// What must happen before go-live (re-run the load test on the production stack, with the
+    /// command).
+    pub caveats: Vec<String>,
+    /// The capacity twin's predicted compliance per mark, for candidates it applies to.
+    pub compliance: Table,
+    /// Internal edition only (empty otherwise): the listed configurations' costs.
+    pub costs: Table,
+    /// Which candidates the twin speaks for, and its back-tested error.
+    pub twin_note: String,
+}
 
 /// Most cards a recommended configuration may use.
 pub const MAX_CARDS: u32 = 8;

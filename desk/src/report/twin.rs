@@ -14,8 +14,8 @@
 //! the token shapes, the back-test method, warnings, the reason the twin gives for making no
 //! prediction) stays in English, as the locale module explains.
 
+use super::blocks::{Cell, Fact, Table};
 use super::locale::{Labels, Lang};
-use super::model::{Cell, Fact, Table};
 use crate::ServiceError;
 use crate::Services;
 use crate::model::Pilot;

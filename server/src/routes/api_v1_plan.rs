@@ -248,7 +248,7 @@ async fn verdict(
 ) -> Result<Json<ApiVerdict>, PlanApiError> {
     let id = parse_id(&id)?;
     let version = in_force(&state, &user, id).await?;
-    let evidence = desk::verdict::service::gather(&state.services, id)
+    let evidence = desk::pilot_evidence::gather(&state.services, id)
         .await?
         .figures();
     let grade = engine::verdict::grade_plan(&version.content, &evidence);
