@@ -20,6 +20,8 @@
 //! * [`transfer`]: the fitted step cost carried to another GPU, split, precision or
 //!   execution mode by the physics of the work, with a stated range; a prior per GPU family
 //!   without a load test.
+//! * [`other_configuration`]: the same load on another GPU, card count, split or format,
+//!   every percentile with its range (`server predict --gpu`).
 //! * [`backtest`]: leave-one-out over the measured points — the error the twin states.
 //! * [`evidence`], [`serving_limits`], [`statistics`], [`least_squares`], [`rng`]: reading
 //!   points, stated limits, summaries, the solver and the seeded random numbers.
@@ -35,6 +37,7 @@ pub mod backtest;
 pub mod evidence;
 pub mod fit;
 pub mod least_squares;
+pub mod other_configuration;
 pub mod predict;
 pub mod rng;
 pub mod serving_limits;
@@ -54,6 +57,7 @@ pub use arrivals::{
 pub use backtest::{Backtest, BacktestComparison, BacktestPoint, backtest};
 pub use evidence::{Configuration, MeasuredPoint, ReportedPercentiles, configurations};
 pub use fit::{FitOptions, fit, fit_with};
+pub use other_configuration::{ConfigurationPrediction, predict_configuration};
 pub use predict::{Basis, Prediction, Question, predict, predict_with};
 pub use serving_limits::ServingLimits;
 pub use simulate::{RequestOutcome, Simulation, SimulationOptions, simulate};

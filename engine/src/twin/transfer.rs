@@ -301,6 +301,8 @@ pub enum TransferError {
     NoBandwidth(String),
     #[error("{0}")]
     Split(String),
+    #[error("memory: {0}")]
+    Memory(String),
 }
 
 /// The physics of one step of `model` on `setup`, at `end` of the priors.
