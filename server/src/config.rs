@@ -62,6 +62,23 @@ pub struct Settings {
     /// X-Forwarded-For (the client address sign-ins back off by). Only with a proxy that sets them
     #[arg(long, env = "TRUST_PROXY", default_value = "false", value_parser = BoolishValueParser::new(), action = ArgAction::Set, global = true)]
     pub trust_proxy: bool,
+
+    /// A request slower than this many milliseconds is logged as a warning (1–600000)
+    #[arg(long, env = "SLOW_REQUEST_MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000), global = true)]
+    pub slow_request_ms: u64,
+
+    /// Log lines as plain text, or as one JSON object per line for a log collector
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+}
+
+/// How log lines are written (`LOG_FORMAT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// `2026-12-01T10:00:00Z  INFO request{id=… method=GET route=/pilots/{id}}: …`
+    Text,
+    /// One JSON object per line, with the request's span (`id`, `method`, `route`) in `span`.
+    Json,
 }
 
 /// The validated configuration the server runs with.
@@ -78,6 +95,8 @@ pub struct Config {
     /// The origin of `PUBLIC_URL` (`https://pilots.example.com`), lower-case, when set.
     pub public_origin: Option<String>,
     pub trust_proxy: bool,
+    /// A request slower than this is logged as a warning (`SLOW_REQUEST_MS`).
+    pub slow_request: std::time::Duration,
     /// Sign-in back-off (not a setting: the documented defaults; tests shorten it).
     pub login_backoff: desk::throttle::LoginBackoff,
     /// PostgreSQL schema to confine the connection to (tests only).
@@ -139,6 +158,7 @@ impl Settings {
         Ok(Config {
             public_origin,
             trust_proxy: self.trust_proxy,
+            slow_request: std::time::Duration::from_millis(self.slow_request_ms),
             login_backoff: Default::default(),
             database_url,
             data_dir: self.data_dir,

@@ -11,6 +11,7 @@ pub mod evidence_import;
 pub mod inspect_cli;
 pub mod predict_cli;
 pub mod report_cli;
+pub mod request_trace;
 pub mod routes;
 pub mod security_headers;
 pub mod sizing_cli;
@@ -136,6 +137,11 @@ pub fn router(state: AppState) -> Router {
         // Pages and JSON are compressed as they stream; the bundle is served precompressed
         // (responses that already carry a Content-Encoding are left alone).
         .layer(tower_http::compression::CompressionLayer::new())
+        // Outermost: the request's id and span cover everything below, the session guard too.
+        .layer(axum::middleware::from_fn_with_state(
+            request_trace::SlowRequest(state.config.slow_request),
+            request_trace::trace_request,
+        ))
         .with_state(state)
 }
 

@@ -28,12 +28,13 @@ fn main() -> ExitCode {
 async fn start() -> ExitCode {
     let _ = dotenvy::dotenv();
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into()),
-        )
-        .init();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into());
+    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    match cli.settings.log_format {
+        server::config::LogFormat::Json => logs.json().init(),
+        server::config::LogFormat::Text => logs.init(),
+    }
     match run(cli).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

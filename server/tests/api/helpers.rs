@@ -77,6 +77,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
         session_ttl_ms: 3_600_000,
         public_origin: None,
         trust_proxy: false,
+        slow_request: std::time::Duration::from_secs(60),
         login_backoff: Default::default(),
         pg_schema: pg_schema.clone(),
     };

@@ -540,3 +540,27 @@ async fn printing_a_report_reaches_no_network_not_even_loopback() {
         "Chromium connected to the local listener"
     );
 }
+
+/// Every response names its request (`X-Request-Id`): the caller's id when it sent one, a new
+/// one otherwise, on pages, the API, refusals and static files alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_response_carries_the_request_id() {
+    let app = crate::helpers::spawn_app().await;
+    let anonymous = crate::helpers::client();
+    for path in ["/login", "/api/v1/pilots", "/health", "/pilots/1"] {
+        let response = anonymous
+            .get(app.url(path))
+            .header("x-request-id", "support-ticket-4711")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.headers()["x-request-id"],
+            "support-ticket-4711",
+            "{path}"
+        );
+        let fresh = anonymous.get(app.url(path)).send().await.unwrap();
+        let id = fresh.headers()["x-request-id"].to_str().unwrap();
+        assert_eq!(id.len(), 32, "{path}: {id}");
+    }
+}
