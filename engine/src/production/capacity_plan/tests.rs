@@ -311,3 +311,61 @@ fn a_format_the_card_only_emulates_says_so_instead_of_guessing() {
         plan.candidates
     );
 }
+
+#[test]
+fn a_mark_whose_range_crosses_its_limit_names_the_load_test_that_settles_it() {
+    let mut input = demo_input();
+    input.gpus = vec![gpu_by_id("h100-pcie").unwrap()];
+    input.marks[1] = mark(MetricKey::TpotMs, "p99", 30.0, "TPOT p99 ≤ 30 ms");
+    let plan = plan_capacity(&input);
+    let r = plan.recommended.as_ref().expect("a recommendation");
+    let tpot = r
+        .predicted
+        .iter()
+        .find(|m| m.metric == MetricKey::TpotMs)
+        .unwrap();
+    assert!(tpot.range_crosses, "{tpot:?}");
+    assert!(
+        r.unsettled[0].starts_with("TPOT p99 ≤ 30 ms"),
+        "{:?}",
+        r.unsettled
+    );
+    assert!(
+        plan.warnings.iter().any(|w| w.contains("settles it")),
+        "{:?}",
+        plan.warnings
+    );
+    match &plan.next_steps[0] {
+        NextStep::LoadTest { settles, .. } => assert_eq!(settles, &r.unsettled),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_replayed_gateway_log_is_the_demand_and_the_load_test_replays_it() {
+    let records: Vec<crate::traffic::GatewayRecord> =
+        crate::traffic::SyntheticConfig::pilot_week(7)
+            .records()
+            .collect();
+    let hour = crate::production::BusiestHour::from_gateway(&records).unwrap();
+    let mut input = demo_input();
+    input.demand = DemandProcess::replayed(hour, 10.0, 5);
+    input.pilot_service = crate::production::ServiceTimes::AsLogged;
+    input.gpus = vec![gpu_by_id("h100-pcie").unwrap(), gpu_by_id("l40s").unwrap()];
+    let plan = plan_capacity(&input);
+    assert_eq!(plan.demand.arrivals, ArrivalBasis::Replayed);
+    assert_eq!(plan.demand.sessions.basis, ArrivalBasis::Replayed);
+    assert!(
+        plan.story.contains("busiest hour superposed"),
+        "{}",
+        plan.story
+    );
+    assert!(plan.recommended.is_some());
+    assert!(matches!(
+        plan.next_steps[0],
+        NextStep::LoadTest {
+            replay_pilot_trace: true,
+            ..
+        }
+    ));
+}
