@@ -87,7 +87,7 @@ impl<'a> Context<'a> {
                 crate::twin::transfer::PRIOR_ERROR_PCT
             ));
         }
-        if self.formats().is_empty() || self.input.formats.is_empty() {
+        if self.input.formats.is_empty() {
             out.push(
                 "No weight precision and KV-cache pair passed the evaluation yet: the pilot's \
                  (or BF16 with a 16-bit cache) is sized, and the evaluation must pass in it."
@@ -155,19 +155,19 @@ impl<'a> Context<'a> {
             .into_iter()
             .filter(|tp| *tp <= self.input.max_cards.max(1))
         {
-            let mut tried_pipeline = false;
+            // A pipeline split only adds memory: tried only where one stage is short of it.
+            let mut skip_pipeline = false;
             for pp in [1, 2] {
-                if tp * pp > self.input.max_cards.max(1) || (pp > 1 && tried_pipeline) {
+                if tp * pp > self.input.max_cards.max(1) || (pp > 1 && skip_pipeline) {
                     continue;
                 }
                 let setup = self.setup(gpu, tp, pp, weights, kv);
                 match self.evaluate(setup, form.clone()) {
                     Some(c) => {
-                        // A pipeline split only adds memory: try it only where one stage is short.
-                        tried_pipeline = !matches!(c.status, CandidateStatus::MemoryShort(_));
+                        skip_pipeline = !matches!(c.status, CandidateStatus::MemoryShort(_));
                         out.push(c);
                     }
-                    None => tried_pipeline = true,
+                    None => skip_pipeline = true,
                 }
             }
         }
@@ -291,7 +291,10 @@ impl<'a> Context<'a> {
         arrivals: &[TimedRequest],
     ) -> Option<u32> {
         let saturation = model.saturation_rate_for(&self.input.demand.workload);
-        let rate = arrival_rate(arrivals).max(self.rate);
+        let rate = match arrival_rate(arrivals) {
+            r if r > 0.0 => r,
+            _ => self.rate,
+        };
         self.copy_counts(prepared)
             .into_iter()
             .filter(|n| *n >= 2 && f64::from(n - 1) * saturation > rate)

@@ -95,6 +95,15 @@ fn the_demo_recommends_two_or_more_copies_that_hold_with_one_down() {
     );
     assert!(r.cards.low <= r.cards.value && r.cards.value <= r.cards.high);
     assert!(r.sensitivity.sentence.contains("half the growth"));
+    let s = &r.sensitivity;
+    assert!(
+        s.cards_at_half.is_some_and(|c| c <= r.configuration.cards),
+        "{s:?}"
+    );
+    assert!(
+        s.cards_at_twice.is_none_or(|c| c >= r.configuration.cards),
+        "{s:?}"
+    );
     assert_eq!(plan.basis, PlanBasis::LatencyAndMemory);
 }
 
