@@ -43,7 +43,7 @@
 //! [`capacity_plan`] replaces the stacked session bound and the carried efficiency ratio with
 //! one model of production for every candidate: demand as an arrival process
 //! ([`demand_process`]), the pilot's twin transferred to each candidate by the physics of the
-//! work ([`crate::twin::transfer`]), each candidate simulated with one copy down, one ranking
+//! work ([`crate::twin::transfer`](mod@crate::twin::transfer)), each candidate simulated with one copy down, one ranking
 //! that prices never change, and the uncertainty of the headline. [`recommend_production`]
 //! stays for the pages that still call it.
 //!

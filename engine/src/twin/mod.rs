@@ -17,7 +17,7 @@
 //! * [`workload`]: prompt and answer lengths drawn from what the load tests report.
 //! * [`predict`]: the [`Prediction`] and its basis: Measured, Simulated or Estimated.
 //! * [`trace`]: the pilot's gateway traffic as a Mooncake trace and the commands replaying it.
-//! * [`transfer`]: the fitted step cost carried to another GPU, split, precision or
+//! * [`transfer`](mod@transfer): the fitted step cost carried to another GPU, split, precision or
 //!   execution mode by the physics of the work, with a stated range; a prior per GPU family
 //!   without a load test.
 //! * [`other_configuration`]: the same load on another GPU, card count, split or format,

@@ -4,7 +4,7 @@
 //! The cards are split into copies of `tp × pp` cards behind a load balancer; the asked load is
 //! shared between them (a rate divided, a closed loop's users spread, a replay dealt out in
 //! turn), one copy is sized for its KV cache ([`crate::sizing::size`]) and the twin transferred
-//! to it ([`super::transfer`]). Every percentile of the answer carries `low` and `high` beside
+//! to it ([`super::transfer`](mod@super::transfer)). Every percentile of the answer carries `low` and `high` beside
 //! its value, and its basis is Estimated unless the configuration is the measured one.
 
 use super::Twin;

@@ -11,14 +11,14 @@
 //! 1. **Demand** is an arrival process ([`super::demand_process`]): the pilot's busiest hour
 //!    superposed to the production rate (Poisson without a log), with its own lengths.
 //! 2. **Timing** is the pilot's fitted twin transferred to the candidate by the physics of the
-//!    work ([`crate::twin::transfer`]); without a load test, the documented prior.
+//!    work ([`crate::twin::transfer`](mod@crate::twin::transfer)); without a load test, the documented prior.
 //! 3. **Simulation** of one copy under its share of the arrivals ([`forecast`]), all copies up
 //!    and **one copy down** (N+1), against every latency mark of the plan and against memory
 //!    (the whole sessions a copy holds must cover the p99 of what is in flight on it).
 //!
 //! A candidate is recommended only if it holds every mark with one copy down, so a single copy
 //! never is. Cards sold only as boards (SXM, OAM) are offered in their board sizes, the spare
-//! cards serving as further copies ([`crate::sizing::form_factor`]).
+//! cards serving as further copies ([`crate::sizing::form_factor`](mod@crate::sizing::form_factor)).
 //!
 //! # One ranking, the same in every edition
 //!
