@@ -34,9 +34,10 @@
 //!
 //! Deterministic: the seeded [`Rng`] of the twin; the same input gives the same sessions.
 
+use crate::demand::{DemandProfile, TokenDistribution};
 use crate::traffic::{GatewayRecord, RequestStatus};
 use crate::twin::rng::Rng;
-use crate::twin::{TimedRequest, Workload};
+use crate::twin::{TimedRequest, TokenLengths, Workload};
 use serde::{Deserialize, Serialize};
 
 /// The length of the simulated period, ms: one hour, as the busiest hour is taken.
@@ -132,6 +133,20 @@ pub enum ServiceTimes {
 }
 
 impl ServiceTimes {
+    /// The busiest hour's mean request time by Little's law (mean in flight ÷ arrival rate), the
+    /// profile's mean duration when the hour has none.
+    pub fn from_profile(profile: &DemandProfile) -> ServiceTimes {
+        let rate = profile.busiest_hour_arrivals_per_s;
+        let seconds = if rate > 0.0 && profile.mean_in_flight_busiest_hour > 0.0 {
+            profile.mean_in_flight_busiest_hour / rate
+        } else {
+            profile.mean_duration_s
+        };
+        ServiceTimes::Fixed {
+            seconds: positive(seconds),
+        }
+    }
+
     fn draw(&self, logged_ms: f64, rng: &mut Rng) -> f64 {
         match self {
             ServiceTimes::AsLogged => logged_ms,
@@ -143,6 +158,19 @@ impl ServiceTimes {
             ServiceTimes::Observed { .. } => 0.0,
         }
     }
+}
+
+/// A measured token distribution as one to draw from: a piecewise-linear quantile function
+/// through 1 token at probability 0, the p50, p95 and p99, and the maximum at 1.
+pub fn lengths_from_distribution(d: &TokenDistribution) -> TokenLengths {
+    let mut knots = vec![(0.0, 1.0), (0.5, d.p50), (0.95, d.p95), (0.99, d.p99)];
+    knots.push((1.0, f64::from(d.max)));
+    for i in 1..knots.len() {
+        if !(knots[i].1.is_finite()) || knots[i].1 < knots[i - 1].1 {
+            knots[i].1 = knots[i - 1].1;
+        }
+    }
+    TokenLengths::Quantiles { knots }
 }
 
 /// Where the production arrivals come from.
@@ -173,8 +201,8 @@ impl DemandProcess {
     /// Replays the pilot's busiest hour grown by `growth`.
     pub fn replayed(hour: BusiestHour, growth: f64, seed: u64) -> Self {
         let lengths = |pick: fn(&LoggedRequest) -> u32| {
-            crate::twin::TokenLengths::observed(hour.requests.iter().map(pick).collect())
-                .unwrap_or(crate::twin::TokenLengths::fixed(1))
+            TokenLengths::observed(hour.requests.iter().map(pick).collect())
+                .unwrap_or(TokenLengths::fixed(1))
         };
         let workload = Workload {
             prompt_tokens: lengths(|r| r.prompt_tokens),
@@ -198,6 +226,22 @@ impl DemandProcess {
             workload,
             seed,
         }
+    }
+
+    /// Poisson at the profile's busiest-hour rate × `growth`, lengths from its prompt and answer
+    /// distributions ([`lengths_from_distribution`]): the process when the gateway records are no
+    /// longer at hand. `None` without token lengths.
+    pub fn from_profile(profile: &DemandProfile, growth: f64, seed: u64) -> Option<Self> {
+        let workload = Workload {
+            prompt_tokens: lengths_from_distribution(profile.prompt_tokens.as_ref()?),
+            output_tokens: lengths_from_distribution(profile.completion_tokens.as_ref()?),
+        };
+        Some(DemandProcess::poisson(
+            profile.busiest_hour_arrivals_per_s,
+            growth,
+            workload,
+            seed,
+        ))
     }
 
     /// The production arrival rate, req/s.
@@ -530,6 +574,43 @@ mod tests {
         assert!(
             f64::from(stacked) > 2.0 * f64::from(sessions.p99),
             "{stacked} {sessions:?}"
+        );
+    }
+
+    #[test]
+    fn a_profile_alone_gives_poisson_arrivals_near_the_replayed_figure() {
+        let records = pilot_week();
+        let mut log = Vec::new();
+        crate::traffic::write_synthetic_jsonl(&SyntheticConfig::pilot_week(7), &mut log).unwrap();
+        let (profile, _) = crate::demand::profile_gateway_log(
+            log.as_slice(),
+            &crate::traffic::ReadOptions::new("week.jsonl"),
+            crate::demand::DemandOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        let poisson = DemandProcess::from_profile(&profile, 10.0, 1).unwrap();
+        let from_profile = sessions_in_flight(
+            &poisson,
+            &ServiceTimes::from_profile(&profile),
+            DEFAULT_HOURS,
+        );
+        let hour = BusiestHour::from_gateway(&records).unwrap();
+        let replayed = sessions_in_flight(
+            &DemandProcess::replayed(hour, 10.0, 1),
+            &ServiceTimes::AsLogged,
+            DEFAULT_HOURS,
+        );
+        assert_eq!(from_profile.basis, ArrivalBasis::Poisson);
+        assert!(
+            from_profile.p99.abs_diff(replayed.p99) <= 2,
+            "{from_profile:?} {replayed:?}"
+        );
+        let prompts = poisson.workload.prompt_tokens.mean();
+        let measured = profile.prompt_tokens.as_ref().unwrap().mean;
+        assert!(
+            (prompts - measured).abs() < 0.25 * measured,
+            "{prompts} vs {measured}"
         );
     }
 

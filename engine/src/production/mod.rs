@@ -74,7 +74,7 @@ pub use capacity_plan::{
 pub use concurrency::{BoundBasis, READING_FLOOR_TOKENS_PER_S, SessionsToHold, sessions_to_hold};
 pub use demand_process::{
     ArrivalBasis, BusiestHour, DemandProcess, LoggedRequest, ServiceTimes, SessionsInFlight,
-    sessions_in_flight,
+    lengths_from_distribution, sessions_in_flight,
 };
 pub use load_test::{CommandLine, LoadTestPoint, LoadTestSettings, NextLoadTest, next_load_test};
 pub use operating_cost::{GpuHourPrice, OperatingCost, cost_at, operating_cost};
