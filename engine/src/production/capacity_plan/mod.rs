@@ -46,6 +46,7 @@ mod tests;
 
 use super::demand_process::{ArrivalBasis, DemandProcess, ServiceTimes, SessionsInFlight};
 use super::operating_cost::{GpuHourPrice, OperatingCost};
+use super::twin_check::PilotTwin;
 use crate::ingest::MetricKey;
 use crate::loadtest::LatencyTarget;
 use crate::sizing::{GpuSpec, KvDtype, MemoryModel, ModelSpec, WeightPrecision};
@@ -64,6 +65,31 @@ pub const DEFAULT_SIMULATED_REQUESTS: usize = 1500;
 pub struct MeasuredTwin {
     pub twin: Twin,
     pub setup: ServingSetup,
+}
+
+impl MeasuredTwin {
+    /// The twin of the production recommendation's [`PilotTwin`] on `gpu` (its catalog card),
+    /// with the KV-cache dtype and the CUDA-graph setting of the run context (`Some(false)`
+    /// with `--enforce-eager`).
+    pub fn from_pilot(
+        pilot: &PilotTwin,
+        gpu: GpuSpec,
+        kv_dtype: KvDtype,
+        cuda_graphs: Option<bool>,
+    ) -> MeasuredTwin {
+        let c = &pilot.configuration;
+        MeasuredTwin {
+            twin: pilot.twin.clone(),
+            setup: ServingSetup {
+                gpu,
+                tp: c.tp.max(1),
+                pp: c.pp.max(1),
+                weights: c.precision,
+                kv_dtype,
+                execution: Execution::from_cuda_graphs(cuda_graphs),
+            },
+        }
+    }
 }
 
 /// The pilot's verdict, for the story.

@@ -378,3 +378,21 @@ fn a_replayed_gateway_log_is_the_demand_and_the_load_test_replays_it() {
         }
     ));
 }
+
+#[test]
+fn the_recommendations_pilot_twin_becomes_the_measured_twin() {
+    let measured = demo_twin();
+    let pilot = crate::production::PilotTwin {
+        configuration: crate::production::MeasuredConfiguration {
+            gpu_id: "v100-sxm2-16gb".into(),
+            tp: 4,
+            pp: 1,
+            precision: WeightPrecision::Fp16,
+        },
+        twin: measured.twin.clone(),
+        marks: Vec::new(),
+    };
+    let gpu = gpu_by_id("v100-sxm2-16gb").unwrap();
+    let twin = MeasuredTwin::from_pilot(&pilot, gpu, KvDtype::Bits16, Some(false));
+    assert_eq!(twin, measured);
+}
