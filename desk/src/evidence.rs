@@ -1,4 +1,4 @@
-//! Keeping evidence: raw files under `DATA_DIR/evidence/<sha256>`, a row per file, and the
+//! Keeping evidence: raw files (see [`crate::blobs`]), a row per file, and the
 //! vLLM start-up logs that calibrate the sizing engine's vLLM memory model.
 //!
 //! A start-up log says what vLLM actually did ("GPU KV cache size: N tokens", "Maximum concurrency
@@ -34,7 +34,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
-/// Writes `bytes` to `DATA_DIR/evidence/<sha256>` (unless already there) and records the row.
+/// Keeps `bytes` as an evidence file (unless already kept) and records the row.
 /// When the row cannot be written the file is removed again if this call created it.
 pub async fn keep_bytes(
     services: &Services,
@@ -75,15 +75,7 @@ pub async fn keep_bytes_with(
     if let Some(existing) = services.store.evidence_by_hash(pilot_id, &sha).await? {
         return Err(duplicate(file_name, &existing));
     }
-    let dir = services.data_dir.join("evidence");
-    tokio::fs::create_dir_all(&dir).await.map_err(internal)?;
-    let path = dir.join(&sha);
-    let created = !tokio::fs::try_exists(&path).await.map_err(internal)?;
-    if created {
-        let temp = dir.join(format!("{sha}.part"));
-        tokio::fs::write(&temp, bytes).await.map_err(internal)?;
-        tokio::fs::rename(&temp, &path).await.map_err(internal)?;
-    }
+    let created = services.blobs.keep_bytes(bytes, &sha).await?;
     let recorded = services
         .store
         .create_evidence_with(
@@ -103,7 +95,7 @@ pub async fn keep_bytes_with(
         Ok(id) => Ok(id),
         Err(error) => {
             if created {
-                let _ = tokio::fs::remove_file(&path).await;
+                services.blobs.forget(&sha).await;
             }
             Err(error.into())
         }

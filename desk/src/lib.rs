@@ -35,6 +35,8 @@ pub mod accounts;
 #[cfg(feature = "server")]
 pub mod auth;
 #[cfg(feature = "server")]
+pub mod blobs;
+#[cfg(feature = "server")]
 pub mod bootstrap;
 #[cfg(feature = "server")]
 pub mod evidence;
@@ -62,6 +64,8 @@ pub struct Services {
     pub auth: auth::AuthSettings,
     /// `DATA_DIR`: evidence files are kept under `evidence/`, uploads in progress under `uploads/`.
     pub data_dir: std::path::PathBuf,
+    /// The raw evidence files, reachable from every instance (see [`blobs`]).
+    pub blobs: blobs::Blobs,
     /// Headless Chromium that prints reports to PDF (`CHROMIUM_PATH`, else found on the
     /// system); `None`: PDF export is off and the report page says how to enable it.
     pub chromium: Option<std::path::PathBuf>,

@@ -6,6 +6,7 @@
 //! Unix-millisecond timestamps. Rows are read by column name into the domain types of
 //! [`crate::model`]; nothing outside this module builds a query.
 
+pub mod blobs;
 pub mod catalog;
 pub mod evidence;
 pub mod plans;

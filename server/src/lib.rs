@@ -157,6 +157,7 @@ pub struct Application {
 /// What server functions, routes and database commands share, from the configuration.
 pub fn services(config: &Config, store: Store) -> Services {
     Services {
+        blobs: desk::blobs::Blobs::new(&config.data_dir, store.clone()),
         store,
         auth: AuthSettings {
             secure_cookies: config.secure_cookies,

@@ -33,24 +33,16 @@ pub struct EvidenceUpload {
 }
 
 impl ReceivedFile {
-    /// Moves the file to `evidence_dir/<sha256>`; returns that path and whether this call put
-    /// it there (a file with the same content already there, e.g. another pilot's, is left as it
-    /// is and must not be removed if recording fails).
-    pub async fn keep(mut self, evidence_dir: &Path) -> Result<(PathBuf, bool), ServiceError> {
-        tokio::fs::create_dir_all(evidence_dir)
-            .await
-            .map_err(internal)?;
-        let target = evidence_dir.join(&self.sha256);
-        let created = !tokio::fs::try_exists(&target).await.map_err(internal)?;
-        if created {
-            tokio::fs::rename(&self.temp_path, &target)
-                .await
-                .map_err(internal)?;
-        } else {
+    /// Keeps the file as evidence (see [`desk::blobs`]); whether this call stored it (a file
+    /// with the same content already kept, e.g. another pilot's, is left as it is and must not
+    /// be removed if recording fails).
+    pub async fn keep(mut self, blobs: &desk::blobs::Blobs) -> Result<bool, ServiceError> {
+        let created = blobs.keep_file(&self.temp_path, &self.sha256).await;
+        if created.is_err() {
             let _ = tokio::fs::remove_file(&self.temp_path).await;
         }
         self.kept = true;
-        Ok((target, created))
+        created
     }
 }
 

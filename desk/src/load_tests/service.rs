@@ -445,7 +445,7 @@ pub async fn backfill_request_samples(services: &Services) -> Result<usize, Serv
             }
             Some(_) => true,
         };
-        let path = services.data_dir.join("evidence").join(&file.sha256);
+        let path = services.blobs.local_path(&file.sha256).await?;
         let name = file.file_name.clone();
         let size = file.size_bytes;
         let samples = tokio::task::spawn_blocking(move || {

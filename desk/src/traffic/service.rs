@@ -136,8 +136,10 @@ pub fn parse_skip_bad_lines(text: Option<&str>) -> Result<bool, ServiceError> {
     }
 }
 
-fn raw_path(services: &Services, file: &EvidenceFile) -> PathBuf {
-    services.data_dir.join("evidence").join(&file.sha256)
+/// A local path of `file`'s raw bytes (fetched from the database first on an instance that has
+/// no copy, see [`crate::blobs`]).
+async fn raw_path(services: &Services, file: &EvidenceFile) -> Result<PathBuf, ServiceError> {
+    services.blobs.local_path(&file.sha256).await
 }
 
 /// Rebuilds the pilot's combined profile from its gateway logs and caches it (the demo;
@@ -178,10 +180,10 @@ pub async fn combined_profile(
     }
     stored.sort_by_key(|(file, _)| file.id);
     let evidence_ids: Vec<i64> = stored.iter().map(|(f, _)| f.id).collect();
-    let mut sources: Vec<(String, PathBuf, GatewayLogSummary)> = stored
-        .into_iter()
-        .map(|(f, s)| (f.file_name.clone(), raw_path(services, &f), s))
-        .collect();
+    let mut sources: Vec<(String, PathBuf, GatewayLogSummary)> = Vec::new();
+    for (f, s) in stored {
+        sources.push((f.file_name.clone(), raw_path(services, &f).await?, s));
+    }
     sources.extend(added);
     let skipped: u64 = sources.iter().map(|(_, _, s)| s.skipped.count).sum();
     let (profile, requests) = match sources.len() {
@@ -492,12 +494,21 @@ pub async fn window(
         (None, Some(a), Some(b)) if b > a => Some((b - a) as f64 / 1000.0),
         _ => None,
     };
-    let read = |file: &EvidenceFile| -> Result<VllmSnapshot, ServiceError> {
-        let text = std::fs::read_to_string(raw_path(services, file)).map_err(internal)?;
+    let read = |file: &EvidenceFile, path: PathBuf| -> Result<VllmSnapshot, ServiceError> {
+        let text = std::fs::read_to_string(path).map_err(internal)?;
         VllmSnapshot::parse(&text)
             .map_err(|e| ServiceError::invalid(format!("{}: {e}", file.file_name)))
     };
-    let window = vllm_window(&read(&first.0)?, &read(&second.0)?, elapsed).map_err(|e| {
+    let (first_path, second_path) = (
+        raw_path(services, &first.0).await?,
+        raw_path(services, &second.0).await?,
+    );
+    let window = vllm_window(
+        &read(&first.0, first_path)?,
+        &read(&second.0, second_path)?,
+        elapsed,
+    )
+    .map_err(|e| {
         ServiceError::invalid(format!(
             "{} → {}: {e}",
             first.0.file_name, second.0.file_name

@@ -151,7 +151,7 @@ pub async fn upload_evidence(
     };
     let (file_name, sha256, size_bytes) =
         (file.file_name.clone(), file.sha256.clone(), file.size_bytes);
-    let (path, created) = file.keep(&services.data_dir.join("evidence")).await?;
+    let created = file.keep(&services.blobs).await?;
     let id = match services
         .store
         .create_evidence_with(
@@ -171,7 +171,7 @@ pub async fn upload_evidence(
         Ok(id) => id,
         Err(error) => {
             if created {
-                let _ = tokio::fs::remove_file(&path).await;
+                services.blobs.forget(&sha256).await;
             }
             return Err(ServiceError::from(error).into());
         }

@@ -65,7 +65,7 @@ async fn trace(
     logs.sort_by_key(|(file, _)| file.id);
     for (file, summary) in logs {
         let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
-        let path = services.data_dir.join("evidence").join(&file.sha256);
+        let path = services.blobs.local_path(&file.sha256).await?;
         sources.push((file.file_name, path, summary.skip_bad_lines));
     }
     if sources.is_empty() {

@@ -66,21 +66,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
             None,
         ),
     };
-    let mut config = Config {
-        database_url: database_url.clone(),
-        data_dir: data_dir.path().to_path_buf(),
-        site_addr: "127.0.0.1:0".parse().unwrap(),
-        secure_cookies: false,
-        max_upload_bytes: 10 * 1024 * 1024,
-        chromium_path: None,
-        demo: true,
-        session_ttl_ms: 3_600_000,
-        public_origin: None,
-        trust_proxy: false,
-        slow_request: std::time::Duration::from_secs(60),
-        login_backoff: Default::default(),
-        pg_schema: pg_schema.clone(),
-    };
+    let mut config = test_config(&database_url, data_dir.path(), pg_schema.clone());
     adjust(&mut config);
     let application = Application::build(config)
         .await
@@ -100,6 +86,63 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
         demo_pilot: first.demo_pilot,
         _data_dir: data_dir,
         postgres: pg_schema.map(|schema| (database_url, schema)),
+    }
+}
+
+/// The configuration tests start the application with (before their adjustments).
+fn test_config(
+    database_url: &str,
+    data_dir: &std::path::Path,
+    pg_schema: Option<String>,
+) -> Config {
+    Config {
+        database_url: database_url.to_string(),
+        data_dir: data_dir.to_path_buf(),
+        site_addr: "127.0.0.1:0".parse().unwrap(),
+        secure_cookies: false,
+        max_upload_bytes: 10 * 1024 * 1024,
+        chromium_path: None,
+        demo: true,
+        session_ttl_ms: 3_600_000,
+        public_origin: None,
+        trust_proxy: false,
+        slow_request: std::time::Duration::from_secs(60),
+        login_backoff: Default::default(),
+        pg_schema,
+    }
+}
+
+/// Another server instance on a [`TestApp`]'s database, with a `DATA_DIR` of its own (as a
+/// second instance behind a load balancer has).
+pub struct Instance {
+    pub base: String,
+    pub data_dir: tempfile::TempDir,
+}
+
+impl Instance {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl TestApp {
+    /// Whether this app runs on PostgreSQL (`TEST_DATABASE_URL`).
+    pub fn on_postgres(&self) -> bool {
+        self.postgres.is_some()
+    }
+
+    /// Starts a second instance on this app's database with an empty `DATA_DIR` of its own.
+    pub async fn second_instance(&self) -> Instance {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let schema = self.postgres.as_ref().map(|(_, schema)| schema.clone());
+        let config = test_config(&self.database_url, data_dir.path(), schema);
+        let application = Application::build(config)
+            .await
+            .expect("second instance builds");
+        assert!(application.first_start.is_none(), "the database is not new");
+        let base = format!("http://{}", application.local_addr());
+        tokio::spawn(application.run_until_stopped());
+        Instance { base, data_dir }
     }
 }
 

@@ -647,10 +647,18 @@ async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
     .unwrap();
     assert_eq!(version, 1, "the row now looks like an older release's");
 
+    // On PostgreSQL another instance re-derives it, with a DATA_DIR that never saw the file.
+    let other = tempfile::tempdir().unwrap();
+    let data_dir = if app.on_postgres() {
+        other.path()
+    } else {
+        app.data_dir()
+    };
     let services = desk::Services {
+        blobs: desk::blobs::Blobs::new(data_dir, app.store.clone()),
         store: app.store.clone(),
         auth: Default::default(),
-        data_dir: app.data_dir().to_path_buf(),
+        data_dir: data_dir.to_path_buf(),
         chromium: None,
     };
     let filled = desk::load_tests::service::backfill_request_samples(&services)

@@ -9,6 +9,7 @@ mod catalog;
 mod cli;
 mod fidelity;
 mod helpers;
+mod instances;
 mod load_tests;
 mod load_tests_pages;
 mod migrations;
