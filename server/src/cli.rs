@@ -93,3 +93,36 @@ pub enum UserCommand {
     /// List all users
     List,
 }
+
+/// `println!` for the command line: a closed pipe (`server demand … | head`) ends the program
+/// quietly, as other command-line tools do, instead of panicking with "failed printing to
+/// stdout"; any other write failure is reported and exits 1.
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(error) = writeln!(std::io::stdout(), $($arg)*) {
+            $crate::cli::output_failed(error);
+        }
+    }};
+}
+
+/// `print!` with the same rule as [`outln!`].
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(error) = write!(std::io::stdout(), $($arg)*) {
+            $crate::cli::output_failed(error);
+        }
+    }};
+}
+
+/// Ends the program after standard output failed: quietly (status 0) when the reader went away.
+pub fn output_failed(error: std::io::Error) -> ! {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("error: writing the output failed: {error}");
+    std::process::exit(1);
+}

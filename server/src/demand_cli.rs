@@ -5,6 +5,7 @@
 //! `--json` prints the same profile `GET /api/v1/pilots/{id}/demand` answers (plus `files` and
 //! `skipped_lines`). Files of 16 MiB and more report their progress on stderr.
 
+use crate::outln;
 use clap::Args;
 use engine::demand::{DemandAccumulator, DemandOptions, DemandProfile, TokenDistribution};
 use engine::traffic::ReadOptions;
@@ -104,7 +105,7 @@ pub fn run(args: &DemandArgs) -> anyhow::Result<()> {
             object.insert("files".into(), Value::Array(files));
             object.insert("skipped_lines".into(), json!(skipped_lines));
         }
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        outln!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print_text(&profile, &files, skipped_lines);
     }
@@ -123,7 +124,7 @@ fn tokens_line(label: &str, distribution: &Option<TokenDistribution>) -> String 
 
 fn print_text(profile: &DemandProfile, files: &[Value], skipped_lines: u64) {
     for file in files {
-        println!(
+        outln!(
             "{} · {} · {} requests",
             file["file"].as_str().unwrap_or_default(),
             file["format"].as_str().unwrap_or_default(),
@@ -131,7 +132,7 @@ fn print_text(profile: &DemandProfile, files: &[Value], skipped_lines: u64) {
         );
     }
     let o = &profile.outcomes;
-    println!(
+    outln!(
         "requests {} · ok {} · failed {} · timed out {} · cancelled {} · truncated {}{}",
         o.requests,
         o.ok,
@@ -145,29 +146,29 @@ fn print_text(profile: &DemandProfile, files: &[Value], skipped_lines: u64) {
             String::new()
         }
     );
-    println!(
+    outln!(
         "span {} → {} ({:.1} h)",
         profile.first_start.rfc3339,
         profile.last_end.rfc3339,
         profile.observed_span_s / 3600.0
     );
-    println!(
+    outln!(
         "busiest hour from {}: {} arrivals = {:.4} req/s",
         profile.busiest_hour_start.rfc3339,
         profile.busiest_hour_arrivals,
         profile.busiest_hour_arrivals_per_s
     );
-    println!(
+    outln!(
         "in flight: peak {} at {} · mean {:.3} (whole log) · {:.3} (busiest hour)",
         profile.peak_in_flight,
         profile.peak_in_flight_at.rfc3339,
         profile.mean_in_flight,
         profile.mean_in_flight_busiest_hour
     );
-    println!("tokens (successful requests):");
-    println!("{}", tokens_line("prompt", &profile.prompt_tokens));
-    println!("{}", tokens_line("answer", &profile.completion_tokens));
-    println!(
+    outln!("tokens (successful requests):");
+    outln!("{}", tokens_line("prompt", &profile.prompt_tokens));
+    outln!("{}", tokens_line("answer", &profile.completion_tokens));
+    outln!(
         "{}",
         tokens_line("context (p + a)", &profile.context_tokens)
     );

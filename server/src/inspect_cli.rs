@@ -2,6 +2,7 @@
 //! can check a file before uploading it. A folder is read as a sweep (every file in it).
 
 use crate::evidence_import::{Recognised, recognise};
+use crate::outln;
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -93,14 +94,14 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<()> {
     let reports: Vec<Value> = args.files.iter().map(|p| inspect(p)).collect();
     let failed = reports.iter().filter(|r| r.get("error").is_some()).count();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&reports)?);
+        outln!("{}", serde_json::to_string_pretty(&reports)?);
     } else {
         for report in &reports {
-            println!("{}", report["file"].as_str().unwrap_or_default());
+            outln!("{}", report["file"].as_str().unwrap_or_default());
             if let Some(error) = report.get("error") {
-                println!("  error: {}", error.as_str().unwrap_or_default());
+                outln!("  error: {}", error.as_str().unwrap_or_default());
             } else if let Some(import) = report.get("import") {
-                println!(
+                outln!(
                     "  load test · {} {} · {} · {} operating point(s)",
                     import["tool"].as_str().unwrap_or_default(),
                     import["tool_version"].as_str().unwrap_or(""),
@@ -109,7 +110,7 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<()> {
                 );
                 for point in import["points"].as_array().into_iter().flatten() {
                     let ttft = &point["metrics"]["ttft_ms"];
-                    println!(
+                    outln!(
                         "    {} · concurrency {} · rate {} · completed {} · TTFT p50 {} ms, p99 {} ms · output {} tok/s",
                         point["scenario"].as_str().unwrap_or("-"),
                         point["concurrency"],
@@ -121,12 +122,14 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<()> {
                     );
                 }
                 for warning in import["warnings"].as_array().into_iter().flatten() {
-                    println!("  warning: {}", warning.as_str().unwrap_or_default());
+                    outln!("  warning: {}", warning.as_str().unwrap_or_default());
                 }
             } else if let Some(log) = report.get("startup_log") {
-                println!(
+                outln!(
                     "  vLLM start-up log · KV cache {} tokens · max concurrency {} · weights {} GiB",
-                    log["kv_cache_tokens"], log["max_concurrency"], log["weights_gib"]
+                    log["kv_cache_tokens"],
+                    log["max_concurrency"],
+                    log["weights_gib"]
                 );
             }
         }

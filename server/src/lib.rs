@@ -4,6 +4,7 @@
 //! the database, first-start bootstrap, router, listener), so the integration tests start the real
 //! application on port 0 with a fresh database exactly as `server` does.
 
+pub mod canonical;
 pub mod cli;
 pub mod config;
 pub mod demand_cli;
@@ -137,6 +138,9 @@ pub fn router(state: AppState) -> Router {
         // Pages and JSON are compressed as they stream; the bundle is served precompressed
         // (responses that already carry a Content-Encoding are left alone).
         .layer(tower_http::compression::CompressionLayer::new())
+        // Before the session guard: `/pilots/2/` redirects to `/pilots/2` for everyone, and
+        // every answer, the guard's too, says how it may be cached.
+        .layer(axum::middleware::from_fn(canonical::canonical))
         // Outermost: the request's id and span cover everything below, the session guard too.
         .layer(axum::middleware::from_fn_with_state(
             request_trace::SlowRequest(state.config.slow_request),
@@ -175,10 +179,33 @@ pub fn services(config: &Config, store: Store) -> Services {
     }
 }
 
+/// Removes what an instance killed mid-upload left behind: `DATA_DIR/uploads/*.part` (up to the
+/// upload limit each) and unfinished copies `DATA_DIR/evidence/*.part`. Only this instance
+/// writes there (each instance has a `DATA_DIR` of its own), and it has not started serving.
+pub async fn remove_unfinished_files(data_dir: &std::path::Path) -> usize {
+    let mut removed = 0;
+    for folder in ["uploads", "evidence"] {
+        let Ok(mut entries) = tokio::fs::read_dir(data_dir.join(folder)).await else {
+            continue;
+        };
+        while let Ok(Some(entry)) = entries.next_entry().await {
+            let unfinished = entry.file_name().to_string_lossy().ends_with(".part");
+            if unfinished && tokio::fs::remove_file(entry.path()).await.is_ok() {
+                removed += 1;
+            }
+        }
+    }
+    if removed > 0 {
+        tracing::info!(removed, "removed unfinished upload files of an earlier run");
+    }
+    removed
+}
+
 impl Application {
     /// Opens the database, bootstraps it on first start, and binds the listener.
     pub async fn build(config: Config) -> anyhow::Result<Application> {
         let store = open_store(&config).await?;
+        remove_unfinished_files(&config.data_dir).await;
         let first_start = first_start(&store, config.demo)
             .await
             .map_err(|e| anyhow::anyhow!("first-start set-up failed: {e}"))?;
@@ -277,7 +304,25 @@ async fn shutdown_signal() {
 
 #[cfg(test)]
 mod tests {
-    use super::redact_url;
+    use super::{redact_url, remove_unfinished_files};
+
+    #[tokio::test]
+    async fn unfinished_upload_files_of_an_earlier_run_are_removed_and_nothing_else() {
+        let data = tempfile::tempdir().unwrap();
+        for folder in ["uploads", "evidence"] {
+            std::fs::create_dir_all(data.path().join(folder)).unwrap();
+        }
+        let uploads = data.path().join("uploads");
+        let evidence = data.path().join("evidence");
+        std::fs::write(uploads.join("upload-00ff.part"), b"half").unwrap();
+        std::fs::write(evidence.join("ab12.part"), b"half").unwrap();
+        std::fs::write(evidence.join("ab12"), b"whole").unwrap();
+        assert_eq!(remove_unfinished_files(data.path()).await, 2);
+        assert!(evidence.join("ab12").exists());
+        assert!(!uploads.join("upload-00ff.part").exists());
+        assert_eq!(remove_unfinished_files(data.path()).await, 0);
+        assert_eq!(remove_unfinished_files(&data.path().join("none")).await, 0);
+    }
 
     #[test]
     fn passwords_are_redacted_from_database_urls() {

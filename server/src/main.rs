@@ -4,7 +4,7 @@ use anyhow::Context;
 use clap::Parser;
 use desk::accounts::create_account_in_named_organisation;
 use server::cli::{Cli, Command, TokenCommand, UserCommand};
-use server::{Application, open_store};
+use server::{Application, open_store, outln};
 use std::process::ExitCode;
 
 /// At least two worker threads, whatever the machine: Leptos' streaming renderer has been seen
@@ -72,12 +72,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     .await
                     .map_err(|e| anyhow::anyhow!("{e}"))
                     .context("user add")?;
-            println!(
+            outln!(
                 "Created {} ({}) in {}.",
-                issued.user.email, issued.user.role, issued.user.organisation_name
+                issued.user.email,
+                issued.user.role,
+                issued.user.organisation_name
             );
             if let Some(password) = issued.generated_password {
-                println!("Password (shown once): {password}");
+                outln!("Password (shown once): {password}");
             }
             Ok(())
         }
@@ -94,13 +96,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let issued = desk::auth::issue_api_token(&store, user.id, &name, days)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
-            println!(
+            outln!(
                 "Created API token “{}” for {email} (starts {}, expires {}). Send it as “Authorization: Bearer <token>”; it is shown only now:",
                 issued.token.name,
                 issued.token.prefix,
                 engine::clock::utc_date(issued.token.expires_ms)
             );
-            println!("{}", issued.secret);
+            outln!("{}", issued.secret);
             Ok(())
         }
         Command::User(UserCommand::List) => {
@@ -109,12 +111,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .list_users()
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
-            println!(
+            outln!(
                 "{:<36} {:<9} {:<30} state",
-                "e-mail", "role", "organisation"
+                "e-mail",
+                "role",
+                "organisation"
             );
             for user in users {
-                println!(
+                outln!(
                     "{:<36} {:<9} {:<30} {}",
                     user.email,
                     user.role,
@@ -130,20 +134,20 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 async fn serve(config: server::config::Config) -> anyhow::Result<()> {
     let app = Application::build(config).await?;
     if let Some(first) = &app.first_start {
-        println!();
-        println!("  ┌──────────────────────────────────────────────────────────────┐");
-        println!("  │ First start: an administrator account was created.           │");
-        println!("  │   e-mail:   {:<49}│", first.admin_email);
-        println!("  │   password: {:<49}│", first.admin_password);
-        println!("  │ This password is shown only now. Change it under “Account”.  │");
+        outln!();
+        outln!("  ┌──────────────────────────────────────────────────────────────┐");
+        outln!("  │ First start: an administrator account was created.           │");
+        outln!("  │   e-mail:   {:<49}│", first.admin_email);
+        outln!("  │   password: {:<49}│", first.admin_password);
+        outln!("  │ This password is shown only now. Change it under “Account”.  │");
         if first.demo_pilot.is_some() {
-            println!("  │ A demo customer and pilot were created (DEMO=0 to skip).     │");
+            outln!("  │ A demo customer and pilot were created (DEMO=0 to skip).     │");
         }
-        println!("  └──────────────────────────────────────────────────────────────┘");
-        println!();
+        outln!("  └──────────────────────────────────────────────────────────────┘");
+        outln!();
     }
     let addr = app.local_addr();
     tracing::info!("Pilot Desk listening on http://{addr}");
-    println!("Pilot Desk is running on http://{addr}");
+    outln!("Pilot Desk is running on http://{addr}");
     app.run_until_stopped().await
 }

@@ -14,6 +14,7 @@
 //! or Estimated) and states the back-test; `--json` prints the prediction object
 //! (`engine::twin::Prediction`). Bad arguments stop with a message naming the flag.
 
+use crate::outln;
 use anyhow::{Context, bail};
 use clap::Args;
 use desk::predict::service::{LoadTestInput, TwinEvidence, TwinInputError};
@@ -263,7 +264,7 @@ pub fn run(args: &PredictArgs) -> anyhow::Result<()> {
     };
     let prediction = twin.predict(&question);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&prediction)?);
+        outln!("{}", serde_json::to_string_pretty(&prediction)?);
     } else {
         print_text(&label, &twin, &prediction);
     }
@@ -308,14 +309,14 @@ fn line(
 
 fn print_text(label: &str, twin: &Twin, p: &Prediction) {
     let m = &twin.model;
-    println!(
+    outln!(
         "Capacity twin · configuration {label} · {} measured point(s){}",
         m.measured.len(),
         m.fit_error_pct
             .map(|e| format!(" · reproduces them within {e:.1} % (median, in sample)"))
             .unwrap_or_default()
     );
-    println!(
+    outln!(
         "  step time = {:.2} ms + {:.3} ms × decoding sequences + {:.3} µs × context tokens + {:.2} µs × prefill tokens; request overhead {:.1} ms",
         m.step.base_ms,
         m.step.per_sequence_ms,
@@ -324,7 +325,7 @@ fn print_text(label: &str, twin: &Twin, p: &Prediction) {
         m.request_overhead_ms
     );
     let l = &m.limits;
-    println!(
+    outln!(
         "  limits: {} running sequences ({}) · KV cache {} · {} tokens per step, {} ({})",
         l.max_running,
         source_label(l.max_running_source),
@@ -338,8 +339,8 @@ fn print_text(label: &str, twin: &Twin, p: &Prediction) {
         },
         source_label(l.prefill_source)
     );
-    println!();
-    println!(
+    outln!();
+    outln!(
         "Asked: {} · prompts {} · answers {}{}",
         p.arrivals,
         p.prompt_tokens,
@@ -349,7 +350,7 @@ fn print_text(label: &str, twin: &Twin, p: &Prediction) {
             .map(|s| format!(" · lengths of scenario \"{s}\""))
             .unwrap_or_default()
     );
-    println!(
+    outln!(
         "Prediction: {}{}   (M = Measured, S = Simulated, E = Estimated)",
         p.basis.label(),
         p.measured_source
@@ -357,26 +358,29 @@ fn print_text(label: &str, twin: &Twin, p: &Prediction) {
             .map(|s| format!(" — read from {s}"))
             .unwrap_or_default()
     );
-    println!("{}", line("TTFT", "ms", "ttft_ms", &p.ttft_ms, p));
-    println!("{}", line("TPOT", "ms/token", "tpot_ms", &p.tpot_ms, p));
-    println!("{}", line("ITL", "ms", "itl_ms", &p.itl_ms, p));
-    println!("{}", line("E2E", "ms", "e2e_ms", &p.e2e_ms, p));
-    println!(
+    outln!("{}", line("TTFT", "ms", "ttft_ms", &p.ttft_ms, p));
+    outln!("{}", line("TPOT", "ms/token", "tpot_ms", &p.tpot_ms, p));
+    outln!("{}", line("ITL", "ms", "itl_ms", &p.itl_ms, p));
+    outln!("{}", line("E2E", "ms", "e2e_ms", &p.e2e_ms, p));
+    outln!(
         "  request throughput {:.3} req/s ({}) · output {:.0} tokens/s ({})",
         p.request_throughput_per_s,
         p.basis.label(),
         p.output_tokens_per_s,
         p.basis.label()
     );
-    println!(
+    outln!(
         "  saturation rate {:.2} req/s (Estimated: closed form of the fitted model) · {:.1} requests in flight, {:.1} decoding on average (Simulated, {} requests)",
-        p.saturation_rate_per_s, p.mean_in_flight, p.mean_decoding_batch, p.requests_simulated
+        p.saturation_rate_per_s,
+        p.mean_in_flight,
+        p.mean_decoding_batch,
+        p.requests_simulated
     );
-    println!();
+    outln!();
     let b = &p.backtest;
     match (b.median_abs_error_pct, b.max_abs_error_pct) {
         (Some(median), Some(max)) => {
-            println!(
+            outln!(
                 "Back-test, {}: median |error| {median:.1} %, max {max:.1} % over {} comparisons (TTFT {:.1} %, TPOT {:.1} %)",
                 b.method,
                 b.compared,
@@ -400,7 +404,7 @@ fn print_text(label: &str, twin: &Twin, p: &Prediction) {
                         )
                     })
                     .collect();
-                println!(
+                outln!(
                     "  {} · {}: {}",
                     point.scenario,
                     point.load,
@@ -408,12 +412,12 @@ fn print_text(label: &str, twin: &Twin, p: &Prediction) {
                 );
             }
             for skipped in &b.skipped {
-                println!("  skipped: {skipped}");
+                outln!("  skipped: {skipped}");
             }
         }
-        _ => println!("Back-test: {}", b.method),
+        _ => outln!("Back-test: {}", b.method),
     }
     for warning in &p.warnings {
-        println!("warning: {warning}");
+        outln!("warning: {warning}");
     }
 }

@@ -3,6 +3,7 @@
 //! exported from the database that `DATABASE_URL` / `DATA_DIR` name, for scripted exports.
 //! The export is recorded like one from the web (via `cli`, no user).
 
+use crate::outln;
 use anyhow::Context;
 use desk::report::{Edition, Lang};
 use std::path::PathBuf;
@@ -57,7 +58,7 @@ pub async fn run(args: &ReportArgs, config: &crate::config::Config) -> anyhow::R
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::write(path, &rendered.bytes).with_context(|| format!("writing {}", path.display()))?;
-    println!(
+    outln!(
         "Wrote the {} report of “{name}” ({} bytes, plan version {}, SHA-256 {}) to {}.",
         if pdf { "PDF" } else { "HTML" },
         rendered.bytes.len(),

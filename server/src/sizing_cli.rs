@@ -6,6 +6,7 @@
 //! `sessions`, `fits`, `decode_tokens_per_s`, `warnings`, …) are the same names the browser and
 //! the report use.
 
+use crate::outln;
 use anyhow::{Context, bail};
 use clap::Args;
 use engine::sizing::{
@@ -169,20 +170,20 @@ pub fn input(args: &SizeArgs) -> anyhow::Result<SizingInput> {
 pub fn run(args: &SizeArgs) -> anyhow::Result<()> {
     if args.list_models {
         for m in engine::sizing::models() {
-            println!("{:<22} {}", m.id, m.name);
+            outln!("{:<22} {}", m.id, m.name);
         }
         return Ok(());
     }
     if args.list_gpus {
         for g in engine::sizing::gpus() {
-            println!("{:<26} {}", g.id, g.name);
+            outln!("{:<26} {}", g.id, g.name);
         }
         return Ok(());
     }
     let question = input(args)?;
     let result = size(&question).map_err(|e| anyhow::anyhow!("{e}"))?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&result)?);
+        outln!("{}", serde_json::to_string_pretty(&result)?);
     } else {
         print_readable(&question, &result);
     }
@@ -190,7 +191,7 @@ pub fn run(args: &SizeArgs) -> anyhow::Result<()> {
 }
 
 fn print_readable(question: &SizingInput, result: &SizingResult) {
-    println!(
+    outln!(
         "{} · {} weights · {} KV cache · {} × {} ({}) · {} tokens per session · {} memory model",
         question.model.name,
         question.weights.label(),
@@ -201,9 +202,9 @@ fn print_readable(question: &SizingInput, result: &SizingResult) {
         question.context_tokens,
         question.memory_model,
     );
-    println!();
+    outln!();
     for step in &result.steps {
-        println!(
+        outln!(
             "  {:<40} {:>12} {:<10} {}",
             step.label,
             format_value(step.value),
@@ -211,15 +212,15 @@ fn print_readable(question: &SizingInput, result: &SizingResult) {
             step.formula
         );
     }
-    println!();
-    println!(
+    outln!();
+    outln!(
         "  {} · {} whole sessions · single-stream decode ceiling {:.1} tok/s (an upper bound)",
         if result.fits { "fits" } else { "does NOT fit" },
         result.sessions,
         result.decode_tokens_per_s
     );
     for warning in &result.warnings {
-        println!("  warning: {warning}");
+        outln!("  warning: {warning}");
     }
 }
 

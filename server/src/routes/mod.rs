@@ -23,11 +23,21 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
         .route("/health", get(health::health))
         .route(
             "/api/v1/pilots/{id}/evidence",
-            post(evidence::upload_evidence).layer(DefaultBodyLimit::max(upload_limit)),
+            post(evidence::upload_evidence)
+                .layer(DefaultBodyLimit::max(upload_limit))
+                .layer(axum::middleware::from_fn_with_state(
+                    max_upload_bytes,
+                    refuse_declared_over_limit,
+                )),
         )
         .route(
             "/pilots/{id}/evidence",
-            post(evidence_form::upload_evidence_form).layer(DefaultBodyLimit::max(upload_limit)),
+            post(evidence_form::upload_evidence_form)
+                .layer(DefaultBodyLimit::max(upload_limit))
+                .layer(axum::middleware::from_fn_with_state(
+                    max_upload_bytes,
+                    refuse_declared_over_limit,
+                )),
         )
         .route(
             "/api/v1/pilots/{id}/operating-points",
@@ -40,4 +50,27 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
         .merge(quality::router())
         .merge(report::router())
         .merge(traffic_trace::router())
+}
+
+/// Refuses an upload whose declared `Content-Length` is already over the limit (plus 1 MiB for
+/// the form's other fields) with 413 before a byte of its body is read; a body without a length
+/// is still stopped once it passes the limit (see [`crate::upload`]).
+async fn refuse_declared_over_limit(
+    axum::extract::State(max_upload_bytes): axum::extract::State<u64>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let declared = request
+        .headers()
+        .get(http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    match declared {
+        Some(length) if length > max_upload_bytes + 1024 * 1024 => api_v1::ApiError(
+            desk::ServiceError::TooLarge(max_upload_bytes / (1024 * 1024)),
+        )
+        .into_response(),
+        _ => next.run(request).await,
+    }
 }

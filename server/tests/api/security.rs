@@ -564,3 +564,82 @@ async fn every_response_carries_the_request_id() {
         assert_eq!(id.len(), 32, "{path}: {id}");
     }
 }
+
+/// `/pilots/2/`, `/sizing/`, `/account/` answered 500 for every signed-in role: a trailing slash
+/// now redirects (308) to the page's one address, query kept, and the page answers there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trailing_slashes_redirect_to_the_page() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let pilot = app.demo_pilot.expect("demo pilot");
+    for (asked, canonical) in [
+        (format!("/pilots/{pilot}/"), format!("/pilots/{pilot}")),
+        (
+            "/sizing/?model=qwen2.5-7b".to_string(),
+            "/sizing?model=qwen2.5-7b".to_string(),
+        ),
+        ("/account/".to_string(), "/account".to_string()),
+    ] {
+        let response = admin.get(app.url(&asked)).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::PERMANENT_REDIRECT, "{asked}");
+        assert_eq!(response.headers()["location"], canonical.as_str());
+        let page = admin.get(app.url(&canonical)).send().await.unwrap();
+        assert_eq!(page.status(), StatusCode::OK, "{canonical}");
+    }
+}
+
+/// Signed-in pages and JSON are never stored by a proxy or kept for the back button; the
+/// bundle keeps its own long-lived caching.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signed_in_pages_and_json_are_not_cached() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let pilot = app.demo_pilot.expect("demo pilot");
+    let token = app.api_token(&admin).await;
+    let page = admin
+        .get(app.url(&format!("/pilots/{pilot}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.headers()["cache-control"], "no-store");
+    let json = client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/verdict")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(json.status(), StatusCode::OK);
+    assert_eq!(json.headers()["cache-control"], "no-store");
+    let refused = client()
+        .get(app.url("/api/v1/pilots"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.headers()["cache-control"], "no-store");
+}
+
+/// An upload that declares more than the limit is refused at once with 413 and the documented
+/// JSON, before its body is read (here the body never comes).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_declared_over_the_limit_is_refused_before_its_body() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = spawn_app().await;
+    let pilot = app.demo_pilot.expect("demo pilot");
+    let token = app.api_token(&app.admin().await).await;
+    let address = app.base.trim_start_matches("http://").to_string();
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let head = format!(
+        "POST /api/v1/pilots/{pilot}/evidence HTTP/1.1\r\nHost: {address}\r\n\
+         Authorization: Bearer {token}\r\nContent-Type: multipart/form-data; boundary=x\r\n\
+         Content-Length: 1073741824\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = vec![0u8; 4096];
+    let read = tokio::time::timeout(std::time::Duration::from_secs(10), stream.read(&mut answer))
+        .await
+        .expect("answered without waiting for the body")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..read]);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("\"kind\":\"too_large\""), "{answer}");
+}

@@ -633,3 +633,23 @@ async fn upload_of_a_million_request_log_measured_end_to_end() {
         before_kib as f64 / 1024.0,
     );
 }
+
+/// `server demand … | head`: the reader goes away before the profile is printed, and the
+/// command ends quietly (status 0, nothing on standard error) instead of panicking.
+#[test]
+fn server_demand_into_a_closed_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("gateway.jsonl");
+    std::fs::write(&log, hand_made_log().join("\n")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["demand", log.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+}
