@@ -182,22 +182,22 @@ impl ExpectedSpeed {
         match &self.factor {
             Some(f) => format!(
                 "estimated {} tok/s = ceiling {} tok/s (upper bound) × efficiency {} ({} {} tok/s ÷ ceiling {} tok/s on {}: {})",
-                super::estimate::num(self.tokens_per_s, 1),
-                super::estimate::num(self.ceiling_tokens_per_s, 1),
-                super::estimate::num(f.factor, 3),
+                crate::format::num(self.tokens_per_s, 1),
+                crate::format::num(self.ceiling_tokens_per_s, 1),
+                crate::format::num(f.factor, 3),
                 if self.basis == SpeedBasis::Measured {
                     "measured"
                 } else {
                     "transferred from the pilot:"
                 },
-                super::estimate::num(f.measured_tokens_per_s, 1),
-                super::estimate::num(f.ceiling_tokens_per_s, 1),
+                crate::format::num(f.measured_tokens_per_s, 1),
+                crate::format::num(f.ceiling_tokens_per_s, 1),
                 f.configuration(),
                 f.source
             ),
             None => format!(
                 "ceiling {} tok/s (upper bound; not established: ceiling only, no load test calibrates it)",
-                super::estimate::num(self.ceiling_tokens_per_s, 1)
+                crate::format::num(self.ceiling_tokens_per_s, 1)
             ),
         }
     }

@@ -563,33 +563,7 @@ fn decode_step(input: &SizingInput, read_gb: f64, decode: f64) -> Step {
     Step::new("Decode ceiling, one stream", formula, decode, "tok/s")
 }
 
-/// A number with thousands separators and `decimals` places: 97887 → "97,887".
-pub fn num(value: f64, decimals: usize) -> String {
-    if !value.is_finite() {
-        return value.to_string();
-    }
-    let text = format!("{:.*}", decimals, value.abs());
-    let (int_part, frac) = match text.split_once('.') {
-        Some((i, f)) => (i.to_string(), Some(f.to_string())),
-        None => (text.clone(), None),
-    };
-    let mut grouped = String::new();
-    for (i, c) in int_part.chars().enumerate() {
-        if i > 0 && (int_part.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    let sign = if value < 0.0 && text.chars().any(|c| c != '0' && c != '.') {
-        "-"
-    } else {
-        ""
-    };
-    match frac {
-        Some(f) => format!("{sign}{grouped}.{f}"),
-        None => format!("{sign}{grouped}"),
-    }
-}
+pub use crate::format::num;
 
 /// GiB shown with two decimals (budget arithmetic in steps).
 pub(crate) fn gib2(value: f64) -> String {

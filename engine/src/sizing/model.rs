@@ -224,25 +224,6 @@ impl ModelSpec {
         self.moe.is_some()
     }
 
-    /// Total parameters, billions: the published figure, or the count from the shapes.
-    pub fn total_params_b(&self) -> f64 {
-        self.total_params_b
-            .unwrap_or_else(|| super::weights::param_breakdown(self).total() / 1e9)
-    }
-
-    /// Parameters active per token, billions: the published figure, or the count from the
-    /// shapes (routed experts counted at top-k).
-    pub fn active_params_b(&self) -> f64 {
-        self.active_params_b
-            .unwrap_or_else(|| super::weights::param_breakdown(self).active_per_token() / 1e9)
-    }
-
-    /// Whole-model checkpoint at `precision`, GiB: published if listed, else computed from the
-    /// shapes.
-    pub fn checkpoint_gib(&self, precision: WeightPrecision) -> f64 {
-        super::weights::checkpoint_gib(self, precision)
-    }
-
     /// The overhead class of vLLM's memory profile.
     pub fn class(&self) -> ModelClass {
         if matches!(self.attention, AttentionKind::Hybrid { .. }) {

@@ -276,6 +276,30 @@ pub fn decode_read_gb_per_token(model: &ModelSpec, precision: WeightPrecision) -
     computed_read * scale / GB
 }
 
+/// The parameter counts and checkpoint size of a model, from its shapes where the catalog row
+/// does not publish them (here, beside the arithmetic they use, so the model's description
+/// does not depend on this module).
+impl ModelSpec {
+    /// Total parameters, billions: the published figure, or the count from the shapes.
+    pub fn total_params_b(&self) -> f64 {
+        self.total_params_b
+            .unwrap_or_else(|| param_breakdown(self).total() / 1e9)
+    }
+
+    /// Parameters active per token, billions: the published figure, or the count from the
+    /// shapes (routed experts counted at top-k).
+    pub fn active_params_b(&self) -> f64 {
+        self.active_params_b
+            .unwrap_or_else(|| param_breakdown(self).active_per_token() / 1e9)
+    }
+
+    /// Whole-model checkpoint at `precision`, GiB: published if listed, else computed from the
+    /// shapes.
+    pub fn checkpoint_gib(&self, precision: WeightPrecision) -> f64 {
+        checkpoint_gib(self, precision)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

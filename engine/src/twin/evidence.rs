@@ -18,6 +18,9 @@ use super::workload::{TokenLengths, Workload};
 use crate::ingest::{MetricKey, MetricStats, OperatingPoint};
 use serde::{Deserialize, Serialize};
 
+/// Prompt length assumed, on average, when no file states one (tokens).
+pub const ASSUMED_PROMPT_TOKENS: u32 = 512;
+
 /// Percentiles as a file reports them (`None`: not reported).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReportedPercentiles {
@@ -209,7 +212,7 @@ pub fn measure(index: usize, point: &OperatingPoint) -> Result<MeasuredPoint, St
         .metric(MetricKey::InputTokens)
         .and_then(TokenLengths::from_stats)
         .or_else(|| prompt_tokens_mean.map(|p| TokenLengths::fixed(p.round() as u32)))
-        .unwrap_or_else(|| TokenLengths::fixed(super::fit::ASSUMED_PROMPT_TOKENS));
+        .unwrap_or_else(|| TokenLengths::fixed(ASSUMED_PROMPT_TOKENS));
     let mut mean_decoding = throughput * (output_tokens_mean - 1.0) * tpot_fit_ms / 1000.0;
     if let ArrivalProcess::ClosedLoop { concurrency } = arrivals {
         mean_decoding = mean_decoding.min(f64::from(concurrency));

@@ -53,8 +53,7 @@ use super::workload::TokenLengths;
 use crate::ingest::{OperatingPoint, RequestRecord};
 use serde::{Deserialize, Serialize};
 
-/// Prompt length assumed, on average, when no file states one (tokens).
-pub const ASSUMED_PROMPT_TOKENS: u32 = 512;
+pub use super::evidence::ASSUMED_PROMPT_TOKENS;
 /// vLLM's default `max_num_seqs` (V1, cards under 70 GiB; 1,024 above).
 pub const DEFAULT_MAX_NUM_SEQS: u32 = 256;
 /// vLLM V1's default `max_num_batched_tokens` for `vllm serve` on cards under 70 GiB.

@@ -83,13 +83,7 @@ pub struct MarkGrade {
     pub explanation: String,
 }
 
-/// One way a figure differs from the mark's number.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Mismatch {
-    /// Short name of the aspect: `measurement point`, `statistic`, `GPU` …
-    pub aspect: &'static str,
-    pub reason: String,
-}
+pub(crate) use super::mismatch::Mismatch;
 
 fn mismatch(aspect: &'static str, reason: String) -> Mismatch {
     Mismatch { aspect, reason }

@@ -24,6 +24,7 @@ pub mod comparability;
 pub mod cross_check;
 pub mod evidence;
 pub mod grade;
+mod mismatch;
 pub mod plan_grade;
 pub mod samples;
 

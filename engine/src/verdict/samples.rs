@@ -29,7 +29,7 @@
 //! flagged.
 
 use super::evidence::EvidenceStatistic;
-use super::grade::Mismatch;
+use super::mismatch::Mismatch;
 use crate::plan::{Comparator, MeasurementPoint, PassMark, Statistic, Unit};
 
 /// The fewest questions an evaluation set should have: the guide's RAG advice is fifty to a

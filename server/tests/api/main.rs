@@ -3,6 +3,7 @@
 //! PostgreSQL schema of its own that is dropped afterwards.
 
 mod accounts;
+mod architecture;
 mod authorisation;
 mod calibration;
 mod catalog;
