@@ -79,6 +79,51 @@ pub struct PredictArgs {
     /// Skip the leave-one-out back-test (faster; the prediction then states no error)
     #[arg(long)]
     pub no_backtest: bool,
+    #[command(flatten)]
+    pub elsewhere: Elsewhere,
+}
+
+/// Predicting the same load on another configuration than the one the files measured.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Elsewhere {
+    /// Predict on this catalog GPU instead (Estimated: the fitted step cost transferred by the
+    /// physics of the work; every percentile with `low` and `high`); needs --model and
+    /// --measured-gpu
+    #[arg(long, value_name = "ID", requires_all = ["model", "measured_gpu"])]
+    pub gpu: Option<String>,
+    /// Cards of --gpu, split into copies of --tp × --pp (default: one copy)
+    #[arg(long, value_name = "N", requires = "gpu", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub cards: Option<u32>,
+    /// Tensor-parallel size on --gpu
+    #[arg(long, value_name = "N", requires = "gpu", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub tp: u32,
+    /// Pipeline stages on --gpu
+    #[arg(long, value_name = "N", requires = "gpu", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub pp: u32,
+    /// Weight precision on --gpu (default: the measured one)
+    #[arg(long, value_name = "P", requires = "gpu")]
+    pub weights: Option<engine::sizing::WeightPrecision>,
+    /// KV-cache dtype on --gpu: 16bit or fp8
+    #[arg(long, value_name = "D", requires = "gpu", default_value = "16bit")]
+    pub kv_dtype: engine::sizing::KvDtype,
+    /// Run --gpu eager (CUDA graphs off), as `--enforce-eager`
+    #[arg(long, requires = "gpu")]
+    pub eager: bool,
+    /// The served model (catalog id): the weights and KV bytes and FLOPs the transfer weighs
+    #[arg(long, value_name = "ID")]
+    pub model: Option<String>,
+    /// The GPU the files were measured on (catalog id)
+    #[arg(long, value_name = "ID")]
+    pub measured_gpu: Option<String>,
+    /// Its tensor-parallel size (default: --run-context's, else 1)
+    #[arg(long, value_name = "N")]
+    pub measured_tp: Option<u32>,
+    /// Its weight precision (default: --run-context's, else fp16)
+    #[arg(long, value_name = "P")]
+    pub measured_weights: Option<engine::sizing::WeightPrecision>,
+    /// Context one session holds on --gpu, tokens (sizes its KV cache)
+    #[arg(long, value_name = "N", requires = "gpu", default_value_t = 8192)]
+    pub context: u64,
 }
 
 fn positive_rate(text: &str) -> Result<f64, String> {
@@ -262,6 +307,9 @@ pub fn run(args: &PredictArgs) -> anyhow::Result<()> {
         requests: args.requests.map(|n| n as usize),
         seed: args.seed,
     };
+    if let Some(gpu) = &args.elsewhere.gpu {
+        return predict_elsewhere(args, gpu, &evidence, &twin, &question);
+    }
     let prediction = twin.predict(&question);
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&prediction)?);
@@ -420,4 +468,95 @@ fn print_text(label: &str, twin: &Twin, p: &Prediction) {
     for warning in &p.warnings {
         outln!("warning: {warning}");
     }
+}
+
+/// The measured configuration: the flags, else the run context, else the defaults.
+fn measured_setup(
+    e: &Elsewhere,
+    evidence: &TwinEvidence,
+) -> anyhow::Result<engine::twin::transfer::ServingSetup> {
+    use engine::sizing::WeightPrecision;
+    let id = e.measured_gpu.as_deref().unwrap_or_default();
+    let gpu = engine::sizing::gpu_by_id(id).with_context(|| {
+        format!("--measured-gpu: no GPU `{id}` in the catalog (see `server size --list-gpus`)")
+    })?;
+    let context = evidence.run_contexts.first().cloned().unwrap_or_default();
+    let weights = e
+        .measured_weights
+        .or_else(|| {
+            context
+                .precision
+                .as_deref()
+                .and_then(engine::production::precision::parse_precision_name)
+        })
+        .unwrap_or(WeightPrecision::Fp16);
+    Ok(engine::twin::transfer::ServingSetup {
+        gpu,
+        tp: e.measured_tp.or(context.tensor_parallel).unwrap_or(1),
+        pp: context.pipeline_parallel.unwrap_or(1),
+        weights,
+        kv_dtype: engine::sizing::KvDtype::Bits16,
+        execution: engine::twin::transfer::Execution::from_cuda_graphs(context.cuda_graphs),
+    })
+}
+
+/// `--gpu`: the same load on another configuration, from the measured one.
+fn predict_elsewhere(
+    args: &PredictArgs,
+    gpu: &str,
+    evidence: &TwinEvidence,
+    twin: &Twin,
+    question: &Question,
+) -> anyhow::Result<()> {
+    let e = &args.elsewhere;
+    let model_id = e.model.as_deref().unwrap_or_default();
+    let model = engine::sizing::model_by_id(model_id).with_context(|| {
+        format!("--model: no model `{model_id}` in the catalog (see `server size --list-models`)")
+    })?;
+    let measured = measured_setup(e, evidence)?;
+    let target = engine::twin::transfer::ServingSetup {
+        gpu: engine::sizing::gpu_by_id(gpu).with_context(|| {
+            format!("--gpu: no GPU `{gpu}` in the catalog (see `server size --list-gpus`)")
+        })?,
+        tp: e.tp,
+        pp: e.pp,
+        weights: e.weights.unwrap_or(measured.weights),
+        kv_dtype: e.kv_dtype,
+        execution: engine::twin::transfer::Execution::from_cuda_graphs(Some(!e.eager)),
+    };
+    let cards = e.cards.unwrap_or(e.tp * e.pp);
+    let predicted = engine::twin::predict_configuration(
+        twin,
+        &model,
+        &measured,
+        &target,
+        cards,
+        engine::sizing::MemoryModel::Planning,
+        e.context,
+        question,
+    )
+    .map_err(|error| anyhow::anyhow!("--gpu {gpu}: {error}"))?;
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&predicted)?);
+    } else {
+        outln!(
+            "{} × {} ({} {} of TP={} × PP={}), {} weights, {} KV cache, from {} · {} · Estimated",
+            predicted.cards,
+            target.gpu.name,
+            predicted.copies,
+            if predicted.copies == 1 {
+                "copy"
+            } else {
+                "copies"
+            },
+            target.tp,
+            target.pp,
+            target.weights.label(),
+            target.kv_dtype.label(),
+            measured.label(),
+            predicted.load_per_copy
+        );
+        outln!("{}", serde_json::to_string_pretty(&predicted.prediction)?);
+    }
+    Ok(())
 }

@@ -524,3 +524,82 @@ async fn a_per_request_load_test_gives_the_pilot_the_twin_the_command_line_fits_
     ]);
     assert_eq!(cli, api, "the pilot's twin and the file's twin differ");
 }
+
+/// `server predict … --gpu`: the same load on another configuration, from the measured one
+/// (the demo's 4 × V100 TP=4, eager, FP16). Every percentile carries its range and the
+/// Estimated basis; one H100 SXM streams a 7B model faster than the pilot's four V100s.
+#[test]
+fn the_command_line_predicts_the_same_load_on_another_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(engine::loadtest::demo::FILE_NAME);
+    std::fs::write(&file, engine::loadtest::demo::v100_report_jsonl()).unwrap();
+    let runtime = dir.path().join("runtime.yaml");
+    std::fs::write(&runtime, engine::loadtest::demo::SERVING_RUNTIME).unwrap();
+    let measured = predict_cli(&[
+        file.as_os_str(),
+        "--rate".as_ref(),
+        "0.5".as_ref(),
+        "--json".as_ref(),
+        "--run-context".as_ref(),
+        runtime.as_os_str(),
+    ]);
+    let elsewhere = predict_cli(&[
+        file.as_os_str(),
+        "--rate".as_ref(),
+        "0.5".as_ref(),
+        "--json".as_ref(),
+        "--run-context".as_ref(),
+        runtime.as_os_str(),
+        "--gpu".as_ref(),
+        "h100-sxm".as_ref(),
+        "--model".as_ref(),
+        "qwen2.5-7b".as_ref(),
+        "--measured-gpu".as_ref(),
+        "v100-sxm2-16gb".as_ref(),
+        "--measured-tp".as_ref(),
+        "4".as_ref(),
+    ]);
+    assert_eq!(elsewhere["cards"], 1, "{elsewhere}");
+    let p = &elsewhere["prediction"];
+    assert_eq!(p["basis"], "estimated", "{p}");
+    for metric in ["ttft_ms", "tpot_ms", "itl_ms", "e2e_ms"] {
+        for percentile in ["p50", "p90", "p95", "p99"] {
+            let r = &p[metric][percentile];
+            let (low, value, high) = (
+                r["low"].as_f64().unwrap(),
+                r["value"].as_f64().unwrap(),
+                r["high"].as_f64().unwrap(),
+            );
+            assert!(low <= value && value <= high, "{metric} {percentile}: {r}");
+        }
+    }
+    let h100_tpot = p["tpot_ms"]["p50"]["value"].as_f64().unwrap();
+    let v100_tpot = measured["tpot_ms"]["p50"].as_f64().unwrap();
+    assert!(
+        h100_tpot < v100_tpot,
+        "H100 {h100_tpot} ms vs V100 {v100_tpot} ms"
+    );
+
+    // Bad input names the flag; --gpu needs what the transfer weighs.
+    let refused = server_binary()
+        .arg("predict")
+        .arg(&file)
+        .args(["--rate", "0.5", "--gpu", "h100-sxm"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("--model") && stderr.contains("--measured-gpu"),
+        "{stderr}"
+    );
+    let unknown = server_binary()
+        .arg("predict")
+        .arg(&file)
+        .args(["--rate", "0.5", "--gpu", "tpu-v9", "--model", "qwen2.5-7b"])
+        .args(["--measured-gpu", "v100-sxm2-16gb"])
+        .output()
+        .unwrap();
+    assert!(!unknown.status.success());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("--gpu: no GPU `tpu-v9`"));
+}
