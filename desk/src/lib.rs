@@ -39,6 +39,8 @@ pub mod blobs;
 #[cfg(feature = "server")]
 pub mod bootstrap;
 #[cfg(feature = "server")]
+pub mod capacity;
+#[cfg(feature = "server")]
 pub mod evidence;
 #[cfg(feature = "server")]
 pub mod password;

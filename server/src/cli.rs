@@ -50,6 +50,8 @@ pub enum Command {
     Predict(Box<crate::predict_cli::PredictArgs>),
     /// Export a pilot's report as PDF or HTML from the database
     Report(crate::report_cli::ReportArgs),
+    /// A pilot's production recommendation (the capacity plan) from the database
+    Recommend(crate::recommend_cli::RecommendArgs),
 }
 
 #[derive(Subcommand, Debug)]

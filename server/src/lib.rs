@@ -11,6 +11,7 @@ pub mod demand_cli;
 pub mod evidence_import;
 pub mod inspect_cli;
 pub mod predict_cli;
+pub mod recommend_cli;
 pub mod report_cli;
 pub mod request_trace;
 pub mod routes;

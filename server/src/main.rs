@@ -56,6 +56,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config).await,
         Command::Report(args) => server::report_cli::run(&args, &config).await,
+        Command::Recommend(args) => server::recommend_cli::run(&args, &config).await,
         Command::Size(_) | Command::Inspect(_) | Command::Demand(_) | Command::Predict(_) => {
             unreachable!("handled before the configuration is read")
         }

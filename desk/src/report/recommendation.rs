@@ -1,44 +1,26 @@
-//! The report's production recommendation: the pilot's measured demand scaled to production,
-//! the precisions that passed the quality gate and the plan's latency limits, through
-//! [`engine::production::recommend_production`].
+//! The report's production recommendation: the pilot's capacity plan ([`crate::capacity`], the
+//! same object the REST API and `server recommend` answer), laid out for print.
 //!
-//! Inputs and their defaults, and why:
-//! * **Scale**: production users ÷ pilot users from the plan, else the plan's production
-//!   arrival rate. Without either there is nothing to scale, and the section says so.
-//! * **Context per session**: whole sessions, the longest prompt + answer in the gateway log or
-//!   the plan's context per request, whichever is larger. It is also vLLM's `--max-model-len`,
-//!   and vLLM refuses longer requests, so sizing at the p95 would turn the longest 5 % away; the
-//!   section says how many requests the p95 leaves out.
-//! * **Precisions**: the (weights, KV cache) pairs whose evaluation run passed; without a
-//!   decision, the pilot's serving precision, flagged.
-//! * **Speed**: each candidate's ceiling × the efficiency the pilot's own load tests measured
-//!   (comparable runs only, [`engine::production::calibrate`]); without a load test, the
-//!   ceiling alone, marked *not established*.
-//! * **Peak ÷ mean**: the pilot's peak in flight ÷ its busiest-hour mean in flight, so production
-//!   is sized for its peak, not its average (Little's law gives the mean).
-//! * **Candidates**: every catalog GPU, up to 8 cards, the planning memory model of the guide;
-//!   the pilot's own configuration is always listed (with its rank), since it is the one the
-//!   capacity twin predicts for.
-//! * **Prices** only in the internal edition ([`Edition::Internal`], staff): unit prices give
-//!   each configuration's cost, prices per GPU-hour the cost per 1M tokens at the operating
-//!   point the twin predicts. The customer edition passes no price to the engine at all.
+//! One plan for both editions: the customer edition shows it without money, the internal
+//! edition adds each listed configuration's cost at the GPU catalog's prices per GPU-hour. The
+//! recommended configuration is the same in both, by construction (prices never rank).
+//!
+//! The section reads top-down: the one-paragraph story (verdict, demand, the pilot's hardware at
+//! production load, the recommendation and why), the recommended configuration with its ranges
+//! and sensitivity, the candidates under the production load (one copy down), the demand's
+//! arithmetic with its cross-checks, and the next steps that settle what the ranges leave open.
 
 use super::Edition;
 use super::blocks::{Cell, Fact, Table};
 use super::locale::Lang;
 use crate::ServiceError;
 use crate::Services;
-use crate::model::{Pilot, SizingCatalog};
+use crate::model::Pilot;
 use crate::pilot_evidence::PilotEvidence;
-use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
-use engine::production::{
-    GpuHourPrice, MeasuredConfiguration, MeasuredPoint, PilotTwin, PredictedCompliance,
-    ProductionInput, ProductionRecommendation, ProductionTargets, calibrate, recommend_production,
-};
-use engine::sizing::decode::SpeedBasis;
-use engine::sizing::{GpuOffer, MemoryModel};
+use engine::production::CapacityPlan;
+use engine::production::capacity_plan::{CandidateForecast, Configuration, MarkForecast, NextStep};
 
-/// The production recommendation section (filled from `engine::production`).
+/// The production recommendation section (filled from the capacity plan).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct RecommendationSection {
     /// One sentence: the chosen configuration, or why there is none.
@@ -62,196 +44,8 @@ pub struct RecommendationSection {
     pub twin_note: String,
 }
 
-/// Most cards a recommended configuration may use.
-pub const MAX_CARDS: u32 = 8;
-
-/// The recommendation for `pilot`, or why there is none (in plain words); with prices only in
-/// the internal edition.
-pub async fn production(
-    services: &Services,
-    catalog: &SizingCatalog,
-    pilot: &Pilot,
-    evidence: &PilotEvidence,
-    edition: Edition,
-) -> Result<Result<ProductionRecommendation, String>, ServiceError> {
-    let Some(plan) = &evidence.plan else {
-        return Ok(Err("The plan is not approved yet: the recommendation needs its demand assumptions and latency limits.".into()));
-    };
-    let Some((profile, _)) = &evidence.profile else {
-        return Ok(Err(
-            "No gateway log yet: production demand is scaled from the pilot's measured traffic."
-                .into(),
-        ));
-    };
-    let demand = &plan.content.demand;
-    let scaling = match (
-        demand.pilot_users,
-        demand.production_users,
-        demand.peak_arrival_rate_req_s,
-    ) {
-        (Some(pilot_users), Some(production_users), _) => DemandScaling::UserRatio {
-            pilot_users,
-            production_users,
-        },
-        (_, _, Some(rate)) => DemandScaling::EnteredRate {
-            arrival_rate_per_s: rate,
-        },
-        _ => {
-            return Ok(Err("The plan states neither pilot and production users nor a production arrival rate, so there is nothing to scale the pilot's demand by.".into()));
-        }
-    };
-    let production = match production_demand_for(
-        profile,
-        scaling,
-        ContextBasis::WholeSession,
-        demand.context_tokens_per_request,
-    ) {
-        Ok(p) => p,
-        Err(e) => return Ok(Err(format!("Production demand: {e}."))),
-    };
-    let wanted = crate::catalog::guess_model_id(&pilot.model);
-    let Some(model) = catalog
-        .models
-        .iter()
-        .find(|m| Some(&m.spec.id) == wanted.as_ref() || m.spec.id == pilot.model.trim())
-        .map(|m| m.spec.clone())
-    else {
-        return Ok(Err(format!(
-            "The model “{}” is not in the sizing catalog: add its config.json on the sizing page.",
-            pilot.model
-        )));
-    };
-    // The pairs that passed together; a pair whose names are not recognised is not sized.
-    let passing_combinations = evidence
-        .decision
-        .as_ref()
-        .map(|d| {
-            d.passing_combinations
-                .iter()
-                .filter_map(|pair| Some((pair.weights_precision?, pair.kv_dtype?)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let serving_precision =
-        engine::production::precision::parse_precision_name(&plan.content.serving.precision);
-    let points: Vec<MeasuredPoint> = evidence
-        .comparable_runs()
-        .into_iter()
-        .flat_map(|run| {
-            let context = run.run_context.clone().unwrap_or_default();
-            let gpu = context
-                .gpu
-                .clone()
-                .filter(|g| !g.trim().is_empty())
-                .unwrap_or_else(|| pilot.gpu_type.clone());
-            run.points.iter().map(move |p| MeasuredPoint {
-                file: format!("{}, {}", run.tool, run.evidence.file_name),
-                scenario: p.scenario.clone(),
-                concurrency: p.concurrency,
-                tpot_p50_ms: p.tpot.p50,
-                per_stream_tokens_per_s: p.per_stream_tokens_per_s,
-                gpu: gpu.clone(),
-                gpu_count: context.gpu_count,
-                tensor_parallel: context.tensor_parallel,
-                pipeline_parallel: context.pipeline_parallel,
-                precision: context.precision.clone().unwrap_or_default(),
-            })
-        })
-        .collect();
-    let gpus: Vec<engine::sizing::GpuSpec> = catalog.gpus.iter().map(|g| g.spec.clone()).collect();
-    let calibration = calibrate(&model, &gpus, serving_precision, &points);
-    let peak_to_mean = (profile.mean_in_flight_busiest_hour > 0.0
-        && profile.peak_in_flight as f64 > profile.mean_in_flight_busiest_hour)
-        .then(|| profile.peak_in_flight as f64 / profile.mean_in_flight_busiest_hour);
-    let twin = pilot_twin(services, pilot, &calibration.speed, &plan.content).await;
-    let input = ProductionInput {
-        demand: production,
-        model,
-        passing_combinations,
-        passing_precisions: Vec::new(),
-        kv_dtypes: Vec::new(),
-        speed: calibration.speed,
-        allow_emulated: false,
-        gpus: catalog
-            .gpus
-            .iter()
-            // Unit prices are staff-only: the customer edition ranks and shows configurations
-            // without cost.
-            .map(|g| GpuOffer {
-                gpu: g.spec.clone(),
-                unit_price: g.unit_price.filter(|_| edition.priced()),
-            })
-            .collect(),
-        max_cards: MAX_CARDS,
-        memory_model: MemoryModel::Planning,
-        targets: ProductionTargets::from_plan(&plan.content),
-        pilot_serving: Some(plan.content.serving.clone()),
-        peak_to_mean,
-        top: engine::production::DEFAULT_TOP,
-        allow_pipeline: true,
-        gpu_memory_utilization: None,
-        vllm_version: None,
-        max_num_batched_tokens: None,
-        load_test: Default::default(),
-        twin,
-        // Staff-only, like the unit prices.
-        gpu_hour_prices: catalog
-            .gpus
-            .iter()
-            .filter(|_| edition.priced())
-            .filter_map(|g| {
-                Some(GpuHourPrice {
-                    gpu_id: g.spec.id.clone(),
-                    price_per_gpu_hour: g.hour_price?,
-                    currency: catalog.currency.clone(),
-                })
-            })
-            .collect(),
-    };
-    // Off the async runtime: the twin's compliance check simulates the production traffic.
-    let mut rec = tokio::task::spawn_blocking(move || recommend_production(&input))
-        .await
-        .map_err(|error| {
-            tracing::error!(%error, "the production recommendation failed");
-            ServiceError::Internal
-        })?;
-    rec.warnings.extend(calibration.notes);
-    Ok(Ok(rec))
-}
-
-/// The pilot's twin and its measured configuration, when the twin can be checked against
-/// candidates: one configuration was load-tested and placed in the catalog by the calibration
-/// (the same GPU, split and precision the candidates are described by), and it fits. Anything
-/// else: no twin, and every candidate stays as the sizing engine ranked it.
-async fn pilot_twin(
-    services: &Services,
-    pilot: &Pilot,
-    speed: &engine::sizing::decode::SpeedCalibration,
-    plan: &engine::plan::PlanContent,
-) -> Option<PilotTwin> {
-    let mut configurations: Vec<MeasuredConfiguration> = Vec::new();
-    for f in &speed.factors {
-        let c = MeasuredConfiguration {
-            gpu_id: f.gpu_id.clone(),
-            tp: f.tp,
-            pp: f.pp,
-            precision: f.precision,
-        };
-        if !configurations.contains(&c) {
-            configurations.push(c);
-        }
-    }
-    let [configuration] = <[MeasuredConfiguration; 1]>::try_from(configurations).ok()?;
-    // From the twin cache: the report's twin section asked for the same fit.
-    let fit = crate::predict::service::pilot_twin(services, pilot.id, None)
-        .await
-        .ok()?;
-    Some(PilotTwin {
-        configuration,
-        twin: fit.twin.as_ref().clone(),
-        marks: engine::loadtest::latency_targets(plan),
-    })
-}
+/// Candidates listed besides the recommended one and the pilot's own configuration.
+const LISTED: usize = 12;
 
 fn cell(text: impl Into<String>, numeric: bool) -> Cell {
     Cell {
@@ -269,9 +63,10 @@ pub async fn section(
     edition: Edition,
 ) -> Result<RecommendationSection, ServiceError> {
     let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
+    let priced = edition.priced();
     Ok(
-        match production(services, &catalog, pilot, evidence, edition).await? {
-            Ok(rec) => render(&rec, lang, edition, catalog.currency.as_deref()),
+        match crate::capacity::capacity_plan(services, pilot, evidence, &catalog, priced).await? {
+            Ok(plan) => render(&plan, lang, priced, catalog.currency.as_deref()),
             Err(why) => RecommendationSection {
                 headline: format!("{}: {why}", lang.labels().no_recommendation),
                 ..RecommendationSection::default()
@@ -281,255 +76,181 @@ pub async fn section(
 }
 
 fn render(
-    rec: &ProductionRecommendation,
+    plan: &CapacityPlan,
     lang: Lang,
-    edition: Edition,
+    priced: bool,
     currency: Option<&str>,
 ) -> RecommendationSection {
-    let t = lang.labels();
-    let ranked = Table {
-        caption: format!(
-            "{} ({} of {} sized configurations feasible)",
-            t.configuration,
-            lang.number(rec.feasible_count as f64, 0),
-            lang.number(rec.configurations_sized as f64, 0)
-        ),
-        headers: vec![
-            cell("#", true),
-            cell("GPU", false),
-            cell(t.precision, false),
-            cell("KV", false),
-            cell(t.configuration, false),
-            cell(t.cards, true),
-            cell("Sessions", true),
-            cell("Headroom ×", true),
-            cell("Expected tok/s per stream", true),
-            cell("Decode ceiling, tok/s (upper bound)", true),
-            cell(
-                "Plan's latency marks at the production rate (capacity twin)",
-                false,
-            ),
-        ],
-        rows: rec
-            .options
-            .iter()
-            .map(|o| {
-                vec![
-                    cell(
-                        if o.pilot_configuration {
-                            format!("{} · {}", o.rank, t.pilot_configuration)
-                        } else {
-                            o.rank.to_string()
-                        },
-                        true,
-                    ),
-                    cell(o.gpu_name.clone(), false),
-                    cell(o.precision.label(), false),
-                    cell(o.kv_dtype.label(), false),
-                    cell(o.topology_label.clone(), false),
-                    cell(o.cards.to_string(), true),
-                    cell(lang.number(o.sessions as f64, 0), true),
-                    cell(format!("{}×", lang.number(o.headroom, 2)), true),
-                    cell(
-                        match o.speed_basis {
-                            SpeedBasis::CeilingOnly => "not established: ceiling only".to_string(),
-                            SpeedBasis::Measured => format!(
-                                "{} (Estimated, measured here)",
-                                lang.figure(o.expected_tokens_per_s)
-                            ),
-                            SpeedBasis::Transferred => {
-                                format!("{} (Estimated)", lang.figure(o.expected_tokens_per_s))
-                            }
-                        },
-                        true,
-                    ),
-                    cell(lang.figure(o.decode_tokens_per_s), true),
-                    cell(
-                        match o.predicted.as_ref().map(|p| p.holds) {
-                            None => "not predicted: hardware the twin never measured".to_string(),
-                            Some(Some(true)) => "predicted to hold".to_string(),
-                            Some(Some(false)) => "predicted to miss".to_string(),
-                            Some(None) => "no mark the twin predicts".to_string(),
-                        },
-                        false,
-                    ),
-                ]
-            })
-            .collect(),
-    };
-    let arithmetic = Table {
-        caption: t.arithmetic.into(),
-        headers: vec![
-            cell("Step", false),
-            cell("Working", false),
-            cell(t.value, true),
-            cell("Source", false),
-        ],
-        rows: rec
-            .arithmetic
-            .iter()
-            .map(|line| {
-                vec![
-                    cell(line.label.clone(), false),
-                    cell(line.formula.clone(), false),
-                    cell(
-                        format!("{} {}", lang.figure(line.value), line.unit)
-                            .trim()
-                            .to_string(),
-                        true,
-                    ),
-                    cell(line.source.label(), false),
-                ]
-            })
-            .collect(),
-    };
-    let mut commands = Vec::new();
-    let mut notes: Vec<String> = rec.warnings.clone();
-    if edition.priced() {
-        notes.extend(rec.options.iter().filter_map(|o| {
-            let c = o.operating_cost.as_ref()?;
-            Some(format!(
-                "Cost per 1M tokens of #{} {} ({}), {} at the production rate: output {}; input {}. Each side charges the whole GPU-hour, so the two are not to be added; the throughput carries the capacity twin's error.",
-                o.rank, o.gpu_name, o.topology_label, c.basis, c.output_working, c.input_working
-            ))
-        }));
-    }
-    notes.extend(rec.infeasible.iter().map(|r| {
-        format!(
-            "{} configurations fail on {}: e.g. {}",
-            lang.number(r.configurations as f64, 0),
-            r.kind,
-            r.example
-        )
-    }));
-    if let Some(next) = &rec.next_load_test {
-        for point in &next.points {
-            commands.push(Fact {
-                label: format!(
-                    "vllm bench serve — concurrency {} ({} % of the peak)",
-                    point.concurrency,
-                    lang.number(point.share_of_peak * 100.0, 0)
-                ),
-                value: point.vllm_bench.line.clone(),
-                note: String::new(),
-            });
-        }
-        if let Some(point) = next
-            .points
-            .iter()
-            .find(|p| (p.share_of_peak - 1.0).abs() < 1e-9)
-        {
-            commands.push(Fact {
-                label: format!("aiperf profile — concurrency {}", point.concurrency),
-                value: point.aiperf.line.clone(),
-                note: String::new(),
-            });
-        }
-        notes.extend(next.notes.iter().cloned());
-    }
-    let context_note = rec
-        .context
-        .as_ref()
-        .map(|m| {
-            format!(
-                "Context per session: {} tokens, whole sessions (also vLLM's --max-model-len); measured {}.",
-                lang.number(rec.demand.context_tokens as f64, 0),
-                m.tail_sentence()
-            )
-        })
-        .unwrap_or_default();
-    let speed_note = match rec.speed.factors.first() {
-        Some(_) => format!(
-            "Expected speed per stream = decode ceiling (an upper bound) × the efficiency measured in the pilot's load test: {}. Labelled Estimated; the load test on the candidate replaces it.",
-            rec.speed
-                .factors
-                .iter()
-                .map(|f| format!(
-                    "{} measured {} tok/s ÷ ceiling {} tok/s = {} ({})",
-                    f.configuration(),
-                    lang.figure(f.measured_tokens_per_s),
-                    lang.figure(f.ceiling_tokens_per_s),
-                    lang.number(f.factor, 3),
-                    f.source
-                ))
-                .collect::<Vec<_>>()
-                .join("; ")
-        ),
-        None => "Per-stream speed: not established, ceiling only. No load test of the pilot calibrates the decode ceilings, which are upper bounds no system reaches.".to_string(),
-    };
-    let (compliance, twin_note) = compliance(rec, lang);
+    let listed = listed(plan);
     RecommendationSection {
-        costs: if edition.priced() {
-            costs(rec, lang, currency)
+        headline: headline(plan),
+        context_note: plan.story.clone(),
+        speed_note: uncertainty(plan, lang),
+        ranked: candidates_table(plan, &listed, lang),
+        costs: if priced {
+            costs_table(&listed, lang, currency)
         } else {
             Table::default()
         },
-        compliance,
-        twin_note,
-        headline: rec.summary.clone(),
-        ranked,
-        arithmetic,
-        commands,
-        notes,
-        context_note,
-        speed_note,
-        caveats: rec.caveats.clone(),
+        compliance: compliance_table(plan, lang),
+        twin_note: pilot_hardware_note(plan, lang),
+        arithmetic: demand_table(plan, lang),
+        commands: plan.next_steps.iter().map(next_step).collect(),
+        notes: plan.warnings.clone(),
+        caveats: Vec::new(),
     }
 }
 
-/// The internal edition's costs of the listed configurations: cards × unit price, and per 1M
-/// output and input tokens at the production rate where the twin predicts the operating point
-/// (the working is in the notes). Without a price or a prediction, it says which is missing.
-/// The money columns name the prices' currency when one is set.
-fn costs(rec: &ProductionRecommendation, lang: Lang, currency: Option<&str>) -> Table {
-    let t = lang.labels();
-    let money = |label: &str| crate::model::with_currency(label, currency);
-    let per_million = |value: Option<f64>, predicted: bool| match value {
-        Some(v) => lang.number(v, 2),
-        None if predicted => t.cost_not_priced.to_string(),
-        None => t.cost_no_prediction.to_string(),
+fn headline(plan: &CapacityPlan) -> String {
+    match &plan.recommended {
+        Some(r) => format!("Recommended: {}. {}", r.configuration.label, r.why),
+        None => "No configuration within the card limit holds every mark with one copy down; see the warnings.".into(),
+    }
+}
+
+/// The headline's ranges and its sensitivity to the growth factor.
+fn uncertainty(plan: &CapacityPlan, lang: Lang) -> String {
+    let Some(r) = &plan.recommended else {
+        return String::new();
     };
+    let n = |v: f64| lang.number(v, 0);
+    let mut text = format!(
+        "Sessions in flight at the production rate (p99 over all copies): {} (range {}–{}); cards: {} (range {}–{}), Estimated. {}",
+        n(r.sessions.value),
+        n(r.sessions.low),
+        n(r.sessions.high),
+        n(r.cards.value),
+        n(r.cards.low),
+        n(r.cards.high),
+        r.sensitivity.sentence
+    );
+    if !r.unsettled.is_empty() {
+        text.push_str(&format!(
+            " Ranges that cross their mark: {}; the load test below settles them.",
+            r.unsettled.join(", ")
+        ));
+    }
+    text
+}
+
+/// The recommended configuration, the pilot's own, then the rest of the ranking.
+fn listed(plan: &CapacityPlan) -> Vec<&CandidateForecast> {
+    let own = plan.pilot_at_production.as_ref().map(|p| &p.configuration);
+    let mut listed: Vec<&CandidateForecast> = plan
+        .candidates
+        .iter()
+        .filter(|c| c.rank.is_some())
+        .take(LISTED)
+        .collect();
+    if let Some(own) = own
+        && let Some(c) = plan
+            .candidates
+            .iter()
+            .find(|c| same_hardware(&c.configuration, own))
+        && !listed.iter().any(|l| std::ptr::eq(*l, c))
+    {
+        listed.push(c);
+    }
+    listed
+}
+
+/// The same cards, split and formats (production may run them with CUDA graphs where the pilot
+/// ran eager).
+fn same_hardware(a: &Configuration, b: &Configuration) -> bool {
+    (&a.gpu_id, a.cards, a.tp, a.pp, a.weights, a.kv_dtype)
+        == (&b.gpu_id, b.cards, b.tp, b.pp, b.weights, b.kv_dtype)
+}
+
+fn yes_no(value: Option<bool>) -> &'static str {
+    match value {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "not evaluated",
+    }
+}
+
+fn ranged_ms(value: Option<f64>, low: Option<f64>, high: Option<f64>, lang: Lang) -> String {
+    match (value, low, high) {
+        (Some(v), Some(l), Some(h)) => format!(
+            "{} ms ({}–{})",
+            lang.number(v, 0),
+            lang.number(l, 0),
+            lang.number(h, 0)
+        ),
+        (Some(v), _, _) => format!("{} ms", lang.number(v, 0)),
+        _ => "not predicted".into(),
+    }
+}
+
+fn marks_text(marks: &[MarkForecast], lang: Lang) -> String {
+    marks
+        .iter()
+        .map(|m| format!("{}: {}", m.mark, ranged_ms(m.value, m.low, m.high, lang)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn candidates_table(plan: &CapacityPlan, listed: &[&CandidateForecast], lang: Lang) -> Table {
+    let t = lang.labels();
+    let own = plan.pilot_at_production.as_ref().map(|p| &p.configuration);
+    let holding = plan.candidates.iter().filter(|c| c.rank.is_some()).count();
     Table {
-        caption: t.costs_caption.into(),
+        caption: format!(
+            "Candidates under the production arrivals, simulated ({} of {} hold every mark with one copy down; marks are predicted with one copy down, Estimated, with their range)",
+            lang.number(holding as f64, 0),
+            lang.number(plan.candidates.len() as f64, 0)
+        ),
         headers: vec![
             cell("#", true),
             cell(t.configuration, false),
             cell(t.cards, true),
-            cell(money(t.cost_cards), true),
-            cell(money(t.cost_per_million_output), true),
-            cell(money(t.cost_per_million_input), true),
+            cell("Holds, all copies up", false),
+            cell("Holds, one copy down", false),
+            cell("Plan's latency marks, one copy down (range)", false),
+            cell("Sessions per copy / p99 in flight per copy", true),
+            cell("Headroom ×", true),
+            cell("Output tok/s per stream, p50 (range)", true),
         ],
-        rows: rec
-            .options
+        rows: listed
             .iter()
-            .map(|o| {
-                let predicted = o.predicted.is_some();
-                let cost = o.operating_cost.as_ref();
+            .map(|c| {
+                let rank = c.rank.map_or_else(|| "—".to_string(), |r| r.to_string());
+                let rank = if own.is_some_and(|o| same_hardware(&c.configuration, o)) {
+                    format!("{rank} · {}", t.pilot_configuration)
+                } else {
+                    rank
+                };
                 vec![
-                    cell(o.rank.to_string(), true),
+                    cell(rank, true),
+                    cell(c.configuration.label.clone(), false),
+                    cell(c.cards.to_string(), true),
+                    cell(yes_no(c.holds), false),
+                    cell(yes_no(c.holds_n_plus_1), false),
+                    cell(marks_text(&c.predicted, lang), false),
                     cell(
                         format!(
-                            "{} · {} · {} / {}",
-                            o.gpu_name,
-                            o.topology_label,
-                            o.precision.label(),
-                            o.kv_dtype.label()
+                            "{} / {}",
+                            lang.number(c.sessions.per_copy as f64, 0),
+                            lang.number(c.sessions.in_flight_p99_n_plus_1 as f64, 0)
                         ),
-                        false,
-                    ),
-                    cell(o.cards.to_string(), true),
-                    cell(
-                        o.cost
-                            .map(|c| lang.number(c, 0))
-                            .unwrap_or_else(|| t.cost_not_priced.to_string()),
                         true,
                     ),
                     cell(
-                        per_million(cost.map(|c| c.per_million_output_tokens), predicted),
+                        c.headroom.map_or_else(|| "—".into(), |h| lang.number(h, 2)),
                         true,
                     ),
                     cell(
-                        per_million(cost.map(|c| c.per_million_input_tokens), predicted),
+                        c.tokens_per_s_per_stream.as_ref().map_or_else(
+                            || "—".into(),
+                            |r| {
+                                format!(
+                                    "{} ({}–{})",
+                                    lang.number(r.value, 1),
+                                    lang.number(r.low, 1),
+                                    lang.number(r.high, 1)
+                                )
+                            },
+                        ),
                         true,
                     ),
                 ]
@@ -538,93 +259,206 @@ fn costs(rec: &ProductionRecommendation, lang: Lang, currency: Option<&str>) -> 
     }
 }
 
-/// The predicted compliance of the candidates the twin applies to: per mark, the predicted
-/// value (ms, its percentile in the mark, its basis) and whether it holds; and the sentence
-/// that says which candidates the twin cannot speak for.
-fn compliance(rec: &ProductionRecommendation, lang: Lang) -> (Table, String) {
-    let predicted: Vec<(&engine::production::ProductionOption, &PredictedCompliance)> = rec
-        .options
+/// Internal edition only: what the listed configurations cost; a card without a price per
+/// GPU-hour in the catalog says so.
+fn costs_table(listed: &[&CandidateForecast], lang: Lang, currency: Option<&str>) -> Table {
+    let rows: Vec<Vec<Cell>> = listed
         .iter()
-        .filter_map(|o| o.predicted.as_ref().map(|p| (o, p)))
-        .collect();
-    let Some(measured) = &rec.twin_configuration else {
-        return (Table::default(), String::new());
-    };
-    let measured = format!(
-        "{} {} ({} weights)",
-        measured.gpu_id,
-        engine::sizing::Topology::new(measured.tp, measured.pp, 1).label(),
-        measured.precision.label()
-    );
-    let Some((_, first)) = predicted.first() else {
-        return (
-            Table::default(),
-            format!(
-                "The capacity twin is fitted on the pilot's own load tests ({measured}), and none of the listed candidates is that configuration: it cannot speak for hardware it never measured, so no candidate here carries a predicted compliance."
-            ),
-        );
-    };
-    let rows = predicted
-        .iter()
-        .flat_map(|(o, p)| {
-            p.marks.iter().map(move |m| {
-                vec![
+        .map(|c| {
+            let mut row = vec![
+                cell(c.configuration.label.clone(), false),
+                cell(c.cards.to_string(), true),
+            ];
+            match &c.cost {
+                Some(cost) => row.extend([
+                    cell(lang.number(cost.price_per_gpu_hour, 2), true),
+                    cell(lang.number(cost.per_month, 0), true),
                     cell(
-                        format!("#{} {} · {}", o.rank, o.gpu_name, o.topology_label),
-                        false,
-                    ),
-                    cell(
-                        format!(
-                            "{} req/s ÷ {} = {} req/s",
-                            lang.figure(p.rate_per_s),
-                            p.copies,
-                            lang.figure(p.rate_per_copy_per_s)
+                        cost.per_million_tokens.as_ref().map_or_else(
+                            || "not predicted".into(),
+                            |o| lang.number(o.per_million_output_tokens, 2),
                         ),
                         true,
                     ),
-                    cell(m.mark.clone(), false),
-                    cell(
-                        match (m.predicted_ms, m.basis) {
-                            (Some(v), Some(b)) => format!("{} ms ({})", lang.figure(v), b.label()),
-                            _ => "—".into(),
-                        },
-                        true,
-                    ),
-                    cell(
-                        match m.holds {
-                            Some(true) => "pass".to_string(),
-                            Some(false) => "miss".to_string(),
-                            None => {
-                                format!("not predicted: {}", m.note.clone().unwrap_or_default())
-                            }
-                        },
-                        false,
-                    ),
-                ]
-            })
+                ]),
+                None => row.extend([
+                    cell("no price set", false),
+                    cell("—", true),
+                    cell("—", true),
+                ]),
+            }
+            row
         })
         .collect();
-    let table = Table {
-        caption: "Predicted compliance at the production arrival rate (capacity twin, Poisson arrivals, the rate shared by the copies)".into(),
+    let money = |label: &str| crate::model::with_currency(label, currency);
+    Table {
+        caption: "Costs at the GPU catalog's prices per GPU-hour (internal edition; they never change the ranking)".into(),
         headers: vec![
-            cell("Configuration", false),
-            cell("Rate per copy", true),
-            cell("Pass mark", false),
-            cell("Predicted", true),
-            cell("Predicted outcome", false),
+            cell(lang.labels().configuration, false),
+            cell(lang.labels().cards, true),
+            cell(money("Price per GPU-hour"), true),
+            cell(money("Per month (730 h)"), true),
+            cell(money("Per 1M output tokens at the production rate, Estimated"), true),
         ],
         rows,
+    }
+}
+
+/// The recommended configuration's marks: one copy down, with ranges, and all copies up.
+fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
+    let Some(r) = &plan.recommended else {
+        return Table::default();
     };
-    let error = match (first.backtest_median_pct, first.backtest_worst_pct) {
-        (Some(median), Some(worst)) => format!(
-            " Its back-test: median error {} %, worst {} %.",
-            lang.number(median, 1),
-            lang.number(worst, 1)
+    let ms = |v: Option<f64>| v.map_or_else(|| "—".into(), |v| lang.number(v, 0));
+    Table {
+        caption: format!(
+            "{} at the production arrivals: each mark predicted with one copy down (p50, p99, the mark's statistic and its range), Estimated",
+            r.configuration.label
         ),
-        _ => " It states no back-tested error.".into(),
+        headers: vec![
+            cell("Mark", false),
+            cell("p50, ms", true),
+            cell("p99, ms", true),
+            cell("Mark's statistic, ms", true),
+            cell("Range, ms", true),
+            cell("All copies up, ms", true),
+            cell("Basis", false),
+            cell("Holds, one copy down", false),
+        ],
+        rows: r
+            .predicted
+            .iter()
+            .map(|m| {
+                vec![
+                    cell(m.mark.clone(), false),
+                    cell(ms(m.p50), true),
+                    cell(ms(m.p99), true),
+                    cell(ms(m.value), true),
+                    cell(format!("{}–{}", ms(m.low), ms(m.high)), true),
+                    cell(
+                        m.all_copies_up
+                            .as_ref()
+                            .map_or_else(|| "—".into(), |a| lang.number(a.value, 0)),
+                        true,
+                    ),
+                    cell(m.basis.map_or("—", |b| b.label()), false),
+                    cell(yes_no(m.holds_n_plus_1), false),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn pilot_hardware_note(plan: &CapacityPlan, lang: Lang) -> String {
+    let Some(p) = &plan.pilot_at_production else {
+        return "The capacity twin has no fit of the pilot's own configuration (no load test of one configuration in the catalog), so every candidate rests on the documented prior per GPU family.".into();
     };
-    let note = format!(
-        "The capacity twin is fitted on the pilot's own load tests ({measured}), so it predicts only for candidates of that configuration; it cannot speak for hardware it never measured, and those candidates keep the sizing engine's order. A candidate predicted to miss a mark ranks below those not predicted to miss.{error}"
-    );
-    (table, note)
+    format!(
+        "The pilot's own hardware ({}) at the production arrivals: {} ({} in flight at p99{}); {}.",
+        p.configuration.label,
+        match p.holds {
+            Some(true) => "holds every mark",
+            Some(false) => "misses a mark",
+            None => "not evaluated",
+        },
+        lang.number(p.in_flight_p99 as f64, 0),
+        if p.overloaded { ", overloaded" } else { "" },
+        marks_text(&p.predicted, lang)
+    )
+}
+
+fn demand_table(plan: &CapacityPlan, lang: Lang) -> Table {
+    let d = &plan.demand;
+    let s = &d.sessions;
+    let row = |what: &str, value: String, how: &str| {
+        vec![cell(what, false), cell(value, true), cell(how, false)]
+    };
+    Table {
+        caption: "Production demand, as an arrival process".into(),
+        headers: vec![cell("", false), cell("Value", true), cell("How", false)],
+        rows: vec![
+            row(
+                "Pilot arrival rate, busiest hour",
+                format!("{} req/s", lang.number(d.pilot_rate, 3)),
+                "gateway log (measured)",
+            ),
+            row(
+                "Growth",
+                format!("{}×", lang.number(d.growth, 2)),
+                "the plan's demand assumptions",
+            ),
+            row(
+                "Production arrival rate",
+                format!("{} req/s", lang.number(d.rate, 3)),
+                "pilot rate × growth",
+            ),
+            row(
+                "Sessions in flight, p50 / p99",
+                format!("{} / {}", s.p50, s.p99),
+                "simulated: Poisson arrivals at the production rate with the log's lengths, each held as long as the pilot's requests (the p99 is what production must hold)",
+            ),
+            row(
+                "Cross-check: Little's law (mean)",
+                lang.number(s.little_mean, 1),
+                "production rate × mean request time",
+            ),
+            row(
+                "Cross-check: Poisson p99",
+                s.poisson_p99.to_string(),
+                "p99 of Poisson(Little's mean): independent users",
+            ),
+            row(
+                "Mean request time",
+                format!("{} s", lang.number(s.mean_duration_s, 2)),
+                "gateway log (measured)",
+            ),
+            row(
+                "Context per session",
+                format!(
+                    "{} tokens",
+                    lang.number(d.context_tokens_per_session as f64, 0)
+                ),
+                "whole sessions: the longest measured request or the plan's context, whichever is larger (vLLM's --max-model-len)",
+            ),
+            row(
+                "Prompt / answer tokens, mean",
+                format!(
+                    "{} / {}",
+                    lang.number(d.prompt_tokens_mean, 0),
+                    lang.number(d.output_tokens_mean, 0)
+                ),
+                "gateway log (measured)",
+            ),
+        ],
+    }
+}
+
+fn next_step(step: &NextStep) -> Fact {
+    match step {
+        NextStep::LoadTest {
+            configuration,
+            concurrency,
+            sentence,
+            ..
+        } => Fact {
+            label: format!("Load test on {configuration}"),
+            value: format!(
+                "{sentence}\nConcurrency per copy: {}",
+                concurrency
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            note: String::new(),
+        },
+        NextStep::Evaluation {
+            configuration,
+            sentence,
+        } => Fact {
+            label: format!("Evaluation set on {configuration}"),
+            value: sentence.clone(),
+            note: String::new(),
+        },
+    }
 }

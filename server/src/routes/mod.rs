@@ -3,6 +3,7 @@
 pub mod api_v1;
 pub mod api_v1_plan;
 pub mod api_v1_predict;
+pub mod api_v1_recommendation;
 pub mod demand;
 pub mod evidence;
 pub mod evidence_form;
@@ -46,6 +47,7 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
         .merge(api_v1::router())
         .merge(api_v1_plan::router())
         .merge(api_v1_predict::router())
+        .merge(api_v1_recommendation::router())
         .merge(demand::router())
         .merge(quality::router())
         .merge(report::router())

@@ -19,6 +19,7 @@ mod pilots;
 mod plans;
 mod predict;
 mod quality;
+mod recommendation;
 mod reports;
 mod rest;
 mod security;

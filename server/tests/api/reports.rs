@@ -528,25 +528,18 @@ async fn the_report_states_the_capacity_twin_at_the_plans_peak_with_its_basis_an
         );
     }
 
-    // The recommendation: the twin was fitted on the V100s at TP=4 in FP16. None of the best
-    // candidates is that configuration, so they carry no predicted compliance; the pilot's own
-    // configuration is listed below them with its rank, and it is the one predicted for.
+    // The recommendation: one capacity plan, its candidates simulated under the production
+    // arrivals with one copy down, each mark with its range; the recommended configuration's
+    // marks in a table of their own; the pilot's own hardware at production load in a note.
     let ranked = &html[html.find(r#"id="ranked""#).unwrap()..];
     let ranked = &ranked[..ranked.find("</table>").unwrap()];
-    assert!(ranked.contains("Plan&#39;s latency marks at the production rate (capacity twin)"));
-    assert_eq!(
-        ranked
-            .matches("not predicted: hardware the twin never measured")
-            .count(),
-        ranked.matches("<tr>").count() - 2,
-        "{ranked}"
-    );
-    assert_eq!(ranked.matches("the pilot&#39;s configuration").count(), 1);
-    assert_eq!(ranked.matches("predicted to hold").count(), 1, "{ranked}");
+    assert!(ranked.contains("Plan&#39;s latency marks, one copy down (range)"));
+    assert!(ranked.matches("<tr>").count() >= 2, "{ranked}");
+    assert!(ranked.contains("TTFT p99 ≤ 450 ms: "), "{ranked}");
     assert!(html.contains(r#"id="predicted-compliance""#));
-    assert!(html.contains(
-        "fitted on the pilot&#39;s own load tests (v100-sxm2-16gb TP=4 (FP16 weights)), so it predicts only for candidates of that configuration"
-    ));
+    assert!(html.contains("The pilot&#39;s own hardware ("));
+    assert!(html.contains("Sessions in flight, p50 / p99"));
+    assert!(html.contains("Cross-check: Poisson p99"));
 
     // No load test: one sentence instead of the section.
     let acme = app.organisation(&admin, "Acme Corp").await;
@@ -613,128 +606,83 @@ fn table_rows(html: &str, id: &str) -> Vec<Vec<String>> {
 /// per GPU-hour, with its working. Customers, share links and the default get no price; a
 /// customer asking for the internal edition gets 404.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_internal_edition_adds_costs_and_the_pilots_own_configuration_is_always_ranked() {
+async fn the_internal_edition_adds_costs_to_the_customers_recommendation() {
     let app = spawn_app().await;
     let pilot = app.demo_pilot.expect("demo pilot");
     let admin = app.admin().await;
-    app.call_ok(
-        &admin,
-        "set_gpu_price",
-        &[
-            ("id", "v100-sxm2-16gb"),
-            ("unit_price", "9000"),
-            ("hour_price", "1.2"),
-        ],
-    )
-    .await;
     let get = |who: &reqwest::Client, query: &str| {
         let request = who.get(app.url(&format!("/pilots/{pilot}/report.html{query}")));
         async move { request.send().await.unwrap() }
     };
+    let headline = |html: &str| -> String {
+        let start = html.find("id=\"recommendation-headline\">").unwrap();
+        html[start..].split("</p>").next().unwrap().to_string()
+    };
 
     let customer_edition = get(&admin, "").await.text().await.unwrap();
+    assert!(headline(&customer_edition).contains("Recommended: "));
     let ranked = table_rows(&customer_edition, "ranked");
-    let own: Vec<&Vec<String>> = ranked
-        .iter()
-        .filter(|row| row[0].contains("the pilot's configuration"))
-        .collect();
-    assert_eq!(own.len(), 1, "{ranked:#?}");
-    let own = own[0];
-    assert!(own[1].contains("V100"), "{own:?}");
-    assert_eq!(own[4], "TP=4");
-    assert!(own[10].starts_with("predicted to"), "{own:?}");
-    assert_eq!(ranked[0].len(), 11, "no cost columns: {:?}", ranked[0]);
-    assert!(!customer_edition.contains("9,000"));
+    assert_eq!(ranked[0].len(), 9, "no cost columns: {:?}", ranked[0]);
+    assert_eq!(ranked[1][0], "1", "{ranked:#?}");
+    let recommended = ranked[1][1].clone();
     assert!(!customer_edition.contains("per GPU-hour"));
+    assert!(!customer_edition.contains("id=\"costs\""));
     assert!(!customer_edition.contains("id=\"internal-edition\""));
-    // The compliance table: each of the plan's two marks predicted for the V100 configuration.
+    // The recommended configuration's marks: the plan's two, one copy down, with a range.
     let compliance = table_rows(&customer_edition, "predicted-compliance");
     assert_eq!(compliance.len(), 3, "{compliance:#?}");
     for row in &compliance[1..] {
-        assert!(
-            row[0].contains("V100") && row[0].contains("TP=4"),
-            "{row:?}"
-        );
-        assert!(
-            row[3].ends_with("ms (Simulated)")
-                || row[3].ends_with("ms (Estimated)")
-                || row[3].ends_with("ms (Measured)"),
-            "{row:?}"
-        );
+        assert!(row[4].contains('–'), "{row:?}");
+        assert_eq!(row[6], "Estimated", "{row:?}");
     }
 
+    // Prices on the recommended card: the internal edition names the same configuration and
+    // ranking, and adds what it costs (cards × price × 730 hours a month).
+    let gpu = app.call_ok(&admin, "admin_gpu_catalog", &[]).await["gpus"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| recommended.contains(g["spec"]["name"].as_str().unwrap()))
+        .max_by_key(|g| g["spec"]["name"].as_str().unwrap().len())
+        .map(|g| g["spec"]["id"].as_str().unwrap().to_string())
+        .expect("the recommended card is in the catalog");
+    app.call_ok(
+        &admin,
+        "set_gpu_price",
+        &[
+            ("id", gpu.as_str()),
+            ("unit_price", "9000"),
+            ("hour_price", "2"),
+        ],
+    )
+    .await;
     let internal = get(&admin, "?edition=internal").await;
     assert_eq!(internal.status(), StatusCode::OK);
     let internal = internal.text().await.unwrap();
     assert!(internal.contains("id=\"internal-edition\""));
-    // The ranking is the customer's; the costs are a table of their own.
-    assert_eq!(
-        table_rows(&internal, "ranked"),
-        table_rows(&customer_edition, "ranked")
-    );
-    assert!(!customer_edition.contains("id=\"costs\""));
+    assert_eq!(headline(&internal), headline(&customer_edition));
+    assert_eq!(table_rows(&internal, "ranked"), ranked);
     let costs = table_rows(&internal, "costs");
     assert_eq!(costs.len(), ranked.len(), "{costs:#?}");
-    let own_rank = own[0].split(' ').next().unwrap().to_string();
-    let own = costs.iter().find(|row| row[0] == own_rank).unwrap();
-    assert!(
-        own[1].contains("V100") && own[1].contains("TP=4"),
-        "{own:?}"
-    );
-    assert_eq!(own[2], "4");
-    assert_eq!(own[3], "36,000", "4 cards × 9,000");
-    let output: f64 = own[4].replace(',', "").parse().unwrap();
-    let input: f64 = own[5].replace(',', "").parse().unwrap();
-    assert!(output > input && input > 0.0, "{own:?}");
-    // The working, as the engine writes it: price × GPUs ÷ (tokens/s × 3,600) × 1e6.
-    let working = internal
-        .split("Cost per 1M tokens of #")
-        .nth(1)
-        .expect("the working")
-        .split("</li>")
-        .next()
-        .unwrap();
-    assert!(
-        working.contains("1.20 per GPU-hour × 4 GPUs ÷ ("),
-        "{working}"
-    );
-    let rate: f64 = working
-        .split("GPUs ÷ (")
-        .nth(1)
-        .unwrap()
-        .split(" tok/s")
-        .next()
-        .unwrap()
-        .replace(',', "")
-        .parse()
-        .unwrap();
-    assert!(
-        ((1.2 * 4.0 / (rate * 3600.0) * 1e6) - output).abs() < 0.01 * output,
-        "{output} from {rate} tok/s"
-    );
-    // With the installation's currency set, the money columns and the working name it.
+    let row = costs.iter().find(|r| r[0] == recommended).unwrap();
+    let cards: f64 = row[1].parse().unwrap();
+    assert_eq!(row[2], "2.00");
+    assert_eq!(row[3].replace(',', ""), format!("{}", cards * 2.0 * 730.0));
+    // A card without a price says so, not a made-up figure.
+    assert!(costs.iter().skip(1).any(|r| r[2] == "no price set") || costs.len() == 2);
+    // With the installation's currency set, the money columns name it.
     app.call_ok(&admin, "set_price_currency", &[("currency", "EUR")])
         .await;
     let priced = get(&admin, "?edition=internal").await.text().await.unwrap();
     let headers = &table_rows(&priced, "costs")[0];
-    assert_eq!(
-        &headers[3..],
-        [
-            "Cost (cards × unit price), EUR",
-            "Per 1M output tokens, EUR",
-            "Per 1M input tokens, EUR"
-        ],
-        "{headers:?}"
-    );
-    assert!(priced.contains("1.20 EUR per GPU-hour × 4 GPUs ÷ ("));
+    assert_eq!(headers[2], "Price per GPU-hour, EUR", "{headers:?}");
+    assert_eq!(headers[3], "Per month (730 h), EUR", "{headers:?}");
     app.call_ok(&admin, "set_price_currency", &[("currency", "")])
         .await;
-    // Other hardware has no price and no prediction: said so, not a made-up figure.
-    assert!(
-        costs
-            .iter()
-            .any(|row| row[3] == "no price set" && row[4] == "not predicted")
-    );
+    // The customer edition is unchanged by the prices.
+    let again = get(&admin, "").await.text().await.unwrap();
+    assert_eq!(headline(&again), headline(&customer_edition));
+    assert!(!again.contains("9,000") && !again.contains("per GPU-hour"));
 
     // Customers may not have it; share links never give it.
     let demo_customer = app

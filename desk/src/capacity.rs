@@ -1,0 +1,350 @@
+//! The production recommendation of a pilot: one capacity plan
+//! ([`engine::production::plan_capacity`]) built from the pilot's evidence, the same for the
+//! report (both editions), the REST API (`GET /api/v1/pilots/{id}/recommendation`) and the
+//! command line (`server recommend`).
+//!
+//! Why one function: the recommendation used to be computed per edition, and with prices set the
+//! internal edition named other hardware than the customer's. Here the input is assembled once
+//! and is the same for every caller; prices only add each candidate's cost and never reach the
+//! ranking, so every edition, the API and the CLI name the same configuration.
+//!
+//! Inputs and their defaults, and why:
+//! * **Demand**: the pilot's busiest hour grown by the plan (production users ÷ pilot users, else
+//!   the plan's production arrival rate ÷ the pilot's), as Poisson arrivals with the measured
+//!   prompt and answer lengths of the gateway log ([`engine::production::DemandProcess::from_profile`]),
+//!   each request held as long as the pilot's requests were. Without a gateway log there is no
+//!   demand to grow, and the recommendation says so.
+//! * **Context per session**: whole sessions, the longest measured request or the plan's context
+//!   per request, whichever is larger (it is also vLLM's `--max-model-len`).
+//! * **Formats**: the (weights, KV cache) pairs whose evaluation run passed; without a decision,
+//!   the plan's serving precision with a 16-bit KV cache, flagged.
+//! * **Timing**: the capacity twin fitted on the pilot's load tests, transferred to every
+//!   candidate by the physics of the work; without one, the documented prior per GPU family.
+//! * **Candidates**: every catalog GPU, up to [`MAX_CARDS`] cards, the planning memory model.
+
+use crate::ServiceError;
+use crate::Services;
+use crate::model::{Pilot, SizingCatalog};
+use crate::pilot_evidence::PilotEvidence;
+use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
+use engine::production::capacity_plan::{
+    CapacityPlan, CapacityPlanInput, MeasuredTwin, PilotVerdict,
+};
+use engine::production::demand_process::{DemandProcess, ServiceTimes};
+use engine::production::{
+    GpuHourPrice, MeasuredConfiguration, MeasuredPoint, PilotTwin, calibrate,
+};
+use engine::sizing::{KvDtype, MemoryModel, WeightPrecision};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Most cards a recommended configuration may use.
+pub const MAX_CARDS: u32 = 8;
+
+/// The plan of `pilot` (visibility checked by the caller), or why there is none, in words;
+/// `priced`: add each candidate's cost (staff only).
+pub async fn for_pilot(
+    services: &Services,
+    pilot: &Pilot,
+    priced: bool,
+) -> Result<Result<CapacityPlan, String>, ServiceError> {
+    let evidence = crate::pilot_evidence::gather(services, pilot.id).await?;
+    let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
+    capacity_plan(services, pilot, &evidence, &catalog, priced).await
+}
+
+/// [`for_pilot`] on evidence and a catalog already loaded (the report has both).
+pub async fn capacity_plan(
+    services: &Services,
+    pilot: &Pilot,
+    evidence: &PilotEvidence,
+    catalog: &SizingCatalog,
+    priced: bool,
+) -> Result<Result<CapacityPlan, String>, ServiceError> {
+    // Always with prices: they never change the ranking, so one plan serves every caller and
+    // an unpriced caller gets it with the money taken out.
+    let input = match plan_input(services, pilot, evidence, catalog).await? {
+        Ok(input) => input,
+        Err(why) => return Ok(Err(why)),
+    };
+    let plan = kept_plan(input).await?;
+    let mut plan = plan.as_ref().clone();
+    if !priced {
+        for candidate in &mut plan.candidates {
+            candidate.cost = None;
+        }
+    }
+    Ok(Ok(plan))
+}
+
+/// Plans kept by the content of their input (SHA-256 of its JSON): the report's preview, its
+/// HTML and PDF, the API and the CLI ask for the same plan, and simulating every candidate
+/// takes seconds. A changed input (new evidence, prices, catalog rows) is a new key, so a kept
+/// plan is never stale; the oldest of [`KEPT_PLANS`] goes first.
+async fn kept_plan(input: CapacityPlanInput) -> Result<Arc<CapacityPlan>, ServiceError> {
+    use sha2::{Digest, Sha256};
+    let json = serde_json::to_vec(&input).map_err(|error| {
+        tracing::error!(%error, "the capacity plan's input does not serialise");
+        ServiceError::Internal
+    })?;
+    let key: [u8; 32] = Sha256::digest(&json).into();
+    if let Some(plan) = plans().lock().ok().and_then(|kept| {
+        kept.iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, plan)| plan.clone())
+    }) {
+        return Ok(plan);
+    }
+    // Off the async runtime: every candidate is simulated under the production arrivals.
+    let plan = tokio::task::spawn_blocking(move || engine::production::plan_capacity(&input))
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, "the capacity plan failed");
+            ServiceError::Internal
+        })?;
+    let plan = Arc::new(plan);
+    if let Ok(mut kept) = plans().lock() {
+        kept.retain(|(k, _)| *k != key);
+        kept.push_back((key, plan.clone()));
+        while kept.len() > KEPT_PLANS {
+            kept.pop_front();
+        }
+    }
+    Ok(plan)
+}
+
+/// How many plans are kept (a plan is a few hundred KiB).
+pub const KEPT_PLANS: usize = 16;
+
+type KeptPlans = Mutex<VecDeque<([u8; 32], Arc<CapacityPlan>)>>;
+
+fn plans() -> &'static KeptPlans {
+    static PLANS: OnceLock<KeptPlans> = OnceLock::new();
+    PLANS.get_or_init(|| Mutex::new(VecDeque::new()))
+}
+
+/// The plan's input (see the module docs), or why it cannot be made.
+async fn plan_input(
+    services: &Services,
+    pilot: &Pilot,
+    evidence: &PilotEvidence,
+    catalog: &SizingCatalog,
+) -> Result<Result<CapacityPlanInput, String>, ServiceError> {
+    let Some(plan) = &evidence.plan else {
+        return Ok(Err("The plan is not approved yet: the recommendation needs its demand assumptions and latency limits.".into()));
+    };
+    let Some((profile, _)) = &evidence.profile else {
+        return Ok(Err(
+            "No gateway log yet: production demand is grown from the pilot's measured traffic."
+                .into(),
+        ));
+    };
+    let assumptions = &plan.content.demand;
+    let scaling = match (
+        assumptions.pilot_users,
+        assumptions.production_users,
+        assumptions.peak_arrival_rate_req_s,
+    ) {
+        (Some(pilot_users), Some(production_users), _) => DemandScaling::UserRatio {
+            pilot_users,
+            production_users,
+        },
+        (_, _, Some(rate)) => DemandScaling::EnteredRate {
+            arrival_rate_per_s: rate,
+        },
+        _ => {
+            return Ok(Err("The plan states neither pilot and production users nor a production arrival rate, so there is nothing to grow the pilot's demand by.".into()));
+        }
+    };
+    let production = match production_demand_for(
+        profile,
+        scaling,
+        ContextBasis::WholeSession,
+        assumptions.context_tokens_per_request,
+    ) {
+        Ok(p) => p,
+        Err(e) => return Ok(Err(format!("Production demand: {e}."))),
+    };
+    let growth = if production.pilot_arrival_rate_per_s > 0.0 {
+        production.arrival_rate_per_s / production.pilot_arrival_rate_per_s
+    } else {
+        return Ok(Err(
+            "The gateway log's busiest hour has no arrivals to grow.".into(),
+        ));
+    };
+    let Some(demand) = DemandProcess::from_profile(profile, growth, 0) else {
+        return Ok(Err("The gateway log records no prompt and answer lengths: production requests cannot be simulated without them.".into()));
+    };
+    let Some(model) = catalog_model(catalog, pilot) else {
+        return Ok(Err(format!(
+            "The model “{}” is not in the sizing catalog: add its config.json on the sizing page.",
+            pilot.model
+        )));
+    };
+    let serving =
+        engine::production::precision::parse_precision_name(&plan.content.serving.precision);
+    let twin = measured_twin(
+        services,
+        pilot,
+        evidence,
+        catalog,
+        &model,
+        serving,
+        &plan.content,
+    )
+    .await;
+    let verdict = crate::verdict::service::build(pilot.clone(), evidence);
+    Ok(Ok(CapacityPlanInput {
+        model,
+        demand,
+        pilot_service: ServiceTimes::from_profile(profile),
+        context_tokens_per_session: production.context_tokens_per_session,
+        twin,
+        marks: engine::loadtest::latency_targets(&plan.content),
+        formats: formats(evidence, serving),
+        gpus: catalog.gpus.iter().map(|g| g.spec.clone()).collect(),
+        max_cards: MAX_CARDS,
+        execution: engine::twin::transfer::Execution::CudaGraphs,
+        memory_model: MemoryModel::Planning,
+        prices: hour_prices(catalog),
+        verdict: verdict.outcome.map(|outcome| PilotVerdict {
+            outcome,
+            tally: verdict.tally,
+        }),
+        simulated_requests: engine::production::capacity_plan::DEFAULT_SIMULATED_REQUESTS,
+        seed: 0,
+    }))
+}
+
+/// The pilot's model in the catalog (its id, or a name that matches one).
+fn catalog_model(catalog: &SizingCatalog, pilot: &Pilot) -> Option<engine::sizing::ModelSpec> {
+    let wanted = crate::catalog::guess_model_id(&pilot.model);
+    catalog
+        .models
+        .iter()
+        .find(|m| Some(&m.spec.id) == wanted.as_ref() || m.spec.id == pilot.model.trim())
+        .map(|m| m.spec.clone())
+}
+
+/// The pairs that passed the evaluation together; without a decision, the serving precision
+/// with a 16-bit KV cache.
+fn formats(
+    evidence: &PilotEvidence,
+    serving: Option<WeightPrecision>,
+) -> Vec<(WeightPrecision, KvDtype)> {
+    let passed: Vec<(WeightPrecision, KvDtype)> = evidence
+        .decision
+        .as_ref()
+        .map(|d| {
+            d.passing_combinations
+                .iter()
+                .filter_map(|pair| Some((pair.weights_precision?, pair.kv_dtype?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    if passed.is_empty() {
+        serving
+            .map(|p| vec![(p, KvDtype::Bits16)])
+            .unwrap_or_default()
+    } else {
+        passed
+    }
+}
+
+/// Prices per GPU-hour of the catalog (staff only).
+fn hour_prices(catalog: &SizingCatalog) -> Vec<GpuHourPrice> {
+    catalog
+        .gpus
+        .iter()
+        .filter_map(|g| {
+            Some(GpuHourPrice {
+                gpu_id: g.spec.id.clone(),
+                price_per_gpu_hour: g.hour_price?,
+                currency: catalog.currency.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The pilot's fitted twin on its one load-tested configuration, placed in the catalog by the
+/// calibration (the GPU, split and precision the candidates are described by); `None` when the
+/// load tests span several configurations, name no catalog GPU, or do not fit.
+async fn measured_twin(
+    services: &Services,
+    pilot: &Pilot,
+    evidence: &PilotEvidence,
+    catalog: &SizingCatalog,
+    model: &engine::sizing::ModelSpec,
+    serving: Option<WeightPrecision>,
+    plan: &engine::plan::PlanContent,
+) -> Option<MeasuredTwin> {
+    let runs = evidence.comparable_runs();
+    let points: Vec<MeasuredPoint> = runs
+        .iter()
+        .flat_map(|run| {
+            let context = run.run_context.clone().unwrap_or_default();
+            let gpu = context
+                .gpu
+                .clone()
+                .filter(|g| !g.trim().is_empty())
+                .unwrap_or_else(|| pilot.gpu_type.clone());
+            run.points.iter().map(move |p| MeasuredPoint {
+                file: format!("{}, {}", run.tool, run.evidence.file_name),
+                scenario: p.scenario.clone(),
+                concurrency: p.concurrency,
+                tpot_p50_ms: p.tpot.p50,
+                per_stream_tokens_per_s: p.per_stream_tokens_per_s,
+                gpu: gpu.clone(),
+                gpu_count: context.gpu_count,
+                tensor_parallel: context.tensor_parallel,
+                pipeline_parallel: context.pipeline_parallel,
+                precision: context.precision.clone().unwrap_or_default(),
+            })
+        })
+        .collect();
+    let gpus: Vec<engine::sizing::GpuSpec> = catalog.gpus.iter().map(|g| g.spec.clone()).collect();
+    let speed = calibrate(model, &gpus, serving, &points).speed;
+    let mut configurations: Vec<MeasuredConfiguration> = Vec::new();
+    for f in &speed.factors {
+        let c = MeasuredConfiguration {
+            gpu_id: f.gpu_id.clone(),
+            tp: f.tp,
+            pp: f.pp,
+            precision: f.precision,
+        };
+        if !configurations.contains(&c) {
+            configurations.push(c);
+        }
+    }
+    let [configuration] = <[MeasuredConfiguration; 1]>::try_from(configurations).ok()?;
+    let gpu = gpus.iter().find(|g| g.id == configuration.gpu_id)?.clone();
+    // From the twin cache: the load-tests page and the report's twin section ask for this fit.
+    let fit = crate::predict::service::pilot_twin(services, pilot.id, None)
+        .await
+        .ok()?;
+    let context = runs
+        .first()
+        .and_then(|run| run.run_context.clone())
+        .unwrap_or_default();
+    let kv_dtype = context
+        .kv_cache_dtype
+        .as_deref()
+        .map_or(KvDtype::Bits16, |k| {
+            if k.to_ascii_lowercase().contains("fp8") {
+                KvDtype::Fp8
+            } else {
+                KvDtype::Bits16
+            }
+        });
+    let pilot_twin = PilotTwin {
+        configuration,
+        twin: fit.twin.as_ref().clone(),
+        marks: engine::loadtest::latency_targets(plan),
+    };
+    Some(MeasuredTwin::from_pilot(
+        &pilot_twin,
+        gpu,
+        kv_dtype,
+        context.cuda_graphs,
+    ))
+}

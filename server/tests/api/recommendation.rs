@@ -1,0 +1,172 @@
+//! The production recommendation (#19): one capacity plan, the same configuration for every
+//! caller and every edition, with its ranges, story and next steps; prices only for staff.
+
+use crate::cli::server_binary;
+use crate::helpers::{TestApp, client, spawn_app};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+async fn get(app: &TestApp, token: &str, path: &str) -> (StatusCode, Value) {
+    let response = client()
+        .get(app.url(path))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Every `cost` anywhere in `value`.
+fn costs(value: &Value) -> usize {
+    match value {
+        Value::Object(map) => {
+            usize::from(map.get("cost").is_some_and(|c| !c.is_null()))
+                + map.values().map(costs).sum::<usize>()
+        }
+        Value::Array(items) => items.iter().map(costs).sum(),
+        _ => 0,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn staff_customers_and_the_command_line_get_the_same_recommendation() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    // Prices that once turned the internal edition to other hardware than the customer's.
+    for (gpu, price) in [
+        ("v100-sxm2-16gb", "1.20"),
+        ("h100-sxm", "2.50"),
+        ("l40s", "0.90"),
+    ] {
+        app.call_ok(
+            &admin,
+            "set_gpu_price",
+            &[("id", gpu), ("unit_price", ""), ("hour_price", price)],
+        )
+        .await;
+    }
+    let staff_token = app.api_token(&admin).await;
+    let organisation = app
+        .store
+        .pilot(demo)
+        .await
+        .unwrap()
+        .unwrap()
+        .organisation_id;
+    let customer = app
+        .user(&admin, "carol@demo.example", "customer", organisation)
+        .await;
+    let customer_token = app.api_token(&customer).await;
+    let path = format!("/api/v1/pilots/{demo}/recommendation");
+
+    let (status, staff) = get(&app, &staff_token, &path).await;
+    assert_eq!(status, StatusCode::OK, "{staff}");
+    let (status, theirs) = get(&app, &customer_token, &path).await;
+    assert_eq!(status, StatusCode::OK, "{theirs}");
+    let recommended = &staff["recommended"]["configuration"];
+    assert!(recommended["label"].is_string(), "{}", staff["warnings"]);
+    assert_eq!(recommended, &theirs["recommended"]["configuration"]);
+    assert!(costs(&staff) > 0, "staff see the money");
+    assert_eq!(costs(&theirs), 0, "customers never do");
+
+    // The headline carries its uncertainty and names the load test that settles it.
+    let headline = &staff["recommended"];
+    assert!(headline["sessions"]["low"].as_f64() <= headline["sessions"]["value"].as_f64());
+    assert!(
+        headline["sensitivity"]["sentence"]
+            .as_str()
+            .unwrap()
+            .contains("growth")
+    );
+    for mark in headline["predicted"].as_array().unwrap() {
+        assert!(mark["low"].as_f64() <= mark["high"].as_f64(), "{mark}");
+        assert_eq!(mark["basis"], "estimated", "{mark}");
+    }
+    let demand = &staff["demand"];
+    assert!(demand["rate"].as_f64().unwrap() > 0.0);
+    assert!(
+        demand["sessions"]["p99"].as_f64().unwrap() >= demand["sessions"]["p50"].as_f64().unwrap()
+    );
+    assert!(!staff["story"].as_str().unwrap().is_empty());
+    let steps = staff["next_steps"].to_string();
+    assert!(
+        steps.contains("load_test") && steps.contains("evaluation"),
+        "{steps}"
+    );
+    let candidates = staff["candidates"].as_array().unwrap();
+    assert!(candidates.iter().all(|c| c["configuration"].is_object()
+        && c.get("holds").is_some()
+        && c.get("holds_n_plus_1").is_some()
+        && c["cards"].is_u64()));
+
+    // Both editions of the report name the same configuration as the API.
+    let label = recommended["label"].as_str().unwrap();
+    for (who, query) in [(&customer, ""), (&admin, "?edition=internal")] {
+        let html = who
+            .get(app.url(&format!("/pilots/{demo}/report.html{query}")))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let headline = html
+            .split("id=\"recommendation-headline\">")
+            .nth(1)
+            .unwrap();
+        assert!(
+            headline.starts_with(&format!("Recommended: {label}.")),
+            "{query}: {headline}"
+        );
+    }
+    let openapi = get(&app, &staff_token, "/api/v1/openapi.json").await.1;
+    assert!(openapi["paths"]["/api/v1/pilots/{id}/recommendation"]["get"].is_object());
+
+    // `server recommend --json` answers the object staff get.
+    let folder = tempfile::tempdir().unwrap();
+    let output = server_binary()
+        .args(["recommend", "--pilot", &demo.to_string(), "--json"])
+        .env("DATABASE_URL", app.cli_database_url())
+        .env("DATA_DIR", folder.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(printed, staff);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pilot_without_an_approved_plan_is_422_and_another_organisations_404() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Just started").await;
+    let token = app.api_token(&admin).await;
+    let (status, body) = get(
+        &app,
+        &token,
+        &format!("/api/v1/pilots/{pilot}/recommendation"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("not approved"),
+        "{body}"
+    );
+    let globex = app.organisation(&admin, "Globex").await;
+    let outsider = app.user(&admin, "dan@globex.io", "customer", globex).await;
+    let theirs = app.api_token(&outsider).await;
+    let (status, _) = get(
+        &app,
+        &theirs,
+        &format!("/api/v1/pilots/{pilot}/recommendation"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
