@@ -19,6 +19,52 @@ fn number<T: std::str::FromStr>(flag: &str, value: &str) -> Result<T, String> {
         .map_err(|_| format!("{flag}: `{value}` is not a number"))
 }
 
+/// A token count as vLLM's command line takes it (`human_readable_int`): `32768`, `32k`
+/// (decimal, 32,000), `32K` or `32Ki` (binary, 32,768), `25.6k`; decimals only with a decimal
+/// suffix. `None` for anything else.
+pub fn human_readable_count(text: &str) -> Option<u64> {
+    let text = text.trim().replace('_', "");
+    let digits = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, suffix) = text.split_at(digits);
+    let decimal = match suffix {
+        "" => 1,
+        "k" => 1_000,
+        "m" => 1_000_000,
+        "g" => 1_000_000_000,
+        "t" => 1_000_000_000_000,
+        _ => 0,
+    };
+    let binary: u64 = match suffix {
+        "K" | "Ki" => 1 << 10,
+        "M" | "Mi" => 1 << 20,
+        "G" | "Gi" => 1 << 30,
+        "T" | "Ti" => 1 << 40,
+        _ => 0,
+    };
+    let multiplier = if decimal > 0 { decimal } else { binary };
+    if multiplier == 0 || number.is_empty() {
+        return None;
+    }
+    if number.contains('.') {
+        // As vLLM: decimals only with a decimal suffix, truncated.
+        if binary > 0 || suffix.is_empty() {
+            return None;
+        }
+        let value = number.parse::<f64>().ok()? * multiplier as f64;
+        return (value.is_finite() && value < 9.0e15).then_some(value as u64);
+    }
+    number.parse::<u64>().ok()?.checked_mul(multiplier)
+}
+
+/// A token count flag (see [`human_readable_count`]), refused naming the flag.
+fn count(flag: &str, value: &str) -> Result<u64, String> {
+    human_readable_count(value).ok_or_else(|| {
+        format!("{flag}: `{value}` is not a token count (a number such as 32768, 32k or 32K)")
+    })
+}
+
 fn boolean(flag: &str, value: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {
         "true" | "1" | "yes" | "on" => Ok(true),
@@ -94,10 +140,10 @@ pub fn apply_vllm_args(context: &mut RunContext, args: &[String]) -> Result<(), 
             "--quantization" | "-q" => context.precision = Some(value.trim().to_ascii_lowercase()),
             "--kv-cache-dtype" => context.kv_cache_dtype = Some(value.trim().to_string()),
             "--max-num-batched-tokens" => {
-                context.max_num_batched_tokens = Some(number(flag, &value)?)
+                context.max_num_batched_tokens = Some(count(flag, &value)?)
             }
             "--max-num-seqs" => context.max_num_seqs = Some(number(flag, &value)?),
-            "--max-model-len" => context.max_model_len = Some(number(flag, &value)?),
+            "--max-model-len" => context.max_model_len = Some(count(flag, &value)?),
             "--gpu-memory-utilization" => {
                 context.gpu_memory_utilization = Some(number(flag, &value)?)
             }

@@ -20,7 +20,7 @@ mod flags;
 pub mod shell;
 pub mod yaml;
 
-pub use flags::apply_vllm_args;
+pub use flags::{apply_vllm_args, human_readable_count};
 pub use shell::shell_split;
 
 use serde::{Deserialize, Serialize};

@@ -230,3 +230,31 @@ fn speculative_decoding_is_noted() {
     let plain = parse("vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2").unwrap();
     assert_eq!(plain.speculative_decoding, None);
 }
+
+#[test]
+fn token_counts_read_as_vllm_reads_them() {
+    // vLLM's human_readable_int: lowercase suffixes are decimal, uppercase (and Ki) binary.
+    for (text, tokens) in [
+        ("32768", Some(32_768)),
+        ("32k", Some(32_000)),
+        ("32K", Some(32_768)),
+        ("32Ki", Some(32_768)),
+        ("25.6k", Some(25_600)),
+        ("1M", Some(1_048_576)),
+        ("1m", Some(1_000_000)),
+        ("1.5K", None),
+        ("1.5", None),
+        ("32 tokens", None),
+        ("", None),
+        ("k", None),
+    ] {
+        assert_eq!(human_readable_count(text), tokens, "{text}");
+    }
+    let context =
+        parse("vllm serve Qwen/Qwen2.5-7B --max-model-len 32K --max-num-batched-tokens 8k")
+            .unwrap();
+    assert_eq!(context.max_model_len, Some(32_768));
+    assert_eq!(context.max_num_batched_tokens, Some(8_000));
+    let refused = parse("vllm serve Qwen/Qwen2.5-7B --max-model-len lots").unwrap_err();
+    assert!(refused.0.contains("--max-model-len"), "{}", refused.0);
+}

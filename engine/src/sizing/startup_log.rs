@@ -396,6 +396,9 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
     }
 }
 
+/// A token count after any spelling of `names` (`max_model_len=…`, `'max_model_len': …`,
+/// `--max-model-len …`), read as vLLM reads it: `32K` is 32,768, not 32
+/// ([`crate::run_context::human_readable_count`]).
 fn setting_u64(line: &str, names: &[&str]) -> Option<u64> {
     for name in names {
         for pattern in [
@@ -404,8 +407,11 @@ fn setting_u64(line: &str, names: &[&str]) -> Option<u64> {
             format!("--{name} "),
             format!("--{name}="),
         ] {
-            if let Some(v) = number_after(line, &pattern) {
-                return Some(v as u64);
+            if let Some(v) = word_after(line, &pattern)
+                .and_then(|word| crate::run_context::human_readable_count(&word))
+                .or_else(|| number_after(line, &pattern).map(|v| v as u64))
+            {
+                return Some(v);
             }
         }
     }
@@ -588,6 +594,19 @@ mod tests {
         assert_eq!(log.available_kv_gib, Some(-2.14));
         assert_eq!(log.model.as_deref(), Some("openai/gpt-oss-120b"));
         assert_eq!(log.refusal.as_deref(), Some("EngineCore failed to start."));
+    }
+
+    #[test]
+    fn a_human_readable_max_model_len_is_read_as_vllm_reads_it() {
+        let text = "\
+(APIServer pid=1) INFO 07-06 22:50:34 [cli_args.py:1] vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32K --max-num-seqs 64
+(Worker_TP0 pid=107) INFO 07-06 22:52:09 [gpu_worker.py:508] Available KV cache memory: 5.98 GiB
+(EngineCore pid=107) INFO 07-06 22:52:09 [kv_cache_utils.py:2146] GPU KV cache size: 567,978 tokens
+";
+        let log = parse(text).unwrap();
+        assert_eq!(log.max_model_len, Some(32_768), "32K, not 32");
+        let decimal = parse(&text.replace("32K", "32k")).unwrap();
+        assert_eq!(decimal.max_model_len, Some(32_000));
     }
 
     #[test]
