@@ -33,7 +33,10 @@ test("the demo pilot's traffic page shows the charts and the demand profile", as
   await page.getByRole("button", { name: "Compute" }).click();
   await expect(page.locator("#production-rate")).toBeVisible();
   const context = (await page.locator("#production-context").innerText()).replace(/,/g, "");
-  await expect(page.locator("#size-production")).toHaveAttribute("href", `/sizing?context=${context}`);
+  // … on the pilot's own model, GPU and precision, with the demand to hold.
+  const href = (await page.locator("#size-production").getAttribute("href")) ?? "";
+  expect(href).toMatch(/^\/sizing\?model=qwen2\.5-7b&gpu=v100-sxm2-16gb&tp=4&weights=/);
+  expect(href).toContain(`&context=${context}&sessions=`);
 
   expect(errors).toEqual([]);
 });

@@ -63,6 +63,10 @@ pub async fn traffic_page(
     #[server(default)] choices: Choices,
 ) -> Result<Fragment, AppError> {
     let data = crate::api::traffic::traffic_overview(pilot_id).await?;
+    // "Size for production" opens sizing on the pilot's own model, precision and GPU.
+    let pilot = crate::api::pilots::get_pilot(pilot_id).await?.pilot;
+    let decision = crate::api::quality::quality_decision(pilot_id).await.ok();
+    let (sizing, _) = crate::pages::sizing::pilot_sizing_link(&pilot, decision.as_ref());
     let window = crate::api::traffic::metrics_window(
         pilot_id,
         choices.before.clone(),
@@ -73,7 +77,7 @@ pub async fn traffic_page(
     let title = format!("Traffic · {}", data.pilot_name);
     Ok(Fragment::render(
         title,
-        view! { <render::TrafficView data window choices/> },
+        view! { <render::TrafficView data window choices sizing/> },
     ))
 }
 
@@ -113,6 +117,7 @@ mod render {
         data: TrafficData,
         window: Result<Option<MetricsWindowView>, crate::error::AppError>,
         choices: Choices,
+        sizing: String,
     ) -> impl IntoView {
         let pilot = data.pilot_id;
         view! {
@@ -132,7 +137,7 @@ mod render {
                         <ProfileTable profile=profile.clone()/>
                         <InFlightChecks checks=data.in_flight.clone()/>
                         <TraceExport pilot profile=profile.clone()/>
-                        <Production profile data=data.clone() choices=choices.clone()/>
+                        <Production profile data=data.clone() choices=choices.clone() sizing=sizing.clone()/>
                     }.into_any(),
                 }}
                 <GatewayFiles files=data.files.clone()/>
@@ -477,7 +482,12 @@ mod render {
     }
 
     #[component]
-    fn Production(profile: DemandProfile, data: TrafficData, choices: Choices) -> impl IntoView {
+    fn Production(
+        profile: DemandProfile,
+        data: TrafficData,
+        choices: Choices,
+        sizing: String,
+    ) -> impl IntoView {
         let Choices {
             users,
             production_users,
@@ -573,7 +583,7 @@ mod render {
                     Err(message) => view! { <p class="notice notice-error" role="alert">{message}</p> }.into_any(),
                     Ok(None) => view! { <p class="hint">"Give pilot and production users, or a production rate."</p> }.into_any(),
                     Ok(Some(p)) => {
-                        let href = format!("/sizing?context={}", p.context_tokens_per_session);
+                        let href = production_sizing_href(&sizing, &profile, &p);
                         view! {
                             <dl class="figures production-figures">
                                 <div><dt>"Production rate"</dt><dd id="production-rate">{format!("{:.3}", p.arrival_rate_per_s)}</dd>
@@ -600,6 +610,31 @@ mod render {
                 }}
             </section>
         }
+    }
+
+    /// The pilot's sizing link with the production demand: the context per session, and the
+    /// sessions to hold as the Poisson p99 of Little's mean (production rate × the pilot's mean
+    /// request time; the recommendation simulates the arrivals, this is its cross-check).
+    fn production_sizing_href(
+        sizing: &str,
+        profile: &DemandProfile,
+        p: &engine::demand::ProductionDemand,
+    ) -> String {
+        let duration_s = if profile.busiest_hour_arrivals_per_s > 0.0 {
+            profile.mean_in_flight_busiest_hour / profile.busiest_hour_arrivals_per_s
+        } else {
+            profile.mean_duration_s
+        };
+        let sessions = engine::production::demand_process::poisson_quantile(
+            p.arrival_rate_per_s * duration_s,
+            0.99,
+        )
+        .max(1);
+        let separator = if sizing.contains('?') { '&' } else { '?' };
+        format!(
+            "{sizing}{separator}context={}&sessions={sessions}",
+            p.context_tokens_per_session
+        )
     }
 
     #[component]

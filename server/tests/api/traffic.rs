@@ -653,3 +653,44 @@ fn server_demand_into_a_closed_pipe_ends_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(output.status.success(), "{:?}: {stderr}", output.status);
 }
+
+/// "Size for production" opens the sizing page on the pilot's own model, GPU and precision with
+/// the production demand (context per session, sessions to hold), not another model's defaults.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn size_for_production_carries_the_pilots_model_hardware_and_demand() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let html = app
+        .page(
+            &admin,
+            &format!("/pilots/{demo}/traffic?users=40&production_users=400"),
+        )
+        .await;
+    let link = html
+        .split("id=\"size-production\" href=\"")
+        .nth(1)
+        .expect("the link")
+        .split('"')
+        .next()
+        .unwrap()
+        .replace("&amp;", "&");
+    assert!(
+        link.starts_with("/sizing?model=qwen2.5-7b&gpu=v100-sxm2-16gb&tp=4&weights="),
+        "{link}"
+    );
+    let context = html
+        .split("id=\"production-context\">")
+        .nth(1)
+        .unwrap()
+        .split('<')
+        .next()
+        .unwrap()
+        .replace(',', "");
+    assert!(
+        link.contains(&format!("&context={context}&sessions=")),
+        "{link}"
+    );
+    let sessions: u32 = link.rsplit("sessions=").next().unwrap().parse().unwrap();
+    assert!((1..100).contains(&sessions), "{link}");
+}
