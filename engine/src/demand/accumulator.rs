@@ -123,6 +123,36 @@ struct ModelAccumulator {
     ttft_ms: BoundedValues,
     tpot_us: BoundedValues,
     e2e_ms: BoundedValues,
+    speed: SpeedSum,
+}
+
+/// The running sum of per-request output speeds (1000 ÷ TPOT, tok/s), for their mean. Kept in
+/// whole micro-tokens per second, so the sum is exact and the same in any order the records
+/// arrive (the parallel reader, several files, a shuffled log all give the same profile).
+#[derive(Clone, Copy, Debug, Default)]
+struct SpeedSum {
+    micro_tokens_per_s: u128,
+    count: u64,
+}
+
+impl SpeedSum {
+    fn add(&mut self, tpot_us: u32) {
+        if tpot_us > 0 {
+            self.micro_tokens_per_s += 1_000_000_000_000 / u128::from(tpot_us);
+            self.count += 1;
+        }
+    }
+
+    fn merged(self, other: SpeedSum) -> SpeedSum {
+        SpeedSum {
+            micro_tokens_per_s: self.micro_tokens_per_s + other.micro_tokens_per_s,
+            count: self.count + other.count,
+        }
+    }
+
+    fn mean(self) -> Option<f64> {
+        (self.count > 0).then(|| self.micro_tokens_per_s as f64 / 1e6 / self.count as f64)
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -259,9 +289,9 @@ impl DemandAccumulator {
             model.ttft_ms.add(clamp_ms(ttft));
         }
         if let Some(tpot) = record.tpot_ms() {
-            model
-                .tpot_us
-                .add((tpot * 1000.0).round().clamp(0.0, f64::from(u32::MAX)) as u32);
+            let tpot_us = (tpot * 1000.0).round().clamp(0.0, f64::from(u32::MAX)) as u32;
+            model.tpot_us.add(tpot_us);
+            model.speed.add(tpot_us);
         }
     }
 
@@ -311,10 +341,15 @@ impl DemandAccumulator {
         }
         let requests = totals.requests;
         let limit = self.options.exact_latency_values;
+        let speed = self
+            .models
+            .iter()
+            .fold(SpeedSum::default(), |a, m| a.merged(m.speed));
         let gateway_latency = latency(
             &mut BoundedValues::combined(self.models.iter().map(|m| &m.ttft_ms), limit),
             &mut BoundedValues::combined(self.models.iter().map(|m| &m.tpot_us), limit),
             &mut BoundedValues::combined(self.models.iter().map(|m| &m.e2e_ms), limit),
+            speed,
         );
 
         let mut models: Vec<ModelDemand> = self
@@ -330,7 +365,7 @@ impl DemandAccumulator {
                 prompt_tokens: distribution(&m.prompt, bins),
                 completion_tokens: distribution(&m.completion, bins),
                 context_tokens: distribution(&m.context, bins),
-                gateway_latency: latency(&mut m.ttft_ms, &mut m.tpot_us, &mut m.e2e_ms),
+                gateway_latency: latency(&mut m.ttft_ms, &mut m.tpot_us, &mut m.e2e_ms, m.speed),
             })
             .collect();
         models.sort_by(|a, b| {
@@ -387,11 +422,13 @@ fn latency(
     ttft_ms: &mut BoundedValues,
     tpot_us: &mut BoundedValues,
     e2e_ms: &mut BoundedValues,
+    speed: SpeedSum,
 ) -> GatewayLatency {
     GatewayLatency {
         ttft_ms: ttft_ms.percentiles(),
         tpot_ms: tpot_us.percentiles().map(|p| p.scaled(0.001)),
         e2e_ms: e2e_ms.percentiles(),
+        output_speed_mean_tokens_per_s: speed.mean(),
         relative_error: LatencyRelativeError {
             ttft_ms: ttft_ms.relative_error(),
             tpot_ms: tpot_us.relative_error(),

@@ -49,6 +49,11 @@ pub struct GatewayLatency {
     pub tpot_ms: Option<Percentiles>,
     /// Start → end, ms.
     pub e2e_ms: Option<Percentiles>,
+    /// Mean over requests of each request's output speed, 1000 ÷ its TPOT, tok/s (what a
+    /// "mean output speed per user" mark is on; `1000 ÷ mean TPOT` is not that mean). Absent
+    /// in profiles stored before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_speed_mean_tokens_per_s: Option<f64>,
     /// How exact the percentiles above are (absent in profiles stored before it existed, which
     /// were all exact).
     #[serde(default)]

@@ -222,6 +222,16 @@ fn gateway_latencies_are_exact_percentiles() {
 }
 
 #[test]
+fn the_mean_output_speed_is_the_mean_of_each_requests_speed() {
+    let p = profile_of(&hand_log());
+    // 1000 ÷ TPOT per request: 1000/500 = 2, 9000/2800 = 3.214, 1000/900 = 1.111, 1000/100 = 10;
+    // their mean, not 1000 ÷ the mean TPOT (2.20).
+    let mean = p.gateway_latency.output_speed_mean_tokens_per_s.unwrap();
+    let expected = (2.0 + 9.0 / 2.8 + 1.0 / 0.9 + 10.0) / 4.0;
+    assert!((mean - expected).abs() < 1e-3, "{mean} vs {expected}");
+}
+
+#[test]
 fn models_are_broken_down_most_requests_first() {
     let p = profile_of(&hand_log());
     let names: Vec<&str> = p.models.iter().map(|m| m.model.as_str()).collect();

@@ -129,6 +129,18 @@ pub fn gateway_figures_checked(
             .with_samples(tpot.count),
         );
     }
+    // The mean of each request's own speed, for marks on the mean (a reading floor).
+    if let (Some(mean), Some(tpot)) = (latency.output_speed_mean_tokens_per_s, &latency.tpot_ms) {
+        figures.push(
+            gateway(
+                Metric::OutputSpeedPerUser,
+                Statistic::Mean,
+                mean,
+                Unit::TokensPerS,
+            )
+            .with_samples(tpot.count),
+        );
+    }
     let outcomes = &profile.outcomes;
     if outcomes.requests > 0 {
         for (metric, rate, of) in [
@@ -647,6 +659,11 @@ mod tests {
             get(Metric::OutputSpeedPerUser, Statistic::P50).value,
             Some(10.0)
         );
+        // A reading-floor mark is on the mean of each request's speed: graded, not "the mark
+        // is on the mean; this figure is the p50".
+        let mean = get(Metric::OutputSpeedPerUser, Statistic::Mean);
+        assert_eq!(mean.value, Some(10.0));
+        assert_eq!(mean.point, MeasurementPoint::Gateway);
         let errors = get(Metric::ErrorRate, Statistic::Rate);
         assert!((errors.value.unwrap() - 100.0 / 3.0).abs() < 1e-9);
         assert_eq!(errors.point, MeasurementPoint::Gateway);
