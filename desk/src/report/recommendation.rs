@@ -182,10 +182,19 @@ fn ranged_ms(value: Option<f64>, low: Option<f64>, high: Option<f64>, lang: Lang
     }
 }
 
+/// Each mark with its figure: one copy down where that was simulated, else all copies up (the
+/// pilot's own single copy).
 fn marks_text(marks: &[MarkForecast], lang: Lang) -> String {
     marks
         .iter()
-        .map(|m| format!("{}: {}", m.mark, ranged_ms(m.value, m.low, m.high, lang)))
+        .map(|m| {
+            let figure = match (m.value, &m.all_copies_up) {
+                (Some(v), _) => ranged_ms(Some(v), m.low, m.high, lang),
+                (None, Some(a)) => ranged_ms(Some(a.value), Some(a.low), Some(a.high), lang),
+                (None, None) => ranged_ms(None, None, None, lang),
+            };
+            format!("{}: {figure}", m.mark)
+        })
         .collect::<Vec<_>>()
         .join("; ")
 }
