@@ -329,13 +329,8 @@ async fn measured_twin(
     let kv_dtype = context
         .kv_cache_dtype
         .as_deref()
-        .map_or(KvDtype::Bits16, |k| {
-            if k.to_ascii_lowercase().contains("fp8") {
-                KvDtype::Fp8
-            } else {
-                KvDtype::Bits16
-            }
-        });
+        .and_then(engine::production::precision::kv_dtype_of_run)
+        .unwrap_or(KvDtype::Bits16);
     let pilot_twin = PilotTwin {
         configuration,
         twin: fit.twin.as_ref().clone(),
