@@ -25,6 +25,8 @@
 //!   concurrency, failures) and its scaling to production.
 //! * [`metrics`]: vLLM's Prometheus `/metrics`: the exposition parser, one-scrape snapshots and
 //!   two-scrape windows with limit alarms.
+//! * [`plausible`]: the one set of physical-plausibility rules every importer checks numbers
+//!   against (latencies, counts, fractions, rates, memory, instants), with their bounds.
 //! * [`sizing`]: the sizing engine: GPU and model catalogs, weights, KV cache, decode and prefill
 //!   ceilings, the planning and vLLM memory models, recommendations and start-up log calibration.
 
@@ -38,6 +40,7 @@ pub mod loadtest;
 pub mod metrics;
 pub mod pilot;
 pub mod plan;
+pub mod plausible;
 pub mod production;
 pub mod quality;
 pub mod run_context;
