@@ -23,8 +23,9 @@
 
 use super::common::{AIPERF_DEFS, Def, GENAI_PERF_DEFS, def_for, finish_point, stated_scenario};
 use super::error::{Ctx, ErrorKind};
-use super::json::{Obj, Result, count, join, number, scalar_text};
+use super::json::{Obj, Result, checked, count, join, number, scalar_text};
 use super::model::{Format, Import, MetricKey, MetricStats, OperatingPoint, StdKind};
+use crate::plausible::Quantity;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -55,6 +56,8 @@ pub(crate) struct Block {
     pub stats: BTreeMap<String, f64>,
     /// Where the block is, for error messages (`records.ttft`, `Time to First Token (ms)`).
     pub field: String,
+    /// The line of a CSV row (JSON blocks have none).
+    pub line: Option<u64>,
 }
 
 impl Block {
@@ -118,6 +121,7 @@ pub(crate) fn block_from_json(tag: &str, obj: &Obj) -> Result<Block> {
         unit: obj.str("unit")?.map(str::to_string),
         stats: BTreeMap::new(),
         field: obj.path().to_string(),
+        line: None,
     };
     for (key, value) in obj.map {
         let is_stat = matches!(
@@ -137,6 +141,70 @@ pub(crate) fn block_from_json(tag: &str, obj: &Obj) -> Result<Block> {
     Ok(block)
 }
 
+/// What a block's values are ([`crate::plausible`]) and the factor to that rule's unit (time
+/// to ms for latencies, to s for durations and clock readings); `None`: only finiteness is
+/// checked (units such as `W` or `°C` the importer does not interpret).
+fn block_quantity(tag: &str, unit: Option<&str>) -> Option<(Quantity, f64)> {
+    let unit = unit.map(|u| u.trim().to_ascii_lowercase());
+    let unit = unit.as_deref();
+    let time = unit.and_then(ms_per_unit);
+    if let Some(key) = metric_of(tag) {
+        return Some(match key {
+            MetricKey::OutputTokensPerSPerUser => (Quantity::Rate, 1.0),
+            k if k.is_latency() => (Quantity::Latency, time.unwrap_or(1.0)),
+            _ => (Quantity::Count, 1.0),
+        });
+    }
+    if tag.contains("timestamp") {
+        return Some((Quantity::ClockSeconds, time.map_or(1e-9, |ms| ms / 1000.0)));
+    }
+    if tag == "benchmark_duration" {
+        return Some((Quantity::Duration, time.map_or(1.0, |ms| ms / 1000.0)));
+    }
+    if tag.ends_with("_fraction") || unit == Some("ratio") {
+        return Some((Quantity::Fraction, 1.0));
+    }
+    match unit {
+        Some(u) if u.contains("/sec") || u.contains("/s") || u.contains("per sec") => {
+            Some((Quantity::Rate, 1.0))
+        }
+        Some(_) if time.is_some() => Some((Quantity::Latency, time.unwrap_or(1.0))),
+        Some("requests" | "tokens" | "count" | "kb" | "bytes" | "mb") => {
+            Some((Quantity::Count, 1.0))
+        }
+        _ => None,
+    }
+}
+
+/// Every statistic of a block checked against its rule (see [`block_quantity`]); `count` and
+/// `sum` are counts whatever the metric.
+fn check_block(block: &Block, ctx: &Ctx) -> Result<()> {
+    let tag = canonical_tag(&block.tag);
+    let rule = block_quantity(tag, block.unit.as_deref());
+    for (name, &v) in &block.stats {
+        let field = join(&block.field, name);
+        match (name.as_str(), rule) {
+            ("count" | "sum", _) => {
+                checked(v, Quantity::Count, &field, ctx)?;
+            }
+            (_, Some((quantity, factor))) => {
+                checked(v * factor, quantity, &field, ctx)?;
+            }
+            (_, None) if !v.is_finite() => {
+                return Err(ctx.invalid(
+                    &field,
+                    format!(
+                        "{} is not a possible value (must be finite)",
+                        crate::plausible::fmt_value(v)
+                    ),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Turns the blocks of one run into the point's fields, metrics and settings.
 pub(crate) fn apply_blocks(
     blocks: &[Block],
@@ -146,12 +214,20 @@ pub(crate) fn apply_blocks(
     warnings: &mut Vec<String>,
 ) -> Result<()> {
     for block in blocks {
+        let block_ctx = match block.line {
+            Some(line) => ctx.at_line(line),
+            None => ctx.clone(),
+        };
+        check_block(block, &block_ctx)?;
+        let ctx = &block_ctx;
         let tag = canonical_tag(&block.tag);
         let avg = block.avg();
         let whole = |v: Option<f64>| -> Result<Option<u64>> {
             match v {
                 None => Ok(None),
-                Some(f) if f >= 0.0 && f.fract() == 0.0 => Ok(Some(f as u64)),
+                Some(f) if f >= 0.0 && f.fract() == 0.0 => crate::plausible::whole_count(f)
+                    .map(Some)
+                    .map_err(|e| ctx.invalid(&join(&block.field, "avg"), e.message)),
                 Some(f) => Err(ctx.invalid(
                     &join(&block.field, "avg"),
                     format!("expected a whole number, found {f}"),
@@ -413,10 +489,10 @@ fn read_aiperf_provenance(
         let d = Obj::new(first, "input_config.datasets[0]", ctx)?;
         if let Some(prompts) = d.obj("prompts")? {
             if let Some(isl) = prompts.obj("isl")? {
-                input_len = isl.f64("mean")?;
+                input_len = isl.num("mean", Quantity::Count)?;
             }
             if let Some(osl) = prompts.obj("osl")? {
-                output_len = osl.f64("mean")?;
+                output_len = osl.num("mean", Quantity::Count)?;
             }
         }
         if d.str("type")? == Some("file") || d.has("path") {
@@ -440,8 +516,8 @@ fn read_aiperf_provenance(
         if let Some(i) = profiling {
             let path = format!("input_config.phases[{i}]");
             let phase = Obj::new(&phases[i], &path, ctx)?;
-            point.concurrency = phase.f64("concurrency")?;
-            point.request_rate = phase.f64("request_rate")?;
+            point.concurrency = phase.num("concurrency", Quantity::Rate)?;
+            point.request_rate = phase.num("request_rate", Quantity::Rate)?;
             for (key, value) in phase.map {
                 if let Some(text) = scalar_text(value) {
                     point.settings.insert(format!("phase.{key}"), text);
@@ -467,10 +543,10 @@ fn read_aiperf_provenance(
     // Early layout.
     if let Some(loadgen) = cfg.obj("loadgen")? {
         if point.concurrency.is_none() {
-            point.concurrency = loadgen.f64("concurrency")?;
+            point.concurrency = loadgen.num("concurrency", Quantity::Rate)?;
         }
         if point.request_rate.is_none() {
-            point.request_rate = loadgen.f64("request_rate")?;
+            point.request_rate = loadgen.num("request_rate", Quantity::Rate)?;
         }
         for (key, value) in loadgen.map {
             if let Some(text) = scalar_text(value) {
@@ -481,10 +557,10 @@ fn read_aiperf_provenance(
     if let Some(input) = cfg.obj("input")? {
         if let Some(prompt) = input.obj("prompt")? {
             if let Some(it) = prompt.obj("input_tokens")? {
-                input_len = input_len.or(it.f64("mean")?);
+                input_len = input_len.or(it.num("mean", Quantity::Count)?);
             }
             if let Some(ot) = prompt.obj("output_tokens")? {
-                output_len = output_len.or(ot.f64("mean")?);
+                output_len = output_len.or(ot.num("mean", Quantity::Count)?);
             }
         }
         if let Some(file) = input.str("file")? {
@@ -581,10 +657,10 @@ pub(crate) fn import_genai_perf_json(value: &Value, ctx: &Ctx) -> Result<Import>
             Some(Value::String(s)) => Some(s.clone()),
             _ => None,
         };
-        point.concurrency = cfg.f64("concurrency")?;
-        point.request_rate = cfg.f64("request_rate")?;
-        let input = cfg.f64("synthetic_input_tokens_mean")?;
-        let output = cfg.f64("output_tokens_mean")?;
+        point.concurrency = cfg.num("concurrency", Quantity::Rate)?;
+        point.request_rate = cfg.num("request_rate", Quantity::Rate)?;
+        let input = cfg.num("synthetic_input_tokens_mean", Quantity::Count)?;
+        let output = cfg.num("output_tokens_mean", Quantity::Count)?;
         let dataset = cfg
             .str("input_dataset")?
             .or(cfg.str("input_file")?)

@@ -23,9 +23,10 @@ use super::ImportOptions;
 use super::aiperf::ms_per_unit;
 use super::common::{AIPERF_DEFS, def_for, finish_point};
 use super::error::{Ctx, ErrorKind, IngestError, describe};
-use super::json::{Result, replace_non_finite};
+use super::json::{Result, checked, replace_non_finite};
 use super::model::{Format, Import, MetricKey, OperatingPoint, RequestRecord};
 use super::stats::Series;
+use crate::plausible::{self, Quantity};
 use serde::Deserialize;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -59,10 +60,15 @@ struct Meta<'a> {
 
 #[derive(Deserialize)]
 struct Metrics<'a> {
-    #[serde(default, borrow, alias = "ttft")]
+    #[serde(default, borrow)]
     time_to_first_token: Option<Scalar<'a>>,
-    #[serde(default, borrow, alias = "ttst")]
+    /// The early layout's tag for the same metric (kept apart so errors name the file's tag).
+    #[serde(default, borrow)]
+    ttft: Option<Scalar<'a>>,
+    #[serde(default, borrow)]
     time_to_second_token: Option<Scalar<'a>>,
+    #[serde(default, borrow)]
+    ttst: Option<Scalar<'a>>,
     #[serde(default, borrow)]
     request_latency: Option<Scalar<'a>>,
     #[serde(default, borrow)]
@@ -249,21 +255,62 @@ impl Acc {
                 Some(Scalar {
                     value: Some(v),
                     unit,
-                }) => Ok(Some(v * factor(unit, tag, ctx)?)),
+                }) => checked(
+                    v * factor(unit, tag, ctx)?,
+                    Quantity::Latency,
+                    &format!("metrics.{tag}.value"),
+                    ctx,
+                )
+                .map(Some),
                 _ => Ok(None),
             }
         };
-        let plain = |s: &Option<Scalar>| s.as_ref().and_then(|s| s.value);
-        let ttft = ms(&m.time_to_first_token, "time_to_first_token")?;
-        let ttst = ms(&m.time_to_second_token, "time_to_second_token")?;
+        // Token counts and rates: checked against their rule, naming the tag.
+        let plain = |s: &Option<Scalar>, tag: &str, quantity: Quantity| -> Result<Option<f64>> {
+            match s.as_ref().and_then(|s| s.value) {
+                None => Ok(None),
+                Some(v) => checked(v, quantity, &format!("metrics.{tag}.value"), ctx).map(Some),
+            }
+        };
+        let ttft = match &m.time_to_first_token {
+            Some(_) => ms(&m.time_to_first_token, "time_to_first_token")?,
+            None => ms(&m.ttft, "ttft")?,
+        };
+        let ttst = match &m.time_to_second_token {
+            Some(_) => ms(&m.time_to_second_token, "time_to_second_token")?,
+            None => ms(&m.ttst, "ttst")?,
+        };
         let e2e = ms(&m.request_latency, "request_latency")?;
-        let isl = plain(&m.input_sequence_length).map(|v| v.max(0.0) as u64);
-        let osl = plain(&m.output_sequence_length)
-            .or_else(|| {
-                plain(&m.output_token_count)
-                    .map(|o| o + plain(&m.reasoning_token_count).unwrap_or(0.0))
-            })
-            .map(|v| v.max(0.0) as u64);
+        let isl = plain(
+            &m.input_sequence_length,
+            "input_sequence_length",
+            Quantity::Count,
+        )?
+        .map(|v| v as u64);
+        let osl = match plain(
+            &m.output_sequence_length,
+            "output_sequence_length",
+            Quantity::Count,
+        )? {
+            Some(v) => Some(v),
+            None => match plain(&m.output_token_count, "output_token_count", Quantity::Count)? {
+                Some(o) => {
+                    let r = plain(
+                        &m.reasoning_token_count,
+                        "reasoning_token_count",
+                        Quantity::Count,
+                    )?;
+                    Some(checked(
+                        o + r.unwrap_or(0.0),
+                        Quantity::Count,
+                        "metrics.output_token_count.value",
+                        ctx,
+                    )?)
+                }
+                None => None,
+            },
+        }
+        .map(|v| v as u64);
         let tpot = match ms(&m.inter_token_latency, "inter_token_latency")? {
             Some(t) => Some(t),
             None => match (e2e, ttft, osl) {
@@ -271,7 +318,11 @@ impl Acc {
                 _ => None,
             },
         };
-        let per_user = plain(&m.output_token_throughput_per_user);
+        let per_user = plain(
+            &m.output_token_throughput_per_user,
+            "output_token_throughput_per_user",
+            Quantity::Rate,
+        )?;
         let (icl, icl_factor) = match &m.inter_chunk_latency {
             Some(List {
                 value: Some(v),
@@ -279,6 +330,14 @@ impl Acc {
             }) => (v.as_slice(), factor(unit, "inter_chunk_latency", ctx)?),
             _ => (&[][..], 1.0),
         };
+        for (i, gap) in icl.iter().enumerate() {
+            checked(
+                gap * icl_factor,
+                Quantity::Latency,
+                &format!("metrics.inter_chunk_latency.value[{i}]"),
+                ctx,
+            )?;
+        }
 
         if let Some(v) = ttft {
             self.ttft.push(v);
@@ -295,14 +354,22 @@ impl Acc {
         if let Some(v) = per_user {
             self.per_user.push(v);
         }
+        let total = |what: &str, a: u64, b: u64| {
+            plausible::add_counts(what, a, b).map_err(|why| {
+                ctx.invalid(
+                    &format!("metrics.{what}.value"),
+                    format!("summed over the records, {why}"),
+                )
+            })
+        };
         if let Some(v) = isl {
             self.isl.push(v as f64);
-            self.isl_total += v;
+            self.isl_total = total("input_sequence_length", self.isl_total, v)?;
             self.isl_seen += 1;
         }
         if let Some(v) = osl {
             self.osl.push(v as f64);
-            self.osl_total += v;
+            self.osl_total = total("output_sequence_length", self.osl_total, v)?;
             self.osl_seen += 1;
         }
         for &gap in icl {
@@ -323,7 +390,7 @@ impl Acc {
                     .and_then(ns)
             })
             .or_else(|| match (start, e2e) {
-                (Some(s), Some(e)) => Some(s + (e * 1e6) as u64),
+                (Some(s), Some(e)) => Some(s.saturating_add((e * 1e6) as u64)),
                 _ => None,
             });
         if let Some(s) = start {
@@ -369,7 +436,8 @@ impl Acc {
             if self.osl_seen == self.completed {
                 point.output_tokens_per_s = Some(self.osl_total as f64 / d);
                 if self.isl_seen == self.completed {
-                    point.total_tokens_per_s = Some((self.osl_total + self.isl_total) as f64 / d);
+                    point.total_tokens_per_s =
+                        Some(self.osl_total.saturating_add(self.isl_total) as f64 / d);
                 }
             }
         }

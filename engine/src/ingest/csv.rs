@@ -180,6 +180,7 @@ fn read_blocks(text: &str, ctx: &Ctx, warnings: &mut Vec<String>) -> Result<Vec<
             unit,
             stats: BTreeMap::new(),
             field: header.to_string(),
+            line: Some(i as u64 + 1),
         };
         for (col, cell) in cols.iter().zip(cells.iter()).skip(1) {
             let stat = if col == "value" { "avg" } else { col.as_str() };

@@ -28,8 +28,9 @@
 use super::ImportOptions;
 use super::common::{finish_point, stated_scenario};
 use super::error::Ctx;
-use super::json::{Obj, Result, count, fmt_num, index, scalar_text};
+use super::json::{Obj, Result, checked, count, fmt_num, index, scalar_text};
 use super::model::{Format, Import, MetricKey, MetricStats, OperatingPoint, RequestRecord};
+use crate::plausible::Quantity;
 use serde_json::Value;
 
 struct Spec {
@@ -121,18 +122,33 @@ fn stats_from(dist: &Obj, spec: &Spec, current: bool) -> Result<Option<MetricSta
         spec.text_old
     };
     let mut s = MetricStats::new(spec.key, text, spec.name);
+    // Latencies are checked in milliseconds (request_latency is seconds in the file).
+    let quantity = if spec.key.is_latency() {
+        Quantity::Latency
+    } else {
+        Quantity::Count
+    };
+    let stat = |key: &str| -> Result<Option<f64>> {
+        match dist.f64(key)? {
+            None => Ok(None),
+            Some(v) => {
+                checked(v * spec.factor, quantity, &dist.field(key), dist.ctx).map(|_| Some(v))
+            }
+        }
+    };
     s.count = n;
-    s.mean = dist.f64("mean")?;
-    s.p50 = dist.f64("median")?;
-    s.std = dist.f64("std_dev")?;
-    s.min = dist.f64("min")?;
-    s.max = dist.f64("max")?;
+    s.mean = stat("mean")?;
+    s.p50 = stat("median")?;
+    s.std = stat("std_dev")?;
+    s.min = stat("min")?;
+    s.max = stat("max")?;
     if let Some(pcts) = dist.obj("percentiles")? {
         for (label, v) in pcts.map {
             if v.is_null() {
                 continue;
             }
             let value = super::json::number(v, &pcts.field(label), dist.ctx)?;
+            checked(value * spec.factor, quantity, &pcts.field(label), dist.ctx)?;
             if let Some(p) = percentile_of(label) {
                 s.set_percentile(p, value);
             }
@@ -214,12 +230,12 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
             if let Some(k) = kind {
                 point.settings.insert("strategy".to_string(), k.to_string());
             }
-            point.concurrency = match (kind, s.f64("streams")?) {
+            point.concurrency = match (kind, s.num("streams", Quantity::Rate)?) {
                 (_, Some(n)) => Some(n),
                 (Some("synchronous"), None) => Some(1.0),
                 _ => None,
             };
-            point.request_rate = s.f64("rate")?;
+            point.request_rate = s.num("rate", Quantity::Rate)?;
             for (key, value) in s.map {
                 if key != "type_"
                     && let Some(text) = scalar_text(value)
@@ -313,10 +329,18 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
         }
 
         // Duration.
-        point.duration_s = match bench.f64("duration")? {
+        point.duration_s = match bench.num("duration", Quantity::Duration)? {
             Some(d) => Some(d),
-            None => match (bench.f64("start_time")?, bench.f64("end_time")?) {
-                (Some(s), Some(e)) => Some(e - s),
+            None => match (
+                bench.num("start_time", Quantity::ClockSeconds)?,
+                bench.num("end_time", Quantity::ClockSeconds)?,
+            ) {
+                (Some(s), Some(e)) => Some(checked(
+                    e - s,
+                    Quantity::Duration,
+                    &bench.field("end_time"),
+                    ctx,
+                )?),
                 _ => None,
             },
         };
@@ -354,26 +378,30 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
             }
         }
         if let Some(d) = successful(&metrics, "requests_per_second")? {
-            point.request_throughput = d.f64("mean")?;
+            point.request_throughput = d.num("mean", Quantity::Rate)?;
         }
         if let Some(d) = successful(&metrics, "output_tokens_per_second")? {
-            point.output_tokens_per_s = d.f64("mean")?;
+            point.output_tokens_per_s = d.num("mean", Quantity::Rate)?;
         }
         if let Some(d) = successful(&metrics, "tokens_per_second")? {
-            point.total_tokens_per_s = d.f64("mean")?;
+            point.total_tokens_per_s = d.num("mean", Quantity::Rate)?;
         }
         if let Some(d) = successful(&metrics, "request_concurrency")?
-            && let Some(m) = d.f64("mean")?
+            && let Some(m) = d.num("mean", Quantity::Rate)?
         {
             point
                 .settings
                 .insert("measured_concurrency_mean".to_string(), m.to_string());
         }
         if let Some(d) = successful(&metrics, "prompt_token_count")? {
-            point.input_tokens_total = d.f64("total_sum")?.map(|v| v.round() as u64);
+            point.input_tokens_total = d
+                .num("total_sum", Quantity::Count)?
+                .map(|v| v.round() as u64);
         }
         if let Some(d) = successful(&metrics, "output_token_count")? {
-            point.output_tokens_total = d.f64("total_sum")?.map(|v| v.round() as u64);
+            point.output_tokens_total = d
+                .num("total_sum", Quantity::Count)?
+                .map(|v| v.round() as u64);
         }
         if point.completed.is_none() {
             point.completed = point.metric(MetricKey::E2eMs).and_then(|m| m.count);
@@ -473,20 +501,30 @@ fn read_request(
     };
     rec.input_tokens = tokens("prompt_tokens")?;
     rec.output_tokens = tokens("output_tokens")?;
-    rec.ttft_ms = r.f64("time_to_first_token_ms")?;
-    rec.tpot_ms = r.f64("inter_token_latency_ms")?;
-    rec.e2e_ms = r.f64("request_latency")?.map(|s| s * 1000.0);
-    let mut start = r.f64("start_time")?.or(r.f64("request_start_time")?);
+    rec.ttft_ms = r.num("time_to_first_token_ms", Quantity::Latency)?;
+    rec.tpot_ms = r.num("inter_token_latency_ms", Quantity::Latency)?;
+    rec.e2e_ms = match r.f64("request_latency")? {
+        None => None,
+        Some(s) => Some(checked(
+            s * 1000.0,
+            Quantity::Latency,
+            &r.field("request_latency"),
+            r.ctx,
+        )?),
+    };
+    let mut start = r
+        .num("start_time", Quantity::ClockSeconds)?
+        .or(r.num("request_start_time", Quantity::ClockSeconds)?);
     if start.is_none()
         && let Some(info) = r.obj("scheduler_info")?
     {
-        start = info.f64("request_start")?;
+        start = info.num("request_start", Quantity::ClockSeconds)?;
     }
     if start.is_none()
         && let Some(info) = r.obj("info")?
         && let Some(t) = info.obj("timings")?
     {
-        start = t.f64("request_start")?;
+        start = t.num("request_start", Quantity::ClockSeconds)?;
     }
     if let Some(kind) = failure {
         let mut text = r.str("error")?.map(str::to_string);

@@ -2,6 +2,7 @@
 //! [`IngestError`] naming the field (`benchmarks[0].metrics.request_latency.successful.mean`).
 
 use super::error::{Ctx, ErrorKind, IngestError};
+use crate::plausible::{self, Quantity};
 use serde_json::{Map, Value};
 
 pub(crate) type Result<T> = std::result::Result<T, IngestError>;
@@ -88,6 +89,21 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// A number that must meet the rule of `quantity` ([`crate::plausible`]); absent or `null`
+    /// → `None`.
+    pub fn num(&self, key: &str, quantity: Quantity) -> Result<Option<f64>> {
+        match self.f64(key)? {
+            None => Ok(None),
+            Some(v) => checked(v, quantity, &self.field(key), self.ctx).map(Some),
+        }
+    }
+
+    /// [`Obj::num`] for a required field.
+    pub fn num_req(&self, key: &str, quantity: Quantity) -> Result<f64> {
+        let v = self.f64_req(key)?;
+        checked(v, quantity, &self.field(key), self.ctx)
+    }
+
     /// A non-negative whole number (integers, or floats without a fraction such as `89.0`).
     pub fn u64(&self, key: &str) -> Result<Option<u64>> {
         match self.map.get(key) {
@@ -159,13 +175,22 @@ pub(crate) fn number(value: &Value, path: &str, ctx: &Ctx) -> Result<f64> {
     }
 }
 
-/// `value` as a non-negative whole number, else an error for `path`.
+/// `value` when it meets the rule of `quantity` ([`crate::plausible`]), else an
+/// [`ErrorKind::InvalidValue`] error for `path` with the rule's message.
+pub(crate) fn checked(value: f64, quantity: Quantity, path: &str, ctx: &Ctx) -> Result<f64> {
+    plausible::check(quantity, value).map_err(|e| ctx.invalid(path, e.message))
+}
+
+/// `value` as a non-negative whole number of at most 2⁵³ ([`crate::plausible::COUNT_MAX`]),
+/// else an error for `path`.
 pub(crate) fn count(value: &Value, path: &str, ctx: &Ctx) -> Result<u64> {
     if let Some(n) = value.as_u64() {
-        return Ok(n);
+        return plausible::count_u64(n).map_err(|e| ctx.invalid(path, e.message));
     }
     match value.as_f64() {
-        Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 1.9e19 => Ok(f as u64),
+        Some(f) if f >= 0.0 && f.fract() == 0.0 => {
+            plausible::whole_count(f).map_err(|e| ctx.invalid(path, e.message))
+        }
         Some(f) => Err(ctx.invalid(
             path,
             format!("expected a non-negative whole number, found {f}"),

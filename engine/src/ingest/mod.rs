@@ -33,6 +33,11 @@
 //!   for exact percentiles; [`ImportOptions`] turns off the records and the per-chunk values.
 //!   The other formats are summaries of kilobytes to a few megabytes and are read whole.
 //!
+//! * **Plausible numbers only.** Every number is checked against what is physically possible for
+//!   its field ([`crate::plausible`]; the table per format is `engine/PLAUSIBILITY.md`), and
+//!   every imported or derived figure must be finite; an impossible one is an
+//!   [`ErrorKind::InvalidValue`] naming file, line and field.
+//!
 //! Format notes and per-format decisions are in the module docs of `vllm.rs`, `aiperf.rs`
 //! (AIPerf and GenAI-Perf JSON), `csv.rs`, `aiperf_jsonl.rs`, `guidellm.rs` and `sweep.rs`.
 
@@ -241,7 +246,7 @@ pub fn import_with(
 ) -> Result<Import, IngestError> {
     let ctx = Ctx::new(file_name);
     let body = strip_bom(bytes);
-    match import_body(&ctx, body, opts) {
+    let import = match import_body(&ctx, body, opts) {
         Err(e) if e.kind == ErrorKind::Syntax => match json::replace_non_finite(body) {
             Some(clean) => {
                 let mut import = import_body(&ctx, &clean, opts).map_err(|_| e)?;
@@ -253,7 +258,80 @@ pub fn import_with(
             None => Err(e),
         },
         other => other,
+    }?;
+    check_finite(&ctx, import)
+}
+
+/// The last line of defence ([`crate::plausible`]): every number of an import, read or derived
+/// (means, rates, unit conversions), is finite. serde_json writes a non-finite number as
+/// `null`, and a stored import with one no longer reads back, so one is an error here, never a
+/// stored value. Errors name the point's source and the normalised field.
+fn check_finite(ctx: &Ctx, import: Import) -> Result<Import, IngestError> {
+    let bad = |place: &str, field: String, v: f64| {
+        ctx.err(
+            ErrorKind::InvalidValue,
+            Some(&field),
+            format!(
+                "{place}: the value {} is not finite (derived from impossible numbers in the file)",
+                crate::plausible::fmt_value(v)
+            ),
+        )
+    };
+    for p in &import.points {
+        let fields = [
+            ("concurrency", p.concurrency),
+            ("request_rate", p.request_rate),
+            ("duration_s", p.duration_s),
+            ("input_tokens_mean", p.input_tokens_mean),
+            ("output_tokens_mean", p.output_tokens_mean),
+            ("request_throughput", p.request_throughput),
+            ("request_goodput", p.request_goodput),
+            ("output_tokens_per_s", p.output_tokens_per_s),
+            ("total_tokens_per_s", p.total_tokens_per_s),
+            (
+                "output_tokens_per_s_per_user",
+                p.output_tokens_per_s_per_user,
+            ),
+        ];
+        for (name, v) in fields {
+            if let Some(v) = v.filter(|v| !v.is_finite()) {
+                return Err(bad(&p.source, name.to_string(), v));
+            }
+        }
+        for (key, m) in &p.metrics {
+            let fixed = [
+                ("mean", m.mean),
+                ("p50", m.p50),
+                ("p90", m.p90),
+                ("p95", m.p95),
+                ("p99", m.p99),
+                ("min", m.min),
+                ("max", m.max),
+                ("std", m.std),
+            ];
+            let extra = m.percentiles.iter().map(|(k, v)| (k.as_str(), Some(*v)));
+            for (stat, v) in fixed.into_iter().chain(extra) {
+                if let Some(v) = v.filter(|v| !v.is_finite()) {
+                    return Err(bad(&p.source, format!("{key}.{stat}"), v));
+                }
+            }
+        }
     }
+    for (i, r) in import.requests.iter().enumerate() {
+        let fields = [
+            ("start_s", r.start_s),
+            ("ttft_ms", r.ttft_ms),
+            ("e2e_ms", r.e2e_ms),
+            ("tpot_ms", r.tpot_ms),
+        ];
+        let gaps = r.itl_ms.iter().map(|v| ("itl_ms", Some(*v)));
+        for (name, v) in fields.into_iter().chain(gaps) {
+            if let Some(v) = v.filter(|v| !v.is_finite()) {
+                return Err(bad(&format!("request {}", i + 1), name.to_string(), v));
+            }
+        }
+    }
+    Ok(import)
 }
 
 fn import_body(ctx: &Ctx, body: &[u8], opts: &ImportOptions) -> Result<Import, IngestError> {
@@ -307,7 +385,7 @@ pub fn import_reader(
             .unwrap_or(false);
         if is_record {
             let chained = std::io::Cursor::new(head).chain(reader);
-            return aiperf_jsonl::import_stream(chained, &ctx, opts);
+            return check_finite(&ctx, aiperf_jsonl::import_stream(chained, &ctx, opts)?);
         }
         break;
     }
@@ -320,7 +398,7 @@ pub fn import_reader(
 /// not results are skipped with a warning; a summary that repeats run files in the same folder is
 /// skipped to avoid counting a run twice. Default options.
 pub fn import_sweep(files: &[(String, Vec<u8>)]) -> Result<Import, IngestError> {
-    sweep::import_folder(files, &ImportOptions::default())
+    import_sweep_with(files, &ImportOptions::default())
 }
 
 /// [`import_sweep`] with options.
@@ -328,5 +406,5 @@ pub fn import_sweep_with(
     files: &[(String, Vec<u8>)],
     opts: &ImportOptions,
 ) -> Result<Import, IngestError> {
-    sweep::import_folder(files, opts)
+    check_finite(&Ctx::new("the folder"), sweep::import_folder(files, opts)?)
 }

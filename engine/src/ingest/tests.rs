@@ -1576,3 +1576,282 @@ fn percentile_names_outside_0_to_100_or_not_ascii_are_no_percentiles() {
     assert_eq!(e2e.percentiles.len(), 1);
     assert_eq!(e2e.percentile(99.9), Some(4.0));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Plausibility (crate::plausible): each real fixture with one impossible value is refused,
+// naming the file, the line (line-based formats) and the field.
+
+/// `rel`'s text with the first `from` replaced by `to` (which must be present).
+fn with(rel: &str, from: &str, to: &str) -> String {
+    let text = String::from_utf8(read(rel)).unwrap();
+    assert!(text.contains(from), "{rel} has no {from:?}");
+    text.replacen(from, to, 1)
+}
+
+fn refused(name: &str, text: &str) -> IngestError {
+    let err = import(name, text.as_bytes()).expect_err("an impossible value must be refused");
+    assert_eq!(err.kind, ErrorKind::InvalidValue, "{err}");
+    err
+}
+
+#[test]
+fn vllm_bench_refuses_a_negative_and_an_absurd_ttft() {
+    let rel = "er0080-vllm-benchmarking/bench_serve_v0.25.1.json";
+    let err = refused(
+        "results.json",
+        &with(
+            rel,
+            "\"mean_ttft_ms\": 215.53594200008774",
+            "\"mean_ttft_ms\": -12.5",
+        ),
+    );
+    assert_eq!(
+        err.to_string(),
+        "results.json: field \"mean_ttft_ms\": -12.5 ms is not a possible latency (must be finite and ≥ 0)"
+    );
+    let err = refused(
+        "results.json",
+        &with(
+            rel,
+            "\"mean_ttft_ms\": 215.53594200008774",
+            "\"mean_ttft_ms\": 1e308",
+        ),
+    );
+    assert_eq!(
+        err.to_string(),
+        "results.json: field \"mean_ttft_ms\": 1e308 ms is not a possible latency (must be at most 1e9 ms ≈ 11.6 days)"
+    );
+}
+
+#[test]
+fn vllm_json_lines_name_the_line_of_an_impossible_value() {
+    let rel = "nerdalert-vllm-benchmark-graphs/results.json";
+    let text = String::from_utf8(read(rel)).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[2] = lines[2].replacen(
+        "\"p99_ttft_ms\": 233.33655538037414",
+        "\"p99_ttft_ms\": -12.5",
+        1,
+    );
+    let err = refused("results.json", &(lines.join("\n") + "\n"));
+    assert_eq!(err.line, Some(3));
+    assert_eq!(err.field.as_deref(), Some("p99_ttft_ms"));
+    assert!(err.to_string().starts_with(
+        "results.json line 3: field \"p99_ttft_ms\": -12.5 ms is not a possible latency"
+    ));
+}
+
+#[test]
+fn vllm_per_request_arrays_and_throughputs_are_checked() {
+    let rel = "lambdalabs-vllm-benchmark/Meta-Llama-3-8B-Instruct_tp1_len2048.json";
+    let err = refused(
+        "run.json",
+        &with(
+            rel,
+            "\"ttfts\": [0.06338946700270753",
+            "\"ttfts\": [-0.0125",
+        ),
+    );
+    assert_eq!(err.field.as_deref(), Some("ttfts[0]"));
+    assert!(
+        err.message.contains("-12.5 ms is not a possible latency"),
+        "{err}"
+    );
+    let rel = "er0080-vllm-benchmarking/bench_serve_v0.25.1.json";
+    let text = String::from_utf8(read(rel)).unwrap();
+    let throughput = text
+        .lines()
+        .find(|l| l.contains("\"request_throughput\""))
+        .unwrap()
+        .trim()
+        .trim_end_matches(',')
+        .to_string();
+    let err = refused(
+        "results.json",
+        &text.replacen(&throughput, "\"request_throughput\": -1", 1),
+    );
+    assert_eq!(
+        err.to_string(),
+        "results.json: field \"request_throughput\": -1 is not a possible rate (must be finite and ≥ 0)"
+    );
+    // A count beyond 2^53 is not a count a float can hold.
+    let completed = text
+        .lines()
+        .find(|l| l.contains("\"completed\""))
+        .unwrap()
+        .trim()
+        .trim_end_matches(',')
+        .to_string();
+    let err = refused(
+        "results.json",
+        &text.replacen(&completed, "\"completed\": 1e300", 1),
+    );
+    assert_eq!(err.field.as_deref(), Some("completed"));
+    assert!(err.message.contains("at most 2^53"), "{err}");
+}
+
+#[test]
+fn aiperf_json_refuses_an_absurd_latency_and_a_fraction_above_one() {
+    let rel = "akamaslabs-aiperf-sweep/concurrency_16/profile_export_aiperf.json";
+    let doc: serde_json::Value = serde_json::from_slice(&read(rel)).unwrap();
+    let mut bad = doc.clone();
+    bad["time_to_first_token"]["avg"] = serde_json::json!(1e308);
+    let err = refused(
+        "profile_export_aiperf.json",
+        &serde_json::to_string(&bad).unwrap(),
+    );
+    assert_eq!(
+        err.to_string(),
+        "profile_export_aiperf.json: field \"time_to_first_token.avg\": 1e308 ms is not a possible latency (must be at most 1e9 ms ≈ 11.6 days)"
+    );
+    let mut bad = doc.clone();
+    bad["good_request_fraction"]["avg"] = serde_json::json!(7.5);
+    let err = refused(
+        "profile_export_aiperf.json",
+        &serde_json::to_string(&bad).unwrap(),
+    );
+    assert_eq!(
+        err.to_string(),
+        "profile_export_aiperf.json: field \"good_request_fraction.avg\": 7.5 is not a possible fraction (must be between 0 and 1)"
+    );
+    // A duration in seconds of 1e300 is refused in its own unit.
+    let mut bad = doc;
+    bad["benchmark_duration"]["avg"] = serde_json::json!(1e300);
+    let err = refused(
+        "profile_export_aiperf.json",
+        &serde_json::to_string(&bad).unwrap(),
+    );
+    assert_eq!(err.field.as_deref(), Some("benchmark_duration.avg"));
+    assert!(
+        err.message.contains("1e300 s is not a possible duration"),
+        "{err}"
+    );
+}
+
+#[test]
+fn aiperf_csv_names_the_line_and_cell() {
+    let rel = "aiperf-examples-run1/profile_export_aiperf.csv";
+    let err = refused(
+        "profile_export_aiperf.csv",
+        &with(
+            rel,
+            "Time to First Token (ms),2343.22",
+            "Time to First Token (ms),-12.50",
+        ),
+    );
+    assert_eq!(
+        err.to_string(),
+        "profile_export_aiperf.csv line 10: field \"Time to First Token (ms).avg\": -12.5 ms is not a possible latency (must be finite and ≥ 0)"
+    );
+    // `NaN` and `inf` parse as numbers in a CSV cell; they are not statistics.
+    let err = refused(
+        "profile_export_aiperf.csv",
+        &with(
+            rel,
+            "Request Throughput (requests/sec),9.55",
+            "Request Throughput (requests/sec),inf",
+        ),
+    );
+    assert_eq!(
+        err.field.as_deref(),
+        Some("Request Throughput (requests/sec).avg")
+    );
+    assert!(
+        err.message.starts_with("inf is not a possible rate"),
+        "{err}"
+    );
+}
+
+#[test]
+fn aiperf_jsonl_names_the_record_line() {
+    let rel = "aiperf-examples-run1/profile_export.head12.jsonl";
+    let err = refused(
+        "profile_export.jsonl",
+        &with(
+            rel,
+            "\"ttft\":{\"value\":1680.543782,\"unit\":\"ms\"}",
+            "\"ttft\":{\"value\":-12.5,\"unit\":\"ms\"}",
+        ),
+    );
+    assert_eq!(err.line, Some(12));
+    assert_eq!(
+        err.to_string(),
+        "profile_export.jsonl line 12: field \"metrics.ttft.value\": -12.5 ms is not a possible latency (must be finite and ≥ 0)"
+    );
+    let err = refused(
+        "profile_export.jsonl",
+        &with(
+            rel,
+            "\"input_sequence_length\":{\"value\":550,",
+            "\"input_sequence_length\":{\"value\":-550,",
+        ),
+    );
+    assert_eq!(err.line, Some(12));
+    assert_eq!(
+        err.field.as_deref(),
+        Some("metrics.input_sequence_length.value")
+    );
+}
+
+#[test]
+fn guidellm_refuses_an_absurd_statistic_and_a_negative_request_latency() {
+    let rel = "graz-dev-guidellm/benchmarks.json";
+    let doc: serde_json::Value = serde_json::from_slice(&read(rel)).unwrap();
+    let mut bad = doc.clone();
+    bad["benchmarks"][0]["metrics"]["time_to_first_token_ms"]["successful"]["mean"] =
+        serde_json::json!(1e308);
+    let err = refused("benchmarks.json", &serde_json::to_string(&bad).unwrap());
+    assert_eq!(
+        err.field.as_deref(),
+        Some("benchmarks[0].metrics.time_to_first_token_ms.successful.mean")
+    );
+    assert!(
+        err.message
+            .starts_with("1e308 ms is not a possible latency"),
+        "{err}"
+    );
+    let mut bad = doc;
+    bad["benchmarks"][0]["requests"]["successful"][0]["request_latency"] =
+        serde_json::json!(-0.0125);
+    let err = refused("benchmarks.json", &serde_json::to_string(&bad).unwrap());
+    assert_eq!(
+        err.field.as_deref(),
+        Some("benchmarks[0].requests.successful[0].request_latency")
+    );
+    assert!(
+        err.message
+            .starts_with("-12.5 ms is not a possible latency"),
+        "{err}"
+    );
+}
+
+#[test]
+fn genai_perf_refuses_a_negative_throughput() {
+    let doc = r#"{
+      "request_throughput": {"unit": "requests/sec", "avg": -12.5},
+      "time_to_first_token": {"unit": "ms", "avg": 45.0, "p50": 40.0},
+      "request_count": {"unit": "count", "avg": 250},
+      "input_config": {"model": ["m"], "concurrency": 8}
+    }"#;
+    let err = refused("profile_export_genai_perf.json", doc);
+    assert_eq!(
+        err.to_string(),
+        "profile_export_genai_perf.json: field \"request_throughput.avg\": -12.5 is not a possible rate (must be finite and ≥ 0)"
+    );
+}
+
+#[test]
+fn an_import_never_holds_a_non_finite_number() {
+    // Every real fixture: all numbers finite, so the stored JSON reads back.
+    for rel in [
+        "er0080-vllm-benchmarking/bench_serve_v0.25.1.json",
+        "lambdalabs-vllm-benchmark/Meta-Llama-3-8B-Instruct_tp1_len2048.json",
+        "aiperf-examples-run1/profile_export.head12.jsonl",
+        "akamaslabs-aiperf-sweep/concurrency_768/profile_export_aiperf.json",
+    ] {
+        let imp = load(rel);
+        let json = serde_json::to_string(&imp).unwrap();
+        let back: Import = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, imp, "{rel}");
+    }
+}

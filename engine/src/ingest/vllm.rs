@@ -25,10 +25,11 @@
 use super::ImportOptions;
 use super::common::{VLLM_DEFS, fill_from_records, finish_point, stated_scenario};
 use super::error::{Ctx, ErrorKind};
-use super::json::{Obj, Result, index, join, number, scalar_text};
+use super::json::{Obj, Result, checked, index, join, number, scalar_text};
 use super::model::{
     Format, Import, MetricKey, MetricStats, OperatingPoint, RequestRecord, StdKind,
 };
+use crate::plausible::Quantity;
 use serde_json::Value;
 use std::io::BufRead;
 
@@ -130,23 +131,25 @@ pub(crate) fn run_to_point(
     let mut point = OperatingPoint::new(source.clone());
     let completed = obj.u64_req("completed")?;
     point.completed = Some(completed);
-    point.duration_s = Some(obj.f64_req("duration")?);
+    point.duration_s = Some(obj.num_req("duration", Quantity::Duration)?);
     point.failed = obj.u64("failed")?;
     point.input_tokens_total = obj.u64("total_input_tokens")?;
     point.output_tokens_total = obj.u64("total_output_tokens")?;
-    point.request_throughput = obj.f64("request_throughput")?;
-    point.output_tokens_per_s = obj.f64("output_throughput")?;
-    point.total_tokens_per_s = obj.f64("total_token_throughput")?;
-    point.request_goodput = match obj.f64("request_goodput")? {
+    point.request_throughput = obj.num("request_throughput", Quantity::Rate)?;
+    point.output_tokens_per_s = obj.num("output_throughput", Quantity::Rate)?;
+    point.total_tokens_per_s = obj.num("total_token_throughput", Quantity::Rate)?;
+    point.request_goodput = match obj.num("request_goodput", Quantity::Rate)? {
         Some(g) => Some(g),
-        None => obj.f64("request_goodput:")?,
+        None => obj.num("request_goodput:", Quantity::Rate)?,
     };
     point.model = obj.str("model_id")?.map(str::to_string);
     point.request_rate = match obj.get("request_rate") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if is_infinite(s) => None,
         Some(Value::String(s)) => match s.trim().parse::<f64>() {
-            Ok(r) if r.is_finite() => Some(r),
+            Ok(r) if r.is_finite() => {
+                Some(checked(r, Quantity::Rate, &obj.field("request_rate"), ctx)?)
+            }
             _ => {
                 return Err(ctx.wrong_type(
                     &obj.field("request_rate"),
@@ -155,7 +158,12 @@ pub(crate) fn run_to_point(
                 ));
             }
         },
-        Some(v) => Some(number(v, &obj.field("request_rate"), ctx)?),
+        Some(v) => Some(checked(
+            number(v, &obj.field("request_rate"), ctx)?,
+            Quantity::Rate,
+            &obj.field("request_rate"),
+            ctx,
+        )?),
     };
     point.concurrency = obj.u64("max_concurrency")?.map(|c| c as f64);
 
@@ -177,7 +185,12 @@ pub(crate) fn run_to_point(
         {
             let v = match value {
                 Value::Null => continue,
-                v => number(v, &obj.field(key), ctx)?,
+                v => checked(
+                    number(v, &obj.field(key), ctx)?,
+                    Quantity::Latency,
+                    &obj.field(key),
+                    ctx,
+                )?,
             };
             let def = super::common::def_for(VLLM_DEFS, mkey)
                 .expect("every vLLM metric key has a definition");
@@ -332,6 +345,31 @@ fn read_detailed(obj: &Obj, point: usize, records: &mut Vec<RequestRecord>) -> R
             Some(all)
         }
     };
+    // Per-request times are seconds: each must be a possible latency once in milliseconds.
+    for (key, values) in [("ttfts", &ttfts), ("latencies", &latencies)] {
+        for (i, v) in values.iter().flatten().enumerate() {
+            checked(
+                v * 1000.0,
+                Quantity::Latency,
+                &index(&obj.field(key), i),
+                ctx,
+            )?;
+        }
+    }
+    for (i, row) in itls.iter().flatten().enumerate() {
+        for (j, v) in row.iter().enumerate() {
+            let path = index(&index(&obj.field("itls"), i), j);
+            checked(v * 1000.0, Quantity::Latency, &path, ctx)?;
+        }
+    }
+    for (i, v) in start_times.iter().flatten().enumerate() {
+        checked(
+            *v,
+            Quantity::ClockSeconds,
+            &index(&obj.field("start_times"), i),
+            ctx,
+        )?;
+    }
     let errors: Option<Vec<String>> = match obj.arr("errors")? {
         None => None,
         Some(items) => {
@@ -378,7 +416,8 @@ fn read_detailed(obj: &Obj, point: usize, records: &mut Vec<RequestRecord>) -> R
     });
     let count = |v: f64, key: &str, i: usize| -> Result<u64> {
         if v >= 0.0 && v.fract() == 0.0 {
-            Ok(v as u64)
+            crate::plausible::whole_count(v)
+                .map_err(|e| ctx.invalid(&index(&join(obj.path(), key), i), e.message))
         } else {
             Err(ctx.invalid(
                 &index(&join(obj.path(), key), i),
