@@ -18,6 +18,10 @@
 //!   point or exponent is seconds (OpenMetrics).
 //! * Duplicate label names and malformed lines are errors naming the line; the parser does not
 //!   guess.
+//! * Counter values and histogram/summary `_bucket`, `_count` and `_sum` values must be counts
+//!   ([`crate::plausible`]: finite, ≥ 0, at most 2⁵³); `+Inf`, `NaN`, a negative or a 1e308
+//!   counter is an error naming the line. Gauges may hold anything. vLLM's reader also refuses
+//!   sample timestamps outside 2000–2099.
 //! * **A cut-off scrape is refused**, never read as a smaller one: a last line without its line
 //!   end (every line of the format ends with one; a sample's value or a `# TYPE` may be cut;
 //!   `# EOF` may end the text as it is), and a
@@ -157,6 +161,16 @@ const MID_LINE: &str = "the scrape ends mid-line (cut off?)";
 
 /// Parses a whole exposition text (see the module docs).
 pub fn parse_exposition(text: &str) -> Result<Scrape, ExpositionError> {
+    parse_exposition_with(text, false)
+}
+
+/// [`parse_exposition`], and with `check_instants` every sample timestamp must also lie in
+/// 2000–2099 ([`crate::plausible::instant_ms`]): a pilot's scrape is from this century, and a
+/// timestamp in the year 5138 or 1970 is a unit mistake that would make every rate wrong.
+pub(crate) fn parse_exposition_with(
+    text: &str,
+    check_instants: bool,
+) -> Result<Scrape, ExpositionError> {
     let mut scrape = Scrape::default();
     let last_line = text.lines().count() as u64;
     let unterminated = !text.ends_with('\n');
@@ -226,6 +240,10 @@ pub fn parse_exposition(text: &str) -> Result<Scrape, ExpositionError> {
         if sample.name.ends_with("_created") {
             continue;
         }
+        if check_instants && let Some(ms) = sample.timestamp_ms {
+            crate::plausible::instant_ms(ms)
+                .map_err(|why| fail(format!("{}: the sample's timestamp: {why}", sample.name)))?;
+        }
         let family_name = family_of(&scrape, &sample.name);
         let family = scrape
             .families
@@ -236,6 +254,10 @@ pub fn parse_exposition(text: &str) -> Result<Scrape, ExpositionError> {
                 help: None,
                 samples: Vec::new(),
             });
+        if is_count_sample(family, &sample.name) {
+            crate::plausible::check(crate::plausible::Quantity::Count, sample.value)
+                .map_err(|e| fail(format!("{}: {e}", sample.name)))?;
+        }
         if family.kind == MetricType::Histogram {
             let labels = sample.labels.iter().filter(|(k, _)| k != "le").cloned();
             series.insert((family.name.clone(), labels.collect()), line_no);
@@ -244,6 +266,19 @@ pub fn parse_exposition(text: &str) -> Result<Scrape, ExpositionError> {
     }
     check_histograms(&scrape, &series)?;
     Ok(scrape)
+}
+
+/// True for a sample that counts ([`crate::plausible::Quantity::Count`]: finite, ≥ 0, ≤ 2⁵³): a
+/// counter's value, a histogram's `_bucket`, `_count` and `_sum`, a summary's `_count` and
+/// `_sum`. Gauges and untyped samples may be anything (`NaN` included).
+fn is_count_sample(family: &MetricFamily, sample_name: &str) -> bool {
+    let suffix = sample_name.strip_prefix(family.name.as_str());
+    match family.kind {
+        MetricType::Counter => matches!(suffix, Some("" | "_total")),
+        MetricType::Histogram => matches!(suffix, Some("_bucket" | "_count" | "_sum")),
+        MetricType::Summary => matches!(suffix, Some("_count" | "_sum")),
+        MetricType::Gauge | MetricType::Untyped => false,
+    }
 }
 
 /// Every histogram series has its `+Inf` bucket, `_count` and `_sum` (see the module docs).

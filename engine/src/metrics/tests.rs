@@ -393,3 +393,136 @@ fn a_histogram_cut_before_its_inf_bucket_count_or_sum_is_refused() {
          line of a scrape ends with one)"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Plausibility (crate::plausible): the real loaded scrape with one impossible value.
+
+/// The loaded scrape with the line containing `from` replaced by `to` (one or more lines).
+fn loaded_with(from: &str, to: &str) -> String {
+    let text = fixture("metrics_vllm_0_25_1_loaded.txt");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(from))
+        .unwrap_or_else(|| panic!("no line starts with {from:?}"))
+        .to_string();
+    text.replacen(&line, to, 1)
+}
+
+fn line_of(text: &str, start: &str) -> u64 {
+    text.lines().position(|l| l.starts_with(start)).unwrap() as u64 + 1
+}
+
+#[test]
+fn a_counter_of_1e308_in_two_series_is_refused_naming_line_and_family() {
+    let text = loaded_with(
+        "vllm:prompt_tokens_total{",
+        "vllm:prompt_tokens_total{engine=\"0\",model_name=\"opt-125m-tp2\"} 1e308\n\
+         vllm:prompt_tokens_total{engine=\"1\",model_name=\"opt-125m-tp2\"} 1e308",
+    );
+    let line = line_of(&text, "vllm:prompt_tokens_total{");
+    let err = VllmSnapshot::parse(&text).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "line {line}: vllm:prompt_tokens_total: 1e308 is not a possible count (must be at \
+             most 2^53 = 9,007,199,254,740,992)"
+        )
+    );
+    // Two series that are each a count but whose sum is not: refused naming the family.
+    let text = loaded_with(
+        "vllm:prompt_tokens_total{",
+        "vllm:prompt_tokens_total{engine=\"0\",model_name=\"opt-125m-tp2\"} 9007199254740992\n\
+         vllm:prompt_tokens_total{engine=\"1\",model_name=\"opt-125m-tp2\"} 9007199254740992",
+    );
+    let err = VllmSnapshot::parse(&text).unwrap_err();
+    assert!(matches!(err, MetricsError::Implausible(_)), "{err:?}");
+    assert!(
+        err.to_string()
+            .starts_with("vllm:prompt_tokens: the sum over 2 series is 1.8014398509481984e16"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_infinite_or_negative_counter_and_histogram_value_are_refused() {
+    let text = loaded_with(
+        "vllm:num_preemptions_total{",
+        "vllm:num_preemptions_total{engine=\"0\",model_name=\"opt-125m-tp2\"} +Inf",
+    );
+    let line = line_of(&text, "vllm:num_preemptions_total{");
+    let err = VllmSnapshot::parse(&text).unwrap_err();
+    assert!(
+        err.to_string().starts_with(&format!(
+            "line {line}: vllm:num_preemptions_total: inf is not a possible count"
+        )),
+        "{err}"
+    );
+    let text = loaded_with(
+        "vllm:e2e_request_latency_seconds_sum{",
+        "vllm:e2e_request_latency_seconds_sum{engine=\"0\",model_name=\"opt-125m-tp2\"} -12.5",
+    );
+    let err = VllmSnapshot::parse(&text).unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "vllm:e2e_request_latency_seconds_sum: -12.5 is not a possible count (must be finite and ≥ 0)"
+        ),
+        "{err}"
+    );
+    let text = loaded_with(
+        "vllm:kv_cache_usage_perc{",
+        "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"opt-125m-tp2\"} 7.5",
+    );
+    let err = VllmSnapshot::parse(&text).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "vllm:kv_cache_usage_perc: 7.5 is not a possible fraction (must be between 0 and 1)"
+    );
+}
+
+#[test]
+fn sample_timestamps_in_5138_or_1970_are_refused() {
+    let sample = "vllm:num_requests_running{engine=\"0\",model_name=\"opt-125m-tp2\"}";
+    // 1e14 ms is the year 5138; 1000 ms is 1970-01-01T00:00:01Z.
+    for (stamp, year) in [("100000000000000", "5138"), ("1000", "1970")] {
+        let text = loaded_with(sample, &format!("{sample} 64.0 {stamp}"));
+        let line = line_of(&text, sample);
+        let err = VllmSnapshot::parse(&text).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "line {line}: vllm:num_requests_running: the sample's timestamp: the instant ({year}-"
+            )),
+            "{err}"
+        );
+        assert!(
+            err.ends_with(
+                "is not between 2000-01-01 and 2100-01-01: a wrong unit or a placeholder date?"
+            ),
+            "{err}"
+        );
+    }
+    // A timestamp of this century is kept.
+    let text = loaded_with(sample, &format!("{sample} 64.0 1772442000000"));
+    assert_eq!(
+        VllmSnapshot::parse(&text).unwrap().timestamp_ms,
+        Some(1_772_442_000_000)
+    );
+}
+
+#[test]
+fn scrapes_years_apart_or_a_microsecond_apart_have_no_rates() {
+    let (idle, loaded) = (idle(), loaded());
+    // scraped_at in 1970 and 2026: 56 years.
+    let err = vllm_window(&idle, &loaded, Some(1.772e9)).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("the time between the scrapes: 1772000000 s is not a possible window"),
+        "{err}"
+    );
+    assert!(vllm_window(&idle, &loaded, Some(1e-6)).is_err());
+    let window = vllm_window(&idle, &loaded, Some(60.0)).unwrap();
+    assert!(window.request_rate_per_s.unwrap().is_finite());
+    // Every figure is finite, so the stored window reads back as it was.
+    let json = serde_json::to_string(&window).unwrap();
+    let back: VllmWindow = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, window);
+}

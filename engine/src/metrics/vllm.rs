@@ -37,8 +37,15 @@
 //! `vllm:gpu_cache_usage_perc`; `vllm:prefix_cache_*` (tokens) or `vllm:gpu_prefix_cache_*`
 //! (blocks, 0.8). The new name wins when both are exposed. Series of several engines (data
 //! parallel ranks) and models are summed; KV-cache usage takes the highest engine.
+//!
+//! **Plausibility** ([`crate::plausible`]): counters and histogram series must be counts (finite,
+//! ≥ 0, ≤ 2⁵³) one by one (the parser) and summed over their series (here, naming the family);
+//! KV-cache usage, `gpu_memory_utilization` and the prefix-cache hit rate are fractions (0–1);
+//! sample timestamps lie in 2000–2099; the time between two scrapes lies between 1 ms and 10⁸ s.
+//! Anything else is [`MetricsError::Implausible`] (or an exposition error naming the line).
 
-use super::exposition::{ExpositionError, Scrape, parse_exposition};
+use super::exposition::{ExpositionError, Scrape, parse_exposition_with};
+use crate::plausible::{self, Quantity};
 use crate::stats::{BucketQuantile, CumulativeBucket, histogram_quantile};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -310,12 +317,17 @@ pub enum MetricsError {
     BucketsChanged { metric: String },
     #[error("the time between the scrapes must be a positive number of seconds")]
     InvalidElapsed,
+    /// A value, sum or derived figure that cannot be real ([`crate::plausible`]): a counter
+    /// summed over its series beyond 2⁵³, KV-cache usage above 1, scrapes years apart.
+    #[error("{0}")]
+    Implausible(String),
 }
 
 impl VllmSnapshot {
-    /// Parses a `/metrics` text and reads it as a vLLM snapshot.
+    /// Parses a `/metrics` text and reads it as a vLLM snapshot. Sample timestamps must lie in
+    /// 2000–2099 (an error naming the line otherwise; see [`crate::plausible`]).
     pub fn parse(text: &str) -> Result<Self, MetricsError> {
-        Self::from_scrape(&parse_exposition(text)?)
+        Self::from_scrape(&parse_exposition_with(text, true)?)
     }
 
     /// Reads a parsed scrape as a vLLM snapshot; `NotVllm` when it has no `vllm:` metric.
@@ -337,32 +349,44 @@ impl VllmSnapshot {
                 .into_iter()
                 .collect()
         };
-        let mut requests_by_finished_reason = BTreeMap::new();
+        let mut by_reason: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         if let Some(family) = scrape.family("vllm:request_success") {
             for sample in family.value_samples() {
                 let reason = sample.label("finished_reason").unwrap_or("unknown");
-                *requests_by_finished_reason
+                by_reason
                     .entry(reason.to_owned())
-                    .or_insert(0.0) += sample.value;
+                    .or_default()
+                    .push(sample.value);
             }
+        }
+        let mut requests_by_finished_reason = BTreeMap::new();
+        for (reason, values) in by_reason {
+            let what = format!("vllm:request_success_total{{finished_reason=\"{reason}\"}}");
+            let sum = plausible::checked_sum(&what, values).map_err(MetricsError::Implausible)?;
+            requests_by_finished_reason.insert(reason, sum);
         }
         let (prefix_queries, prefix_hits, prefix_metric) = match sum_first(
             scrape,
             &["vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries"],
-        ) {
+        )? {
             Some((name, queries)) => {
                 let hits_name = name.replace("queries", "hits");
-                let hits = sum_first(scrape, &[hits_name.as_str()]).map(|(_, v)| v);
+                let hits = sum_first(scrape, &[hits_name.as_str()])?.map(|(_, v)| v);
                 (Some(queries), hits, Some(name))
             }
             None => (None, None, None),
         };
+        let requests_finished = plausible::checked_sum(
+            "vllm:request_success_total (all finish reasons)",
+            requests_by_finished_reason.values().copied(),
+        )
+        .map_err(MetricsError::Implausible)?;
         let totals = VllmTotals {
-            requests_finished: requests_by_finished_reason.values().sum(),
+            requests_finished,
             requests_by_finished_reason,
-            prompt_tokens: sum_first(scrape, &["vllm:prompt_tokens"]).map(|(_, v)| v),
-            generation_tokens: sum_first(scrape, &["vllm:generation_tokens"]).map(|(_, v)| v),
-            preemptions: sum_first(scrape, &["vllm:num_preemptions"]).map(|(_, v)| v),
+            prompt_tokens: sum_first(scrape, &["vllm:prompt_tokens"])?.map(|(_, v)| v),
+            generation_tokens: sum_first(scrape, &["vllm:generation_tokens"])?.map(|(_, v)| v),
+            preemptions: sum_first(scrape, &["vllm:num_preemptions"])?.map(|(_, v)| v),
             prefix_cache_queries: prefix_queries,
             prefix_cache_hits: prefix_hits,
             prefix_cache_metric: prefix_metric,
@@ -378,25 +402,41 @@ impl VllmSnapshot {
                     .reduce(f64::max)?;
                 Some((name.to_owned(), max))
             });
+        if let Some((name, usage)) = &kv {
+            plausible::check(Quantity::Fraction, *usage)
+                .map_err(|e| MetricsError::Implausible(format!("{name}: {e}")))?;
+        }
         let gauges = VllmGauges {
-            requests_running: sum_first(scrape, &["vllm:num_requests_running"]).map(|(_, v)| v),
-            requests_waiting: sum_first(scrape, &["vllm:num_requests_waiting"]).map(|(_, v)| v),
+            requests_running: sum_first(scrape, &["vllm:num_requests_running"])?.map(|(_, v)| v),
+            requests_waiting: sum_first(scrape, &["vllm:num_requests_waiting"])?.map(|(_, v)| v),
             kv_cache_usage: kv.as_ref().map(|(_, v)| *v),
             kv_cache_usage_metric: kv.map(|(name, _)| name),
         };
-        let histograms = VllmHistogram::ALL
-            .into_iter()
-            .filter_map(|kind| read_histogram(scrape, kind))
-            .collect();
+        let mut histograms = Vec::new();
+        for kind in VllmHistogram::ALL {
+            if let Some(h) = read_histogram(scrape, kind)? {
+                histograms.push(h);
+            }
+        }
+        let cache_config = read_cache_config(scrape);
+        if let Some(u) = cache_config.as_ref().and_then(|c| c.gpu_memory_utilization) {
+            plausible::check(Quantity::Fraction, u).map_err(|e| {
+                MetricsError::Implausible(format!(
+                    "vllm:cache_config_info{{gpu_memory_utilization}}: {e}"
+                ))
+            })?;
+        }
+        let process_start_time_s = sum_first(scrape, &["process_start_time_seconds"])?
+            .map(|(_, v)| v)
+            .filter(|v| v.is_finite());
         Ok(VllmSnapshot {
             model_names: distinct("model_name"),
             engines: distinct("engine"),
             timestamp_ms: scrape.latest_timestamp_ms(),
-            process_start_time_s: sum_first(scrape, &["process_start_time_seconds"])
-                .map(|(_, v)| v),
+            process_start_time_s,
             totals,
             gauges,
-            cache_config: read_cache_config(scrape),
+            cache_config,
             histograms,
         })
     }
@@ -470,6 +510,17 @@ pub fn vllm_window(
             _ => (None, ElapsedSource::Unknown),
         },
     };
+    // Rates divide by Δt: a Δt of years is a wrong date (a scrape "taken" in 1970 or 5138), one
+    // below a millisecond would make every rate enormous (see crate::plausible).
+    if let Some(s) = elapsed_s
+        && !(1e-3..=plausible::DURATION_MAX_S).contains(&s)
+    {
+        return Err(MetricsError::Implausible(format!(
+            "the time between the scrapes: {} s is not a possible window (must be between \
+                 1 ms and 1e8 s ≈ 3.2 years; is a scrape time in the wrong unit or year?)",
+            plausible::fmt_value(s)
+        )));
+    }
     let delta =
         |metric: &str, a: Option<f64>, b: Option<f64>| -> Result<Option<f64>, MetricsError> {
             match (a, b) {
@@ -612,7 +663,13 @@ pub fn vllm_window(
         prompt_tokens_per_s: rate(totals.prompt_tokens),
         generation_tokens_per_s: rate(totals.generation_tokens),
         prefix_cache_hit_rate: match (totals.prefix_cache_hits, totals.prefix_cache_queries) {
-            (Some(hits), Some(queries)) if queries > 0.0 => Some(hits / queries),
+            (Some(hits), Some(queries)) if queries > 0.0 => Some(
+                plausible::check(Quantity::Fraction, hits / queries).map_err(|e| {
+                    MetricsError::Implausible(format!(
+                        "the prefix-cache hit rate (Δ hits ÷ Δ queries): {e}"
+                    ))
+                })?,
+            ),
             _ => None,
         },
         mean_in_flight: rate(e2e_sum),
@@ -670,17 +727,53 @@ pub fn lasting_queue(samples: &[WaitingSample]) -> (Option<LimitAlarm>, Vec<Stri
     (None, notes)
 }
 
-/// The first of `names` present, with its value samples summed.
-fn sum_first(scrape: &Scrape, names: &[&str]) -> Option<(String, f64)> {
-    names.iter().find_map(|&name| {
+/// The first of `names` present, with its value samples summed; the sum (and every value) must
+/// be a count ([`crate::plausible::checked_sum`]): two series of 1e308 are refused, naming the
+/// family, rather than summed to infinity.
+fn sum_first(scrape: &Scrape, names: &[&str]) -> Result<Option<(String, f64)>, MetricsError> {
+    let found = names.iter().find_map(|&name| {
         let family = scrape.family(name)?;
         let mut samples = family.value_samples().peekable();
         samples.peek()?;
-        Some((name.to_owned(), samples.map(|s| s.value).sum()))
-    })
+        Some((name, samples.map(|s| s.value).collect::<Vec<f64>>()))
+    });
+    match found {
+        None => Ok(None),
+        Some((name, values)) => plausible::checked_sum(name, values)
+            .map(|sum| Some((name.to_owned(), sum)))
+            .map_err(MetricsError::Implausible),
+    }
 }
 
-fn read_histogram(scrape: &Scrape, kind: VllmHistogram) -> Option<CumulativeHistogram> {
+fn read_histogram(
+    scrape: &Scrape,
+    kind: VllmHistogram,
+) -> Result<Option<CumulativeHistogram>, MetricsError> {
+    let Some(h) = read_histogram_unchecked(scrape, kind) else {
+        return Ok(None);
+    };
+    // Sums across series: each bucket, the count and the sum stay counts.
+    let implausible = MetricsError::Implausible;
+    let bad = |what: &str, v: f64| {
+        plausible::check(Quantity::Count, v).map_err(|e| {
+            implausible(format!(
+                "{}{what} summed over its series: {e}; the values are not real counts",
+                h.metric
+            ))
+        })
+    };
+    for b in &h.buckets {
+        bad(
+            &format!("_bucket{{le=\"{}\"}}", plausible::fmt_value(b.le)),
+            b.count,
+        )?;
+    }
+    bad("_count", h.count)?;
+    bad("_sum", h.sum)?;
+    Ok(Some(h))
+}
+
+fn read_histogram_unchecked(scrape: &Scrape, kind: VllmHistogram) -> Option<CumulativeHistogram> {
     kind.metric_names().iter().find_map(|&name| {
         let family = scrape.family(name)?;
         let mut by_edge: Vec<CumulativeBucket> = Vec::new();
