@@ -7,8 +7,13 @@
 //! * Tasks and metrics come out sorted by task, then metric, then filter, so output is stable.
 //! * `n-samples.<task>.effective` (falling back to `sample_len`) gives the sample count, and
 //!   `higher_is_better.<task>.<metric>` the direction, when present.
+//! * Plausibility ([`crate::plausible`]): metrics that are fractions by definition (`acc`,
+//!   `acc_norm`, `exact_match`, `pass@k`, `mc1`/`mc2`, IFEval's `*_acc`; see
+//!   [`is_fraction_metric`]) must lie in 0–1, and every stderr must be finite and ≥ 0. Other
+//!   metrics (perplexity, BLEU 0–100, Matthews correlation −1…1) are only required to be numbers.
 
 use super::error::{Ctx, QualityError, QualityErrorKind as K};
+use crate::plausible::{self, Quantity};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -88,6 +93,10 @@ pub fn parse_lm_eval_results(file: &str, text: &str) -> Result<LmEvalResults, Qu
                     format!("expected a number, found {value}"),
                 ));
             };
+            if is_fraction_metric(metric) {
+                plausible::check(Quantity::Fraction, value)
+                    .map_err(|e| ctx.err(K::InvalidValue, Some(&field), e.message))?;
+            }
             let stderr_key = format!("{metric}_stderr,{filter}");
             let stderr = match fields.get(&stderr_key) {
                 None | Some(Value::Null) => None,
@@ -101,6 +110,15 @@ pub fn parse_lm_eval_results(file: &str, text: &str) -> Result<LmEvalResults, Qu
                     ));
                 }
             };
+            if let Some(se) = stderr {
+                plausible::check(Quantity::StdError, se).map_err(|e| {
+                    ctx.err(
+                        K::InvalidValue,
+                        Some(&format!("results.{task}.{stderr_key}")),
+                        e.message,
+                    )
+                })?;
+            }
             let higher_is_better = doc
                 .pointer(&format!(
                     "/higher_is_better/{}/{}",
@@ -125,6 +143,21 @@ pub fn parse_lm_eval_results(file: &str, text: &str) -> Result<LmEvalResults, Qu
         lm_eval_version: text_of("lm_eval_version"),
         metrics,
     })
+}
+
+/// True for lm-eval metrics that are a fraction of the samples by definition, so must lie in
+/// 0–1: accuracies (`acc`, `acc_norm`, `acc_mutual_info`, IFEval's `prompt_level_strict_acc`
+/// and the like), `exact_match`, `pass@k`, TruthfulQA's `mc1`/`mc2`. Not `f1` or `exact`
+/// (SQuAD reports those in per cent), nor `mcc`, `bleu`, perplexities.
+pub fn is_fraction_metric(metric: &str) -> bool {
+    metric == "acc"
+        || metric.starts_with("acc_")
+        || metric.ends_with("_acc")
+        || metric == "accuracy"
+        || metric.starts_with("exact_match")
+        || metric.starts_with("pass@")
+        || metric == "mc1"
+        || metric == "mc2"
 }
 
 /// JSON pointer escaping of one path segment.

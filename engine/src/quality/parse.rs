@@ -233,6 +233,14 @@ fn finish_run(
                 ));
             }
             (Some(s), None) => {
+                if !s.is_finite() {
+                    // `NaN`/`inf` in a CSV cell parse as numbers: the shared message.
+                    let why = crate::plausible::check(crate::plausible::Quantity::Fraction, s)
+                        .err()
+                        .map(|e| e.message)
+                        .unwrap_or_default();
+                    return Err(ctx.err(K::InvalidValue, Some("score"), why));
+                }
                 if !(0.0..=1.0).contains(&s) {
                     return Err(ctx.err(
                         K::InvalidValue,

@@ -473,3 +473,62 @@ fn a_cut_off_lm_eval_result_is_refused() {
     }
     assert!(!whole.metrics.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Plausibility (crate::plausible): the real lm-eval result with one impossible value.
+
+#[test]
+fn lm_eval_refuses_an_accuracy_of_7_5_and_a_negative_stderr() {
+    let text = lm_eval_fixture_text();
+    let key = "\"exact_match,strict-match\": 0.9520264681555004";
+    assert!(text.contains(key));
+    let bad = text.replacen(key, "\"exact_match,strict-match\": 7.5", 1);
+    let e = parse_lm_eval_results("results.json", &bad).unwrap_err();
+    assert_eq!(e.kind, QualityErrorKind::InvalidValue);
+    assert_eq!(
+        e.to_string(),
+        "results.json: field \"results.gsm8k_platinum_cot_llama.exact_match,strict-match\": 7.5 \
+         is not a possible fraction (must be between 0 and 1)"
+    );
+    let key = "\"exact_match_stderr,strict-match\": 0.006148821569571143";
+    assert!(text.contains(key));
+    let bad = text.replacen(key, "\"exact_match_stderr,strict-match\": -1", 1);
+    let e = parse_lm_eval_results("results.json", &bad).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "results.json: field \"results.gsm8k_platinum_cot_llama.exact_match_stderr,strict-match\": \
+         -1 is not a possible standard error (must be finite and ≥ 0)"
+    );
+    // Metrics that are not fractions (perplexity, BLEU 0–100) may exceed 1.
+    let ppl = text.replacen(
+        "\"exact_match,strict-match\": 0.9520264681555004",
+        "\"word_perplexity,none\": 12.5",
+        1,
+    );
+    assert!(parse_lm_eval_results("results.json", &ppl).is_ok());
+    assert!(lmeval::is_fraction_metric("acc_norm"));
+    assert!(lmeval::is_fraction_metric("prompt_level_strict_acc"));
+    assert!(lmeval::is_fraction_metric("pass@1"));
+    assert!(!lmeval::is_fraction_metric("f1"));
+    assert!(!lmeval::is_fraction_metric("bleu"));
+}
+
+#[test]
+fn an_evaluation_run_score_of_nan_or_infinity_is_refused_with_its_line() {
+    let set = parse_set_csv(
+        "set.csv",
+        "id,question,accepted_answer\nq1,What?,a\nq2,Why?,b\n",
+    )
+    .unwrap();
+    let e = parse_run_csv("run.csv", "id,score\nq1,0.5\nq2,inf\n", &set).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "run.csv line 3: field \"score\": inf is not a possible fraction (must be between 0 and 1)"
+    );
+    let e = parse_run_csv("run.csv", "id,score\nq1,NaN\n", &set).unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert!(
+        e.message.starts_with("NaN is not a possible fraction"),
+        "{e}"
+    );
+}

@@ -58,11 +58,27 @@ pub fn human_readable_count(text: &str) -> Option<u64> {
     number.parse::<u64>().ok()?.checked_mul(multiplier)
 }
 
-/// A token count flag (see [`human_readable_count`]), refused naming the flag.
+/// A token count flag (see [`human_readable_count`]), refused naming the flag; at most 2⁵³
+/// ([`crate::plausible::COUNT_MAX`]).
 fn count(flag: &str, value: &str) -> Result<u64, String> {
-    human_readable_count(value).ok_or_else(|| {
+    let n = human_readable_count(value).ok_or_else(|| {
         format!("{flag}: `{value}` is not a token count (a number such as 32768, 32k or 32K)")
-    })
+    })?;
+    crate::plausible::count_u64(n).map_err(|e| format!("{flag}: {e}"))
+}
+
+/// `--gpu-memory-utilization`: a fraction of the GPU's memory, above 0 and at most 1
+/// ([`crate::plausible::Quantity::Fraction`]); `7.5`, `NaN` and `inf` are refused.
+fn utilisation(flag: &str, value: &str) -> Result<f64, String> {
+    let u: f64 = number(flag, value)?;
+    let u = crate::plausible::check(crate::plausible::Quantity::Fraction, u)
+        .map_err(|e| format!("{flag}: {e}"))?;
+    if u == 0.0 {
+        return Err(format!(
+            "{flag}: 0 is not a possible utilisation (vLLM needs a fraction above 0)"
+        ));
+    }
+    Ok(u)
 }
 
 fn boolean(flag: &str, value: &str) -> Result<bool, String> {
@@ -142,10 +158,14 @@ pub fn apply_vllm_args(context: &mut RunContext, args: &[String]) -> Result<(), 
             "--max-num-batched-tokens" => {
                 context.max_num_batched_tokens = Some(count(flag, &value)?)
             }
-            "--max-num-seqs" => context.max_num_seqs = Some(number(flag, &value)?),
+            "--max-num-seqs" => {
+                let n: u64 = number(flag, &value)?;
+                context.max_num_seqs =
+                    Some(crate::plausible::count_u64(n).map_err(|e| format!("{flag}: {e}"))?)
+            }
             "--max-model-len" => context.max_model_len = Some(count(flag, &value)?),
             "--gpu-memory-utilization" => {
-                context.gpu_memory_utilization = Some(number(flag, &value)?)
+                context.gpu_memory_utilization = Some(utilisation(flag, &value)?)
             }
             "--enable-prefix-caching" => context.prefix_caching = Some(boolean(flag, &value)?),
             "--enforce-eager" => context.cuda_graphs = Some(!boolean(flag, &value)?),

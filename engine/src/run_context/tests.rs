@@ -258,3 +258,36 @@ fn token_counts_read_as_vllm_reads_them() {
     let refused = parse("vllm serve Qwen/Qwen2.5-7B --max-model-len lots").unwrap_err();
     assert!(refused.0.contains("--max-model-len"), "{}", refused.0);
 }
+
+// Plausibility (crate::plausible): impossible flag values are refused naming the flag.
+#[test]
+fn an_impossible_utilisation_or_count_is_refused() {
+    for (value, words) in [
+        (
+            "7.5",
+            "7.5 is not a possible fraction (must be between 0 and 1)",
+        ),
+        ("NaN", "NaN is not a possible fraction"),
+        ("-0.5", "-0.5 is not a possible fraction"),
+        ("0", "0 is not a possible utilisation"),
+    ] {
+        let e = parse(&format!("vllm serve m --gpu-memory-utilization {value}")).unwrap_err();
+        assert!(
+            e.0.starts_with("--gpu-memory-utilization: ") && e.0.contains(words),
+            "{value}: {e}"
+        );
+    }
+    let e = parse("vllm serve m --max-num-seqs 18446744073709551615").unwrap_err();
+    assert!(
+        e.0.starts_with("--max-num-seqs: 18446744073709551615 is not a possible count"),
+        "{e}"
+    );
+    let e = parse("vllm serve m --max-model-len 16384T").unwrap_err();
+    assert!(e.0.starts_with("--max-model-len: "), "{e}");
+    // Real values still read.
+    let c = parse("vllm serve m --gpu-memory-utilization 0.9 --max-model-len 32K").unwrap();
+    assert_eq!(
+        (c.gpu_memory_utilization, c.max_model_len),
+        (Some(0.9), Some(32_768))
+    );
+}

@@ -22,12 +22,19 @@
 //!   and whether custom all-reduce is off;
 //! * the reason vLLM refused to start, if it did.
 //!
+//! Every memory figure read must be one a GPU can have ([`crate::plausible`]: finite and at most
+//! 2 TiB per device; the available KV memory, activation, non-torch and graph figures may be
+//! negative, since vLLM prints shortfalls that way), the utilisation a fraction and numbers keep
+//! their exponent (`1e308 GiB` is 1e308, refused, not 1); an impossible figure is an error naming
+//! the line and field.
+//!
 //! A text with none of the key lines is an error. [`compare`] then sets a prediction beside the
 //! log: difference in tokens and in per cent, and a loud note when the prediction said "fits"
 //! and vLLM refused (the one direction the engine must not err in).
 
 use super::estimate::{SizingResult, num};
 use super::{SizingError, round2};
+use crate::plausible::{self, Quantity};
 use serde::{Deserialize, Serialize};
 
 /// What a start-up log says. Every field is optional: logs differ by version and by what was
@@ -151,11 +158,23 @@ fn leading_number(text: &str) -> Option<f64> {
         }
         end = i + c.len_utf8();
     }
-    let cleaned: String = text[..end]
+    let mut cleaned: String = text[..end]
         .trim_end_matches(['.', ','])
         .chars()
         .filter(|c| *c != ',')
         .collect();
+    // An exponent (`1e308 GiB`) belongs to the number: without it, 1e308 would read as 1.
+    if !cleaned.is_empty() && end == text[..end].trim_end_matches(['.', ',']).len() {
+        let rest = &text[end..];
+        if let Some(exp) = rest.strip_prefix(['e', 'E']) {
+            let sign = usize::from(exp.starts_with(['+', '-']));
+            let digits = exp[sign..].bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 0 {
+                cleaned.push('e');
+                cleaned.push_str(&exp[..sign + digits]);
+            }
+        }
+    }
     // 400 digits parse as infinity: no figure of a log is that.
     cleaned.parse().ok().filter(|v: &f64| v.is_finite())
 }
@@ -205,15 +224,26 @@ const REFUSALS: [&str; 7] = [
 /// KV tokens, maximum concurrency, GPU blocks, total GPU memory) is present.
 pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
     let mut log = StartupLog::default();
-    for raw in text.lines() {
+    for (index, raw) in text.lines().enumerate() {
         let line = strip_ansi(raw);
         let line = line.as_str();
+        // Every figure read is checked against what a GPU can have (crate::plausible).
+        let check = |field: &str, quantity: Quantity, v: f64| -> Result<f64, SizingError> {
+            plausible::check(quantity, v).map_err(|e| {
+                SizingError::StartupLog(format!("line {}: field \"{field}\": {e}", index + 1))
+            })
+        };
+        let check_opt = |field: &str, quantity: Quantity, v: Option<f64>| {
+            v.map(|v| check(field, quantity, v)).transpose()
+        };
+        const GIB: Quantity = Quantity::MemoryGib;
+        const SIGNED_GIB: Quantity = Quantity::SignedMemoryGib;
 
         if let Some(v) = number_after(line, "Model loading took")
             .or_else(|| number_after(line, "Loading model weights took"))
             .or_else(|| number_after(line, "model weights take"))
         {
-            keep_max(&mut log.weights_gib, v);
+            keep_max(&mut log.weights_gib, check("weights_gib", GIB, v)?);
         }
         if let Some(v) = number_after(line, "Available KV cache memory:")
             .or_else(|| number_after(line, "the rest of the memory reserved for KV Cache is"))
@@ -221,7 +251,10 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
             // V1's refusal: "… is needed, which is larger than the available KV cache memory (N GiB)".
             .or_else(|| number_after(line, "larger than the available KV cache memory ("))
         {
-            keep_min(&mut log.available_kv_gib, v);
+            keep_min(
+                &mut log.available_kv_gib,
+                check("available_kv_gib", SIGNED_GIB, v)?,
+            );
         }
         if let Some(v) = number_after(line, "GPU KV cache size:") {
             let tokens = v as u64;
@@ -233,7 +266,10 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
                 leading_number(rest).map(|v| v as u64),
             );
             if let Some(v) = number_after(rest, "per request:") {
-                first(&mut log.max_concurrency, Some(v));
+                first(
+                    &mut log.max_concurrency,
+                    Some(check("max_concurrency", Quantity::Rate, v)?),
+                );
             }
         }
         if let Some(v) = number_after(line, "GPU blocks:")
@@ -251,7 +287,10 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
             .or_else(|| number_after(line, "total_gpu_memory="))
             .or_else(|| number_after(line, "total_gpu_memory:"))
         {
-            first(&mut log.total_gpu_memory_gib, Some(v));
+            first(
+                &mut log.total_gpu_memory_gib,
+                Some(check("total_gpu_memory_gib", GIB, v)?),
+            );
         }
         if let Some(v) = number_after(line, "gpu_memory_utilization (")
             .or_else(|| number_after(line, "gpu_memory_utilization="))
@@ -260,48 +299,81 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
             .or_else(|| number_after(line, "--gpu_memory_utilization"))
             .or_else(|| number_after(line, "Desired GPU memory utilization is ("))
         {
-            first(&mut log.gpu_memory_utilization, Some(v));
+            first(
+                &mut log.gpu_memory_utilization,
+                Some(check("gpu_memory_utilization", Quantity::Fraction, v)?),
+            );
         }
         if line.contains("total_gpu_memory (")
             && let Some(v) = number_after(line, ") = ")
         {
-            first(&mut log.requested_memory_gib, Some(v));
+            first(
+                &mut log.requested_memory_gib,
+                Some(check("requested_memory_gib", GIB, v)?),
+            );
         }
         if let Some(rest) = after(line, "Desired GPU memory utilization is (") {
-            first(&mut log.requested_memory_gib, number_after(rest, ","));
+            first(
+                &mut log.requested_memory_gib,
+                check_opt("requested_memory_gib", GIB, number_after(rest, ","))?,
+            );
         }
         if let Some(rest) = after(line, "Free memory on device (") {
-            first(&mut log.total_gpu_memory_gib, number_after(rest, "/"));
+            first(
+                &mut log.total_gpu_memory_gib,
+                check_opt("total_gpu_memory_gib", GIB, number_after(rest, "/"))?,
+            );
         }
         if let Some(v) = number_after(line, "non_torch_memory takes")
             .or_else(|| number_after(line, "non_torch_memory="))
         {
-            keep_max(&mut log.non_torch_gib, v);
+            keep_max(
+                &mut log.non_torch_gib,
+                check("non_torch_gib", SIGNED_GIB, v)?,
+            );
         }
         if let Some(v) = number_after(line, "PyTorch activation peak memory takes") {
-            keep_max(&mut log.activation_gib, v);
+            keep_max(
+                &mut log.activation_gib,
+                check("activation_gib", SIGNED_GIB, v)?,
+            );
         }
         if let Some(rest) = after(line, "Actual usage is") {
             if let Some(w) = leading_number(rest) {
-                keep_max(&mut log.weights_gib, w);
+                keep_max(&mut log.weights_gib, check("weights_gib", GIB, w)?);
             }
             if let Some(a) = after(rest, "GiB for weight,").and_then(leading_number) {
-                keep_max(&mut log.activation_gib, a);
+                keep_max(
+                    &mut log.activation_gib,
+                    check("activation_gib", SIGNED_GIB, a)?,
+                );
             }
             if let Some(n) = after(rest, "GiB for peak activation,").and_then(leading_number) {
-                keep_max(&mut log.non_torch_gib, n);
+                keep_max(
+                    &mut log.non_torch_gib,
+                    check("non_torch_gib", SIGNED_GIB, n)?,
+                );
             }
             if let Some(g) = after(rest, "GiB for non-torch memory, and").and_then(leading_number) {
-                keep_max(&mut log.cuda_graph_gib, g);
+                keep_max(
+                    &mut log.cuda_graph_gib,
+                    check("cuda_graph_gib", SIGNED_GIB, g)?,
+                );
             }
         }
         if line.contains("Graph capturing finished")
             && let Some(v) = number_after(line, ", took")
         {
-            keep_max(&mut log.cuda_graph_gib, v);
+            keep_max(
+                &mut log.cuda_graph_gib,
+                check("cuda_graph_gib", SIGNED_GIB, v)?,
+            );
         }
         if let Some(v) = number_after(line, "CUDA graph pool memory:") {
-            keep_max(&mut log.cuda_graph_gib, v);
+            keep_max(
+                &mut log.cuda_graph_gib,
+                check("cuda_graph_gib", SIGNED_GIB, v)?,
+            );
         }
 
         if log.vllm_version.is_none() {
@@ -585,6 +657,36 @@ mod tests {
         .unwrap();
         assert_eq!(log.weights_gib, None);
         assert_eq!(log.kv_tokens(), Some(192));
+    }
+
+    #[test]
+    fn a_memory_figure_no_gpu_has_is_refused_naming_line_and_field() {
+        // "1e308 GiB" used to read as 1.0 GiB (the exponent was dropped).
+        let text = V1_H100.replace("took 65.9651 GiB", "took 1e308 GiB");
+        let e = parse(&text).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "line 2: field \"weights_gib\": 1e308 GiB is not a possible memory figure for \
+                 one GPU (must be at most 2048 GiB = 2 TiB per device)"
+            ),
+            "{e}"
+        );
+        let text = V1_H100.replace("memory: -2.14 GiB", "memory: -1e5 GiB");
+        let e = parse(&text).unwrap_err().to_string();
+        assert!(
+            e.contains("line 3: field \"available_kv_gib\": -100000 GiB"),
+            "{e}"
+        );
+        let e = parse("INFO worker.py:267] the current vLLM instance can use total_gpu_memory (14.56GiB) x gpu_memory_utilization (7.5) = 7.28GiB\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("field \"gpu_memory_utilization\": 7.5 is not a possible fraction"),
+            "{e}"
+        );
+        // An exponent of a real size is read, not cut.
+        let log = parse("Model loading took 6.5e1 GiB\n").unwrap();
+        assert_eq!(log.weights_gib, Some(65.0));
     }
 
     #[test]
