@@ -6,7 +6,9 @@
 //! Unknown fields are ignored; a field that is absent, JSON `null` or an empty CSV cell is
 //! "missing".
 
-use super::timestamp::{OffsetRule, check_plausible, parse_rfc3339, unix_number_to_ms};
+use super::timestamp::{
+    OffsetRule, UnixUnit, check_plausible, parse_rfc3339, unix_number_to_plausible_ms,
+};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
@@ -109,42 +111,54 @@ type FieldResult<T> = Result<T, FieldError>;
 
 /// An instant: a Unix number (or numeric string) or an RFC 3339 string, in 2000–2099 (see
 /// [`check_plausible`]); `None` when missing.
+#[cfg(test)]
 pub(crate) fn instant(
     field: &str,
     value: Option<&Scalar>,
     rule: OffsetRule,
 ) -> FieldResult<Option<i64>> {
-    match any_instant(field, value, rule)? {
-        None => Ok(None),
-        Some(ms) => check_plausible(ms).map(Some).map_err(|why| {
-            let found = value.map(Scalar::describe).unwrap_or_default();
-            field_error(field, format!("{found}: {why}"))
-        }),
-    }
+    Ok(instant_with_unit(field, value, rule)?.map(|(ms, _)| ms))
 }
 
-fn any_instant(field: &str, value: Option<&Scalar>, rule: OffsetRule) -> FieldResult<Option<i64>> {
+/// [`instant`] with the unit a Unix number was read in (`None` for an RFC 3339 string), so a
+/// record can refuse numeric instants in different units ([`same_unit`]).
+pub(crate) fn instant_with_unit(
+    field: &str,
+    value: Option<&Scalar>,
+    rule: OffsetRule,
+) -> FieldResult<Option<(i64, Option<UnixUnit>)>> {
+    let found = || value.map(Scalar::describe).unwrap_or_default();
+    let number = |n: f64| {
+        unix_number_to_plausible_ms(n)
+            .map(|(ms, unit)| Some((ms, Some(unit))))
+            .map_err(|why| field_error(field, format!("{}: {why}", found())))
+    };
     let expected = "expected an RFC 3339 date-time or Unix seconds";
     match value {
         None => Ok(None),
-        Some(Scalar::Num(n)) => unix_number_to_ms(*n)
-            .map(Some)
-            .ok_or_else(|| field_error(field, format!("{expected}, found {n}"))),
+        Some(Scalar::Num(n)) if !n.is_finite() || *n < 0.0 => {
+            Err(field_error(field, format!("{expected}, found {n}")))
+        }
+        Some(Scalar::Num(n)) => number(*n),
         Some(Scalar::Str(s)) => {
             let s = s.trim();
             if let Ok(n) = s.parse::<f64>() {
-                return unix_number_to_ms(n)
-                    .map(Some)
-                    .ok_or_else(|| field_error(field, format!("{expected}, found {s:?}")));
+                if !n.is_finite() || n < 0.0 {
+                    return Err(field_error(field, format!("{expected}, found {s:?}")));
+                }
+                return number(n);
             }
-            parse_rfc3339(s, rule).map(Some).map_err(|why| {
+            let ms = parse_rfc3339(s, rule).map_err(|why| {
                 let looks_like_a_date = s.len() >= 10 && s.as_bytes()[4] == b'-';
                 if looks_like_a_date {
                     field_error(field, why)
                 } else {
                     field_error(field, format!("{expected}, found {s:?}"))
                 }
-            })
+            })?;
+            check_plausible(ms)
+                .map(|ms| Some((ms, None)))
+                .map_err(|why| field_error(field, format!("{}: {why}", found())))
         }
         Some(other) => Err(field_error(
             field,
@@ -153,7 +167,43 @@ fn any_instant(field: &str, value: Option<&Scalar>, rule: OffsetRule) -> FieldRe
     }
 }
 
+/// Refuses a record whose numeric instants were read in different units (see
+/// [`crate::plausible`]): `start_time: 1e18` would be nanoseconds (2001-09-09) beside an
+/// `end_time` in seconds, and reading one of them in another unit than the other is a guess.
+/// `instants` = (field, value as read, unit); RFC 3339 strings (unit `None`) never conflict.
+pub(crate) fn same_unit(instants: &[(&str, Option<&Scalar>, Option<UnixUnit>)]) -> FieldResult<()> {
+    let numeric: Vec<&(&str, Option<&Scalar>, Option<UnixUnit>)> =
+        instants.iter().filter(|(_, _, u)| u.is_some()).collect();
+    let Some(&&(_, _, Some(first_unit))) = numeric.first() else {
+        return Ok(());
+    };
+    // The odd one out is the field whose unit is not Unix seconds, the schemas' own unit.
+    if let Some(&&(field, value, Some(unit))) =
+        numeric.iter().find(|(_, _, u)| *u != Some(first_unit))
+    {
+        let (odd_field, odd_value, odd_unit, other_field, other_unit) = if unit == UnixUnit::Seconds
+        {
+            let (f, v, _) = numeric[0];
+            (*f, *v, first_unit, field, unit)
+        } else {
+            (field, value, unit, numeric[0].0, first_unit)
+        };
+        return Err(field_error(
+            odd_field,
+            format!(
+                "{} would be Unix {} while {other_field} is in {}: the unit is ambiguous; \
+                 write every instant of a record in one unit (Unix seconds)",
+                odd_value.map(Scalar::describe).unwrap_or_default(),
+                odd_unit.name(),
+                other_unit.name()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A required instant.
+#[cfg(test)]
 pub(crate) fn required_instant(
     field: &str,
     value: Option<&Scalar>,

@@ -81,10 +81,22 @@ impl<'a> GenericFields<'a> {
         let rule = OffsetRule::Required;
         let request_id = fields::text("request_id", self.request_id.as_ref())?
             .ok_or_else(|| field_error("request_id", "missing"))?;
-        let start_ms = fields::required_instant("start_time", self.start_time.as_ref(), rule)?;
-        let first_token_ms =
-            fields::instant("first_token_time", self.first_token_time.as_ref(), rule)?;
-        let end_ms = fields::required_instant("end_time", self.end_time.as_ref(), rule)?;
+        let start = fields::instant_with_unit("start_time", self.start_time.as_ref(), rule)?
+            .ok_or_else(|| field_error("start_time", "missing"))?;
+        let first_token =
+            fields::instant_with_unit("first_token_time", self.first_token_time.as_ref(), rule)?;
+        let end = fields::instant_with_unit("end_time", self.end_time.as_ref(), rule)?
+            .ok_or_else(|| field_error("end_time", "missing"))?;
+        fields::same_unit(&[
+            ("start_time", self.start_time.as_ref(), start.1),
+            (
+                "first_token_time",
+                self.first_token_time.as_ref(),
+                first_token.and_then(|t| t.1),
+            ),
+            ("end_time", self.end_time.as_ref(), end.1),
+        ])?;
+        let (start_ms, first_token_ms, end_ms) = (start.0, first_token.map(|t| t.0), end.0);
         let model = fields::text("model", self.model.as_ref())?
             .ok_or_else(|| field_error("model", "missing"))?;
         let status = match fields::text("status", self.status.as_ref())? {

@@ -226,13 +226,26 @@ impl Common<'_> {
     ) -> Result<GatewayRecord, FieldError> {
         let request_id = fields::text(self.id_field, self.id.as_ref())?
             .ok_or_else(|| field_error(self.id_field, "missing"))?;
-        let start_ms = fields::required_instant("startTime", self.start_time.as_ref(), RULE)?;
-        let end_ms = fields::required_instant("endTime", self.end_time.as_ref(), RULE)?;
-        let completion_start = fields::instant(
+        let start = fields::instant_with_unit("startTime", self.start_time.as_ref(), RULE)?
+            .ok_or_else(|| field_error("startTime", "missing"))?;
+        let end = fields::instant_with_unit("endTime", self.end_time.as_ref(), RULE)?
+            .ok_or_else(|| field_error("endTime", "missing"))?;
+        let completion = fields::instant_with_unit(
             "completionStartTime",
             self.completion_start_time.as_ref(),
             RULE,
         )?;
+        fields::same_unit(&[
+            ("startTime", self.start_time.as_ref(), start.1),
+            (
+                "completionStartTime",
+                self.completion_start_time.as_ref(),
+                completion.and_then(|c| c.1),
+            ),
+            ("endTime", self.end_time.as_ref(), end.1),
+        ])?;
+        let (start_ms, end_ms) = (start.0, end.0);
+        let completion_start = completion.map(|c| c.0);
         let first_token_ms = match self.stream {
             Some(true) => completion_start,
             Some(false) => None,

@@ -660,3 +660,65 @@ fn the_parallel_reader_gives_the_serial_readers_records_errors_and_counts() {
         assert_eq!(serial, parallel, "{name}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Plausibility (crate::plausible): numeric instants whose unit cannot be told.
+
+#[test]
+fn a_start_time_of_1e18_beside_seconds_is_refused_not_read_as_nanoseconds() {
+    let text = "{\"request_id\":\"a\",\"start_time\":1772442000,\"end_time\":1772442001.5,\"model\":\"m\",\"prompt_tokens\":1,\"completion_tokens\":1,\"status\":\"ok\"}\n\
+        {\"request_id\":\"b\",\"start_time\":1e18,\"end_time\":1772442003,\"model\":\"m\",\"prompt_tokens\":1,\"completion_tokens\":1,\"status\":\"ok\"}\n";
+    let error = read_all("g.jsonl", text.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        error,
+        "g.jsonl line 2: field \"start_time\": 1e18 would be Unix nanoseconds while end_time is \
+         in seconds: the unit is ambiguous; write every instant of a record in one unit (Unix \
+         seconds)"
+    );
+    // 1e15 is microseconds beside seconds: the same.
+    let text = text.replace("1e18", "1e15");
+    let error = read_all("g.jsonl", text.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("1000000000000000 would be Unix microseconds"),
+        "{error}"
+    );
+    // A record written wholly in nanoseconds is unambiguous and read.
+    let ns = "{\"request_id\":\"a\",\"start_time\":1772442000000000000,\"end_time\":1772442001500000000,\"model\":\"m\",\"prompt_tokens\":1,\"completion_tokens\":1,\"status\":\"ok\"}\n";
+    let (records, _) = read_all("g.jsonl", ns.as_bytes()).unwrap();
+    assert_eq!(
+        (records[0].start_ms, records[0].end_ms),
+        (1_772_442_000_000, 1_772_442_001_500)
+    );
+    // The year 5138 as seconds (1e11) is not silently read as milliseconds (1973).
+    let error = read_all("g.jsonl", text.replace("1e15", "1e11").as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with("g.jsonl line 2: field \"start_time\": 100000000000: the instant (1973-"),
+        "{error}"
+    );
+}
+
+#[test]
+fn litellm_instants_in_different_units_are_refused() {
+    let text = String::from_utf8(fixture(
+        "litellm/standard_logging_payload.from_gcs_test.json",
+    ))
+    .unwrap();
+    let bad = text.replacen("\"startTime\": 1739235379.683053", "\"startTime\": 1e18", 1);
+    assert_ne!(bad, text);
+    let error = read_all("payload.json", bad.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains(
+            "field \"startTime\": 1e18 would be Unix nanoseconds while completionStartTime is in \
+             seconds"
+        ),
+        "{error}"
+    );
+}

@@ -12,9 +12,12 @@
 //! * Lenient mode (LiteLLM exports) also accepts no offset, meaning UTC (LiteLLM stores UTC in
 //!   `timestamp(3)` columns and database dumps print them without a zone), and PostgreSQL's
 //!   `+00` / `+0000` offset spellings.
-//! * Unix numbers are seconds (float); values too large to be seconds are read by magnitude as
-//!   milliseconds (≥ 10¹¹, i.e. after the year 5138 as seconds), microseconds (≥ 10¹⁴) or
-//!   nanoseconds (≥ 10¹⁷), since logs in those units exist and cannot be mistaken for seconds.
+//! * Unix numbers are seconds (float); [`unix_number_to_ms`] reads values too large to be seconds
+//!   by magnitude as milliseconds (≥ 10¹¹, i.e. after the year 5138 as seconds), microseconds
+//!   (≥ 10¹⁴) or nanoseconds (≥ 10¹⁷). The gateway readers use the stricter
+//!   [`unix_number_to_plausible_ms`]: a unit is inferred only when the number, read in it, lands in
+//!   2000–2099 (unambiguous, since the four windows do not overlap), and a record whose numeric
+//!   instants land in different units is refused (see [`crate::plausible`]).
 //! * Only instants from [`EARLIEST_MS`] (2000-01-01) to before [`LATEST_MS`] (2100-01-01) are
 //!   accepted ([`check_plausible`]): anything else is a unit mistake (`start_time: 1` is 1970),
 //!   a placeholder (`9999-12-31`) or hostile input, and the demand profile must not be asked to
@@ -179,6 +182,59 @@ pub fn unix_number_to_ms(value: f64) -> Option<i64> {
         value * 1e3
     };
     Some(ms.round() as i64)
+}
+
+/// The unit a Unix number was read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnixUnit {
+    Seconds,
+    Milliseconds,
+    Microseconds,
+    Nanoseconds,
+}
+
+impl UnixUnit {
+    /// Every unit, with how many of it make a second.
+    const ALL: [(UnixUnit, f64); 4] = [
+        (UnixUnit::Seconds, 1.0),
+        (UnixUnit::Milliseconds, 1e3),
+        (UnixUnit::Microseconds, 1e6),
+        (UnixUnit::Nanoseconds, 1e9),
+    ];
+
+    /// The unit's name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnixUnit::Seconds => "seconds",
+            UnixUnit::Milliseconds => "milliseconds",
+            UnixUnit::Microseconds => "microseconds",
+            UnixUnit::Nanoseconds => "nanoseconds",
+        }
+    }
+}
+
+/// A Unix number read as an instant only where its unit is unambiguous (see
+/// [`crate::plausible`]): `Ok((unix_ms, unit))` when, read as seconds, milliseconds,
+/// microseconds or nanoseconds, it lands in 2000–2099 ([`check_plausible`]); the four windows do
+/// not overlap, so at most one unit fits. Otherwise an error saying what the number would be in
+/// each unit. Unlike [`unix_number_to_ms`], it never rescales a number into a date outside the
+/// window (`1e11` is neither the year 5138 in seconds nor 1973 in milliseconds).
+pub fn unix_number_to_plausible_ms(value: f64) -> Result<(i64, UnixUnit), String> {
+    if !value.is_finite() || value < 0.0 {
+        return Err(
+            "a Unix time must be a finite number ≥ 0 (seconds since 1970-01-01)".to_string(),
+        );
+    }
+    for (unit, per_second) in UnixUnit::ALL {
+        let ms = (value / per_second * 1e3).round();
+        if ms >= EARLIEST_MS as f64 && ms < LATEST_MS as f64 {
+            return Ok((ms as i64, unit));
+        }
+    }
+    // No unit fits: the message of the by-magnitude reading (it names the date that gives).
+    Err(unix_number_to_ms(value)
+        .and_then(|ms| check_plausible(ms).err())
+        .unwrap_or_default())
 }
 
 /// `2026-03-02T09:15:02.123Z` for Unix milliseconds (always UTC, always milliseconds).
