@@ -505,7 +505,7 @@ pub async fn visible_pilot(
     }
 }
 
-/// The pilot `id` if `user` may edit it: customers get 404 (as for anything they may not
+/// The pilot `id` if `user` may edit it (an archived pilot is read-only: 409): customers get 404 (as for anything they may not
 /// change), staff without the privilege (sales engineers) 403.
 pub async fn editable_pilot(
     store: &Store,
@@ -514,6 +514,7 @@ pub async fn editable_pilot(
 ) -> Result<Pilot, ServiceError> {
     let pilot = visible_pilot(store, user, id).await?;
     authorise(Some(user), Need::Editor)?;
+    crate::evidence_history::service::refuse_archived(&pilot)?;
     Ok(pilot)
 }
 

@@ -235,9 +235,7 @@ pub async fn calibrations(
     services: &Services,
     pilot_id: i64,
 ) -> Result<Vec<Calibration>, ServiceError> {
-    services
-        .store
-        .list_evidence(pilot_id, Some(STARTUP_LOG))
+    crate::readable::in_force(&services.store, pilot_id, Some(STARTUP_LOG))
         .await?
         .into_iter()
         .map(|(file, summary)| {

@@ -21,11 +21,14 @@
 
 pub mod catalog;
 pub mod error;
+pub mod evidence_history;
 pub mod load_tests;
 pub mod model;
 pub mod plans;
 pub mod predict;
 pub mod quality;
+#[cfg(feature = "server")]
+pub mod readable;
 pub mod reports;
 pub mod traffic;
 pub mod verdict;

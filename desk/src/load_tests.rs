@@ -147,6 +147,9 @@ pub struct EvidenceListRow {
     pub tool: String,
     pub points: usize,
     pub run_context: Option<RunContext>,
+    /// The upload, then any withdrawal and restoration (see [`crate::evidence_history`]).
+    #[serde(default)]
+    pub history: Vec<crate::evidence_history::HistoryEntry>,
 }
 
 /// One compared figure.

@@ -77,6 +77,9 @@ pub struct Pilot {
     pub engine_version: String,
     pub created_ms: i64,
     pub updated_ms: i64,
+    /// When an admin archived the pilot (read-only from then on); `None`: active.
+    #[serde(default)]
+    pub archived_ms: Option<i64>,
 }
 
 impl Pilot {
@@ -97,7 +100,11 @@ impl Pilot {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PilotView {
     pub pilot: Pilot,
+    /// The viewer may change the pilot (an editor's role, and the pilot is not archived).
     pub can_edit: bool,
+    /// What the viewer must know before reading any figure (evidence that does not read).
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// A personal API token as its owner sees it (never the token itself, except once at creation).
@@ -133,6 +140,9 @@ pub struct EvidenceFile {
     /// E-mail address of the uploader (empty when the account was deleted).
     pub uploaded_by: String,
     pub uploaded_ms: i64,
+    /// When the file was withdrawn (it grades nothing until restored); `None`: in force.
+    #[serde(default)]
+    pub withdrawn_ms: Option<i64>,
 }
 
 /// The settings a vLLM start-up log is predicted with: what the log does not say itself.

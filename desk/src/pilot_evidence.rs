@@ -20,11 +20,6 @@ use engine::verdict::collect::{
 };
 use engine::verdict::comparability::{FileCheck, PilotIdentity, check_file};
 
-fn internal(error: impl std::fmt::Display) -> ServiceError {
-    tracing::error!(%error, "gathering the evidence failed");
-    ServiceError::Internal
-}
-
 fn percentiles(stat: &Stat3) -> LatencyPercentiles {
     LatencyPercentiles {
         p50: stat.p50,
@@ -82,10 +77,12 @@ async fn load_test_models(
     pilot_id: i64,
     runs: &[LoadTestRun],
 ) -> Result<Vec<(Vec<String>, Option<String>)>, ServiceError> {
-    let stored: Vec<(crate::model::EvidenceFile, String)> = services
-        .store
-        .list_evidence(pilot_id, Some(crate::load_tests::service::LOAD_TEST))
-        .await?;
+    let stored: Vec<(crate::model::EvidenceFile, String)> = crate::readable::in_force(
+        &services.store,
+        pilot_id,
+        Some(crate::load_tests::service::LOAD_TEST),
+    )
+    .await?;
     Ok(runs
         .iter()
         .map(|run| {
@@ -295,13 +292,9 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
             speculative.push(format!("the load test {}: {spec}", run.evidence.file_name));
         }
     }
-    let profile = match store.traffic_profile(pilot_id).await? {
-        Some(stored) => Some((
-            serde_json::from_str::<DemandProfile>(&stored.profile_json).map_err(internal)?,
-            stored.computed_ms,
-        )),
-        None => None,
-    };
+    let profile = store.traffic_profile(pilot_id).await?.and_then(|stored| {
+        crate::readable::profile(pilot_id, &stored.profile_json).map(|p| (p, stored.computed_ms))
+    });
     let profile_check = profile
         .as_ref()
         .map(|(p, _)| crate::traffic::service::gateway_check(&identity, p))
@@ -345,7 +338,7 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
         }
         None => Default::default(),
     };
-    let all_files = store.list_evidence(pilot_id, None).await?;
+    let all_files = crate::readable::in_force(&store, pilot_id, None).await?;
     let first_evidence = all_files
         .iter()
         .map(|(f, _)| (f.uploaded_ms, f.file_name.clone()))

@@ -118,7 +118,8 @@ const USER_COLUMNS: &str = "u.id, u.email, u.name, u.role, u.organisation_id, o.
      u.disabled, u.created_ms";
 
 const PILOT_COLUMNS: &str = "p.id, p.organisation_id, o.name AS organisation_name, p.name, p.description, \
-     p.status, p.model, p.gpu_type, p.gpu_count, p.engine, p.engine_version, p.created_ms, p.updated_ms";
+     p.status, p.model, p.gpu_type, p.gpu_count, p.engine, p.engine_version, p.created_ms, p.updated_ms, \
+     p.archived_ms";
 
 fn user_from_row(row: &AnyRow) -> StoreResult<UserSummary> {
     Ok(UserSummary {
@@ -161,6 +162,7 @@ fn pilot_from_row(row: &AnyRow) -> StoreResult<Pilot> {
         engine_version: row.try_get("engine_version")?,
         created_ms: row.try_get("created_ms")?,
         updated_ms: row.try_get("updated_ms")?,
+        archived_ms: row.try_get("archived_ms")?,
     })
 }
 
@@ -794,6 +796,60 @@ impl Store {
         .await?
         .rows_affected();
         Ok(done > 0)
+    }
+
+    /// Archives a pilot (read-only from now on) or makes it active again; false when it does
+    /// not exist.
+    pub async fn set_pilot_archived(&self, id: i64, archived: bool) -> StoreResult<bool> {
+        let at = archived.then(now_ms);
+        let done = sqlx::query("UPDATE pilots SET archived_ms = $1 WHERE id = $2")
+            .bind(at)
+            .bind(id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        Ok(done > 0)
+    }
+
+    /// Deletes a pilot with everything recorded for it (plans, evidence rows and what was
+    /// derived from them, reports, share links) in one transaction. Answers the SHA-256 of
+    /// each raw file no other pilot's evidence names any more (the caller removes those
+    /// blobs), or `None` when there is no such pilot.
+    pub async fn delete_pilot(&self, id: i64) -> StoreResult<Option<Vec<String>>> {
+        let mut tx = self.pool.begin().await?;
+        let rows = sqlx::query(
+            "SELECT DISTINCT e.sha256 FROM evidence e WHERE e.pilot_id = $1 AND NOT EXISTS \
+             (SELECT 1 FROM evidence o WHERE o.sha256 = e.sha256 AND o.pilot_id <> $1)",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let orphans = rows
+            .iter()
+            .map(|row| row.try_get::<String, _>("sha256"))
+            .collect::<Result<Vec<_>, _>>()?;
+        for table in [
+            "DELETE FROM evidence_derived WHERE evidence_id IN (SELECT id FROM evidence WHERE pilot_id = $1)",
+            "DELETE FROM evidence_events WHERE evidence_id IN (SELECT id FROM evidence WHERE pilot_id = $1)",
+            "DELETE FROM eval_set_versions WHERE pilot_id = $1",
+            "DELETE FROM evidence WHERE pilot_id = $1",
+            "DELETE FROM traffic_profiles WHERE pilot_id = $1",
+            "DELETE FROM plan_versions WHERE pilot_id = $1",
+            "DELETE FROM report_exports WHERE pilot_id = $1",
+            "DELETE FROM share_links WHERE pilot_id = $1",
+        ] {
+            sqlx::query(table).bind(id).execute(&mut *tx).await?;
+        }
+        let done = sqlx::query("DELETE FROM pilots WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if done == 0 {
+            return Ok(None);
+        }
+        tx.commit().await?;
+        Ok(Some(orphans))
     }
 
     pub async fn pilot(&self, id: i64) -> StoreResult<Option<Pilot>> {

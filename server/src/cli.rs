@@ -52,6 +52,9 @@ pub enum Command {
     Report(crate::report_cli::ReportArgs),
     /// A pilot's production recommendation (the capacity plan) from the database
     Recommend(crate::recommend_cli::RecommendArgs),
+    /// A pilot's evidence files with their history; withdraw or restore one
+    #[command(subcommand)]
+    Evidence(crate::evidence_cli::EvidenceCommand),
 }
 
 #[derive(Subcommand, Debug)]

@@ -8,6 +8,7 @@ pub mod canonical;
 pub mod cli;
 pub mod config;
 pub mod demand_cli;
+pub mod evidence_cli;
 pub mod evidence_import;
 pub mod inspect_cli;
 pub mod predict_cli;

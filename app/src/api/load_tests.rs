@@ -13,7 +13,7 @@ pub use desk::load_tests::service as ssr;
 pub use desk::load_tests::*;
 use leptos::prelude::*;
 
-/// The pilot's evidence files (every kind), newest first.
+/// The pilot's evidence files (every kind, in force or withdrawn), newest first.
 #[server(endpoint = "list_evidence_files")]
 pub async fn list_evidence_files(pilot_id: i64) -> Result<EvidenceView, AppError> {
     use crate::server::auth::{Need, require, visible_pilot};
@@ -22,16 +22,10 @@ pub async fn list_evidence_files(pilot_id: i64) -> Result<EvidenceView, AppError
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            let files = services
-                .store
-                .list_evidence(pilot_id, None)
-                .await?
-                .into_iter()
-                .map(|(file, summary)| ssr::list_row(file, &summary))
-                .collect();
+            let files = ssr::evidence_rows(&services, pilot_id).await?;
             Ok(EvidenceView {
+                can_edit: user.role.can_edit_pilots() && pilot.archived_ms.is_none(),
                 pilot,
-                can_edit: user.role.can_edit_pilots(),
                 files,
             })
         }

@@ -29,10 +29,7 @@ pub async fn get_pilot(id: i64) -> Result<PilotView, AppError> {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, id).await?;
-            Ok(PilotView {
-                pilot,
-                can_edit: user.role.can_edit_pilots(),
-            })
+            Ok(desk::readable::pilot_view(&services.store, &user, pilot).await?)
         }
         .await,
     )

@@ -48,6 +48,7 @@ mod editing {
         if !can_edit_plans(user.role) {
             return Err(AppError::Forbidden);
         }
+        desk::evidence_history::service::refuse_archived(&pilot)?;
         Ok((user, store, pilot))
     }
 

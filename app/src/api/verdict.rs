@@ -59,10 +59,7 @@ pub async fn pilot_overview(pilot_id: i64) -> Result<PilotPageData, AppError> {
                 grade,
             );
             Ok(PilotPageData {
-                pilot: crate::model::PilotView {
-                    pilot,
-                    can_edit: user.role.can_edit_pilots(),
-                },
+                pilot: desk::readable::pilot_view(&services.store, &user, pilot).await?,
                 verdict,
                 plan,
                 decision: evidence.quality.as_ref().map(|q| q.decision.clone()),

@@ -29,7 +29,7 @@ pub fn fmt_bytes(bytes: i64) -> String {
 
 #[cfg(feature = "ssr")]
 #[component]
-fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64) -> impl IntoView {
+fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) -> impl IntoView {
     view! {
         <div class="table-scroll">
             <table class="table evidence-table">
@@ -43,14 +43,17 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64) -> impl IntoView {
                     <th scope="col">"SHA-256"</th>
                     <th scope="col" class="num">"Size"</th>
                     <th scope="col">"Uploaded"</th>
+                    <th scope="col">"Status"</th>
                 </tr></thead>
                 <tbody>
                     {rows.into_iter().map(|row| {
                         let f = row.file;
                         let is_load_test = f.kind == "load_test";
                         let context = row.run_context.map(|c| c.summary()).unwrap_or_default();
+                        let withdrawn = f.withdrawn_ms.is_some();
+                        let status = view! { <EvidenceStatusCell pilot_id evidence_id=f.id withdrawn history=row.history can_change/> };
                         view! {
-                            <tr>
+                            <tr class:withdrawn=withdrawn>
                                 <td class="muted">{f.id}</td>
                                 <td>
                                     {if is_load_test {
@@ -69,12 +72,69 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64) -> impl IntoView {
                                     {engine::clock::utc_minute(f.uploaded_ms)}<br/>
                                     <span class="muted">{if f.uploaded_by.is_empty() { "a deleted account".to_string() } else { f.uploaded_by.clone() }}</span>
                                 </td>
+                                {status}
                             </tr>
                         }
                     }).collect_view()}
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// A file's status with its withdrawals and restorations, and (for editors) the form that
+/// withdraws or restores it: a plain form posting to `/pilots/{id}/evidence/{eid}/withdraw`
+/// or `…/restore`, so it works inside the server-rendered list.
+#[cfg(feature = "ssr")]
+#[component]
+fn EvidenceStatusCell(
+    pilot_id: i64,
+    evidence_id: i64,
+    withdrawn: bool,
+    history: Vec<desk::evidence_history::HistoryEntry>,
+    can_change: bool,
+) -> impl IntoView {
+    let steps: Vec<_> = history.into_iter().skip(1).collect();
+    let (verb, label, help) = if withdrawn {
+        ("restore", "Restore…", "Why it is evidence again")
+    } else {
+        (
+            "withdraw",
+            "Withdraw…",
+            "Why it no longer counts (kept in its history and the report)",
+        )
+    };
+    let field = format!("reason-{evidence_id}");
+    view! {
+        <td class="small evidence-status">
+            {if withdrawn {
+                view! { <span class="badge badge-warn">"Withdrawn"</span> }.into_any()
+            } else {
+                view! { <span class="badge badge-pass">"In force"</span> }.into_any()
+            }}
+            {(!steps.is_empty()).then(|| view! {
+                <ul class="history">
+                    {steps.into_iter().map(|step| view! {
+                        <li>
+                            <strong>{step.action.label()}</strong>" "
+                            {engine::clock::utc_minute(step.at_ms)}" by "
+                            {if step.by.is_empty() { "a deleted account".to_string() } else { step.by }}
+                            {step.reason.map(|r| format!(": {r}"))}
+                        </li>
+                    }).collect_view()}
+                </ul>
+            })}
+            {can_change.then(|| view! {
+                <details class="evidence-change">
+                    <summary>{label}</summary>
+                    <form method="post" action=format!("/pilots/{pilot_id}/evidence/{evidence_id}/{verb}")>
+                        <label for=field.clone()>{help}</label>
+                        <input id=field name="reason" type="text" required maxlength="500" autocomplete="off"/>
+                        <button type="submit" class="button button-small">{if withdrawn { "Restore" } else { "Withdraw" }}</button>
+                    </form>
+                </details>
+            })}
+        </td>
     }
 }
 
@@ -93,9 +153,18 @@ pub fn EvidencePage() -> impl IntoView {
         if let Some(error) = q.get("error") {
             Some(view! { <div class="notice notice-error" role="alert">{error}</div> }.into_any())
         } else {
-            q.get("stored").map(|stored| {
-                view! { <div class="notice notice-ok" role="status">{format!("Stored as evidence #{stored}.")}</div> }.into_any()
-            })
+            let message = if let Some(stored) = q.get("stored") {
+                format!("Stored as evidence #{stored}.")
+            } else if let Some(id) = q.get("withdrawn") {
+                format!(
+                    "Evidence #{id} is withdrawn: it grades nothing until it is restored. Upload the corrected file below."
+                )
+            } else if let Some(id) = q.get("restored") {
+                format!("Evidence #{id} is restored and grades again.")
+            } else {
+                return None;
+            };
+            Some(view! { <div class="notice notice-ok" role="status">{message}</div> }.into_any())
         }
     };
     view! {
@@ -111,10 +180,13 @@ pub fn EvidencePage() -> impl IntoView {
                     <nav class="breadcrumbs" aria-label="Breadcrumb">
                         <a href="/">"Pilots"</a>" / "<a href=format!("/pilots/{}", p.id)>{p.name.clone()}</a>" / Evidence"
                     </nav>
-                    <PageHeader title="Evidence" subtitle="Load-test results and start-up logs of this pilot. Raw files are kept under their SHA-256 for re-analysis and audit.">
+                    <PageHeader title="Evidence" subtitle="Every file of this pilot. Raw files are kept under their SHA-256 for re-analysis and audit; a withdrawn file stays listed with its history but grades nothing.">
                         <a class="button" href=format!("/pilots/{}/load-tests", p.id)>"Load-test curves"</a>
                     </PageHeader>
                     {outcome}
+                    {data.warnings.into_iter().map(|w| view! {
+                        <div class="notice notice-warn" role="alert">{w}</div>
+                    }).collect_view()}
                     {data.can_edit.then(|| view! { <EvidenceUpload pilot_id=p.id on_uploaded=move |_| refresh.update(|n| *n += 1)/> })}
                     <section class="card evidence-list">
                         <h2>"Stored files"</h2>
@@ -144,7 +216,7 @@ pub async fn evidence_list_page(pilot_id: i64) -> Result<Fragment, AppError> {
             }
             .into_any()
         } else {
-            view! { <EvidenceTable rows=data.files pilot_id=data.pilot.id/> }.into_any()
+            view! { <EvidenceTable rows=data.files pilot_id=data.pilot.id can_change=data.can_edit/> }.into_any()
         },
     ))
 }

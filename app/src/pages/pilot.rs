@@ -41,6 +41,9 @@ mod render {
             <nav class="breadcrumbs" aria-label="Breadcrumb"><a href="/">"Pilots"</a>" / "<span>{p.name.clone()}</span></nav>
             <PageHeader title=p.name.clone() subtitle=subtitle>
                 <StatusBadge status=p.status/>
+                {p.archived_ms.map(|at| view! {
+                    <span class="badge" title=format!("Archived {}: read-only", engine::clock::utc_minute(at))>"Archived"</span>
+                })}
                 {view.can_edit.then(|| view! {
                     <a class="button" href=format!("/pilots/{}/edit", p.id)>"Edit pilot"</a>
                 })}
@@ -55,6 +58,15 @@ mod render {
                 <a href=format!("/pilots/{}/report", p.id) title="The PDF-ready report: verdict, demand, load tests, quality, recommendation">"Report"</a>
                 <a href=sizing_href title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>
             </nav>
+            {p.archived_ms.map(|at| view! {
+                <div class="notice" role="note" id="archived">{format!(
+                    "This pilot was archived on {} and is read-only: its plan, evidence and report stay as they are.",
+                    engine::clock::utc_minute(at)
+                )}</div>
+            })}
+            {view.warnings.into_iter().map(|w| view! {
+                <div class="notice notice-warn" role="alert">{w}</div>
+            }).collect_view()}
             {(!catalog_gaps.is_empty()).then(|| view! {
                 <div class="notice notice-warn" role="note" id="sizing-gaps">
                     {catalog_gaps.into_iter().map(|g| view! { <p>{g}</p> }).collect_view()}

@@ -26,6 +26,7 @@ fn PilotFields(initial: Option<Pilot>) -> impl IntoView {
         engine_version: String::new(),
         created_ms: 0,
         updated_ms: 0,
+        archived_ms: None,
     });
     let gpu_count = if p.gpu_count > 0 {
         p.gpu_count.to_string()

@@ -225,6 +225,7 @@ pub fn list_row(file: EvidenceFile, summary: &str) -> EvidenceListRow {
             tool,
             points: s.import.points.len(),
             run_context: s.run_context,
+            history: Vec::new(),
         };
     }
     let tool = match file.kind.as_str() {
@@ -236,7 +237,30 @@ pub fn list_row(file: EvidenceFile, summary: &str) -> EvidenceListRow {
         tool,
         points: 0,
         run_context: None,
+        history: Vec::new(),
     }
+}
+
+/// Every evidence file of the pilot, in force or withdrawn, newest first, each with its
+/// history (the evidence page's list).
+pub async fn evidence_rows(
+    services: &Services,
+    pilot_id: i64,
+) -> Result<Vec<EvidenceListRow>, ServiceError> {
+    let files = services.store.evidence_register(pilot_id).await?;
+    let events = services.store.evidence_events(pilot_id).await?;
+    let mut rows: Vec<EvidenceListRow> = files
+        .into_iter()
+        .map(|(file, summary)| {
+            let history = crate::evidence_history::service::entry(&file, &events).history;
+            EvidenceListRow {
+                history,
+                ..list_row(file, &summary)
+            }
+        })
+        .collect();
+    rows.reverse();
+    Ok(rows)
 }
 
 /// The targets of the approved plan in force, or a note saying why there are none.
@@ -379,10 +403,8 @@ pub async fn load_runs(
         _ => HashMap::new(),
     };
     let mut runs = Vec::new();
-    for (file, summary) in services
-        .store
-        .list_evidence(pilot_id, Some(LOAD_TEST))
-        .await?
+    for (file, summary) in
+        crate::readable::in_force(&services.store, pilot_id, Some(LOAD_TEST)).await?
     {
         let summary: LoadTestSummary = serde_json::from_str(&summary).map_err(internal)?;
         let goodput = if graded {

@@ -155,12 +155,11 @@ pub async fn latest_set(
     services: &Services,
     pilot_id: i64,
 ) -> Result<Option<(EvidenceFile, EvalSet)>, ServiceError> {
-    let Some((file, summary)) = services
-        .store
-        .list_evidence(pilot_id, Some(EVAL_SET))
-        .await?
-        .into_iter()
-        .next()
+    let Some((file, summary)) =
+        crate::readable::in_force(&services.store, pilot_id, Some(EVAL_SET))
+            .await?
+            .into_iter()
+            .next()
     else {
         return Ok(None);
     };
@@ -383,23 +382,19 @@ pub async fn overview(
     a: Option<i64>,
     b: Option<i64>,
 ) -> Result<QualityReport, ServiceError> {
-    let sets: Vec<(EvidenceFile, EvalSet)> = services
-        .store
-        .list_evidence(pilot_id, Some(EVAL_SET))
-        .await?
-        .into_iter()
-        .map(|(file, summary)| Ok((file, serde_json::from_str(&summary).map_err(internal)?)))
-        .collect::<Result<_, ServiceError>>()?;
-    let stored: Vec<(EvidenceFile, StoredEvalRun)> = services
-        .store
-        .list_evidence(pilot_id, Some(EVAL_RUN))
-        .await?
-        .into_iter()
-        .map(|(file, summary)| Ok((file, serde_json::from_str(&summary).map_err(internal)?)))
-        .collect::<Result<_, ServiceError>>()?;
-    let lm_eval = services
-        .store
-        .list_evidence(pilot_id, Some(LM_EVAL_RESULTS))
+    let sets: Vec<(EvidenceFile, EvalSet)> =
+        crate::readable::in_force(&services.store, pilot_id, Some(EVAL_SET))
+            .await?
+            .into_iter()
+            .map(|(file, summary)| Ok((file, serde_json::from_str(&summary).map_err(internal)?)))
+            .collect::<Result<_, ServiceError>>()?;
+    let stored: Vec<(EvidenceFile, StoredEvalRun)> =
+        crate::readable::in_force(&services.store, pilot_id, Some(EVAL_RUN))
+            .await?
+            .into_iter()
+            .map(|(file, summary)| Ok((file, serde_json::from_str(&summary).map_err(internal)?)))
+            .collect::<Result<_, ServiceError>>()?;
+    let lm_eval = crate::readable::in_force(&services.store, pilot_id, Some(LM_EVAL_RESULTS))
         .await?
         .into_iter()
         .map(|(evidence, summary)| {

@@ -3,6 +3,7 @@
 use super::locale::Lang;
 use crate::ServiceError;
 use crate::Services;
+use crate::evidence_history::{EvidenceEntry, EvidenceStatus, HistoryAction};
 use crate::load_tests::{LoadTestRun, PointRow};
 use crate::model::{EvidenceFile, Pilot};
 use crate::pilot_evidence::{PilotEvidence, gather};
@@ -82,7 +83,15 @@ pub async fn build_report(
 ) -> Result<ReportModel, ServiceError> {
     let evidence = gather(services, pilot.id).await?;
     let verdict = build(pilot.clone(), &evidence);
-    let files = services.store.list_evidence(pilot.id, None).await?;
+    let files = services.store.evidence_register(pilot.id).await?;
+    let events = services.store.evidence_events(pilot.id).await?;
+    let files: Vec<_> = files
+        .into_iter()
+        .map(|(file, _)| {
+            let entry = crate::evidence_history::service::entry(&file, &events);
+            (file, entry)
+        })
+        .collect();
     let recommendation =
         Some(super::recommendation::section(services, &pilot, &evidence, lang, edition).await?);
     let twin = super::twin::section(services, &pilot, lang).await?;
@@ -133,7 +142,7 @@ fn assemble(
     pilot: &Pilot,
     evidence: &PilotEvidence,
     verdict: &VerdictView,
-    files: &[(EvidenceFile, String)],
+    files: &[(EvidenceFile, EvidenceEntry)],
     recommendation: Option<RecommendationSection>,
     lang: Lang,
     now_ms: i64,
@@ -695,11 +704,39 @@ fn quality_section(evidence: &PilotEvidence, lang: Lang) -> (Option<Table>, Stri
     (Some(table), decision, flips)
 }
 
-fn evidence_table(files: &[(EvidenceFile, String)], evidence: &PilotEvidence, lang: Lang) -> Table {
+/// A file's status in the report: in force, or withdrawn, with every withdrawal and
+/// restoration (when, by whom, why).
+fn evidence_status(entry: &EvidenceEntry, lang: Lang) -> String {
+    let t = lang.labels();
+    let mut status = match entry.status {
+        EvidenceStatus::InForce => t.in_force.to_string(),
+        EvidenceStatus::Withdrawn => t.withdrawn.to_string(),
+    };
+    for step in entry.history.iter().skip(1) {
+        let action = match step.action {
+            HistoryAction::Withdrawn => t.withdrawn,
+            _ => t.restored,
+        };
+        status.push_str(&format!(
+            "; {action} {} {} {}: {}",
+            lang.date_time(step.at_ms),
+            t.by,
+            step.by,
+            step.reason.as_deref().unwrap_or_default()
+        ));
+    }
+    status
+}
+
+fn evidence_table(
+    files: &[(EvidenceFile, EvidenceEntry)],
+    evidence: &PilotEvidence,
+    lang: Lang,
+) -> Table {
     let t = lang.labels();
     let rows = files
         .iter()
-        .map(|(file, _)| {
+        .map(|(file, entry)| {
             let run = evidence.runs.iter().find(|r| r.evidence.id == file.id);
             let tool = run
                 .map(|r| {
@@ -727,6 +764,7 @@ fn evidence_table(files: &[(EvidenceFile, String)], evidence: &PilotEvidence, la
                     lang.number(file.size_bytes as f64 / 1000.0, 1)
                 )),
                 text(lang.date_time(file.uploaded_ms)),
+                text(evidence_status(entry, lang)),
                 text(file.sha256.clone()),
             ]
         })
@@ -740,6 +778,7 @@ fn evidence_table(files: &[(EvidenceFile, String)], evidence: &PilotEvidence, la
             text(t.settings),
             num(t.size),
             text(t.uploaded),
+            text(t.evidence_status),
             text("SHA-256"),
         ],
         rows,

@@ -18,11 +18,12 @@ fn evidence_from_row(row: &AnyRow) -> StoreResult<EvidenceFile> {
             .try_get::<Option<String>, _>("uploaded_by_email")?
             .unwrap_or_default(),
         uploaded_ms: row.try_get("uploaded_ms")?,
+        withdrawn_ms: row.try_get("withdrawn_ms")?,
     })
 }
 
 const EVIDENCE_COLUMNS: &str = "e.id, e.pilot_id, e.kind, e.file_name, e.sha256, e.size_bytes, \
-     u.email AS uploaded_by_email, e.uploaded_ms, e.summary";
+     u.email AS uploaded_by_email, e.uploaded_ms, e.summary, e.withdrawn_ms";
 
 /// An evidence row to record.
 #[derive(Clone, Copy, Debug)]
@@ -157,7 +158,7 @@ impl Store {
     ) -> StoreResult<Vec<(i64, Vec<u8>)>> {
         let rows = sqlx::query(
             "SELECT d.evidence_id, d.data FROM evidence_derived d JOIN evidence e ON e.id = d.evidence_id \
-             WHERE e.pilot_id = $1 AND d.name = $2",
+             WHERE e.pilot_id = $1 AND d.name = $2 AND e.withdrawn_ms IS NULL",
         )
         .bind(pilot_id)
         .bind(name)
@@ -181,7 +182,9 @@ impl Store {
         Ok(())
     }
 
-    /// A pilot's evidence of one kind (all kinds when `None`), newest first, with each summary.
+    /// A pilot's evidence **in force** of one kind (all kinds when `None`), newest first, with
+    /// each summary: what grades, sizes and reports (withdrawn files are left out; see
+    /// [`Store::evidence_register`] for every file).
     pub async fn list_evidence(
         &self,
         pilot_id: i64,
@@ -194,7 +197,7 @@ impl Store {
         };
         let sql = format!(
             "SELECT {EVIDENCE_COLUMNS} FROM evidence e LEFT JOIN users u ON u.id = e.uploaded_by \
-             WHERE e.pilot_id = $1 {filter} ORDER BY e.uploaded_ms DESC, e.id DESC"
+             WHERE e.pilot_id = $1 AND e.withdrawn_ms IS NULL {filter} ORDER BY e.uploaded_ms DESC, e.id DESC"
         );
         let mut query = sqlx::query(&sql).bind(pilot_id);
         if let Some(kind) = kind {
@@ -272,5 +275,172 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(evidence_from_row).transpose()
+    }
+}
+
+/// One step in an evidence file's life after its upload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvidenceEvent {
+    pub evidence_id: i64,
+    /// `withdrawn` or `restored`.
+    pub action: String,
+    pub reason: String,
+    /// Who did it: the account's e-mail address, or the front door (`command line`).
+    pub by: String,
+    pub at_ms: i64,
+}
+
+/// A withdrawal or restoration to record (see [`Store::change_evidence_status`]).
+#[derive(Clone, Debug)]
+pub struct StatusChange<'a> {
+    pub pilot_id: i64,
+    pub evidence_id: i64,
+    /// `true`: withdraw (the file must be in force); `false`: restore (it must be withdrawn).
+    pub withdraw: bool,
+    pub reason: &'a str,
+    pub by_user: Option<i64>,
+    pub by_label: &'a str,
+}
+
+/// What becomes of the pilot's combined demand profile with a status change.
+#[derive(Clone, Debug)]
+pub enum ProfileChange {
+    /// The file is not a gateway log: the profile stays.
+    Keep,
+    /// The profile over the gateway logs in force afterwards.
+    Replace(TrafficProfileWrite),
+    /// No gateway log stays in force.
+    Remove,
+}
+
+impl Store {
+    /// Every evidence file of a pilot, in force or withdrawn, oldest first (the register the
+    /// evidence page, the API and the report list).
+    pub async fn evidence_register(
+        &self,
+        pilot_id: i64,
+    ) -> StoreResult<Vec<(EvidenceFile, String)>> {
+        let sql = format!(
+            "SELECT {EVIDENCE_COLUMNS} FROM evidence e LEFT JOIN users u ON u.id = e.uploaded_by \
+             WHERE e.pilot_id = $1 ORDER BY e.uploaded_ms, e.id"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(pilot_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| Ok((evidence_from_row(row)?, row.try_get("summary")?)))
+            .collect()
+    }
+
+    /// One evidence file of a pilot with its summary, in force or withdrawn.
+    pub async fn evidence_file(
+        &self,
+        pilot_id: i64,
+        evidence_id: i64,
+    ) -> StoreResult<Option<(EvidenceFile, String)>> {
+        let sql = format!(
+            "SELECT {EVIDENCE_COLUMNS} FROM evidence e LEFT JOIN users u ON u.id = e.uploaded_by \
+             WHERE e.pilot_id = $1 AND e.id = $2"
+        );
+        let row = sqlx::query(&sql)
+            .bind(pilot_id)
+            .bind(evidence_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| Ok((evidence_from_row(&row)?, row.try_get("summary")?)))
+            .transpose()
+    }
+
+    /// The withdrawals and restorations of a pilot's evidence, in the order they happened.
+    pub async fn evidence_events(&self, pilot_id: i64) -> StoreResult<Vec<EvidenceEvent>> {
+        let rows = sqlx::query(
+            "SELECT v.evidence_id, v.action, v.reason, v.by_label, u.email AS by_email, v.at_ms \
+             FROM evidence_events v JOIN evidence e ON e.id = v.evidence_id \
+             LEFT JOIN users u ON u.id = v.by_user WHERE e.pilot_id = $1 ORDER BY v.id",
+        )
+        .bind(pilot_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let email: Option<String> = row.try_get("by_email")?;
+                Ok(EvidenceEvent {
+                    evidence_id: row.try_get("evidence_id")?,
+                    action: row.try_get("action")?,
+                    reason: row.try_get("reason")?,
+                    by: email.unwrap_or(row.try_get("by_label")?),
+                    at_ms: row.try_get("at_ms")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Withdraws or restores a file, records the event and writes the pilot's demand profile
+    /// as it is afterwards, in one transaction. The status is changed only from the state the
+    /// caller saw: a concurrent change of the same file is a conflict, and nothing is written.
+    pub async fn change_evidence_status(
+        &self,
+        change: StatusChange<'_>,
+        profile: ProfileChange,
+    ) -> StoreResult<()> {
+        let now = now_ms();
+        let mut tx = self.pool.begin().await?;
+        let (update, action) = if change.withdraw {
+            (
+                sqlx::query(
+                    "UPDATE evidence SET withdrawn_ms = $1 WHERE id = $2 AND pilot_id = $3 \
+                     AND withdrawn_ms IS NULL",
+                )
+                .bind(now),
+                "withdrawn",
+            )
+        } else {
+            (
+                sqlx::query(
+                    "UPDATE evidence SET withdrawn_ms = NULL WHERE id = $1 AND pilot_id = $2 \
+                     AND withdrawn_ms IS NOT NULL",
+                ),
+                "restored",
+            )
+        };
+        let changed = update
+            .bind(change.evidence_id)
+            .bind(change.pilot_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if changed != 1 {
+            return Err(super::StoreError::Conflict(format!(
+                "evidence #{} changed meanwhile; reload and try again",
+                change.evidence_id
+            )));
+        }
+        sqlx::query(
+            "INSERT INTO evidence_events (evidence_id, action, reason, by_user, by_label, at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(change.evidence_id)
+        .bind(action)
+        .bind(change.reason)
+        .bind(change.by_user)
+        .bind(change.by_label)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        match profile {
+            ProfileChange::Keep => {}
+            ProfileChange::Replace(write) => {
+                write_traffic_profile(&mut tx, change.pilot_id, &write).await?
+            }
+            ProfileChange::Remove => {
+                sqlx::query("DELETE FROM traffic_profiles WHERE pilot_id = $1")
+                    .bind(change.pilot_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
     }
 }

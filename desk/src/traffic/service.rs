@@ -169,15 +169,25 @@ pub async fn combined_profile(
     pilot_id: i64,
     added: Option<(String, PathBuf, GatewayLogSummary)>,
 ) -> Result<Option<TrafficProfileWrite>, ServiceError> {
-    let mut stored = Vec::new();
-    for (file, summary) in services
-        .store
-        .list_evidence(pilot_id, Some(GATEWAY_LOG))
-        .await?
-    {
-        let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
-        stored.push((file, summary));
-    }
+    let stored = crate::readable::in_force(&services.store, pilot_id, Some(GATEWAY_LOG)).await?;
+    profile_over(services, stored, added).await
+}
+
+/// The combined profile over `stored` gateway logs (evidence row and summary JSON each) and
+/// `added` (see [`combined_profile`]); a withdrawal or restoration passes the logs in force
+/// afterwards.
+pub async fn profile_over(
+    services: &Services,
+    stored: Vec<(EvidenceFile, String)>,
+    added: Option<(String, PathBuf, GatewayLogSummary)>,
+) -> Result<Option<TrafficProfileWrite>, ServiceError> {
+    let mut stored = stored
+        .into_iter()
+        .map(|(file, summary)| {
+            let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+            Ok((file, summary))
+        })
+        .collect::<Result<Vec<_>, ServiceError>>()?;
     stored.sort_by_key(|(file, _)| file.id);
     let evidence_ids: Vec<i64> = stored.iter().map(|(f, _)| f.id).collect();
     let mut sources: Vec<(String, PathBuf, GatewayLogSummary)> = Vec::new();
@@ -247,10 +257,8 @@ pub async fn checked_scrapes(
     identity: &PilotIdentity,
 ) -> Result<Vec<ScrapeFile>, ServiceError> {
     let mut scrapes = Vec::new();
-    for (evidence, summary) in services
-        .store
-        .list_evidence(pilot_id, Some(METRICS_SCRAPE))
-        .await?
+    for (evidence, summary) in
+        crate::readable::in_force(&services.store, pilot_id, Some(METRICS_SCRAPE)).await?
     {
         let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
         let check = engine::verdict::comparability::check_file(
@@ -378,13 +386,15 @@ pub async fn overview(
     let stored = store.traffic_profile(pilot_id).await?;
     let (profile, skipped_lines): (Option<DemandProfile>, u64) = match stored {
         Some(stored) => (
-            Some(serde_json::from_str(&stored.profile_json).map_err(internal)?),
+            crate::readable::profile(pilot_id, &stored.profile_json),
             stored.skipped_lines as u64,
         ),
         None => (None, 0),
     };
     let mut files = Vec::new();
-    for (evidence, summary) in store.list_evidence(pilot_id, Some(GATEWAY_LOG)).await? {
+    for (evidence, summary) in
+        crate::readable::in_force(&store, pilot_id, Some(GATEWAY_LOG)).await?
+    {
         let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
         files.push(GatewayFile {
             evidence,
@@ -461,10 +471,8 @@ pub async fn window(
                 })?,
         ),
     };
-    let mut scrapes = services
-        .store
-        .list_evidence(pilot_id, Some(METRICS_SCRAPE))
-        .await?;
+    let mut scrapes =
+        crate::readable::in_force(&services.store, pilot_id, Some(METRICS_SCRAPE)).await?;
     scrapes.reverse(); // oldest first
     let find = |id: i64, name: &str| {
         scrapes

@@ -212,12 +212,12 @@ pub async fn operating_points(
     Path(pilot_id): Path<i64>,
 ) -> Result<Json<Value>, ApiError> {
     visible_pilot(&state.services.store, &user, pilot_id).await?;
-    let evidence = state
-        .services
-        .store
-        .list_evidence(pilot_id, Some(crate::evidence_import::LOAD_TEST))
-        .await
-        .map_err(ServiceError::from)?;
+    let evidence = desk::readable::in_force(
+        &state.services.store,
+        pilot_id,
+        Some(crate::evidence_import::LOAD_TEST),
+    )
+    .await?;
     let mut points = Vec::new();
     for (file, summary) in evidence {
         let import: engine::ingest::Import = serde_json::from_str(&summary).map_err(|error| {

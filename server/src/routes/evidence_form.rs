@@ -5,12 +5,19 @@
 //! ([`super::evidence::upload_evidence`]) and the browser is redirected back to the evidence page
 //! with the outcome: `?stored=<id>` or `?error=<message>` (the importer's error naming file, line
 //! and field; a duplicate names the earlier upload).
+//!
+//! `POST /pilots/{id}/evidence/{evidence_id}/withdraw` and `…/restore` (form field `reason`)
+//! are the evidence list's withdraw and restore forms: the same service as the REST API
+//! ([`super::api_v1_evidence`]), answered with a redirect to `?withdrawn=<id>`,
+//! `?restored=<id>` or `?error=<message>`.
 
 use super::api_v1::ApiCaller;
 use super::evidence::upload_evidence;
 use crate::AppState;
-use axum::extract::{Multipart, Path, State};
+use axum::extract::{Form, Multipart, Path, State};
 use axum::response::Redirect;
+use desk::auth::editable_pilot;
+use desk::evidence_history::service::{self as history, Actor};
 
 /// Percent-encodes a query value.
 pub fn encode_query_value(value: &str) -> String {
@@ -36,6 +43,60 @@ pub async fn upload_evidence_form(
     let query = match outcome {
         Ok((_, axum::Json(body))) => format!("stored={}", body["id"]),
         Err(error) => format!("error={}", encode_query_value(&error.0.to_string())),
+    };
+    Redirect::to(&format!("/pilots/{pilot_id}/evidence?{query}"))
+}
+
+/// The withdraw and restore forms' one field.
+#[derive(serde::Deserialize)]
+pub struct ReasonForm {
+    #[serde(default)]
+    reason: String,
+}
+
+/// `POST /pilots/{id}/evidence/{evidence_id}/withdraw`.
+pub async fn withdraw_form(
+    state: State<AppState>,
+    caller: ApiCaller,
+    Path((pilot_id, evidence_id)): Path<(i64, i64)>,
+    Form(form): Form<ReasonForm>,
+) -> Redirect {
+    change_form(state, caller, pilot_id, evidence_id, form, true).await
+}
+
+/// `POST /pilots/{id}/evidence/{evidence_id}/restore`.
+pub async fn restore_form(
+    state: State<AppState>,
+    caller: ApiCaller,
+    Path((pilot_id, evidence_id)): Path<(i64, i64)>,
+    Form(form): Form<ReasonForm>,
+) -> Redirect {
+    change_form(state, caller, pilot_id, evidence_id, form, false).await
+}
+
+async fn change_form(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    pilot_id: i64,
+    evidence_id: i64,
+    form: ReasonForm,
+    withdraw: bool,
+) -> Redirect {
+    let services = &state.services;
+    let outcome = async {
+        let pilot = editable_pilot(&services.store, &user, pilot_id).await?;
+        let actor = Actor::user(&user);
+        if withdraw {
+            history::withdraw(services, &pilot, evidence_id, &form.reason, &actor).await
+        } else {
+            history::restore(services, &pilot, evidence_id, &form.reason, &actor).await
+        }
+    }
+    .await;
+    let query = match outcome {
+        Ok(entry) if withdraw => format!("withdrawn={}", entry.id),
+        Ok(entry) => format!("restored={}", entry.id),
+        Err(error) => format!("error={}", encode_query_value(&error.to_string())),
     };
     Redirect::to(&format!("/pilots/{pilot_id}/evidence?{query}"))
 }

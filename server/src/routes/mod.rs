@@ -1,6 +1,7 @@
 //! Plain axum routes beside the Leptos pages and server functions.
 
 pub mod api_v1;
+pub mod api_v1_evidence;
 pub mod api_v1_plan;
 pub mod api_v1_predict;
 pub mod api_v1_recommendation;
@@ -29,7 +30,8 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
                 .layer(axum::middleware::from_fn_with_state(
                     max_upload_bytes,
                     refuse_declared_over_limit,
-                )),
+                ))
+                .get(api_v1_evidence::list),
         )
         .route(
             "/pilots/{id}/evidence",
@@ -41,10 +43,19 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
                 )),
         )
         .route(
+            "/pilots/{id}/evidence/{evidence_id}/withdraw",
+            post(evidence_form::withdraw_form),
+        )
+        .route(
+            "/pilots/{id}/evidence/{evidence_id}/restore",
+            post(evidence_form::restore_form),
+        )
+        .route(
             "/api/v1/pilots/{id}/operating-points",
             get(evidence::operating_points),
         )
         .merge(api_v1::router())
+        .merge(api_v1_evidence::router())
         .merge(api_v1_plan::router())
         .merge(api_v1_predict::router())
         .merge(api_v1_recommendation::router())

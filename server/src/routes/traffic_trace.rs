@@ -57,11 +57,7 @@ async fn trace(
     let services = &state.services;
     let pilot = desk::auth::visible_pilot(&services.store, &user, id).await?;
     let mut sources = Vec::new();
-    let mut logs = services
-        .store
-        .list_evidence(pilot.id, Some(GATEWAY_LOG))
-        .await
-        .map_err(ServiceError::from)?;
+    let mut logs = desk::readable::in_force(&services.store, pilot.id, Some(GATEWAY_LOG)).await?;
     logs.sort_by_key(|(file, _)| file.id);
     for (file, summary) in logs {
         let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
