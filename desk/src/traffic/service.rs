@@ -106,23 +106,26 @@ pub fn read_scrape_file(
     }))
 }
 
-/// The upload field `scraped_at`: RFC 3339 (UTC when no offset) or Unix seconds.
+/// The upload field `scraped_at`: RFC 3339 (UTC when no offset) or Unix seconds, within the
+/// instants the importers accept (2000–2099, [`engine::traffic::timestamp::check_plausible`]).
 pub fn parse_scraped_at(text: &str) -> Result<Option<i64>, ServiceError> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
     }
-    if let Ok(seconds) = text.parse::<f64>() {
-        return engine::traffic::timestamp::unix_number_to_ms(seconds)
-            .map(Some)
-            .ok_or_else(|| ServiceError::invalid("scraped_at: not a Unix time in seconds"));
-    }
-    engine::traffic::timestamp::parse_rfc3339(
-        text,
-        engine::traffic::timestamp::OffsetRule::DefaultsToUtc,
-    )
-    .map(Some)
-    .map_err(|e| ServiceError::invalid(format!("scraped_at: {e}")))
+    let ms = if let Ok(seconds) = text.parse::<f64>() {
+        engine::traffic::timestamp::unix_number_to_ms(seconds)
+            .ok_or_else(|| ServiceError::invalid("scraped_at: not a Unix time in seconds"))?
+    } else {
+        engine::traffic::timestamp::parse_rfc3339(
+            text,
+            engine::traffic::timestamp::OffsetRule::DefaultsToUtc,
+        )
+        .map_err(|e| ServiceError::invalid(format!("scraped_at: {e}")))?
+    };
+    engine::traffic::timestamp::check_plausible(ms)
+        .map(Some)
+        .map_err(|why| ServiceError::invalid(format!("scraped_at: {why}")))
 }
 
 /// The upload field `skip_bad_lines`: `true`/`false` (also 1/0, yes/no, on), default false.

@@ -694,3 +694,38 @@ async fn size_for_production_carries_the_pilots_model_hardware_and_demand() {
     let sessions: u32 = link.rsplit("sessions=").next().unwrap().parse().unwrap();
     assert!((1..100).contains(&sessions), "{link}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scrape_time_outside_this_century_is_refused_and_nothing_is_stored() {
+    let app = spawn_app().await;
+    let token = token(&app).await;
+    let pilot = new_pilot(&app, "Scrape times").await;
+    for (when, expected) in [
+        ("5138-11-16T09:46:40Z", "5138-11-16"),
+        ("0", "1970-01-01"),
+        ("1970-01-01T00:00:01Z", "1970-01-01"),
+    ] {
+        let (status, body) = upload(
+            &app,
+            &token,
+            pilot,
+            "metrics.txt",
+            scrape("metrics_vllm_0_25_1_idle.txt"),
+            &[("kind", "metrics_scrape"), ("scraped_at", when)],
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{when}: {body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("scraped_at:") && error.contains(expected),
+            "{when}: {error}"
+        );
+    }
+    assert!(
+        app.store
+            .list_evidence(pilot, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
