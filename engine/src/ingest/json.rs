@@ -77,18 +77,6 @@ impl<'a> Obj<'a> {
         }
     }
 
-    pub fn f64_req(&self, key: &str) -> Result<f64> {
-        match self.map.get(key) {
-            None => Err(self.ctx.missing(&self.field(key))),
-            Some(Value::Null) => {
-                Err(self
-                    .ctx
-                    .wrong_type(&self.field(key), "a number", &Value::Null))
-            }
-            Some(v) => number(v, &self.field(key), self.ctx),
-        }
-    }
-
     /// A number that must meet the rule of `quantity` ([`crate::plausible`]); absent or `null`
     /// → `None`.
     pub fn num(&self, key: &str, quantity: Quantity) -> Result<Option<f64>> {
@@ -98,29 +86,11 @@ impl<'a> Obj<'a> {
         }
     }
 
-    /// [`Obj::num`] for a required field.
-    pub fn num_req(&self, key: &str, quantity: Quantity) -> Result<f64> {
-        let v = self.f64_req(key)?;
-        checked(v, quantity, &self.field(key), self.ctx)
-    }
-
     /// A non-negative whole number (integers, or floats without a fraction such as `89.0`).
     pub fn u64(&self, key: &str) -> Result<Option<u64>> {
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => count(v, &self.field(key), self.ctx).map(Some),
-        }
-    }
-
-    pub fn u64_req(&self, key: &str) -> Result<u64> {
-        match self.map.get(key) {
-            None => Err(self.ctx.missing(&self.field(key))),
-            Some(Value::Null) => {
-                Err(self
-                    .ctx
-                    .wrong_type(&self.field(key), "a whole number", &Value::Null))
-            }
-            Some(v) => count(v, &self.field(key), self.ctx),
         }
     }
 

@@ -273,6 +273,111 @@ fn vllm_2024_detailed_arrays() {
     assert!(imp.requests.iter().all(|r| r.error.is_none()));
 }
 
+const VLLM_STATS_ONLY: &str =
+    "lambdalabs-vllm-benchmark/Meta-Llama-3-8B-Instruct_tp1_len2048.stats-only.handmade.json";
+
+/// An older/trimmed benchmark_serving.py result with only the latency statistics (no
+/// `completed`, `duration`, totals or throughputs) is read: the statistics are the file's own,
+/// the missing figures stay absent and a note names the missing keys.
+#[test]
+fn vllm_stats_only_result_is_read_with_a_note() {
+    let imp = load(VLLM_STATS_ONLY);
+    assert_eq!(imp.format, Format::VllmBench);
+    assert_eq!(imp.points.len(), 1);
+    let p = &imp.points[0];
+    assert_eq!(p.completed, None);
+    assert_eq!(p.duration_s, None);
+    assert_eq!(p.request_throughput, None);
+    assert_eq!(p.output_tokens_per_s, None);
+    assert_eq!(p.total_tokens_per_s, None);
+    assert_eq!(p.input_tokens_mean, None);
+    assert_eq!(
+        p.model.as_deref(),
+        Some("meta-llama/Meta-Llama-3-8B-Instruct")
+    );
+    assert_eq!(p.request_rate, None, "\"inf\"");
+    let ttft = m(p, MetricKey::TtftMs);
+    assert_eq!(ttft.mean, Some(62.426355000934564));
+    assert_eq!(ttft.p50, Some(62.1947320032632));
+    assert_eq!(ttft.std, Some(0.4923805647450151));
+    assert_eq!(ttft.p99, Some(63.362654292432126));
+    assert_eq!(ttft.count, None, "no `completed`: the count is unknown");
+    assert_eq!(m(p, MetricKey::TpotMs).mean, Some(11.105466039313557));
+    assert_eq!(m(p, MetricKey::TpotMs).p99, Some(33.804889221253696));
+    assert_eq!(m(p, MetricKey::ItlMs).p50, Some(72.3023679893231));
+    assert_eq!(m(p, MetricKey::E2eMs).mean, Some(1431.7765221989248));
+    assert_eq!(m(p, MetricKey::E2eMs).p99, Some(5167.98242930352));
+    assert!(imp.requests.is_empty());
+    assert_eq!(
+        imp.warnings,
+        vec![format!(
+            "{}: the result has no `completed`, `duration`, `request_throughput`, `output_throughput` (an older or trimmed benchmark_serving.py result); the latency statistics are the file's own; every other figure the missing keys carry is left absent",
+            "Meta-Llama-3-8B-Instruct_tp1_len2048.stats-only.handmade.json"
+        )]
+    );
+
+    // In a folder beside a complete result, both are read (the folder is no longer refused).
+    let files = vec![
+        (
+            "a/full.json".to_string(),
+            read("lambdalabs-vllm-benchmark/Meta-Llama-3-8B-Instruct_tp1_len2048.json"),
+        ),
+        ("b/stats-only.json".to_string(), read(VLLM_STATS_ONLY)),
+    ];
+    let folder = import_sweep(&files).unwrap();
+    assert_eq!(folder.points.len(), 2);
+    assert_eq!(folder.points[0].completed, Some(10));
+    assert_eq!(folder.points[1].completed, None);
+    assert_eq!(
+        m(&folder.points[1], MetricKey::TtftMs).mean,
+        Some(62.426355000934564)
+    );
+    assert!(
+        folder
+            .warnings
+            .iter()
+            .any(|w| w.contains("b/stats-only.json") && w.contains("no `completed`")),
+        "{:?}",
+        folder.warnings
+    );
+}
+
+/// Without `completed` and the throughputs but with `--save-detailed` arrays, the successful
+/// requests are counted from the `errors` list and the throughputs from duration and totals.
+#[test]
+fn vllm_missing_totals_are_computed_from_what_the_file_has() {
+    let bytes = read("lambdalabs-vllm-benchmark/Meta-Llama-3-8B-Instruct_tp1_len2048.json");
+    let mut trimmed = replace_once(&bytes, "\"completed\": 10, ", "");
+    for key in ["request_throughput", "output_throughput"] {
+        let text = String::from_utf8(trimmed).unwrap();
+        let start = text.find(&format!("\"{key}\": ")).unwrap();
+        let end = start + text[start..].find(", ").unwrap() + 2;
+        trimmed = format!("{}{}", &text[..start], &text[end..]).into_bytes();
+    }
+    let imp = import("old.json", &trimmed).unwrap();
+    let p = &imp.points[0];
+    assert_eq!(p.completed, Some(10), "10 requests, none with an error");
+    assert_eq!(m(p, MetricKey::TtftMs).count, Some(10));
+    // The file's own figures: request_throughput 1.8633739431904777 and output_throughput
+    // 347.8919151936622 (= 10 and 1867 tokens over 5.3666093360079685 s).
+    close(p.request_throughput, 1.8633739431904777);
+    close(p.output_tokens_per_s, 347.8919151936622);
+    close(p.total_tokens_per_s, (1369.0 + 1867.0) / 5.3666093360079685);
+    let note = imp.warnings.last().unwrap();
+    assert!(
+        note.contains("no `completed`, `request_throughput`, `output_throughput`"),
+        "{note}"
+    );
+    assert!(
+        note.contains("counted from the per-request arrays"),
+        "{note}"
+    );
+    assert!(
+        note.contains("request_throughput, output_throughput, total_token_throughput computed"),
+        "{note}"
+    );
+}
+
 /// The file's own TTFT and ITL statistics are reproduced from its per-request arrays: this pins
 /// the percentile method (linear between closest ranks) and the population std.
 #[test]
@@ -967,6 +1072,7 @@ fn detection_of_every_fixture() {
             "lambdalabs-vllm-benchmark/Meta-Llama-3-8B-Instruct_tp1_len2048.json",
             Format::VllmBench,
         ),
+        (VLLM_STATS_ONLY, Format::VllmBench),
         (
             "er0080-vllm-benchmarking/sweep_v0.25.1/SERVE--max_num_seqs=4-BENCH--max_concurrency=2-num_prompts=8/summary.json",
             Format::VllmSweepSummary,
@@ -1102,14 +1208,18 @@ fn wrong_type_names_the_field() {
 
 #[test]
 fn missing_required_field_is_named() {
+    // A vLLM result without `completed` is read (older benchmark_serving.py results), with a
+    // note naming the key; see `vllm_stats_only_result_is_read_with_a_note`.
     let bytes = read("er0080-vllm-benchmarking/bench_serve_v0.25.1.json");
-    let bad = replace_once(&bytes, "\"completed\": 8,", "");
-    let e = err("bench.json", &bad);
-    assert_eq!(e.kind, ErrorKind::MissingField);
-    assert_eq!(e.field.as_deref(), Some("completed"));
-    assert_eq!(
-        e.to_string(),
-        "bench.json: field \"completed\": required field is missing"
+    let trimmed = replace_once(&bytes, "\"completed\": 8,", "");
+    let imp = import("bench.json", &trimmed).unwrap();
+    assert_eq!(imp.points[0].completed, None);
+    assert!(
+        imp.warnings
+            .iter()
+            .any(|w| w.contains("the result has no `completed`")),
+        "{:?}",
+        imp.warnings
     );
 
     let aiperf = read("akamaslabs-aiperf-sweep/concurrency_16/profile_export_aiperf.json");

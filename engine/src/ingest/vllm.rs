@@ -19,6 +19,11 @@
 //!   requests (non-empty `errors[i]`) keep their error text and no latencies (vLLM writes 0.0).
 //!   When the summary lacks a metric the arrays have (`latencies` without `--percentile-metrics
 //!   e2el`), its statistics are computed from the records.
+//! * Older or trimmed `benchmark_serving.py` results may carry only the latency statistics,
+//!   without `completed`, `duration` or the throughputs. They are read, not refused: what the
+//!   file's other keys give is computed (`completed` from `--save-detailed` arrays with an
+//!   `errors` list, throughputs from completed, duration and token totals), the rest stays
+//!   absent, and an import note names the missing keys.
 //! * Everything else scalar (backend, date, `--metadata` keys, sweep parameters) is kept in
 //!   `settings` under vLLM's own key names.
 
@@ -64,6 +69,15 @@ const CONSUMED: [&str; 11] = [
     "request_goodput",
     "request_goodput:",
     "model_id",
+];
+
+/// The run totals every current result has; older or trimmed `benchmark_serving.py` results
+/// may carry only the latency statistics. A missing one is named in an import note.
+const RUN_TOTALS: [&str; 4] = [
+    "completed",
+    "duration",
+    "request_throughput",
+    "output_throughput",
 ];
 
 /// The per-request arrays of `--save-detailed` (and `latencies`/`queue_times` in newer files).
@@ -129,9 +143,9 @@ pub(crate) fn run_to_point(
 ) -> Result<OperatingPoint> {
     let ctx = obj.ctx;
     let mut point = OperatingPoint::new(source.clone());
-    let completed = obj.u64_req("completed")?;
-    point.completed = Some(completed);
-    point.duration_s = Some(obj.num_req("duration", Quantity::Duration)?);
+    let mut completed = obj.u64("completed")?;
+    point.completed = completed;
+    point.duration_s = obj.num("duration", Quantity::Duration)?;
     point.failed = obj.u64("failed")?;
     point.input_tokens_total = obj.u64("total_input_tokens")?;
     point.output_tokens_total = obj.u64("total_output_tokens")?;
@@ -166,6 +180,7 @@ pub(crate) fn run_to_point(
         )?),
     };
     point.concurrency = obj.u64("max_concurrency")?.map(|c| c as f64);
+    let missing: Vec<&str> = RUN_TOTALS.iter().copied().filter(|k| !obj.has(k)).collect();
 
     // Statistics and settings.
     for (key, value) in obj.map {
@@ -216,17 +231,6 @@ pub(crate) fn run_to_point(
             point.settings.insert(key.clone(), text);
         }
     }
-    // TTFT and E2E statistics cover every successful request; TPOT (only answers longer than one
-    // token) and ITL (chunks) have counts the summary does not state.
-    for key in [
-        MetricKey::TtftMs,
-        MetricKey::E2eMs,
-        MetricKey::ClientQueueMs,
-    ] {
-        if let Some(stats) = point.metrics.get_mut(&key) {
-            stats.count = Some(completed);
-        }
-    }
 
     // Scenario as the run states it (dataset and --metadata / newer length keys).
     let setting_num = |keys: &[&str]| -> Option<f64> {
@@ -248,8 +252,79 @@ pub(crate) fn run_to_point(
         point.scenario = s;
     }
 
+    // Per-request arrays.
+    let first = records.len();
+    let detailed = DETAILED.iter().any(|k| obj.has(k));
+    let mut from_arrays = false;
+    if detailed {
+        read_detailed(obj, point_index, records)?;
+        if completed.is_none() && obj.has("errors") {
+            // The arrays list every request with its error text: the successful ones are known.
+            let ok = records[first..].iter().filter(|r| !r.is_error()).count() as u64;
+            completed = Some(ok);
+            point.completed = completed;
+            from_arrays = true;
+        }
+    }
+    // TTFT and E2E statistics cover every successful request; TPOT (only answers longer than one
+    // token) and ITL (chunks) have counts the summary does not state.
+    if let Some(done) = completed {
+        for key in [
+            MetricKey::TtftMs,
+            MetricKey::E2eMs,
+            MetricKey::ClientQueueMs,
+        ] {
+            if let Some(stats) = point.metrics.get_mut(&key)
+                && stats.count.is_none()
+            {
+                stats.count = Some(done);
+            }
+        }
+    }
+    // Older or trimmed results: what the totals give is computed, the rest stays absent.
+    let mut computed = Vec::new();
+    if let (Some(done), Some(secs)) = (completed, point.duration_s.filter(|d| *d > 0.0)) {
+        if point.request_throughput.is_none() {
+            point.request_throughput = Some(done as f64 / secs);
+            computed.push("request_throughput");
+        }
+        if point.output_tokens_per_s.is_none()
+            && let Some(out) = point.output_tokens_total
+        {
+            point.output_tokens_per_s = Some(out as f64 / secs);
+            computed.push("output_throughput");
+        }
+        if point.total_tokens_per_s.is_none()
+            && let (Some(inp), Some(out)) = (point.input_tokens_total, point.output_tokens_total)
+        {
+            point.total_tokens_per_s = Some((inp + out) as f64 / secs);
+            computed.push("total_token_throughput");
+        }
+    }
+    if !missing.is_empty() {
+        let list = missing
+            .iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut note = format!(
+            "{source}: the result has no {list} (an older or trimmed benchmark_serving.py result); the latency statistics are the file's own"
+        );
+        if from_arrays {
+            note.push_str(", `completed` was counted from the per-request arrays");
+        }
+        if !computed.is_empty() {
+            note.push_str(&format!(
+                ", {} computed from completed, duration and token totals",
+                computed.join(", ")
+            ));
+        }
+        note.push_str("; every other figure the missing keys carry is left absent");
+        warnings.push(note);
+    }
+
     // Placeholder zeros: no data is not zero latency.
-    if completed == 0 {
+    if completed == Some(0) {
         if !point.metrics.is_empty() {
             let failed = point
                 .failed
@@ -275,10 +350,7 @@ pub(crate) fn run_to_point(
         }
     }
 
-    // Per-request arrays.
-    if DETAILED.iter().any(|k| obj.has(k)) {
-        let first = records.len();
-        read_detailed(obj, point_index, records)?;
+    if detailed {
         fill_from_records(&mut point, &records[first..], VLLM_DEFS, opts);
         if !opts.keep_requests {
             records.truncate(first);
