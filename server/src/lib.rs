@@ -4,6 +4,7 @@
 //! the database, first-start bootstrap, router, listener), so the integration tests start the real
 //! application on port 0 with a fresh database exactly as `server` does.
 
+pub mod api_errors;
 pub mod canonical;
 pub mod cli;
 pub mod config;
@@ -122,6 +123,8 @@ pub fn router(state: AppState) -> Router {
             services,
             session_guard,
         ))
+        // Around the guard and every extractor: API refusals are JSON whoever answers them.
+        .layer(axum::middleware::from_fn(api_errors::json_errors))
         .layer(axum::middleware::from_fn(
             security_headers::security_headers,
         ))

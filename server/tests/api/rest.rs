@@ -217,3 +217,58 @@ async fn bad_bodies_are_refused_with_the_field_named() {
     assert_eq!(openapi["openapi"], "3.1.0");
     assert!(openapi["paths"]["/api/v1/pilots"]["post"].is_object());
 }
+
+/// Refusals before any handler runs (extractors, unknown paths, methods) are JSON too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_api_refusal_is_json_with_a_message() {
+    let app = crate::helpers::spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let http = crate::helpers::client();
+    let cases = [
+        (
+            http.post(app.url("/api/v1/pilots/abc/evidence"))
+                .bearer_auth(&token)
+                .body("x"),
+            400,
+        ),
+        (
+            http.get(app.url("/api/v1/no-such-thing"))
+                .bearer_auth(&token),
+            404,
+        ),
+        (http.put(app.url("/api/v1/pilots")).bearer_auth(&token), 405),
+        (
+            http.post(app.url("/api/v1/pilots"))
+                .bearer_auth(&token)
+                .header("content-type", "text/plain")
+                .body("{}"),
+            422,
+        ),
+        (
+            http.post(app.url(&format!(
+                "/api/v1/pilots/{}/evidence",
+                app.demo_pilot.unwrap()
+            )))
+            .bearer_auth(&token)
+            .header("content-type", "multipart/form-data; boundary=X")
+            .body("--X\r\nnot a part"),
+            422,
+        ),
+    ];
+    for (request, expected) in cases {
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        let body: serde_json::Value = response.json().await.unwrap_or_default();
+        assert_eq!(status, expected, "{body}");
+        assert_eq!(content_type, "application/json", "{expected}");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()) && body["kind"].is_string(),
+            "{expected}: {body}"
+        );
+    }
+}
