@@ -18,10 +18,17 @@
 //! * Output tokens are `total_osl` (output sequence length, which includes reasoning tokens),
 //!   the same total AIPerf divides by the duration for its output token throughput.
 //! * AIPerf's `std` is the sample standard deviation; GenAI-Perf does not document it.
+//! * A run whose config says `streaming: false` (GenAI-Perf `input_config.streaming`, AIPerf
+//!   `input_config.endpoint.streaming`) is flagged: setting `streaming` = `false`, and its
+//!   `time_to_first_token` (there the whole request), TTST, TPOT and ITL are moved to
+//!   `settings` (`non_streaming.<tag>`) with a note, so they never grade a TTFT or TPOT mark.
 //! * Metric tags with no normalised key (HTTP phase timings, goodput fractions, telemetry) are
 //!   kept in `settings` as `avg unit`.
 
-use super::common::{AIPERF_DEFS, Def, GENAI_PERF_DEFS, def_for, finish_point, stated_scenario};
+use super::common::{
+    AIPERF_DEFS, Def, GENAI_PERF_DEFS, def_for, finish_point, flag_non_streaming,
+    says_not_streaming, stated_scenario,
+};
 use super::error::{Ctx, ErrorKind};
 use super::json::{Obj, Result, checked, count, join, number, scalar_text};
 use super::model::{Format, Import, MetricKey, MetricStats, OperatingPoint, StdKind};
@@ -367,6 +374,13 @@ pub(crate) fn import_aiperf_json(value: &Value, ctx: &Ctx) -> Result<Import> {
             return Err(ctx.missing("request_count"));
         }
     }
+    if point
+        .settings
+        .get("endpoint.streaming")
+        .is_some_and(|s| says_not_streaming(s))
+    {
+        flag_non_streaming(&mut point, &mut import.warnings);
+    }
     finish_point(&mut point);
     import.points.push(point);
     Ok(import)
@@ -679,6 +693,13 @@ pub(crate) fn import_genai_perf_json(value: &Value, ctx: &Ctx) -> Result<Import>
             "{}: no request_count in the file; completed is unknown",
             ctx.file
         ));
+    }
+    if point
+        .settings
+        .get("input_config.streaming")
+        .is_some_and(|s| says_not_streaming(s))
+    {
+        flag_non_streaming(&mut point, &mut import.warnings);
     }
     finish_point(&mut point);
     import.points.push(point);

@@ -3,7 +3,7 @@
 
 use super::ImportOptions;
 use super::json::fmt_num;
-use super::model::{MetricKey, OperatingPoint, RequestRecord};
+use super::model::{MetricKey, MetricStats, OperatingPoint, RequestRecord};
 use super::stats::Series;
 
 /// A tool's metric: its own name, the normalised key and the exact definition.
@@ -249,4 +249,76 @@ pub(crate) fn fill_from_records(
             point.metrics.insert(key, stats);
         }
     }
+}
+
+/// The metrics that only mean what their names say when the answer was streamed: without
+/// streaming the first response is the whole answer, so "time to first token" is the request
+/// latency, and the gaps after it (TTST, TPOT, ITL) are zero or undefined.
+const STREAMING_ONLY: [MetricKey; 4] = [
+    MetricKey::TtftMs,
+    MetricKey::TtstMs,
+    MetricKey::TpotMs,
+    MetricKey::ItlMs,
+];
+
+/// True when a setting value says streaming was off (`false`, `False`, `0`, `no`).
+pub(crate) fn says_not_streaming(value: &str) -> bool {
+    matches!(
+        value.trim().to_ascii_lowercase().as_str(),
+        "false" | "0" | "no" | "off"
+    )
+}
+
+/// Flags a non-streaming run (the file's config says `streaming: false`): sets the setting
+/// `streaming` = `false` and moves the streaming-only statistics out of `metrics` into
+/// `settings` (`non_streaming.<tool name>` = the tool's figures), so no TTFT or TPOT mark is
+/// ever graded with them, and says so in a note. The whole request stays E2E.
+pub(crate) fn flag_non_streaming(point: &mut OperatingPoint, warnings: &mut Vec<String>) {
+    point
+        .settings
+        .insert("streaming".to_string(), "false".to_string());
+    let mut moved = Vec::new();
+    for key in STREAMING_ONLY {
+        if let Some(stats) = point.metrics.remove(&key) {
+            point.settings.insert(
+                format!("non_streaming.{}", stats.source),
+                stats_text(&stats),
+            );
+            moved.push(format!("`{}`", stats.source));
+        }
+    }
+    let mut note = format!(
+        "{}: non-streaming run (streaming: false): TTFT is the whole request; it grades no TTFT mark",
+        point.source
+    );
+    if !moved.is_empty() {
+        note.push_str(&format!(
+            ". The file's {} are kept under settings non_streaming.*, not as TTFT, TTST, TPOT or ITL",
+            moved.join(", ")
+        ));
+    }
+    note.push_str("; the whole request is E2E");
+    warnings.push(note);
+}
+
+/// `avg 1500 ms, p50 1490 ms, p99 1900 ms`: the statistics as the file gives them (every digit).
+fn stats_text(stats: &MetricStats) -> String {
+    let unit = &stats.unit;
+    let mut parts = Vec::new();
+    if let Some(v) = stats.mean {
+        parts.push(format!("avg {v} {unit}"));
+    }
+    for (p, v) in stats.all_percentiles() {
+        parts.push(format!(
+            "{} {} {unit}",
+            super::model::percentile_label(p),
+            v
+        ));
+    }
+    for (label, v) in [("min", stats.min), ("max", stats.max), ("std", stats.std)] {
+        if let Some(v) = v {
+            parts.push(format!("{label} {} {unit}", v));
+        }
+    }
+    parts.join(", ")
 }

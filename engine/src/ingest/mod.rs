@@ -52,7 +52,7 @@ mod model;
 pub mod stats;
 mod sweep;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod vllm;
 
 pub use error::{ErrorKind, IngestError};

@@ -1017,6 +1017,101 @@ fn genai_perf_json() {
     assert_eq!(p.settings["input_config.endpoint_type"], "chat");
 }
 
+/// A GenAI-Perf run with `streaming: false` in its input config (written from the exporter's
+/// documented shape; no real non-streaming export was found): its `time_to_first_token` is the
+/// whole request (equal to `request_latency` here) and `inter_token_latency` is 0, so neither
+/// may stand as TTFT or TPOT. Both are kept under settings, E2E stays, and a note says why.
+pub(crate) const GENAI_PERF_NON_STREAMING: &str = r#"{
+  "request_throughput": {"unit": "requests/sec", "avg": 3.2},
+  "request_latency": {"unit": "ms", "avg": 2480.5, "p50": 2470.25, "p90": 2600.0, "p95": 2650.0, "p99": 2710.75, "min": 2300.0, "max": 2750.0, "std": 80.5},
+  "time_to_first_token": {"unit": "ms", "avg": 2480.5, "p50": 2470.25, "p99": 2710.75, "min": 2300.0, "max": 2750.0},
+  "inter_token_latency": {"unit": "ms", "avg": 0.0, "p50": 0.0, "p99": 0.0},
+  "output_token_throughput": {"unit": "tokens/sec", "avg": 409.6},
+  "output_sequence_length": {"unit": "tokens", "avg": 128.0, "p50": 128.0},
+  "input_sequence_length": {"unit": "tokens", "avg": 512.0, "p50": 512.0},
+  "request_count": {"unit": "count", "avg": 96},
+  "input_config": {"model": ["meta-llama/Llama-3.1-8B-Instruct"], "concurrency": 8,
+                   "synthetic_input_tokens_mean": 512, "output_tokens_mean": 128,
+                   "endpoint_type": "chat", "streaming": false}
+}"#;
+
+#[test]
+fn genai_perf_non_streaming_run_is_flagged_and_its_ttft_set_aside() {
+    let imp = import(
+        "profile_export_genai_perf.json",
+        GENAI_PERF_NON_STREAMING.as_bytes(),
+    )
+    .unwrap();
+    let p = &imp.points[0];
+    assert_eq!(p.settings["streaming"], "false");
+    assert_eq!(p.settings["input_config.streaming"], "false");
+    assert!(
+        p.metric(MetricKey::TtftMs).is_none(),
+        "TTFT is the whole request"
+    );
+    assert!(
+        p.metric(MetricKey::TpotMs).is_none(),
+        "TPOT 0 ms is no TPOT"
+    );
+    assert_eq!(
+        p.settings["non_streaming.time_to_first_token"],
+        "avg 2480.5 ms, p50 2470.25 ms, p99 2710.75 ms, min 2300 ms, max 2750 ms"
+    );
+    assert_eq!(
+        p.settings["non_streaming.inter_token_latency"],
+        "avg 0 ms, p50 0 ms, p99 0 ms"
+    );
+    let e2e = m(p, MetricKey::E2eMs);
+    assert_eq!((e2e.mean, e2e.p99), (Some(2480.5), Some(2710.75)));
+    assert_eq!(p.completed, Some(96));
+    assert_eq!(
+        imp.warnings,
+        vec![
+            "profile_export_genai_perf.json: non-streaming run (streaming: false): TTFT is the whole request; it grades no TTFT mark. The file's `time_to_first_token`, `inter_token_latency` are kept under settings non_streaming.*, not as TTFT, TTST, TPOT or ITL; the whole request is E2E"
+                .to_string()
+        ]
+    );
+    // A streaming run is untouched.
+    let streaming = GENAI_PERF_NON_STREAMING.replace("\"streaming\": false", "\"streaming\": true");
+    let imp = import("profile_export_genai_perf.json", streaming.as_bytes()).unwrap();
+    assert_eq!(m(&imp.points[0], MetricKey::TtftMs).mean, Some(2480.5));
+    assert!(!imp.points[0].settings.contains_key("streaming"));
+    assert!(imp.warnings.is_empty(), "{:?}", imp.warnings);
+}
+
+/// The same flag from AIPerf's `input_config.endpoint.streaming`, on the real akamaslabs run
+/// with that one value switched to false: the tool's TTFT figures move to settings.
+#[test]
+fn aiperf_non_streaming_endpoint_is_flagged() {
+    let rel = "akamaslabs-aiperf-sweep/concurrency_16/profile_export_aiperf.json";
+    let real = load(rel);
+    let ttft = m(&real.points[0], MetricKey::TtftMs).clone();
+    let bytes = replace_once(&read(rel), "\"streaming\": true", "\"streaming\": false");
+    let imp = import("profile_export_aiperf.json", &bytes).unwrap();
+    let p = &imp.points[0];
+    assert_eq!(p.settings["streaming"], "false");
+    assert_eq!(p.settings["endpoint.streaming"], "false");
+    assert!(p.metric(MetricKey::TtftMs).is_none());
+    assert!(p.metric(MetricKey::TpotMs).is_none());
+    let kept = &p.settings[&format!("non_streaming.{}", ttft.source)];
+    assert!(
+        kept.starts_with(&format!("avg {} ms, ", ttft.mean.unwrap())),
+        "{kept}"
+    );
+    assert!(
+        kept.contains(&format!("p99 {} ms", ttft.p99.unwrap())),
+        "{kept}"
+    );
+    assert!(p.metric(MetricKey::E2eMs).is_some());
+    assert!(
+        imp.warnings
+            .iter()
+            .any(|w| w.contains("non-streaming run (streaming: false): TTFT is the whole request; it grades no TTFT mark")),
+        "{:?}",
+        imp.warnings
+    );
+}
+
 #[test]
 fn genai_perf_csv_with_thousands_separators() {
     let csv = "Metric,avg,min,max,p99,p95,p90,p75,p50,p25\r\n\

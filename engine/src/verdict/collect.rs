@@ -592,6 +592,55 @@ mod tests {
         assert_eq!(errors.value, Some(1.0));
     }
 
+    /// A non-streaming GenAI-Perf run (`streaming: false`): its "time to first token" is the
+    /// whole request. Built into a load point the way the desk builds one (TTFT, TPOT, ITL, E2E
+    /// from the import's metrics), it grades no TTFT and no TPOT mark; its E2E still grades.
+    #[test]
+    fn a_non_streaming_run_grades_no_ttft_mark() {
+        use crate::ingest::{MetricKey, import};
+        let imp = import(
+            "profile_export_genai_perf.json",
+            crate::ingest::tests::GENAI_PERF_NON_STREAMING.as_bytes(),
+        )
+        .unwrap();
+        let op = &imp.points[0];
+        let pct = |key: MetricKey| {
+            op.metric(key)
+                .map(|s| LatencyPercentiles {
+                    p50: s.p50,
+                    p95: s.p95,
+                    p99: s.p99,
+                })
+                .unwrap_or_default()
+        };
+        let load = LoadPoint {
+            scenario: op.scenario.clone(),
+            concurrency: op.concurrency,
+            ttft_ms: pct(MetricKey::TtftMs),
+            tpot_ms: pct(MetricKey::TpotMs),
+            itl_ms: pct(MetricKey::ItlMs),
+            e2e_ms: pct(MetricKey::E2eMs),
+            completed: op.completed,
+            source: "genai-perf, profile_export_genai_perf.json".into(),
+            ..LoadPoint::default()
+        };
+        let figures = load_test_figures(&[load], Some(8));
+        assert!(!figures.is_empty());
+        for metric in [
+            Metric::Ttft,
+            Metric::Tpot,
+            Metric::Itl,
+            Metric::OutputSpeedPerUser,
+        ] {
+            assert!(
+                figures.iter().all(|f| f.metric != metric),
+                "a non-streaming run graded {metric:?}"
+            );
+        }
+        let e2e = find(&figures, Metric::E2e, Statistic::P99, &Scope::PlannedPeak).unwrap();
+        assert_eq!(e2e.value, Some(2710.75));
+    }
+
     #[test]
     fn without_a_planned_peak_load_tests_grade_nothing_and_say_why() {
         let points = vec![point("chat", 16.0, 400.0)];
