@@ -163,6 +163,8 @@ pub struct Labels {
     /// its title page.
     pub internal_edition: &'static str,
     pub internal_edition_note: &'static str,
+    /// The shared page's link to its PDF.
+    pub download_pdf: &'static str,
     /// The recommendation's cost columns (internal edition) and the marker of the pilot's own
     /// configuration.
     pub costs_caption: &'static str,
@@ -280,6 +282,7 @@ pub static EN: Labels = Labels {
     no_load_tests: "No load test has been uploaded yet.",
     capacity_twin: "Capacity twin",
     internal_edition: "Internal edition",
+    download_pdf: "Download the report as PDF",
     internal_edition_note: "Internal edition, with prices: for the vendor's staff, not for the customer. The customer edition of this report carries no price.",
     costs_caption: "Costs of the listed configurations (internal edition): per 1M tokens at the production rate as the capacity twin predicts it (Estimated)",
     cost_cards: "Cost (cards × unit price)",
@@ -389,6 +392,7 @@ pub static DE: Labels = Labels {
     no_load_tests: "Es wurde noch kein Lasttest hochgeladen.",
     capacity_twin: "Kapazitäts-Zwilling",
     internal_edition: "Interne Ausgabe",
+    download_pdf: "Bericht als PDF herunterladen",
     internal_edition_note: "Interne Ausgabe mit Preisen: für die Mitarbeiter des Anbieters, nicht für den Kunden. Die Kundenausgabe dieses Berichts enthält keine Preise.",
     costs_caption: "Kosten der aufgeführten Konfigurationen (interne Ausgabe): je 1 Mio. Token bei der Produktionsrate, wie der Kapazitäts-Zwilling sie vorhersagt (Geschätzt)",
     cost_cards: "Kosten (Karten × Stückpreis)",

@@ -118,6 +118,29 @@ pub async fn report_html(
     Ok((html, model.plan_version_number))
 }
 
+/// The customer edition of `pilot`'s report as the share link `token` shows it: with a link to
+/// its PDF at `/share/{token}/report.pdf`.
+pub async fn shared_report_html(
+    services: &crate::Services,
+    pilot: crate::model::Pilot,
+    lang: Lang,
+    token: &str,
+) -> Result<String, crate::ServiceError> {
+    let mut model = build_report(
+        services,
+        pilot,
+        lang,
+        Edition::Customer,
+        crate::store::now_ms(),
+    )
+    .await?;
+    model.pdf_link = Some(format!("/share/{token}/report.pdf"));
+    render_html(&model).map_err(|e| {
+        tracing::error!(error = %e, "report template failed");
+        crate::ServiceError::Internal
+    })
+}
+
 /// A rendered report, as exported.
 pub struct Rendered {
     pub bytes: Vec<u8>,

@@ -70,6 +70,8 @@ pub struct ReportModel {
     pub evidence: Table,
     /// Set in the internal edition (prices shown): the sentence its title page carries.
     pub internal_note: Option<String>,
+    /// On a shared page: the link to the same report as PDF (never printed).
+    pub pdf_link: Option<String>,
 }
 
 /// Builds the report of `pilot` (visibility already checked, and the caller's right to
@@ -275,6 +277,7 @@ fn assemble(
         caveats,
         evidence: evidence_table(files, evidence, lang),
         internal_note: None,
+        pdf_link: None,
     }
 }
 

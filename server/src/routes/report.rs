@@ -195,8 +195,7 @@ async fn shared_html(
         Ok(found) => found,
         Err(page) => return Ok(page),
     };
-    let (html, _) =
-        desk::report::report_html(&state.services, pilot, lang, Edition::Customer).await?;
+    let html = desk::report::shared_report_html(&state.services, pilot, lang, &token).await?;
     let mut response = private(Html(html).into_response());
     response.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,

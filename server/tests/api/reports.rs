@@ -184,6 +184,10 @@ async fn share_links_open_one_report_without_an_account_until_revoked_or_expired
     assert!(html.contains("Shared pilot"));
     assert!(html.contains("Pilotbericht"), "the link's language");
     assert!(!html.contains("Secret pilot"));
+    // The shared page offers its PDF (a screen-only link the PDF itself does not print).
+    let pdf_link = format!("href=\"{path}/report.pdf\"");
+    assert!(html.contains(&pdf_link), "the share page links its PDF");
+    assert!(html.contains("Bericht als PDF herunterladen"));
     // The token is the only key: a wrong one, or a path trick, finds nothing.
     for bad in ["/share/0000", "/share/..%2Fpilots%2F1"] {
         let response = anonymous.get(app.url(bad)).send().await.unwrap();
