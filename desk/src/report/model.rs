@@ -113,11 +113,62 @@ pub async fn build_report(
     Ok(report)
 }
 
-fn mark_line(row: &VerdictRow) -> MarkLine {
+/// The verdict's headline in the report's language: `3 of 4 pass marks met, 1 not measured`.
+fn headline(verdict: &VerdictView, lang: Lang) -> String {
+    let t = lang.labels();
+    let Some(outcome) = verdict.outcome else {
+        return t.nothing_to_grade.into();
+    };
+    let label = match outcome {
+        engine::verdict::PlanOutcome::Passed => t.outcome_passed,
+        engine::verdict::PlanOutcome::Failed => t.outcome_failed,
+        engine::verdict::PlanOutcome::Incomplete => t.outcome_incomplete,
+    };
+    let tally = &verdict.tally;
+    let of = if lang == Lang::De { "von" } else { "of" };
+    let mut parts = vec![format!(
+        "{} {of} {} {}",
+        tally.passed,
+        verdict.rows.len(),
+        t.pass_marks_met
+    )];
+    for (count, word) in [
+        (tally.failed, t.missed),
+        (tally.not_measured, t.not_measured),
+        (tally.not_comparable, t.not_comparable),
+    ] {
+        if count > 0 {
+            parts.push(format!("{count} {word}"));
+        }
+    }
+    format!("{label}: {}.", parts.join(", "))
+}
+
+/// A grade's label in the report's language.
+fn grade_label(verdict: &engine::verdict::Verdict, lang: Lang) -> String {
+    let t = lang.labels();
+    use engine::verdict::Verdict;
+    let label = match verdict {
+        Verdict::Pass => t.grade_pass,
+        Verdict::Fail => t.grade_fail,
+        Verdict::NotMeasured => t.not_measured,
+        Verdict::NotComparable { .. } => t.not_comparable,
+    };
+    let mut chars = label.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+fn mark_line(row: &VerdictRow, lang: Lang) -> MarkLine {
     MarkLine {
         sentence: row.sentence.clone(),
         notation: row.notation.clone(),
-        status: row.verdict.label().to_string(),
+        status: match lang {
+            Lang::En => row.verdict.label().to_string(),
+            Lang::De => grade_label(&row.verdict, lang),
+        },
         status_class: row.verdict.as_str().to_string(),
         measured: row.measured.clone(),
         point: row.point.clone(),
@@ -161,7 +212,7 @@ fn assemble(
         _ => "incomplete",
     };
     let (quality_table, precision_decision, flips) = quality_section(evidence, lang);
-    let mut summary = vec![verdict.headline()];
+    let mut summary = vec![headline(verdict, lang)];
     if let Some(rec) = &recommendation {
         summary.push(rec.headline.clone());
     }
@@ -244,17 +295,17 @@ fn assemble(
         model: pilot.model.clone(),
         hardware: pilot.hardware(),
         serving: pilot.serving(),
-        pilot_status: pilot.status.label().to_string(),
+        pilot_status: t.statuses[pilot.status as usize].to_string(),
         description: pilot.description.clone(),
         plan_version,
         plan_version_number: verdict.plan_version,
         created: lang.date_time(pilot.created_ms),
         report_date: lang.date_time(now_ms),
-        verdict_headline: verdict.headline(),
+        verdict_headline: headline(verdict, lang),
         verdict_class: verdict_class.into(),
         summary,
         warnings: verdict.warnings.iter().map(warning_fact).collect(),
-        marks: verdict.rows.iter().map(mark_line).collect(),
+        marks: verdict.rows.iter().map(|r| mark_line(r, lang)).collect(),
         scenarios: plan
             .map(|p| p.content.scenarios.iter().map(|s| s.summary()).collect())
             .unwrap_or_default(),

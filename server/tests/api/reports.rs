@@ -475,6 +475,22 @@ async fn the_report_states_the_capacity_twin_at_the_plans_peak_with_its_basis_an
         .text()
         .await
         .unwrap();
+    // The verdict's headline, the grades and the pilot's status are German too.
+    assert!(german.contains("Zielwerten erreicht"), "German headline");
+    for english in [
+        "pass marks met",
+        "Pass marks missed",
+        "All pass marks met",
+        ">Pass<",
+        ">Fail<",
+        ">Planning<",
+        ">Running<",
+    ] {
+        assert!(
+            !german.contains(english),
+            "English in the German report: {english}"
+        );
+    }
     let start = german
         .find(r#"id="capacity-twin""#)
         .expect("no twin section");
