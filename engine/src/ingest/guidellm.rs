@@ -1,4 +1,6 @@
-//! guidellm `benchmarks.json` (the `GenerativeBenchmarksReport`).
+//! guidellm `benchmarks.json` (the `GenerativeBenchmarksReport`), and the same report saved as
+//! `benchmarks.yaml`: the YAML is parsed to the value its JSON twin has (`yaml.rs`) and read by
+//! the same code.
 //!
 //! One benchmark object per load level (a `sweep` profile writes synchronous, throughput and
 //! N constant-rate benchmarks; `--rate-type concurrent --rate 1,4,16` one per stream count),

@@ -54,6 +54,7 @@ mod sweep;
 #[cfg(test)]
 pub(crate) mod tests;
 mod vllm;
+mod yaml;
 
 pub use error::{ErrorKind, IngestError};
 pub use model::{
@@ -73,6 +74,8 @@ enum Sniffed {
     JsonLines(Value),
     /// A summary CSV of the given format.
     Csv(Format),
+    /// A YAML report (guidellm `benchmarks.yaml`), parsed to the value its JSON twin has.
+    Yaml(Value),
 }
 
 fn strip_bom(bytes: &[u8]) -> &[u8] {
@@ -111,6 +114,24 @@ fn sniff(ctx: &Ctx, bytes: &[u8]) -> Result<Sniffed, IngestError> {
             if let Some(format) = csv::classify_header(first_line) {
                 return Ok(Sniffed::Csv(format));
             }
+            if let Ok(all) = std::str::from_utf8(&body[first..])
+                && yaml::looks_like_yaml(all)
+            {
+                match yaml::parse(all) {
+                    Ok(value) if value.get("benchmarks").is_some_and(Value::is_array) => {
+                        return Ok(Sniffed::Yaml(value));
+                    }
+                    Ok(_) => {}
+                    Err(e) if all.starts_with("---") || all.starts_with("benchmarks:") => {
+                        return Err(ctx.at_line(e.line).err(
+                            ErrorKind::Syntax,
+                            None,
+                            format!("YAML syntax error: {}", e.message),
+                        ));
+                    }
+                    Err(_) => {}
+                }
+            }
             let hint = if std::str::from_utf8(body).is_err() {
                 "it is not text (a binary file?)".to_string()
             } else if text.contains("# HELP") || text.contains("# TYPE") {
@@ -133,7 +154,7 @@ fn unknown(ctx: &Ctx, hint: &str) -> IngestError {
         ErrorKind::UnknownFormat,
         None,
         format!(
-            "unrecognised format: {hint} (supported: vllm bench serve JSON / JSON Lines / sweep folders, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm benchmarks.json)"
+            "unrecognised format: {hint} (supported: vllm bench serve JSON / JSON Lines / sweep folders, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm benchmarks.json / benchmarks.yaml)"
         ),
     )
 }
@@ -225,6 +246,7 @@ pub fn detect(file_name: &str, bytes: &[u8]) -> Result<Format, IngestError> {
         Sniffed::Json(v) => classify_json(&v, &ctx),
         Sniffed::JsonLines(first) => classify_lines(&first, &ctx),
         Sniffed::Csv(f) => Ok(f),
+        Sniffed::Yaml(v) => classify_json(&v, &ctx),
     }
 }
 
@@ -354,6 +376,20 @@ fn import_body(ctx: &Ctx, body: &[u8], opts: &ImportOptions) -> Result<Import, I
             _ => vllm::import_lines(body, &ctx, opts),
         },
         Sniffed::Csv(format) => csv::import_summary_csv(body, format, &ctx),
+        Sniffed::Yaml(v) => match classify_json(&v, &ctx)? {
+            Format::GuidellmJson => {
+                let mut import = guidellm::import(&v, &ctx, opts)?;
+                import.layout = format!("{}; YAML report (benchmarks.yaml)", import.layout);
+                Ok(import)
+            }
+            other => Err(unknown(
+                &ctx,
+                &format!(
+                    "a YAML file that reads as {}; only guidellm writes YAML reports",
+                    other.label()
+                ),
+            )),
+        },
     }
 }
 

@@ -1141,6 +1141,50 @@ Request Throughput (per sec),12.50\r\n";
     assert_eq!(p.scenario, "observed mean input 200 / output 100 tokens");
 }
 
+/// guidellm's YAML report (`benchmarks.yaml`, v0.2/0.3) is read with the JSON report's code:
+/// the file is guidellm's own test asset, next to its JSON twin from the same run.
+#[test]
+fn guidellm_yaml_report_reads_like_the_json_report() {
+    let yaml = load("guidellm-repo-tests/benchmarks_stripped.yaml");
+    assert_eq!(yaml.format, Format::GuidellmJson);
+    assert!(yaml.layout.contains("YAML report"), "{}", yaml.layout);
+    assert!(yaml.layout.contains("v0.2/v0.3"), "{}", yaml.layout);
+    assert_eq!(yaml.points.len(), 1);
+    let p = &yaml.points[0];
+    assert_eq!(p.model.as_deref(), Some("example_model"));
+    assert_eq!(p.scenario, "prompt_tokens=256,output_tokens=128");
+    let ttft = m(p, MetricKey::TtftMs);
+    assert_eq!(ttft.mean, Some(16.792535781860348));
+    assert_eq!(ttft.p50, Some(16.38054847717285));
+    assert_eq!(ttft.p90, Some(18.505334854125977));
+    assert_eq!(ttft.p99, Some(21.281957626342773));
+    assert_eq!(ttft.std, Some(1.1303385708366516));
+    assert_eq!(ttft.count, Some(46));
+    let e2e = m(p, MetricKey::E2eMs);
+    close(e2e.mean, 0.6444743664368339 * 1000.0);
+    close(e2e.p99, 0.6891846656799316 * 1000.0);
+    assert_eq!(
+        m(p, MetricKey::TpotOverAllTokensMs).mean,
+        Some(4.90300272307966)
+    );
+
+    // The JSON twin (same run, stripped separately by guidellm's authors): same statistics.
+    let json = load("guidellm-repo-tests/benchmarks_stripped.json");
+    assert_eq!(json.points.len(), 1);
+    assert_eq!(json.points[0].metrics, p.metrics);
+    assert_eq!(json.points[0].scenario, p.scenario);
+    assert_eq!(json.points[0].concurrency, p.concurrency);
+    assert_eq!(json.points[0].request_rate, p.request_rate);
+
+    // A broken YAML report names the line.
+    let text = String::from_utf8(read("guidellm-repo-tests/benchmarks_stripped.yaml")).unwrap();
+    let bad = text.replacen("    strategy_index: 0", "    strategy_index: &anchor 0", 1);
+    let e = err("benchmarks.yaml", bad.as_bytes());
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.line, Some(23));
+    assert!(e.message.contains("anchors"), "{e}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Detection and rejection
 
@@ -1193,6 +1237,10 @@ fn detection_of_every_fixture() {
             Format::AiperfJson,
         ),
         ("graz-dev-guidellm/benchmarks.json", Format::GuidellmJson),
+        (
+            "guidellm-repo-tests/benchmarks_stripped.yaml",
+            Format::GuidellmJson,
+        ),
     ];
     for (rel, expected) in cases {
         // Names are irrelevant to detection: use a neutral one.
