@@ -445,15 +445,19 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
                     r.start_s = s.map(|s| s - e);
                 }
             }
-            if current
-                && opts.keep_requests
-                && import.requests.len() - first
-                    < (point.completed.unwrap_or(0) + point.failed.unwrap_or(0)) as usize
-            {
+            let total = point.completed.unwrap_or(0) + point.failed.unwrap_or(0);
+            let kept = (import.requests.len() - first) as u64;
+            if current && opts.keep_requests && kept < total {
+                let what = if kept == 0 {
+                    "the report keeps no per-request samples".to_string()
+                } else {
+                    format!(
+                        "the report keeps per-request samples of {kept} of its {total} requests"
+                    )
+                };
                 import.warnings.push(format!(
-                    "{} {path}: the report keeps a sample of {} of the requests; statistics are the report's own, over all requests",
-                    ctx.file,
-                    import.requests.len() - first
+                    "{} {path}: {what}; statistics are the tool's own, over all {total} requests",
+                    ctx.file
                 ));
             }
         }

@@ -967,10 +967,29 @@ fn guidellm_current_layout() {
     assert_eq!(imp.requests[1].start_s, Some(1.0));
     close(imp.requests[0].e2e_ms, 2400.0);
     assert!(
-        imp.warnings.iter().any(|w| w.contains("sample of 2")),
+        imp.warnings.iter().any(|w| w
+            == "benchmarks.json benchmarks[0]: the report keeps per-request samples of 2 of its 4 requests; statistics are the tool's own, over all 4 requests"),
         "{:?}",
         imp.warnings
     );
+
+    // A report that keeps no request at all says so plainly (not "a sample of 0").
+    let start = doc.find("\"requests\": {").unwrap();
+    let end = start + doc[start..].find("\"total\": null}").unwrap() + "\"total\": null}".len();
+    let bare = format!(
+        "{}\"requests\": {{\"successful\": [], \"errored\": [], \"incomplete\": [], \"total\": null}}{}",
+        &doc[..start],
+        &doc[end..]
+    );
+    let imp = import("benchmarks.json", bare.as_bytes()).unwrap();
+    assert!(imp.requests.is_empty());
+    assert!(
+        imp.warnings.iter().any(|w| w
+            == "benchmarks.json benchmarks[0]: the report keeps no per-request samples; statistics are the tool's own, over all 4 requests"),
+        "{:?}",
+        imp.warnings
+    );
+    assert!(imp.warnings.iter().all(|w| !w.contains("sample of 0")));
 }
 
 // ---------------------------------------------------------------------------------------------
