@@ -338,7 +338,7 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
         }
         None => Default::default(),
     };
-    let all_files = crate::readable::in_force(&store, pilot_id, None).await?;
+    let all_files = crate::readable::in_force(store, pilot_id, None).await?;
     let first_evidence = all_files
         .iter()
         .map(|(f, _)| (f.uploaded_ms, f.file_name.clone()))

@@ -197,12 +197,12 @@ pub struct StoredRows {
 impl StoredRows {
     pub async fn of_pilot(services: &Services, pilot_id: i64) -> Result<Self, ServiceError> {
         let store = &services.store;
-        let mut load_tests = crate::readable::in_force(&store, pilot_id, Some(LOAD_TEST)).await?;
+        let mut load_tests = crate::readable::in_force(store, pilot_id, Some(LOAD_TEST)).await?;
         load_tests.sort_by_key(|(file, _)| file.id);
         Ok(StoredRows {
             load_tests,
-            startup_logs: crate::readable::in_force(&store, pilot_id, Some(STARTUP_LOG)).await?,
-            scrapes: crate::readable::in_force(&store, pilot_id, Some(METRICS_SCRAPE)).await?,
+            startup_logs: crate::readable::in_force(store, pilot_id, Some(STARTUP_LOG)).await?,
+            scrapes: crate::readable::in_force(store, pilot_id, Some(METRICS_SCRAPE)).await?,
         })
     }
 

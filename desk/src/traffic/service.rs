@@ -396,7 +396,7 @@ pub async fn overview(
     };
     let mut files = Vec::new();
     for (evidence, summary) in
-        crate::readable::in_force(&store, pilot_id, Some(GATEWAY_LOG)).await?
+        crate::readable::in_force(store, pilot_id, Some(GATEWAY_LOG)).await?
     {
         let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
         files.push(GatewayFile {
