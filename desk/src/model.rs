@@ -105,6 +105,9 @@ pub struct PilotView {
     /// What the viewer must know before reading any figure (evidence that does not read).
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// The viewer may archive or delete the pilot (admins).
+    #[serde(default)]
+    pub can_administer: bool,
 }
 
 /// A personal API token as its owner sees it (never the token itself, except once at creation).

@@ -101,6 +101,7 @@ pub async fn pilot_view(
         .collect();
     Ok(crate::model::PilotView {
         can_edit: user.role.can_edit_pilots() && pilot.archived_ms.is_none(),
+        can_administer: user.role.can_manage_accounts(),
         pilot,
         warnings,
     })

@@ -19,6 +19,7 @@ pub fn Frame() -> impl IntoView {
     provide_context(CurrentUser(user));
     let logout = ServerAction::<Logout>::new();
     view! {
+        <a class="skip-link" href="#content">"Skip to content"</a>
         <header class="topbar">
             <a class="brand" href="/">
                 <span class="brand-mark" aria-hidden="true">"PD"</span>
@@ -55,7 +56,7 @@ pub fn Frame() -> impl IntoView {
                 })}
             </Transition>
         </header>
-        <main class="page">
+        <main class="page" id="content" tabindex="-1">
             <Outlet/>
         </main>
         <footer class="footer">

@@ -109,7 +109,8 @@ pub fn CalibrationPage() -> impl IntoView {
 /// The calibration page's content: every start-up log against the vLLM memory model.
 #[server(endpoint = "page_calibration")]
 pub async fn calibration_page(pilot_id: i64) -> Result<Fragment, AppError> {
-    let p = crate::api::pilots::get_pilot(pilot_id).await?.pilot;
+    let view = crate::api::pilots::get_pilot(pilot_id).await?;
+    let (p, can_edit) = (view.pilot, view.can_edit);
     let list = crate::api::calibration::list_calibrations(pilot_id).await?;
     Ok(Fragment::render(
         format!("Calibration · {}", p.name),
@@ -122,7 +123,11 @@ pub async fn calibration_page(pilot_id: i64) -> Result<Fragment, AppError> {
                 view! {
                     <div class="empty-state">
                         <h3>"No start-up log yet"</h3>
-                        <p>"Paste the first lines vLLM prints (up to “Maximum concurrency for … tokens per request”) to check the sizing engine against this pilot's real deployment."</p>
+                        <p>{if can_edit {
+                            "Paste the first lines vLLM prints (up to “Maximum concurrency for … tokens per request”) to check the sizing engine against this pilot's real deployment."
+                        } else {
+                            "When the assessment team adds the first lines vLLM printed at start-up, this page sets them against what the sizing engine predicts for the same settings."
+                        }}</p>
                     </div>
                 }.into_any()
             } else {

@@ -28,6 +28,45 @@ mod render {
     use engine::pilot::PilotStatus;
     use leptos::prelude::*;
 
+    /// Admins: archive (read-only) or make active again, and delete outright. Plain forms
+    /// posting to `/pilots/{id}/archive` and `/pilots/{id}/delete` (the page is server-rendered).
+    fn administration(p: &crate::model::Pilot) -> impl IntoView + use<> {
+        let archived = p.archived_ms.is_some();
+        let (value, button, help) = if archived {
+            (
+                "false",
+                "Make active again",
+                "Plan, evidence and uploads can be changed again.",
+            )
+        } else {
+            (
+                "true",
+                "Archive (read-only)",
+                "Everything stays readable, for the customer too; nothing can be changed until an admin makes it active again.",
+            )
+        };
+        view! {
+            <section class="card" id="administration">
+                <h2>"Administration"</h2>
+                <form method="post" action=format!("/pilots/{}/archive", p.id) class="inline-form">
+                    <input type="hidden" name="archived" value=value/>
+                    <button type="submit" class="button">{button}</button>
+                    <span class="muted small">{help}</span>
+                </form>
+                <details class="danger-zone">
+                    <summary>"Delete this pilot…"</summary>
+                    <form method="post" action=format!("/pilots/{}/delete", p.id)>
+                        <label>
+                            <input type="checkbox" name="confirm" value="yes" required/>
+                            {format!(" Delete “{}” with its plans, every evidence file and every report, for good. Withdrawing a file or archiving keeps the record; this does not.", p.name)}
+                        </label>
+                        <button type="submit" class="button button-danger">"Delete for good"</button>
+                    </form>
+                </details>
+            </section>
+        }
+    }
+
     pub fn pilot(overview: PilotPageData) -> impl IntoView + use<> {
         let view = overview.pilot;
         let p = view.pilot;
@@ -101,6 +140,7 @@ mod render {
             </div>
             {super::super::verdict::verdict_card(overview.verdict)}
             {super::super::plan::summary_card(overview.plan)}
+            {view.can_administer.then(|| administration(&p))}
             <section class="card">
                 <h2>"About this pilot"</h2>
                 {if p.description.trim().is_empty() {

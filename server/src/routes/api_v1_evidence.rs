@@ -106,13 +106,13 @@ struct Archived {
     archived: bool,
 }
 
-/// The pilot `text` names if the caller is an admin who may see it.
-async fn admins_pilot(
+/// Pilot `id` if the caller is an admin who may see it (others: 404 or 403 as everywhere).
+pub(super) async fn admins_pilot(
     state: &AppState,
     user: &desk::model::SessionUser,
-    text: &str,
+    id: i64,
 ) -> Result<Pilot, ServiceError> {
-    let pilot = visible_pilot(&state.services.store, user, id(text)?).await?;
+    let pilot = visible_pilot(&state.services.store, user, id).await?;
     authorise(Some(user), Need::Admin)?;
     Ok(pilot)
 }
@@ -123,7 +123,7 @@ async fn archive(
     Path(pilot_id): Path<String>,
     archived: Result<Json<Archived>, JsonRejection>,
 ) -> Result<Json<Pilot>, ApiError> {
-    let pilot = admins_pilot(&state, &user, &pilot_id).await?;
+    let pilot = admins_pilot(&state, &user, id(&pilot_id)?).await?;
     let archived = body(archived)?.archived;
     Ok(Json(
         history::set_archived(&state.services, &pilot, archived).await?,
@@ -135,7 +135,7 @@ async fn delete_pilot(
     ApiCaller(user): ApiCaller,
     Path(pilot_id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let pilot = admins_pilot(&state, &user, &pilot_id).await?;
+    let pilot = admins_pilot(&state, &user, id(&pilot_id)?).await?;
     let files = history::delete_pilot(&state.services, &pilot).await?;
     Ok(Json(
         serde_json::json!({ "deleted": pilot.id, "raw_files_removed": files }),

@@ -101,6 +101,49 @@ async fn change_form(
     Redirect::to(&format!("/pilots/{pilot_id}/evidence?{query}"))
 }
 
+/// The pilot page's archive form: `archived` = `true` or `false`.
+#[derive(serde::Deserialize)]
+pub struct ArchiveForm {
+    #[serde(default)]
+    archived: String,
+}
+
+/// `POST /pilots/{id}/archive` (admins): back to the pilot page.
+pub async fn archive_form(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path(pilot_id): Path<i64>,
+    Form(form): Form<ArchiveForm>,
+) -> Result<Redirect, super::api_v1::ApiError> {
+    let pilot = super::api_v1_evidence::admins_pilot(&state, &user, pilot_id).await?;
+    history::set_archived(&state.services, &pilot, form.archived == "true").await?;
+    Ok(Redirect::to(&format!("/pilots/{pilot_id}")))
+}
+
+/// The pilot page's delete form: `confirm` = `yes` (a required checkbox).
+#[derive(serde::Deserialize)]
+pub struct DeleteForm {
+    #[serde(default)]
+    confirm: String,
+}
+
+/// `POST /pilots/{id}/delete` (admins): to the pilots list.
+pub async fn delete_form(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path(pilot_id): Path<i64>,
+    Form(form): Form<DeleteForm>,
+) -> Result<Redirect, super::api_v1::ApiError> {
+    let pilot = super::api_v1_evidence::admins_pilot(&state, &user, pilot_id).await?;
+    if form.confirm != "yes" {
+        return Err(
+            desk::ServiceError::invalid("confirm: tick the box to delete the pilot").into(),
+        );
+    }
+    history::delete_pilot(&state.services, &pilot).await?;
+    Ok(Redirect::to("/"))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -42,6 +42,8 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
                     refuse_declared_over_limit,
                 )),
         )
+        .route("/pilots/{id}/archive", post(evidence_form::archive_form))
+        .route("/pilots/{id}/delete", post(evidence_form::delete_form))
         .route(
             "/pilots/{id}/evidence/{evidence_id}/withdraw",
             post(evidence_form::withdraw_form),

@@ -435,3 +435,68 @@ async fn an_admin_archives_a_pilot_read_only_and_deletes_one_with_its_files() {
     }
     app.page(&admin, &format!("/pilots/{other}/traffic")).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pilot_page_offers_admins_archive_and_delete_and_no_one_else() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let org = app.organisation(&admin, "Forms Corp").await;
+    let pilot = app.pilot(&admin, org, "Form pilot").await;
+    let staff = app.staff_organisation().await;
+    let assessor = app
+        .user(&admin, "asa@pilotdesk.local", "assessor", staff)
+        .await;
+    let page = app.page(&admin, &format!("/pilots/{pilot}")).await;
+    assert!(page.contains(r#"id="administration""#));
+    assert!(page.contains(&format!(r#"action="/pilots/{pilot}/archive""#)));
+    assert!(
+        page.contains(r##"<a href="#content" class="skip-link">Skip to content"##),
+        "a skip link to the page's main content"
+    );
+    assert!(page.contains(r#"id="content""#) && page.contains("<main"));
+    let theirs = app.page(&assessor, &format!("/pilots/{pilot}")).await;
+    assert!(!theirs.contains(r#"id="administration""#));
+    let form =
+        |who: &reqwest::Client, path: String, fields: &'static [(&'static str, &'static str)]| {
+            let request = who
+                .post(app.url(&path))
+                .header("Origin", app.url(""))
+                .form(fields);
+            async move { request.send().await.unwrap() }
+        };
+    let refused = form(
+        &assessor,
+        format!("/pilots/{pilot}/archive"),
+        &[("archived", "true")],
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let done = form(
+        &admin,
+        format!("/pilots/{pilot}/archive"),
+        &[("archived", "true")],
+    )
+    .await;
+    assert_eq!(done.status(), StatusCode::SEE_OTHER);
+    let page = app.page(&assessor, &format!("/pilots/{pilot}")).await;
+    assert!(
+        page.contains(r#"id="archived""#),
+        "the page says it is archived"
+    );
+    assert!(
+        !page.contains(&format!(r#"href="/pilots/{pilot}/edit""#)),
+        "no edit button"
+    );
+    let unticked = form(&admin, format!("/pilots/{pilot}/delete"), &[]).await;
+    assert_eq!(unticked.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(app.store.pilot(pilot).await.unwrap().is_some());
+    let deleted = form(
+        &admin,
+        format!("/pilots/{pilot}/delete"),
+        &[("confirm", "yes")],
+    )
+    .await;
+    assert_eq!(deleted.status(), StatusCode::SEE_OTHER);
+    assert_eq!(deleted.headers()["location"], "/");
+    assert!(app.store.pilot(pilot).await.unwrap().is_none());
+}
