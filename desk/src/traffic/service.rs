@@ -395,8 +395,7 @@ pub async fn overview(
         None => (None, 0),
     };
     let mut files = Vec::new();
-    for (evidence, summary) in
-        crate::readable::in_force(store, pilot_id, Some(GATEWAY_LOG)).await?
+    for (evidence, summary) in crate::readable::in_force(store, pilot_id, Some(GATEWAY_LOG)).await?
     {
         let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
         files.push(GatewayFile {
