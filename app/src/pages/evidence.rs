@@ -36,6 +36,7 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                 <thead><tr>
                     <th scope="col">"#"</th>
                     <th scope="col">"File"</th>
+                    <th scope="col">"Status"</th>
                     <th scope="col">"Kind"</th>
                     <th scope="col">"Tool / version"</th>
                     <th scope="col" class="num">"Points"</th>
@@ -43,7 +44,6 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                     <th scope="col">"SHA-256"</th>
                     <th scope="col" class="num">"Size"</th>
                     <th scope="col">"Uploaded"</th>
-                    <th scope="col">"Status"</th>
                 </tr></thead>
                 <tbody>
                     {rows.into_iter().map(|row| {
@@ -51,6 +51,8 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                         let is_load_test = f.kind == "load_test";
                         let context = row.run_context.map(|c| c.summary()).unwrap_or_default();
                         let withdrawn = f.withdrawn_ms.is_some();
+                        // Evaluation sets are versioned, not withdrawn.
+                        let can_change = can_change && f.kind != "eval_set";
                         let status = view! { <EvidenceStatusCell pilot_id evidence_id=f.id withdrawn history=row.history can_change/> };
                         view! {
                             <tr class:withdrawn=withdrawn>
@@ -62,6 +64,7 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                                         view! { <span>{f.file_name.clone()}</span> }.into_any()
                                     }}
                                 </td>
+                                {status}
                                 <td><span class="badge">{f.kind.replace('_', " ")}</span></td>
                                 <td>{row.tool}</td>
                                 <td class="num">{if is_load_test { row.points.to_string() } else { "–".into() }}</td>
@@ -72,7 +75,6 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                                     {engine::clock::utc_minute(f.uploaded_ms)}<br/>
                                     <span class="muted">{if f.uploaded_by.is_empty() { "a deleted account".to_string() } else { f.uploaded_by.clone() }}</span>
                                 </td>
-                                {status}
                             </tr>
                         }
                     }).collect_view()}
