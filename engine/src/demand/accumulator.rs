@@ -284,9 +284,13 @@ impl DemandAccumulator {
         model.prompt.add(record.prompt_tokens);
         model.completion.add(record.completion_tokens);
         model.context.add(record.context_tokens());
-        model.e2e_ms.add(clamp_ms(record.e2e_ms()));
-        if let Some(ttft) = record.ttft_ms() {
-            model.ttft_ms.add(clamp_ms(ttft));
+        // Whole milliseconds rounded from the log's own precision (LiteLLM: microseconds), not
+        // the difference of two instants each rounded to the millisecond.
+        model
+            .e2e_ms
+            .add(clamp_ms(record.e2e_ms_exact().round() as i64));
+        if let Some(ttft) = record.ttft_ms_exact() {
+            model.ttft_ms.add(clamp_ms(ttft.round() as i64));
         }
         if let Some(tpot) = record.tpot_ms() {
             let tpot_us = (tpot * 1000.0).round().clamp(0.0, f64::from(u32::MAX)) as u32;

@@ -52,6 +52,7 @@ fn rec(
         completion_tokens: answer,
         status,
         finish_reason: finish.map(str::to_owned),
+        detail: crate::traffic::LogDetail::default(),
     }
 }
 
@@ -614,6 +615,7 @@ fn one_request(id: &str, start_ms: i64, model: &str, prompt: u32) -> GatewayReco
         completion_tokens: 1,
         status: RequestStatus::Ok,
         finish_reason: None,
+        detail: crate::traffic::LogDetail::default(),
     }
 }
 

@@ -134,6 +134,7 @@ impl<'a> GenericFields<'a> {
             completion_tokens,
             status,
             finish_reason,
+            detail: crate::traffic::LogDetail::default(),
         })
     }
 }

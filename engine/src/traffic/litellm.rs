@@ -13,7 +13,13 @@
 //!   upstream deployment string such as `hosted_vllm/...`).
 //! * First token: `completionStartTime`. For a non-streaming call LiteLLM sets it to `endTime`,
 //!   which is no time to first token, so it is kept only when the payload says `stream: true`,
-//!   or, where the log does not say (SpendLogs), when it lies strictly before `endTime`.
+//!   or, where the log does not say (SpendLogs), when it lies strictly before `endTime`. A
+//!   streamed payload whose `completionStartTime` equals `endTime` has no first-token time
+//!   LiteLLM could tell (TTFT would be the whole request, TPOT 0 ms): it is unknown, flagged
+//!   ([`LogDetail::first_token_unknown`]) and counted in the import's notes.
+//! * Precision: the float-second instants give the record's whole milliseconds, and E2E and
+//!   TTFT to the microsecond ([`LogDetail`]), computed from the float values themselves; TPOT
+//!   uses those.
 //! * Status: `success` (or absent, as older SpendLogs only held successes) is `ok`; `failure`
 //!   is `timeout` when the error code is 408/504 or the error mentions a timeout, `cancelled`
 //!   when the code is 499 or the error mentions a cancellation or a disconnected client, and
@@ -25,7 +31,7 @@
 
 use super::fields::{self, FieldError, ObjectFields, ResponseProbe, Scalar, field_error};
 use super::generic::check_order;
-use super::record::{GatewayRecord, RequestStatus};
+use super::record::{GatewayRecord, LogDetail, RequestStatus};
 use super::timestamp::OffsetRule;
 use serde::Deserialize;
 
@@ -246,11 +252,40 @@ impl Common<'_> {
         ])?;
         let (start_ms, end_ms) = (start.0, end.0);
         let completion_start = completion.map(|c| c.0);
+        // The instants as the log writes them (float Unix seconds): latencies are computed from
+        // these, to the microsecond, not from the whole milliseconds of the record.
+        let exact = match (
+            unix_number(self.start_time.as_ref()),
+            unix_number(self.end_time.as_ref()),
+            start.1,
+        ) {
+            (Some(s), Some(e), Some(unit)) => Some((s, e, unit.per_second())),
+            _ => None,
+        };
+        let exact_completion = unix_number(self.completion_start_time.as_ref());
+        let before_end = match (exact, exact_completion) {
+            (Some((_, e, _)), Some(c)) => c < e,
+            _ => completion_start.is_some_and(|t| t < end_ms),
+        };
+        let mut detail = LogDetail::default();
         let first_token_ms = match self.stream {
+            // A streamed call whose first chunk is logged at the very end has no first-token
+            // time LiteLLM could tell: TTFT would be the whole request and TPOT 0 ms.
+            Some(true) if completion_start.is_some() && !before_end => {
+                detail.first_token_unknown = true;
+                None
+            }
             Some(true) => completion_start,
             Some(false) => None,
-            None => completion_start.filter(|&t| t < end_ms),
+            None => completion_start.filter(|_| before_end),
         };
+        if let Some((s, e, per_second)) = exact {
+            let us = |from: f64, to: f64| ((to - from) / per_second * 1e6).round() as i64;
+            detail.e2e_us = Some(us(s, e));
+            if first_token_ms.is_some() {
+                detail.ttft_us = exact_completion.map(|c| us(s, c));
+            }
+        }
         let model_group =
             fields::text("model_group", self.model_group.as_ref())?.filter(|m| !m.is_empty());
         let model = match model_group {
@@ -278,8 +313,19 @@ impl Common<'_> {
             completion_tokens,
             status,
             finish_reason,
+            detail,
         })
     }
+}
+
+/// A Unix instant written as a number (or a numeric string), as the log writes it.
+fn unix_number(value: Option<&Scalar>) -> Option<f64> {
+    match value? {
+        Scalar::Num(n) => Some(*n),
+        Scalar::Str(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+    .filter(|n| n.is_finite())
 }
 
 #[cfg(test)]

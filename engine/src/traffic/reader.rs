@@ -105,6 +105,9 @@ pub struct ImportSummary {
     /// Records skipped as malformed (only with `skip_bad_lines`).
     pub skipped: SkippedLines,
     pub bytes_read: u64,
+    /// Things a person should know about the records (first-token times set aside, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// Reads a whole log, handing each record to `on_record` and the number of bytes read so far to
@@ -174,9 +177,23 @@ pub(crate) struct Tally {
     skipped: SkippedLines,
     records: u64,
     finished: bool,
+    /// Records whose logged first-token time was set aside ([`super::record::LogDetail::first_token_unknown`]).
+    first_token_unknown: u64,
 }
 
 impl Tally {
+    /// What the import should tell a person.
+    fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.first_token_unknown > 0 {
+            notes.push(format!(
+                "{} of {} requests are streamed calls whose completionStartTime equals endTime: their first-token time is unknown, so they give no TTFT and no TPOT (not the whole request, not 0 ms)",
+                self.first_token_unknown, self.records
+            ));
+        }
+        notes
+    }
+
     /// Takes one conversion's outcome: a record to deliver, nothing (a bad line skipped), or
     /// the error that ends the import. After an error `finished` is set.
     fn accept(
@@ -186,6 +203,9 @@ impl Tally {
         match outcome {
             Ok(record) => {
                 self.records += 1;
+                if record.detail.first_token_unknown {
+                    self.first_token_unknown += 1;
+                }
                 Some(Ok(record))
             }
             Err(Failure::Line(error)) if self.skip_bad_lines => {
@@ -301,6 +321,7 @@ impl<R: BufRead> GatewayReader<R> {
             records: self.tally.records,
             skipped: self.tally.skipped.clone(),
             bytes_read: self.bytes_read(),
+            notes: self.tally.notes(),
         }
     }
 
@@ -529,6 +550,7 @@ impl Tally {
             records: self.records,
             skipped: self.skipped.clone(),
             bytes_read,
+            notes: self.notes(),
         }
     }
 }

@@ -80,6 +80,32 @@ pub struct GatewayRecord {
     pub status: RequestStatus,
     /// `stop`, `length` (truncated at `max_tokens`), `tool_calls`, … when the log has it.
     pub finish_reason: Option<String>,
+    /// What the log says beyond whole milliseconds (LiteLLM's float-second instants); empty for
+    /// logs in milliseconds.
+    #[serde(default, skip_serializing_if = "LogDetail::is_empty")]
+    pub detail: LogDetail,
+}
+
+/// Latencies finer than the record's whole-millisecond instants, and first-token times the log
+/// has but that cannot be one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogDetail {
+    /// E2E in microseconds, computed from the log's own (sub-millisecond) instants.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub e2e_us: Option<i64>,
+    /// TTFT in microseconds, likewise; only with a first-token time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttft_us: Option<i64>,
+    /// The log's first-token time was set aside as no first token (LiteLLM's
+    /// `completionStartTime` equal to `endTime` on a streamed call): TTFT and TPOT are unknown.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub first_token_unknown: bool,
+}
+
+impl LogDetail {
+    pub fn is_empty(&self) -> bool {
+        *self == LogDetail::default()
+    }
 }
 
 impl GatewayRecord {
@@ -93,12 +119,35 @@ impl GatewayRecord {
         self.first_token_ms.map(|t| t - self.start_ms)
     }
 
-    /// Time per output token after the first, ms/token: (E2E − TTFT) ÷ (completion tokens − 1).
-    /// Undefined (`None`) without a first-token time or for answers of fewer than 2 tokens.
+    /// End-to-end time at the gateway, ms, at the log's own precision (sub-millisecond when
+    /// [`LogDetail::e2e_us`] is known).
+    pub fn e2e_ms_exact(&self) -> f64 {
+        match self.detail.e2e_us {
+            Some(us) => us as f64 / 1000.0,
+            None => self.e2e_ms() as f64,
+        }
+    }
+
+    /// Time to first token at the gateway, ms, at the log's own precision.
+    pub fn ttft_ms_exact(&self) -> Option<f64> {
+        let ttft = self.ttft_ms()?;
+        Some(match self.detail.ttft_us {
+            Some(us) => us as f64 / 1000.0,
+            None => ttft as f64,
+        })
+    }
+
+    /// Time per output token after the first, ms/token: (E2E − TTFT) ÷ (completion tokens − 1),
+    /// from the log's sub-millisecond latencies when it has them. Undefined (`None`) without a
+    /// first-token time or for answers of fewer than 2 tokens.
     pub fn tpot_ms(&self) -> Option<f64> {
         let first = self.first_token_ms?;
+        let after_first_ms = match (self.detail.e2e_us, self.detail.ttft_us) {
+            (Some(e2e), Some(ttft)) => (e2e - ttft) as f64 / 1000.0,
+            _ => (self.end_ms - first) as f64,
+        };
         (self.completion_tokens >= 2)
-            .then(|| (self.end_ms - first) as f64 / f64::from(self.completion_tokens - 1))
+            .then(|| after_first_ms / f64::from(self.completion_tokens - 1))
     }
 
     /// Prompt + answer tokens: what the request held in the KV cache at its end.
@@ -128,6 +177,7 @@ mod tests {
             completion_tokens: 101,
             status: RequestStatus::Ok,
             finish_reason: Some("length".into()),
+            detail: LogDetail::default(),
         };
         assert_eq!(record.e2e_ms(), 2_250);
         assert_eq!(record.ttft_ms(), Some(250));

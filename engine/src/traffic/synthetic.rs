@@ -270,6 +270,7 @@ impl SyntheticTraffic {
             completion_tokens,
             status,
             finish_reason: finish_reason.map(str::to_owned),
+            detail: crate::traffic::LogDetail::default(),
         }
     }
 }

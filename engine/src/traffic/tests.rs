@@ -55,6 +55,7 @@ fn expected_generic() -> Vec<GatewayRecord> {
             completion_tokens: 101,
             status: RequestStatus::Ok,
             finish_reason: Some("stop".into()),
+            detail: crate::traffic::LogDetail::default(),
         },
         GatewayRecord {
             request_id: "b".into(),
@@ -66,6 +67,7 @@ fn expected_generic() -> Vec<GatewayRecord> {
             completion_tokens: 1_024,
             status: RequestStatus::Ok,
             finish_reason: Some("length".into()),
+            detail: crate::traffic::LogDetail::default(),
         },
         GatewayRecord {
             request_id: "c".into(),
@@ -77,6 +79,7 @@ fn expected_generic() -> Vec<GatewayRecord> {
             completion_tokens: 0,
             status: RequestStatus::Error,
             finish_reason: None,
+            detail: crate::traffic::LogDetail::default(),
         },
     ]
 }
@@ -108,17 +111,62 @@ fn reads_the_real_litellm_standard_logging_payload() {
         vec![GatewayRecord {
             request_id: "chatcmpl-9870a859d6df402795f75dc5fca5b2e0".into(),
             start_ms: 1_739_235_379_683, // startTime 1739235379.683053
-            first_token_ms: Some(1_739_235_379_845), // completionStartTime, stream: true
-            end_ms: 1_739_235_379_845,   // endTime 1739235379.84533
+            // completionStartTime 1739235379.84533 = endTime although stream: true: LiteLLM
+            // logged no first chunk, so the first-token time is unknown.
+            first_token_ms: None,
+            end_ms: 1_739_235_379_845, // endTime 1739235379.84533
             model: "fake-openai-endpoint".into(), // model_group wins over model
             prompt_tokens: 9,
             completion_tokens: 12,
             status: RequestStatus::Ok,
             finish_reason: Some("stop".into()),
+            detail: crate::traffic::LogDetail {
+                e2e_us: Some(162_277),
+                ttft_us: None,
+                first_token_unknown: true,
+            },
         }]
     );
-    // response_time 0.1622769832611084 s ≈ end − start
     assert_eq!(records[0].e2e_ms(), 162);
+    // The payload's own response_time 0.1622769832611084 s, to the microsecond.
+    let e2e = records[0].e2e_ms_exact();
+    assert!((e2e - 0.1622769832611084 * 1000.0).abs() < 0.001, "{e2e}");
+    assert_eq!(records[0].ttft_ms(), None, "not the whole request");
+    assert_eq!(records[0].tpot_ms(), None, "not 0 ms");
+    assert_eq!(
+        summary.notes,
+        vec![
+            "1 of 1 requests are streamed calls whose completionStartTime equals endTime: their first-token time is unknown, so they give no TTFT and no TPOT (not the whole request, not 0 ms)"
+                .to_string()
+        ]
+    );
+}
+
+/// With a first chunk before the end, TTFT and TPOT come from the float seconds themselves, not
+/// from instants rounded to the millisecond.
+#[test]
+fn litellm_latencies_keep_the_payloads_sub_millisecond_precision() {
+    let mut value: serde_json::Value = serde_json::from_slice(&fixture(
+        "litellm/standard_logging_payload.from_gcs_test.json",
+    ))
+    .unwrap();
+    value["completionStartTime"] = serde_json::json!(1739235379.70125);
+    let (records, summary) = read_all("payload.json", value.to_string().as_bytes()).unwrap();
+    let r = &records[0];
+    assert!(summary.notes.is_empty(), "{:?}", summary.notes);
+    assert_eq!(r.first_token_ms, Some(1_739_235_379_701));
+    assert_eq!(r.detail.ttft_us, Some(18_197), "0.70125 − 0.683053 s");
+    assert_eq!(r.detail.e2e_us, Some(162_277));
+    assert_eq!(r.ttft_ms(), Some(18));
+    let ttft = r.ttft_ms_exact().unwrap();
+    assert!((ttft - 18.197).abs() < 1e-9, "{ttft}");
+    // (162.277 − 18.197) ms over 11 tokens after the first; whole-ms instants would give
+    // (845 − 701) ÷ 11 = 13.0909.
+    let tpot = r.tpot_ms().unwrap();
+    assert!((tpot - 144.080 / 11.0).abs() < 1e-9, "{tpot}");
+    // Stored records read back with their detail.
+    let json = serde_json::to_string(r).unwrap();
+    assert_eq!(&serde_json::from_str::<GatewayRecord>(&json).unwrap(), r);
 }
 
 #[test]

@@ -202,6 +202,14 @@ impl UnixUnit {
         (UnixUnit::Nanoseconds, 1e9),
     ];
 
+    /// How many of this unit make a second.
+    pub fn per_second(self) -> f64 {
+        UnixUnit::ALL
+            .iter()
+            .find(|(unit, _)| *unit == self)
+            .map_or(1.0, |(_, n)| *n)
+    }
+
     /// The unit's name for messages.
     pub fn name(self) -> &'static str {
         match self {

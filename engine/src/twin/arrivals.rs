@@ -206,6 +206,7 @@ mod tests {
             completion_tokens: completion,
             status: RequestStatus::Ok,
             finish_reason: Some("stop".into()),
+            detail: crate::traffic::LogDetail::default(),
         }
     }
 
