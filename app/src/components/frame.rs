@@ -18,8 +18,16 @@ pub fn Frame() -> impl IntoView {
     let user = crate::components::page_resource(move || location.pathname.get(), |_| whoami());
     provide_context(CurrentUser(user));
     let logout = ServerAction::<Logout>::new();
+    // The router takes over in-page links, so the skip link moves the focus itself.
+    let content = NodeRef::<leptos::html::Main>::new();
+    let skip = move |ev: leptos::ev::MouseEvent| {
+        if let Some(main) = content.get() {
+            ev.prevent_default();
+            let _ = main.focus();
+        }
+    };
     view! {
-        <a class="skip-link" href="#content">"Skip to content"</a>
+        <a class="skip-link" href="#content" on:click=skip>"Skip to content"</a>
         <header class="topbar">
             <a class="brand" href="/">
                 <span class="brand-mark" aria-hidden="true">"PD"</span>
@@ -56,7 +64,7 @@ pub fn Frame() -> impl IntoView {
                 })}
             </Transition>
         </header>
-        <main class="page" id="content" tabindex="-1">
+        <main class="page" id="content" tabindex="-1" node_ref=content>
             <Outlet/>
         </main>
         <footer class="footer">
