@@ -49,6 +49,9 @@ pub struct GatewayLogSummary {
     pub skipped: SkippedLines,
     /// This file's demand profile.
     pub profile: DemandProfile,
+    /// What the reader noted about the records (first-token times set aside, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// What one `/metrics` scrape told (the evidence summary of a `metrics_scrape`).
@@ -66,6 +69,9 @@ pub struct GatewayFile {
     pub format: String,
     pub records: u64,
     pub skipped_lines: u64,
+    /// The reader's notes on this file's records.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// A `/metrics` scrape of the pilot.

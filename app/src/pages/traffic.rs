@@ -647,7 +647,10 @@ mod render {
                     <tbody>
                         {files.into_iter().map(|f| view! {
                             <tr>
-                                <td>{format!("#{} {}", f.evidence.id, f.evidence.file_name)}</td>
+                                <td>
+                                    {format!("#{} {}", f.evidence.id, f.evidence.file_name)}
+                                    {f.notes.into_iter().map(|n| view! { <p class="small muted">{n}</p> }).collect_view()}
+                                </td>
                                 <td>{f.format}</td>
                                 <td class="num">{fmt_int(f.records)}</td>
                                 <td class="num">{fmt_int(f.skipped_lines)}</td>

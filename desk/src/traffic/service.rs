@@ -52,6 +52,7 @@ pub fn read_gateway_source<R: BufRead + Send>(
         skip_bad_lines,
         skipped: summary.skipped,
         profile,
+        notes: summary.notes,
     })
 }
 
@@ -403,6 +404,7 @@ pub async fn overview(
             format: summary.format,
             records: summary.records,
             skipped_lines: summary.skipped.count,
+            notes: summary.notes,
         });
     }
     let scrapes = checked_scrapes(services, pilot_id, &identity).await?;

@@ -729,3 +729,34 @@ async fn a_scrape_time_outside_this_century_is_refused_and_nothing_is_stored() {
             .is_empty()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_litellm_payload_without_a_first_token_time_says_so_on_the_traffic_page() {
+    let app = spawn_app().await;
+    let token = token(&app).await;
+    let pilot = new_pilot(&app, "LiteLLM notes").await;
+    let payload =
+        std::fs::read(fixtures().join("litellm/standard_logging_payload.from_gcs_test.json"))
+            .unwrap();
+    let (status, body) = upload(
+        &app,
+        &token,
+        pilot,
+        "payload.json",
+        payload,
+        &[("kind", "gateway_log")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let note = "completionStartTime equals endTime: their first-token time is unknown";
+    assert!(
+        body["summary"]["notes"][0].as_str().unwrap().contains(note),
+        "{body}"
+    );
+    let admin = app.admin().await;
+    let page = app.page(&admin, &format!("/pilots/{pilot}/traffic")).await;
+    assert!(
+        page.contains(note),
+        "the traffic page shows the reader's note"
+    );
+}
