@@ -135,60 +135,96 @@ fn on_off(value: Option<bool>) -> String {
     }
 }
 
-/// The upload form of a pilot. `on_uploaded` runs when a batch of JavaScript uploads ends.
+/// What an empty run-context field becomes: the pilot's note for it, else nothing. Shown as
+/// the field's placeholder, so an example never reads like a recorded value.
+fn fallback(note: &str) -> String {
+    match note.trim() {
+        "" | "0" => "not stated".into(),
+        value => format!("{value} (pilot's notes)"),
+    }
+}
+
+/// The upload form of a pilot. `on_uploaded` runs when a batch of JavaScript uploads ends;
+/// `pilot` (when the page has it) gives the placeholders of the fields its notes fill.
 #[component]
-pub fn EvidenceUpload(pilot_id: i64, #[prop(into)] on_uploaded: Callback<()>) -> impl IntoView {
+pub fn EvidenceUpload(
+    pilot_id: i64,
+    #[prop(into)] on_uploaded: Callback<()>,
+    #[prop(optional)] pilot: Option<crate::model::Pilot>,
+) -> impl IntoView {
     let form_id = "evidence-upload";
-    let fields: [(&'static str, &'static str, &'static str, RwSignal<String>); 11] = [
-        ("engine", "Engine", "vLLM", RwSignal::new(String::new())),
+    let note = |f: fn(&crate::model::Pilot) -> String| {
+        pilot
+            .as_ref()
+            .map(|p| fallback(&f(p)))
+            .unwrap_or_else(|| "the pilot's notes".into())
+    };
+    let unstated = || "not stated".to_string();
+    let fields: [(&'static str, &'static str, String, RwSignal<String>); 11] = [
+        (
+            "engine",
+            "Engine",
+            note(|p| p.engine.clone()),
+            RwSignal::new(String::new()),
+        ),
         (
             "engine_version",
             "Engine version",
-            "0.8.5",
+            note(|p| p.engine_version.clone()),
             RwSignal::new(String::new()),
         ),
         (
             "gpu",
             "GPU",
-            "Tesla V100-SXM2-16GB",
+            note(|p| p.gpu_type.clone()),
             RwSignal::new(String::new()),
         ),
-        ("gpu_count", "GPU count", "4", RwSignal::new(String::new())),
+        (
+            "gpu_count",
+            "GPU count",
+            note(|p| p.gpu_count.to_string()),
+            RwSignal::new(String::new()),
+        ),
         (
             "precision",
             "Precision",
-            "fp16",
+            unstated(),
             RwSignal::new(String::new()),
         ),
         (
             "kv_dtype",
             "KV-cache dtype",
-            "auto",
+            unstated(),
             RwSignal::new(String::new()),
         ),
-        ("tp", "Tensor parallel", "4", RwSignal::new(String::new())),
+        (
+            "tp",
+            "Tensor parallel",
+            unstated(),
+            RwSignal::new(String::new()),
+        ),
         (
             "max_num_batched_tokens",
             "max_num_batched_tokens",
-            "8192",
+            unstated(),
             RwSignal::new(String::new()),
         ),
         (
             "max_num_seqs",
             "max_num_seqs",
-            "256",
+            unstated(),
             RwSignal::new(String::new()),
         ),
         (
             "prefix_caching",
             "Prefix caching",
-            "",
+            String::new(),
             RwSignal::new(String::new()),
         ),
         (
             "cuda_graphs",
             "CUDA graphs",
-            "",
+            String::new(),
             RwSignal::new(String::new()),
         ),
     ];
@@ -198,12 +234,13 @@ pub fn EvidenceUpload(pilot_id: i64, #[prop(into)] on_uploaded: Callback<()>) ->
     let eval_off = move || hydrated.get() && kind.get() != "eval_run";
     let paste = RwSignal::new(String::new());
     let parsed = RwSignal::new(None::<Result<String, String>>);
+    let signals: [RwSignal<String>; 11] = std::array::from_fn(|i| fields[i].3);
     let apply = move |_| {
         let result = engine::run_context::parse(&paste.get_untracked());
         parsed.set(Some(match result {
             Ok(context) => {
                 let values: [String; 11] = fill_values(&context);
-                for ((_, _, _, signal), value) in fields.iter().zip(values) {
+                for (signal, value) in signals.iter().zip(values) {
                     if !value.is_empty() {
                         signal.set(value);
                     }
@@ -260,7 +297,7 @@ pub fn EvidenceUpload(pilot_id: i64, #[prop(into)] on_uploaded: Callback<()>) ->
                 </fieldset>
                 <div class="dropzone">
                     <p class="dropzone-title">"Drop evidence files here"</p>
-                    <p class="hint">"vllm bench serve JSON / JSON Lines, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm JSON, a vLLM start-up log, gateway logs, /metrics scrapes, lm-eval results — or, with the kind chosen above, an evaluation set or run. Several files at once."</p>
+                    <p class="hint">"vllm bench serve JSON / JSON Lines, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm JSON / YAML, a vLLM start-up log, gateway logs, /metrics scrapes, lm-eval results — or, with the kind chosen above, an evaluation set or run. Several files at once."</p>
                     <label for="evidence-file" class="button">"Choose files…"</label>
                     <input id="evidence-file" type="file" name="file" required class="file-input"/>
                     <ul class="upload-list" aria-live="polite"></ul>

@@ -189,7 +189,7 @@ pub fn EvidencePage() -> impl IntoView {
                     {data.warnings.into_iter().map(|w| view! {
                         <div class="notice notice-warn" role="alert">{w}</div>
                     }).collect_view()}
-                    {data.can_edit.then(|| view! { <EvidenceUpload pilot_id=p.id on_uploaded=move |_| refresh.update(|n| *n += 1)/> })}
+                    {data.can_edit.then(|| view! { <EvidenceUpload pilot_id=p.id pilot=p.clone() on_uploaded=move |_| refresh.update(|n| *n += 1)/> })}
                     <section class="card evidence-list">
                         <h2>"Stored files"</h2>
                         <Transition fallback=|| view! { <p class="loading">"Loading…"</p> }>
