@@ -4,7 +4,7 @@
 //! the same checks; the history records `command line` as who did it).
 
 use crate::outln;
-use desk::evidence_history::service::{self as history, Actor};
+use desk::evidence_history::service::{self as history, Actor, StatusStep};
 use desk::evidence_history::{EvidenceEntry, EvidenceStatus};
 
 /// What to do with a pilot's evidence.
@@ -64,18 +64,18 @@ pub async fn run(command: &EvidenceCommand, config: &crate::config::Config) -> a
         .ok_or_else(|| anyhow::anyhow!("--id: which evidence file (see `server evidence list`)"))?;
     let reason = target.reason.as_deref().unwrap_or_default();
     let actor = Actor::command_line();
-    let entry = match command {
-        EvidenceCommand::Withdraw(_) => {
-            history::withdraw(&services, &pilot, id, reason, &actor).await
-        }
-        _ => history::restore(&services, &pilot, id, reason, &actor).await,
-    }
-    .map_err(|e| match e {
-        desk::ServiceError::NotFound => {
-            anyhow::anyhow!("--id: pilot {} has no evidence #{id}", pilot.id)
-        }
-        other => anyhow::anyhow!("{other}"),
-    })?;
+    let step = match command {
+        EvidenceCommand::Withdraw(_) => StatusStep::Withdraw,
+        _ => StatusStep::Restore,
+    };
+    let entry = history::change(&services, &pilot, id, reason, &actor, step)
+        .await
+        .map_err(|e| match e {
+            desk::ServiceError::NotFound => {
+                anyhow::anyhow!("--id: pilot {} has no evidence #{id}", pilot.id)
+            }
+            other => anyhow::anyhow!("{other}"),
+        })?;
     if target.json {
         outln!("{}", serde_json::to_string_pretty(&entry)?);
     } else {

@@ -86,37 +86,26 @@ pub fn entry(file: &EvidenceFile, events: &[EvidenceEvent]) -> EvidenceEntry {
     }
 }
 
-/// Withdraws file `evidence_id` of `pilot` (it grades nothing from now on) and answers its
-/// register entry. The caller has checked that the actor may change the pilot.
-pub async fn withdraw(
-    services: &Services,
-    pilot: &Pilot,
-    evidence_id: i64,
-    reason: &str,
-    actor: &Actor,
-) -> Result<EvidenceEntry, ServiceError> {
-    change(services, pilot, evidence_id, reason, actor, true).await
+/// A change of a file's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusStep {
+    /// In force → withdrawn: it grades nothing from now on.
+    Withdraw,
+    /// Withdrawn → in force: it grades again.
+    Restore,
 }
 
-/// Restores a withdrawn file (it grades again) and answers its register entry.
-pub async fn restore(
+/// Withdraws or restores file `evidence_id` of `pilot` and answers its register entry. The
+/// caller has checked that the actor may change the pilot.
+pub async fn change(
     services: &Services,
     pilot: &Pilot,
     evidence_id: i64,
     reason: &str,
     actor: &Actor,
+    step: StatusStep,
 ) -> Result<EvidenceEntry, ServiceError> {
-    change(services, pilot, evidence_id, reason, actor, false).await
-}
-
-async fn change(
-    services: &Services,
-    pilot: &Pilot,
-    evidence_id: i64,
-    reason: &str,
-    actor: &Actor,
-    withdraw: bool,
-) -> Result<EvidenceEntry, ServiceError> {
+    let withdraw = step == StatusStep::Withdraw;
     let reason = checked_reason(reason)?;
     refuse_archived(pilot)?;
     let store = &services.store;

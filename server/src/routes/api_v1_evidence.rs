@@ -14,7 +14,7 @@ use axum::routing::{delete, post};
 use axum::{Json, Router};
 use desk::ServiceError;
 use desk::auth::{Need, authorise, editable_pilot, visible_pilot};
-use desk::evidence_history::service::{self as history, Actor};
+use desk::evidence_history::service::{self as history, Actor, StatusStep};
 use desk::evidence_history::{EvidenceEntry, EvidenceRegister};
 use desk::model::Pilot;
 use serde::Deserialize;
@@ -62,42 +62,35 @@ struct Reason {
 }
 
 async fn withdraw(
-    State(state): State<AppState>,
-    ApiCaller(user): ApiCaller,
-    Path((pilot_id, evidence_id)): Path<(String, String)>,
+    state: State<AppState>,
+    caller: ApiCaller,
+    path: Path<(String, String)>,
     reason: Result<Json<Reason>, JsonRejection>,
 ) -> Result<Json<EvidenceEntry>, ApiError> {
-    let services = &state.services;
-    let pilot = editable_pilot(&services.store, &user, id(&pilot_id)?).await?;
-    let reason = body(reason)?.reason;
-    let entry = history::withdraw(
-        services,
-        &pilot,
-        id(&evidence_id)?,
-        &reason,
-        &Actor::user(&user),
-    )
-    .await?;
-    Ok(Json(entry))
+    change(state, caller, path, reason, StatusStep::Withdraw).await
 }
 
 async fn restore(
+    state: State<AppState>,
+    caller: ApiCaller,
+    path: Path<(String, String)>,
+    reason: Result<Json<Reason>, JsonRejection>,
+) -> Result<Json<EvidenceEntry>, ApiError> {
+    change(state, caller, path, reason, StatusStep::Restore).await
+}
+
+async fn change(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path((pilot_id, evidence_id)): Path<(String, String)>,
     reason: Result<Json<Reason>, JsonRejection>,
+    step: StatusStep,
 ) -> Result<Json<EvidenceEntry>, ApiError> {
     let services = &state.services;
     let pilot = editable_pilot(&services.store, &user, id(&pilot_id)?).await?;
     let reason = body(reason)?.reason;
-    let entry = history::restore(
-        services,
-        &pilot,
-        id(&evidence_id)?,
-        &reason,
-        &Actor::user(&user),
-    )
-    .await?;
+    let actor = Actor::user(&user);
+    let entry = history::change(services, &pilot, id(&evidence_id)?, &reason, &actor, step).await?;
     Ok(Json(entry))
 }
 

@@ -17,7 +17,7 @@ use crate::AppState;
 use axum::extract::{Form, Multipart, Path, State};
 use axum::response::Redirect;
 use desk::auth::editable_pilot;
-use desk::evidence_history::service::{self as history, Actor};
+use desk::evidence_history::service::{self as history, Actor, StatusStep};
 
 /// Percent-encodes a query value.
 pub fn encode_query_value(value: &str) -> String {
@@ -61,7 +61,15 @@ pub async fn withdraw_form(
     Path((pilot_id, evidence_id)): Path<(i64, i64)>,
     Form(form): Form<ReasonForm>,
 ) -> Redirect {
-    change_form(state, caller, pilot_id, evidence_id, form, true).await
+    change_form(
+        state,
+        caller,
+        pilot_id,
+        evidence_id,
+        form,
+        StatusStep::Withdraw,
+    )
+    .await
 }
 
 /// `POST /pilots/{id}/evidence/{evidence_id}/restore`.
@@ -71,7 +79,15 @@ pub async fn restore_form(
     Path((pilot_id, evidence_id)): Path<(i64, i64)>,
     Form(form): Form<ReasonForm>,
 ) -> Redirect {
-    change_form(state, caller, pilot_id, evidence_id, form, false).await
+    change_form(
+        state,
+        caller,
+        pilot_id,
+        evidence_id,
+        form,
+        StatusStep::Restore,
+    )
+    .await
 }
 
 async fn change_form(
@@ -80,21 +96,17 @@ async fn change_form(
     pilot_id: i64,
     evidence_id: i64,
     form: ReasonForm,
-    withdraw: bool,
+    step: StatusStep,
 ) -> Redirect {
     let services = &state.services;
     let outcome = async {
         let pilot = editable_pilot(&services.store, &user, pilot_id).await?;
         let actor = Actor::user(&user);
-        if withdraw {
-            history::withdraw(services, &pilot, evidence_id, &form.reason, &actor).await
-        } else {
-            history::restore(services, &pilot, evidence_id, &form.reason, &actor).await
-        }
+        history::change(services, &pilot, evidence_id, &form.reason, &actor, step).await
     }
     .await;
     let query = match outcome {
-        Ok(entry) if withdraw => format!("withdrawn={}", entry.id),
+        Ok(entry) if step == StatusStep::Withdraw => format!("withdrawn={}", entry.id),
         Ok(entry) => format!("restored={}", entry.id),
         Err(error) => format!("error={}", encode_query_value(&error.to_string())),
     };
