@@ -159,7 +159,7 @@ pub async fn issue_api_token(
             name,
             &token_hash(&secret),
             &secret[..API_TOKEN_PREFIX.len() + 6],
-            now_ms() + i64::from(days) * 86_400_000,
+            i64::from(days) * 86_400_000,
         )
         .await?;
     Ok(crate::model::IssuedToken { token, secret })

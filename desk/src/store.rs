@@ -559,15 +559,18 @@ impl Store {
 
     // ---- API tokens ------------------------------------------------------------------------
 
+    /// Records a token that lives `lifetime_ms` from now (its creation and expiry are read
+    /// from one clock reading, so the lifetime is exact).
     pub async fn create_api_token(
         &self,
         user_id: i64,
         name: &str,
         token_hash: &str,
         prefix: &str,
-        expires_ms: i64,
+        lifetime_ms: i64,
     ) -> StoreResult<ApiToken> {
         let now = now_ms();
+        let expires_ms = now + lifetime_ms;
         let row = sqlx::query(
             "INSERT INTO api_tokens (user_id, name, token_hash, prefix, created_ms, expires_ms) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
