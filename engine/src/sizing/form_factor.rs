@@ -4,8 +4,11 @@
 //! A shopping list must be orderable: nobody sells one H100 SXM, only HGX boards of four or
 //! eight, and an MI300X comes as eight OAM modules on one baseboard. So a configuration on such
 //! a card is offered in its board sizes ([`FormFactor::cards_to_buy`]), the spare cards serving
-//! as further copies. GeForce cards are not licensed for data-centre deployment and a DGX Spark
-//! is a desktop system, so neither is recommended for production ([`FormFactor::production_use`]).
+//! as further copies. GeForce cards are not licensed for data-centre deployment, a DGX Spark
+//! is a desktop system, and a workstation card (RTX PRO 6000 Workstation and Max-Q) is built for
+//! a tower's airflow, its server edition being the data-centre product of the same chip
+//! (NVIDIA's RTX PRO 6000 Blackwell Server Edition datasheet: passive, for server chassis); so
+//! none of them is recommended for production ([`FormFactor::production_use`]).
 //!
 //! The figures live in `engine/data/gpus.json` as each row's `form_factor` (`kind`,
 //! `board_sizes`, `sources`), read here on their own so [`super::GpuSpec`] is unchanged.
@@ -89,6 +92,9 @@ impl FormFactor {
                 "a GeForce card: NVIDIA's GeForce driver licence does not permit data-centre deployment",
             ),
             FormFactorKind::Desktop => Err("a desktop development system, not a server"),
+            FormFactorKind::Workstation => Err(
+                "a workstation card (cooled for a tower, not a server's front-to-back airflow); offer its server edition instead",
+            ),
             _ => Ok(()),
         }
     }
@@ -157,9 +163,12 @@ mod tests {
     }
 
     #[test]
-    fn geforce_and_desktop_systems_are_not_for_production() {
+    fn geforce_desktop_and_workstation_cards_are_not_for_production() {
         assert!(form_factor("rtx-4090").production_use().is_err());
         assert!(form_factor("dgx-spark").production_use().is_err());
+        let max_q = form_factor("rtx-pro-6000-max-q").production_use();
+        assert!(max_q.unwrap_err().contains("server edition"));
+        assert!(form_factor("rtx-pro-6000-server").production_use().is_ok());
         assert!(form_factor("h100-pcie").production_use().is_ok());
     }
 }
