@@ -10,10 +10,12 @@
 //!
 //! Inputs and their defaults, and why:
 //! * **Demand**: the pilot's busiest hour grown by the plan (production users ÷ pilot users, else
-//!   the plan's production arrival rate ÷ the pilot's), as Poisson arrivals with the measured
-//!   prompt and answer lengths of the gateway log ([`engine::production::DemandProcess::from_profile`]),
-//!   each request held as long as the pilot's requests were. Without a gateway log there is no
-//!   demand to grow, and the recommendation says so.
+//!   the plan's production arrival rate ÷ the pilot's), **replayed**: the hour's successful
+//!   requests read again from the kept gateway logs, superposed and thinned to the growth, each
+//!   with its own lengths and measured duration ([`engine::production::DemandProcess::replayed`]).
+//!   When the logs cannot be read again, Poisson arrivals at the profile's rate with its length
+//!   distributions ([`engine::production::DemandProcess::from_profile`]). Without a gateway log
+//!   there is no demand to grow, and the recommendation says so.
 //! * **Context per session**: whole sessions, the longest measured request or the plan's context
 //!   per request, whichever is larger (it is also vLLM's `--max-model-len`).
 //! * **Formats**: the (weights, KV cache) pairs whose evaluation run passed; without a decision,
@@ -26,15 +28,19 @@ use crate::ServiceError;
 use crate::Services;
 use crate::model::{Pilot, SizingCatalog};
 use crate::pilot_evidence::PilotEvidence;
+use crate::traffic::{GATEWAY_LOG, GatewayLogSummary};
+use crate::verdict::RecommendationHeadline;
+use engine::demand::DemandProfile;
 use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
 use engine::production::capacity_plan::{
     CapacityPlan, CapacityPlanInput, MeasuredTwin, PilotVerdict,
 };
-use engine::production::demand_process::{DemandProcess, ServiceTimes};
+use engine::production::demand_process::{BusiestHour, DemandProcess, ServiceTimes};
 use engine::production::{
     GpuHourPrice, MeasuredConfiguration, MeasuredPoint, PilotTwin, calibrate,
 };
 use engine::sizing::{KvDtype, MemoryModel, WeightPrecision};
+use engine::traffic::{ReadOptions, read_gateway_log};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -63,12 +69,13 @@ pub async fn capacity_plan(
 ) -> Result<Result<CapacityPlan, String>, ServiceError> {
     // Always with prices: they never change the ranking, so one plan serves every caller and
     // an unpriced caller gets it with the money taken out.
-    let input = match plan_input(services, pilot, evidence, catalog).await? {
+    let (input, warnings) = match plan_input(services, pilot, evidence, catalog).await? {
         Ok(input) => input,
         Err(why) => return Ok(Err(why)),
     };
     let plan = kept_plan(input).await?;
     let mut plan = plan.as_ref().clone();
+    plan.warnings.extend(warnings);
     if !priced {
         for candidate in &mut plan.candidates {
             candidate.cost = None;
@@ -77,22 +84,81 @@ pub async fn capacity_plan(
     Ok(Ok(plan))
 }
 
+/// What the pilot page names: the kept plan's recommended configuration, or, when the plan is
+/// not kept yet, [`RecommendationHeadline::Computing`] while it is computed in the background
+/// (simulating every candidate takes seconds, too long to hold a page for; the next visit, the
+/// report and the API find it kept).
+pub async fn headline(
+    services: &Services,
+    pilot: &Pilot,
+    evidence: &PilotEvidence,
+) -> Result<RecommendationHeadline, ServiceError> {
+    let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
+    let input = match plan_input(services, pilot, evidence, &catalog).await? {
+        Ok((input, _)) => input,
+        Err(reason) => return Ok(RecommendationHeadline::Unavailable { reason }),
+    };
+    let key = input_key(&input)?;
+    let Some(plan) = kept(&key) else {
+        start_computing(key, input);
+        return Ok(RecommendationHeadline::Computing);
+    };
+    Ok(match &plan.recommended {
+        Some(r) => RecommendationHeadline::Recommended {
+            label: r.configuration.label.clone(),
+            why: r.why.clone(),
+            cards: format!("{} ({}–{})", r.cards.value, r.cards.low, r.cards.high),
+            unsettled: r.unsettled.clone(),
+        },
+        None => RecommendationHeadline::NothingHolds {
+            reason: plan.warnings.last().cloned().unwrap_or_default(),
+        },
+    })
+}
+
+/// Computes and keeps the plan of `key` unless that is already under way.
+fn start_computing(key: [u8; 32], input: CapacityPlanInput) {
+    static UNDER_WAY: OnceLock<Mutex<Vec<[u8; 32]>>> = OnceLock::new();
+    let under_way = UNDER_WAY.get_or_init(|| Mutex::new(Vec::new()));
+    match under_way.lock() {
+        Ok(mut keys) if !keys.contains(&key) => keys.push(key),
+        _ => return,
+    }
+    tokio::spawn(async move {
+        if kept_plan(input).await.is_err() {
+            tracing::warn!("the background capacity plan failed");
+        }
+        if let Ok(mut keys) = under_way.lock() {
+            keys.retain(|k| *k != key);
+        }
+    });
+}
+
+/// The SHA-256 of the input's JSON: the key plans are kept by.
+fn input_key(input: &CapacityPlanInput) -> Result<[u8; 32], ServiceError> {
+    use sha2::{Digest, Sha256};
+    let json = serde_json::to_vec(input).map_err(|error| {
+        tracing::error!(%error, "the capacity plan's input does not serialise");
+        ServiceError::Internal
+    })?;
+    Ok(Sha256::digest(&json).into())
+}
+
+fn kept(key: &[u8; 32]) -> Option<Arc<CapacityPlan>> {
+    plans().lock().ok().and_then(|kept| {
+        kept.iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, plan)| plan.clone())
+    })
+}
+
 /// Plans kept by the content of their input (SHA-256 of its JSON): the report's preview, its
 /// HTML and PDF, the API and the CLI ask for the same plan, and simulating every candidate
 /// takes seconds. A changed input (new evidence, prices, catalog rows) is a new key, so a kept
 /// plan is never stale; the oldest of [`KEPT_PLANS`] goes first.
 async fn kept_plan(input: CapacityPlanInput) -> Result<Arc<CapacityPlan>, ServiceError> {
-    use sha2::{Digest, Sha256};
-    let json = serde_json::to_vec(&input).map_err(|error| {
-        tracing::error!(%error, "the capacity plan's input does not serialise");
-        ServiceError::Internal
-    })?;
-    let key: [u8; 32] = Sha256::digest(&json).into();
-    if let Some(plan) = plans().lock().ok().and_then(|kept| {
-        kept.iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, plan)| plan.clone())
-    }) {
+    let key = input_key(&input)?;
+    if let Some(plan) = kept(&key) {
         return Ok(plan);
     }
     // Off the async runtime: every candidate is simulated under the production arrivals.
@@ -123,13 +189,14 @@ fn plans() -> &'static KeptPlans {
     PLANS.get_or_init(|| Mutex::new(VecDeque::new()))
 }
 
-/// The plan's input (see the module docs), or why it cannot be made.
+/// The plan's input (see the module docs) with the warnings its making raised, or why it
+/// cannot be made.
 async fn plan_input(
     services: &Services,
     pilot: &Pilot,
     evidence: &PilotEvidence,
     catalog: &SizingCatalog,
-) -> Result<Result<CapacityPlanInput, String>, ServiceError> {
+) -> Result<Result<(CapacityPlanInput, Vec<String>), String>, ServiceError> {
     let Some(plan) = &evidence.plan else {
         return Ok(Err("The plan is not approved yet: the recommendation needs its demand assumptions and latency limits.".into()));
     };
@@ -172,8 +239,27 @@ async fn plan_input(
             "The gateway log's busiest hour has no arrivals to grow.".into(),
         ));
     };
-    let Some(demand) = DemandProcess::from_profile(profile, growth, 0) else {
-        return Ok(Err("The gateway log records no prompt and answer lengths: production requests cannot be simulated without them.".into()));
+    let mut warnings = Vec::new();
+    let hour = match busiest_hour(services, pilot.id, profile).await? {
+        Ok(hour) if !hour.requests.is_empty() => Some(hour),
+        Ok(_) => None,
+        Err(why) => {
+            warnings.push(format!(
+                "{why}: production demand is Poisson at the log's busiest-hour rate instead of \
+                 the replayed hour."
+            ));
+            None
+        }
+    };
+    let (demand, pilot_service) = match hour {
+        Some(hour) => (
+            DemandProcess::replayed(hour.as_ref().clone(), growth, 0),
+            ServiceTimes::AsLogged,
+        ),
+        None => match DemandProcess::from_profile(profile, growth, 0) {
+            Some(demand) => (demand, ServiceTimes::from_profile(profile)),
+            None => return Ok(Err("The gateway log records no prompt and answer lengths: production requests cannot be simulated without them.".into())),
+        },
     };
     let Some(model) = catalog_model(catalog, pilot) else {
         return Ok(Err(format!(
@@ -194,10 +280,10 @@ async fn plan_input(
     )
     .await;
     let verdict = crate::verdict::service::build(pilot.clone(), evidence);
-    Ok(Ok(CapacityPlanInput {
+    let input = CapacityPlanInput {
         model,
         demand,
-        pilot_service: ServiceTimes::from_profile(profile),
+        pilot_service,
         context_tokens_per_session: production.context_tokens_per_session,
         twin,
         marks: engine::loadtest::latency_targets(&plan.content),
@@ -213,7 +299,103 @@ async fn plan_input(
         }),
         simulated_requests: engine::production::capacity_plan::DEFAULT_SIMULATED_REQUESTS,
         seed: 0,
-    }))
+        served_model: Some(pilot.model.clone()),
+        trace_file: Some(crate::traffic::trace_file_name(pilot.id)),
+    };
+    Ok(Ok((input, warnings)))
+}
+
+/// The pilot's busiest hour as its gateway logs recorded it, request by request: the hour the
+/// combined profile found ([`DemandProfile::busiest_hour_start`]), read again from the kept raw
+/// logs, since the profile keeps figures, not requests. `Err`: why the logs in force could not
+/// be read again (the plan then falls back to Poisson arrivals at the profile's rate, and says
+/// so).
+///
+/// Kept per set of logs (their SHA-256s): reading a week of traffic takes a while, and the
+/// report, the API and the pilot page ask for it in turn. Only one hour's requests are held.
+async fn busiest_hour(
+    services: &Services,
+    pilot_id: i64,
+    profile: &DemandProfile,
+) -> Result<Result<Arc<BusiestHour>, String>, ServiceError> {
+    let mut logs = crate::readable::in_force(&services.store, pilot_id, Some(GATEWAY_LOG)).await?;
+    logs.sort_by_key(|(file, _)| file.id);
+    let start_ms = profile.busiest_hour_start.unix_ms;
+    let key = format!(
+        "{start_ms}:{}",
+        logs.iter()
+            .map(|(f, _)| f.sha256.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    if let Some(hour) = hours().lock().ok().and_then(|kept| {
+        kept.iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, hour)| hour.clone())
+    }) {
+        return Ok(Ok(hour));
+    }
+    let mut sources = Vec::new();
+    for (file, summary) in logs {
+        let skip = serde_json::from_str::<GatewayLogSummary>(&summary)
+            .map(|s| s.skip_bad_lines)
+            .unwrap_or(false);
+        let path = services.blobs.local_path(&file.sha256).await?;
+        sources.push((file.file_name, path, skip));
+    }
+    let read = tokio::task::spawn_blocking(move || read_hour(&sources, start_ms))
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, "reading the busiest hour failed");
+            ServiceError::Internal
+        })?;
+    let hour = match read {
+        Ok(hour) => Arc::new(hour),
+        Err(why) => {
+            tracing::warn!(%why, pilot_id, "the busiest hour could not be read again");
+            return Ok(Err(why));
+        }
+    };
+    if let Ok(mut kept) = hours().lock() {
+        kept.retain(|(k, _)| *k != key);
+        kept.push_back((key, hour.clone()));
+        while kept.len() > KEPT_PLANS {
+            kept.pop_front();
+        }
+    }
+    Ok(Ok(hour))
+}
+
+/// The requests of the hour from `start_ms` over the logs (name, path, skip_bad_lines).
+fn read_hour(
+    sources: &[(String, std::path::PathBuf, bool)],
+    start_ms: i64,
+) -> Result<BusiestHour, String> {
+    let end_ms = start_ms + engine::production::demand_process::HOUR_MS as i64;
+    let mut records = Vec::new();
+    for (name, path, skip) in sources {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("The gateway log {name} could not be read again ({e})"))?;
+        read_gateway_log(
+            std::io::BufReader::with_capacity(1 << 16, file),
+            &ReadOptions::new(name.clone()).skip_bad_lines(*skip),
+            |r| {
+                if r.start_ms >= start_ms && r.start_ms < end_ms {
+                    records.push(r);
+                }
+            },
+            |_| {},
+        )
+        .map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(BusiestHour::starting_at(&records, start_ms))
+}
+
+type KeptHours = Mutex<VecDeque<(String, Arc<BusiestHour>)>>;
+
+fn hours() -> &'static KeptHours {
+    static HOURS: OnceLock<KeptHours> = OnceLock::new();
+    HOURS.get_or_init(|| Mutex::new(VecDeque::new()))
 }
 
 /// The pilot's model in the catalog (its id, or a name that matches one).

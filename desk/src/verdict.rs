@@ -102,6 +102,29 @@ pub struct PilotPageData {
     pub plan: crate::plans::PlanView,
     /// `None` before any evaluation run.
     pub decision: Option<engine::quality::PrecisionDecision>,
+    /// The production recommendation, as every edition names it.
+    pub recommendation: RecommendationHeadline,
+}
+
+/// The production recommendation as the pilot page names it ([`crate::capacity`]): the same
+/// configuration as the report, the API and the CLI, without money.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum RecommendationHeadline {
+    /// The recommended configuration, why, and the marks whose range crosses the limit.
+    Recommended {
+        label: String,
+        why: String,
+        /// Cards, central (low–high across the range).
+        cards: String,
+        unsettled: Vec<String>,
+    },
+    /// Every candidate was simulated and none holds with one copy down.
+    NothingHolds { reason: String },
+    /// Being computed in the background (every candidate is simulated; seconds).
+    Computing,
+    /// Why there is no recommendation yet (no approved plan, no gateway log, …).
+    Unavailable { reason: String },
 }
 
 #[cfg(feature = "server")]

@@ -62,12 +62,17 @@ fn print_plan(plan: &CapacityPlan) {
     if !plan.next_steps.is_empty() {
         outln!("\nNext steps:");
         for step in &plan.next_steps {
-            let sentence = match step {
-                NextStep::LoadTest { sentence, .. } | NextStep::Evaluation { sentence, .. } => {
-                    sentence
+            match step {
+                NextStep::LoadTest {
+                    sentence, commands, ..
+                } => {
+                    outln!("  - {sentence}");
+                    for c in commands {
+                        outln!("    # {}\n    {}", c.label, c.command);
+                    }
                 }
-            };
-            outln!("  - {sentence}");
+                NextStep::Evaluation { sentence, .. } => outln!("  - {sentence}"),
+            }
         }
     }
     if !plan.warnings.is_empty() {

@@ -58,11 +58,13 @@ pub async fn pilot_overview(pilot_id: i64) -> Result<PilotPageData, AppError> {
                 &figures,
                 grade,
             );
+            let recommendation = desk::capacity::headline(&services, &pilot, &evidence).await?;
             Ok(PilotPageData {
                 pilot: desk::readable::pilot_view(&services.store, &user, pilot).await?,
                 verdict,
                 plan,
                 decision: evidence.quality.as_ref().map(|q| q.decision.clone()),
+                recommendation,
             })
         }
         .await,

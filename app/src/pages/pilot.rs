@@ -25,6 +25,7 @@ mod render {
     use super::super::pilots::or_dash;
     use crate::api::verdict::PilotPageData;
     use crate::components::{PageHeader, StatusBadge};
+    use desk::verdict::RecommendationHeadline;
     use engine::pilot::PilotStatus;
     use leptos::prelude::*;
 
@@ -63,6 +64,50 @@ mod render {
                         <button type="submit" class="button button-danger">"Delete for good"</button>
                     </form>
                 </details>
+            </section>
+        }
+    }
+
+    /// The production recommendation every edition names (no money: the report's internal
+    /// edition adds it), with a link to its arithmetic.
+    fn recommendation_card(pilot: i64, headline: RecommendationHeadline) -> impl IntoView + use<> {
+        let body = match headline {
+            RecommendationHeadline::Recommended {
+                label,
+                why,
+                cards,
+                unsettled,
+            } => view! {
+                <p class="recommended" id="pilot-recommended"><strong>{label}</strong></p>
+                <p>{why}</p>
+                <p class="small muted">{format!("Cards across the range of the estimate: {cards}. Estimated from the pilot's load tests transferred to this card, at production load with one copy down.")}</p>
+                {(!unsettled.is_empty()).then(|| view! {
+                    <div class="notice notice-warn" role="note">
+                        <p>"Not settled by the evidence yet: the load test named in the report decides."</p>
+                        <ul>{unsettled.into_iter().map(|u| view! { <li>{u}</li> }).collect_view()}</ul>
+                    </div>
+                })}
+            }
+            .into_any(),
+            RecommendationHeadline::NothingHolds { reason } => view! {
+                <p id="pilot-recommended">"No configuration holds every mark with one copy down."</p>
+                <p class="small">{reason}</p>
+            }
+            .into_any(),
+            RecommendationHeadline::Computing => view! {
+                <p id="pilot-recommended" class="muted">"Being computed: every catalog configuration is simulated under the production load, which takes a few seconds. Reload the page to see it, or open the report."</p>
+            }
+            .into_any(),
+            RecommendationHeadline::Unavailable { reason } => view! {
+                <p id="pilot-recommended" class="muted">{reason}</p>
+            }
+            .into_any(),
+        };
+        view! {
+            <section class="card" id="recommendation">
+                <h2>"Production recommendation"</h2>
+                {body}
+                <p class="small"><a href=format!("/pilots/{pilot}/report.html#recommendation") rel="external">"The arithmetic, the candidates and the next steps (report, section 6)"</a></p>
             </section>
         }
     }
@@ -139,6 +184,7 @@ mod render {
                 </section>
             </div>
             {super::super::verdict::verdict_card(overview.verdict)}
+            {recommendation_card(p.id, overview.recommendation)}
             {super::super::plan::summary_card(overview.plan)}
             {view.can_administer.then(|| administration(&p))}
             <section class="card">

@@ -151,7 +151,7 @@ mod render {
     /// `vllm bench serve` concurrency sweep from 1 to the peak in flight at its median lengths.
     #[component]
     fn TraceExport(pilot: i64, profile: DemandProfile) -> impl IntoView {
-        let file = format!("pilot-{pilot}-trace.jsonl");
+        let file = desk::traffic::trace_file_name(pilot);
         let p50 =
             |d: &Option<TokenDistribution>| d.as_ref().map_or(1, |d| d.p50.round().max(1.0) as u32);
         let commands = engine::twin::trace::replay_commands(&engine::twin::trace::ReplaySettings {

@@ -448,16 +448,21 @@ fn next_step(step: &NextStep) -> Fact {
             configuration,
             concurrency,
             sentence,
+            commands,
             ..
         } => Fact {
             label: format!("Load test on {configuration}"),
             value: format!(
-                "{sentence}\nConcurrency per copy: {}",
+                "{sentence}\nConcurrency per copy: {}{}",
                 concurrency
                     .iter()
                     .map(|c| c.to_string())
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                commands
+                    .iter()
+                    .map(|c| format!("\n\n# {}\n{}", c.label, c.command))
+                    .collect::<String>()
             ),
             note: String::new(),
         },

@@ -194,6 +194,7 @@ mod tests {
             inclusive: true,
             scenario: None,
             label: format!("{metric} {statistic} ≤ {limit_ms}"),
+            point: crate::plan::MeasurementPoint::Client,
         }
     }
 

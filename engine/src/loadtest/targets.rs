@@ -1,7 +1,7 @@
 //! The plan's latency pass marks as limits a load test's statistics can be held against.
 
 use crate::ingest::{MetricKey, MetricStats};
-use crate::plan::{Metric, PlanContent, Scope, Statistic, Unit, format_number};
+use crate::plan::{MeasurementPoint, Metric, PlanContent, Scope, Statistic, Unit, format_number};
 use serde::{Deserialize, Serialize};
 
 /// One latency limit from the plan: "TTFT p99 ≤ 450 ms".
@@ -18,6 +18,10 @@ pub struct LatencyTarget {
     pub scenario: Option<String>,
     /// `TTFT p99 ≤ 450 ms`.
     pub label: String,
+    /// Where the plan measures it (a gateway mark includes the gateway's own time; targets
+    /// kept before the field existed read as client).
+    #[serde(default)]
+    pub point: MeasurementPoint,
 }
 
 impl LatencyTarget {
@@ -109,6 +113,7 @@ pub fn latency_targets(content: &PlanContent) -> Vec<LatencyTarget> {
                 inclusive: m.comparator.is_inclusive(),
                 scenario,
                 label,
+                point: m.point,
             })
         })
         .collect()

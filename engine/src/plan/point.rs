@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Where a figure is measured. Serde names: `client`, `gateway`, `engine`, `evaluation_set`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MeasurementPoint {
     /// The caller's clock: a load-test tool or the user's application.
+    #[default]
     Client,
     /// The API gateway's request log.
     Gateway,

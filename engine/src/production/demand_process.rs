@@ -87,20 +87,29 @@ impl BusiestHour {
                 best_start = ok[tail].start_ms;
             }
         }
-        let requests = ok
-            .iter()
-            .filter(|r| r.start_ms >= best_start && r.start_ms - best_start < hour)
+        Some(BusiestHour::starting_at(ok.iter().copied(), best_start))
+    }
+
+    /// The successful requests with token counts that start in the hour from `start_ms` (the
+    /// demand profile's busiest hour, whose start the profile keeps while the records are not).
+    pub fn starting_at<'a>(
+        records: impl IntoIterator<Item = &'a GatewayRecord>,
+        start_ms: i64,
+    ) -> BusiestHour {
+        let hour = HOUR_MS as i64;
+        let mut requests: Vec<LoggedRequest> = records
+            .into_iter()
+            .filter(|r| r.status == RequestStatus::Ok && r.prompt_tokens > 0)
+            .filter(|r| r.start_ms >= start_ms && r.start_ms - start_ms < hour)
             .map(|r| LoggedRequest {
-                offset_ms: (r.start_ms - best_start) as f64,
+                offset_ms: (r.start_ms - start_ms) as f64,
                 duration_ms: r.e2e_ms().max(0) as f64,
                 prompt_tokens: r.prompt_tokens,
                 output_tokens: r.completion_tokens.max(1),
             })
             .collect();
-        Some(BusiestHour {
-            start_ms: best_start,
-            requests,
-        })
+        requests.sort_by(|a, b| a.offset_ms.total_cmp(&b.offset_ms));
+        BusiestHour { start_ms, requests }
     }
 
     /// Arrivals per second over the hour.

@@ -11,6 +11,7 @@ fn target(metric: MetricKey, limit_ms: f64, label: &str) -> LatencyTarget {
         inclusive: true,
         scenario: None,
         label: label.to_string(),
+        point: crate::plan::MeasurementPoint::Client,
     }
 }
 

@@ -5,7 +5,7 @@
 //! seen on that stack". AIPerf replays a Mooncake trace (JSON Lines of
 //! `{"timestamp", "input_length", "output_length"}`, [`super::mooncake_trace`]) at its own
 //! timestamps with `--fixed-schedule`. `vllm bench serve` reads no such trace, so it gets the
-//! trace's median lengths in a concurrency sweep from 1 upwards: the curve the capacity twin is
+//! trace's median lengths in a concurrency sweep from 1 through the peak to twice it: the curve the capacity twin is
 //! fitted on, and a load level the trace itself never reached is then measured too.
 //!
 //! Only successful requests with token counts go into the trace: a failed request says nothing
@@ -39,8 +39,9 @@ pub fn as_logged(mut entries: Vec<(i64, u32, u32)>) -> Vec<TimedRequest> {
         .collect()
 }
 
-/// Concurrency levels from 1, doubling, up to and including `peak` (the most requests the
-/// traffic had in flight; at least 1, at most 1,024).
+/// Concurrency levels from 1, doubling, through `peak` (the most requests the traffic had, or
+/// is predicted to have, in flight; at least 1, at most 1,024) to twice it: the curve below the
+/// peak, the peak itself, and the load beyond it where the knee shows.
 pub fn sweep_levels(peak: u64) -> Vec<u32> {
     let peak = peak.clamp(1, 1024) as u32;
     let mut levels = Vec::new();
@@ -49,7 +50,8 @@ pub fn sweep_levels(peak: u64) -> Vec<u32> {
         levels.push(c);
         c *= 2;
     }
-    levels.push(peak);
+    levels.extend([peak, 2 * peak]);
+    levels.dedup();
     levels
 }
 
@@ -120,11 +122,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_sweep_doubles_from_one_to_the_peak() {
-        assert_eq!(sweep_levels(0), vec![1]);
-        assert_eq!(sweep_levels(1), vec![1]);
-        assert_eq!(sweep_levels(8), vec![1, 2, 4, 8]);
-        assert_eq!(sweep_levels(12), vec![1, 2, 4, 8, 12]);
+    fn the_sweep_doubles_from_one_through_the_peak_to_twice_it() {
+        assert_eq!(sweep_levels(0), vec![1, 2]);
+        assert_eq!(sweep_levels(1), vec![1, 2]);
+        assert_eq!(sweep_levels(8), vec![1, 2, 4, 8, 16]);
+        assert_eq!(sweep_levels(12), vec![1, 2, 4, 8, 12, 24]);
     }
 
     #[test]
@@ -156,7 +158,7 @@ mod tests {
         assert!(
             commands[1]
                 .1
-                .starts_with("for c in 1 2 4 8; do vllm bench serve")
+                .starts_with("for c in 1 2 4 8 16; do vllm bench serve")
         );
         assert!(commands[1].1.contains(
             "--random-input-len 814 --random-output-len 64 --ignore-eos --max-concurrency $c"

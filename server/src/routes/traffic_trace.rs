@@ -41,7 +41,7 @@ pub fn router() -> Router<AppState> {
 
 /// The trace's download name.
 pub fn file_name(pilot_id: i64) -> String {
-    format!("pilot-{pilot_id}-trace.jsonl")
+    desk::traffic::trace_file_name(pilot_id)
 }
 
 fn internal(error: impl std::fmt::Display) -> ServiceError {

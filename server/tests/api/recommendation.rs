@@ -95,6 +95,15 @@ async fn staff_customers_and_the_command_line_get_the_same_recommendation() {
         steps.contains("load_test") && steps.contains("evaluation"),
         "{steps}"
     );
+    // The demand replays the demo's gateway log, and the load test replays its trace.
+    assert_eq!(demand["arrivals"], "replayed", "{demand}");
+    let load_test = &staff["next_steps"][0];
+    assert_eq!(load_test["replay_pilot_trace"], true);
+    let aiperf = load_test["commands"][0]["command"].as_str().unwrap();
+    assert!(
+        aiperf.contains(&format!("--input-file pilot-{demo}-trace.jsonl")),
+        "{aiperf}"
+    );
     let candidates = staff["candidates"].as_array().unwrap();
     assert!(candidates.iter().all(|c| c["configuration"].is_object()
         && c.get("holds").is_some()
@@ -121,15 +130,33 @@ async fn staff_customers_and_the_command_line_get_the_same_recommendation() {
             "{query}: {headline}"
         );
     }
+    // The pilot page names it too (the plan is kept now), for the customer as for staff.
+    let fragment = app
+        .call_ok(&customer, "page_pilot", &[("pilot_id", &demo.to_string())])
+        .await;
+    let page = fragment["html"].as_str().unwrap();
+    let named = page
+        .split("id=\"pilot-recommended\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no recommendation in {page}"));
+    assert!(
+        named[..named.len().min(400)].contains(&format!("<strong>{label}")),
+        "{}",
+        &named[..named.len().min(400)]
+    );
+    assert!(
+        !page.contains("per month"),
+        "no money on the customer's page"
+    );
     let openapi = get(&app, &staff_token, "/api/v1/openapi.json").await.1;
     assert!(openapi["paths"]["/api/v1/pilots/{id}/recommendation"]["get"].is_object());
 
     // `server recommend --json` answers the object staff get.
-    let folder = tempfile::tempdir().unwrap();
+    // The server's DATA_DIR: on SQLite the kept gateway log the demand replays is there.
     let output = server_binary()
         .args(["recommend", "--pilot", &demo.to_string(), "--json"])
         .env("DATABASE_URL", app.cli_database_url())
-        .env("DATA_DIR", folder.path())
+        .env("DATA_DIR", app.data_dir())
         .output()
         .unwrap();
     assert!(

@@ -87,10 +87,10 @@ async fn the_gateway_traffic_downloads_as_a_mooncake_trace_for_those_who_may_see
     assert!(page.contains(&format!(
         "aiperf profile --model qwen2.5-7b-instruct --url http://localhost:8000 --endpoint-type chat --streaming --input-file pilot-{pilot}-trace.jsonl --custom-dataset-type mooncake_trace --fixed-schedule"
     )));
-    // Peak in flight 3 (a, b and the failed x overlap at 09:00:07): the sweep runs 1, 2 and 3,
-    // at the median lengths of the successful requests.
+    // Peak in flight 3 (a, b and the failed x overlap at 09:00:07): the sweep runs 1, 2, 3 and
+    // on to twice the peak, at the median lengths of the successful requests.
     assert!(
-        page.contains("for c in 1 2 3; do vllm bench serve"),
+        page.contains("for c in 1 2 3 6; do vllm bench serve"),
         "{page}"
     );
     assert!(page.contains("--random-input-len 200 --random-output-len 50"));

@@ -16,16 +16,22 @@
 //!    and **one copy down** (N+1), against every latency mark of the plan and against memory
 //!    (the whole sessions a copy holds must cover the p99 of what is in flight on it).
 //!
+//! A mark the plan measures at the gateway gets the gateway's own time added to TTFT and E2E
+//! ([`gateway_budget`]: 100 ms, 73–134 ms, from the benchmark report), since the twin
+//! is fitted on load tests sent straight to the engine.
+//!
 //! A candidate is recommended only if it holds every mark with one copy down, so a single copy
 //! never is. Cards sold only as boards (SXM, OAM) are offered in their board sizes, the spare
 //! cards serving as further copies ([`crate::sizing::form_factor`](mod@crate::sizing::form_factor)).
 //!
 //! # One ranking, the same in every edition
 //!
-//! Among the candidates that hold with one copy down: fewest cards, then lowest board power,
-//! then least headroom above the need. Prices never decide ([`CapacityPlanInput::prices`] only
-//! adds [`CandidateForecast::cost`]), so the customer's and the internal edition, the pilot page,
-//! the API and the CLI name the same configuration; the internal edition only adds the money.
+//! Among the candidates that hold with one copy down: lowest monthly cost when the catalog
+//! prices the cards (priced GPUs before unpriced ones, with a warning), otherwise fewest cards,
+//! then lowest board power, then least headroom above the need. The plan is always computed
+//! with every price the catalog holds, whoever asks; the money is taken out afterwards for
+//! callers who may not see it. So the customer's and the internal edition, the pilot page, the
+//! API and the CLI name the same configuration; the internal edition only adds the money.
 //!
 //! # Uncertainty
 //!
@@ -55,7 +61,8 @@ use crate::twin::{Basis, Ranged, Twin};
 use crate::verdict::{PlanOutcome, Tally};
 use serde::{Deserialize, Serialize};
 
-pub use story::NextStep;
+pub use candidate::{GATEWAY_BUDGET_MS, gateway_budget};
+pub use story::{LoadTestCommand, NextStep, PRODUCTION_URL};
 
 /// Requests one copy is simulated with unless asked otherwise.
 pub const DEFAULT_SIMULATED_REQUESTS: usize = 1500;
@@ -127,13 +134,20 @@ pub struct CapacityPlanInput {
     pub execution: Execution,
     #[serde(default = "planning")]
     pub memory_model: MemoryModel,
-    /// Prices per GPU-hour; they add cost and never change the ranking.
+    /// Prices per GPU-hour: each candidate's cost, and the first key of the ranking.
     #[serde(default)]
     pub prices: Vec<GpuHourPrice>,
     #[serde(default)]
     pub verdict: Option<PilotVerdict>,
     #[serde(default = "default_requests")]
     pub simulated_requests: usize,
+    /// The model name the engine serves (`--served-model-name`, the pilot's model), for the
+    /// next load test's commands; `None`: the catalog id.
+    #[serde(default)]
+    pub served_model: Option<String>,
+    /// The file name the pilot's Mooncake trace downloads as, for the same commands.
+    #[serde(default)]
+    pub trace_file: Option<String>,
     #[serde(default)]
     pub seed: u64,
 }
@@ -255,6 +269,10 @@ pub struct MarkForecast {
     pub range_crosses: bool,
     /// Why there is no figure, when there is none.
     pub note: Option<String>,
+    /// The gateway's own time, ms, included in every figure above for a TTFT or E2E mark the
+    /// plan measures at the gateway ([`gateway_budget`]); `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway_budget_ms: Option<Ranged>,
 }
 
 /// Money, when a price per GPU-hour is known (internal edition).
@@ -379,7 +397,7 @@ pub fn plan_capacity(input: &CapacityPlanInput) -> CapacityPlan {
     let mut warnings = context.warnings();
     let pilot_at_production = context.pilot_at_production();
     let mut candidates = context.evaluate_all();
-    candidate::rank(&mut candidates);
+    warnings.extend(candidate::rank(&mut candidates));
     let recommended = candidates
         .iter()
         .find(|c| c.rank == Some(1))

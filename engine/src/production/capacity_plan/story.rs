@@ -10,6 +10,7 @@ use super::{
 };
 use crate::production::demand_process::ArrivalBasis;
 use crate::sizing::estimate::num;
+use crate::twin::TokenLengths;
 use crate::verdict::PlanOutcome;
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +30,10 @@ pub enum NextStep {
         /// Marks whose range this load test settles.
         settles: Vec<String>,
         sentence: String,
+        /// The command lines to run it: AIPerf replaying the pilot's trace (with a gateway log)
+        /// and the `vllm bench serve` sweep at the pilot's median lengths.
+        #[serde(default)]
+        commands: Vec<LoadTestCommand>,
     },
     /// The evaluation set re-run on the production stack, in the production formats.
     Evaluation {
@@ -37,19 +42,79 @@ pub enum NextStep {
     },
 }
 
-/// 1, doubling, the predicted peak, then twice it (deduplicated, ascending).
+/// 1, doubling, the predicted peak, then twice it ([`crate::twin::trace::sweep_levels`]).
 pub fn concurrency_sweep(peak: u32) -> Vec<u32> {
-    let peak = peak.max(1);
-    let mut levels = vec![1];
-    let mut c = 2;
-    while c < peak {
-        levels.push(c);
-        c *= 2;
+    crate::twin::trace::sweep_levels(u64::from(peak))
+}
+
+/// The median of a length distribution, tokens (at least 1).
+fn median_tokens(lengths: &TokenLengths) -> u32 {
+    let median = match lengths {
+        TokenLengths::Fixed { tokens } => f64::from(*tokens),
+        TokenLengths::Quantiles { knots } => knots
+            .windows(2)
+            .find(|w| w[0].0 <= 0.5 && 0.5 <= w[1].0)
+            .map_or(1.0, |w| {
+                let t = if w[1].0 > w[0].0 {
+                    (0.5 - w[0].0) / (w[1].0 - w[0].0)
+                } else {
+                    0.0
+                };
+                w[0].1 + t * (w[1].1 - w[0].1)
+            }),
+        // A log-normal's median is its mean ÷ √(1 + cv²).
+        TokenLengths::LogNormal { mean, std } => mean / (1.0 + (std / mean).powi(2)).sqrt(),
+        TokenLengths::Observed { tokens } => {
+            let mut sorted = tokens.clone();
+            sorted.sort_unstable();
+            sorted.get(sorted.len() / 2).map_or(1.0, |t| f64::from(*t))
+        }
+    };
+    if median.is_finite() {
+        median.round().max(1.0) as u32
+    } else {
+        1
     }
-    levels.extend([peak, 2 * peak]);
-    levels.sort_unstable();
-    levels.dedup();
-    levels
+}
+
+/// The command lines of the load test ([`crate::twin::trace::replay_commands`]): the AIPerf
+/// replay of the pilot's trace (with a gateway log) and the `vllm bench serve` sweep over
+/// `peak`, against a placeholder production URL.
+fn load_test_commands(input: &CapacityPlanInput, peak: u32) -> Vec<LoadTestCommand> {
+    let workload = &input.demand.workload;
+    let settings = crate::twin::trace::ReplaySettings {
+        model: input
+            .served_model
+            .clone()
+            .filter(|m| !m.trim().is_empty())
+            .unwrap_or_else(|| input.model.id.clone()),
+        base_url: PRODUCTION_URL.to_string(),
+        trace_file: input
+            .trace_file
+            .clone()
+            .unwrap_or_else(|| "pilot-trace.jsonl".to_string()),
+        prompt_tokens_p50: median_tokens(&workload.prompt_tokens),
+        output_tokens_p50: median_tokens(&workload.output_tokens),
+        peak_in_flight: u64::from(peak),
+    };
+    let replay = input.demand.basis() == ArrivalBasis::Replayed;
+    crate::twin::trace::replay_commands(&settings)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| replay || *i > 0)
+        .map(|(_, (label, command))| LoadTestCommand { label, command })
+        .collect()
+}
+
+/// Where the commands send their requests: a placeholder to replace with the production
+/// engine's address.
+pub const PRODUCTION_URL: &str = "http://PRODUCTION-HOST:8000";
+
+/// One command line of the next load test, with what it does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadTestCommand {
+    pub label: String,
+    pub command: String,
 }
 
 pub(super) fn next_steps(
@@ -88,6 +153,7 @@ pub(super) fn next_steps(
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            commands: load_test_commands(input, peak),
             concurrency,
             settles,
         },
@@ -123,8 +189,13 @@ pub(super) fn why(chosen: &CandidateForecast, basis: PlanBasis) -> String {
             "holds its sessions with one copy down (memory only: the plan has no latency mark)"
         }
     };
+    let ranked = if chosen.cost.is_some() {
+        "at the lowest monthly cost of the priced candidates"
+    } else {
+        "on the fewest cards"
+    };
     format!(
-        "It {holds} on the fewest cards ({}{}), with {} whole sessions per copy against {} in flight per copy at the p99.",
+        "It {holds} {ranked} ({} cards{}), with {} whole sessions per copy against {} in flight per copy at the p99.",
         chosen.cards,
         chosen
             .board_power_w

@@ -35,6 +35,7 @@ fn mark(metric: MetricKey, statistic: &str, limit_ms: f64, label: &str) -> Laten
         inclusive: true,
         scenario: None,
         label: label.into(),
+        point: crate::plan::MeasurementPoint::Client,
     }
 }
 
@@ -70,6 +71,8 @@ fn demo_input() -> CapacityPlanInput {
         verdict: None,
         simulated_requests: 300,
         seed: 1,
+        served_model: Some("Qwen/Qwen2.5-7B-Instruct".into()),
+        trace_file: Some("pilot-7-trace.jsonl".into()),
     }
 }
 
@@ -115,42 +118,158 @@ fn the_demand_is_the_arrival_process_not_the_stacked_bound() {
     assert!((13..=15).contains(&d.sessions.p99), "{:?}", d.sessions);
 }
 
-#[test]
-fn the_recommended_configuration_is_the_same_with_and_without_prices() {
-    let mut priced = demo_input();
-    priced.prices = ["v100-sxm2-16gb", "h100-sxm", "h100-pcie", "l40s", "mi300x"]
-        .into_iter()
-        .zip([0.5, 4.0, 2.5, 1.2, 3.5])
+fn priced(ids: &[&str], prices: &[f64]) -> Vec<crate::production::GpuHourPrice> {
+    ids.iter()
+        .zip(prices)
         .map(|(id, price)| crate::production::GpuHourPrice {
-            gpu_id: id.into(),
-            price_per_gpu_hour: price,
+            gpu_id: (*id).into(),
+            price_per_gpu_hour: *price,
             currency: Some("EUR".into()),
         })
-        .collect();
-    let with_prices = plan_capacity(&priced);
-    let without = demo_plan();
-    assert_eq!(
-        with_prices.recommended.as_ref().map(|r| &r.configuration),
-        without.recommended.as_ref().map(|r| &r.configuration)
+        .collect()
+}
+
+#[test]
+fn with_prices_the_cheapest_configuration_that_holds_is_recommended() {
+    let mut input = demo_input();
+    // L40S made very cheap: more cards, yet less money per month than any H100.
+    input.prices = priced(
+        &["v100-sxm2-16gb", "h100-sxm", "h100-pcie", "l40s", "mi300x"],
+        &[0.5, 4.0, 2.5, 0.1, 3.5],
     );
-    let ranked = |p: &CapacityPlan| -> Vec<Configuration> {
-        p.candidates
-            .iter()
-            .filter(|c| c.rank.is_some())
-            .map(|c| c.configuration.clone())
-            .collect()
-    };
-    assert_eq!(ranked(&with_prices), ranked(without));
-    let chosen = with_prices
+    let plan = plan_capacity(&input);
+    let ranked: Vec<&CandidateForecast> = plan
+        .candidates
+        .iter()
+        .filter(|c| c.rank.is_some())
+        .collect();
+    assert!(ranked.len() > 1);
+    let months: Vec<f64> = ranked
+        .iter()
+        .map(|c| c.cost.as_ref().unwrap().per_month)
+        .collect();
+    assert!(months.windows(2).all(|w| w[0] <= w[1]), "{months:?}");
+    let chosen = ranked[0];
+    assert_eq!(chosen.rank, Some(1));
+    assert_eq!(
+        plan.recommended.as_ref().map(|r| &r.configuration),
+        Some(&chosen.configuration)
+    );
+    let cost = chosen.cost.as_ref().unwrap();
+    assert!(
+        (cost.per_month - cost.price_per_gpu_hour * f64::from(cost.cards) * 730.0).abs() < 1e-6
+    );
+    assert!(
+        plan.recommended
+            .as_ref()
+            .unwrap()
+            .why
+            .contains("lowest monthly cost")
+    );
+    // Without prices the same evidence ranks by cards, and nothing carries money.
+    let unpriced = demo_plan();
+    assert!(unpriced.candidates.iter().all(|c| c.cost.is_none()));
+    let fewest = unpriced
         .candidates
         .iter()
         .find(|c| c.rank == Some(1))
         .unwrap();
-    let cost = chosen.cost.as_ref().expect("priced");
     assert!(
-        (cost.per_month - cost.price_per_gpu_hour * f64::from(cost.cards) * 730.0).abs() < 1e-6
+        ranked
+            .iter()
+            .all(|c| c.cards >= fewest.cards || c.cost.is_some())
     );
-    assert!(without.candidates.iter().all(|c| c.cost.is_none()));
+    assert!(
+        unpriced
+            .recommended
+            .as_ref()
+            .unwrap()
+            .why
+            .contains("fewest cards")
+    );
+}
+
+#[test]
+fn gpus_without_a_price_rank_after_the_priced_ones_and_are_named() {
+    let mut input = demo_input();
+    input.prices = priced(&["l40s"], &[1.2]);
+    let plan = plan_capacity(&input);
+    let ranked: Vec<&CandidateForecast> = plan
+        .candidates
+        .iter()
+        .filter(|c| c.rank.is_some())
+        .collect();
+    let first_unpriced = ranked.iter().position(|c| c.cost.is_none()).unwrap();
+    assert!(
+        ranked[..first_unpriced]
+            .iter()
+            .all(|c| c.configuration.gpu_id == "l40s")
+    );
+    assert!(ranked[first_unpriced..].iter().all(|c| c.cost.is_none()));
+    let warning = plan
+        .warnings
+        .iter()
+        .find(|w| w.contains("no price"))
+        .expect("a warning");
+    assert!(warning.contains("H100"), "{warning}");
+}
+
+#[test]
+fn a_gateway_mark_carries_the_gateways_own_time() {
+    let mut direct = demo_input();
+    direct.marks = vec![mark(MetricKey::TtftMs, "p99", 2000.0, "TTFT p99 ≤ 2000 ms")];
+    direct.gpus = vec![gpu_by_id("l40s").unwrap()];
+    let mut gateway = direct.clone();
+    gateway.marks[0].point = crate::plan::MeasurementPoint::Gateway;
+    let (a, b) = (plan_capacity(&direct), plan_capacity(&gateway));
+    let pair = a
+        .candidates
+        .iter()
+        .zip(&b.candidates)
+        .find(|(x, _)| x.status == CandidateStatus::Evaluated && x.configuration.copies >= 2);
+    let (x, y) = pair.expect("an evaluated L40S configuration");
+    assert_eq!(x.configuration, y.configuration);
+    let (mx, my) = (&x.predicted[0], &y.predicted[0]);
+    assert_eq!(mx.gateway_budget_ms, None);
+    assert_eq!(
+        my.gateway_budget_ms,
+        Some(super::candidate::GATEWAY_BUDGET_MS)
+    );
+    let up = |m: &MarkForecast| m.all_copies_up.unwrap();
+    assert!((up(my).value - up(mx).value - 100.0).abs() < 1e-6);
+    assert!(
+        up(my).low >= up(mx).low + 73.0 * 0.5,
+        "{:?} {:?}",
+        up(my),
+        up(mx)
+    );
+    assert!((my.p99.unwrap() - mx.p99.unwrap() - 100.0).abs() < 1e-6);
+    // TPOT holds through the proxy: a gateway TPOT mark is unchanged.
+    let mut tpot = direct.clone();
+    tpot.marks = vec![mark(MetricKey::TpotMs, "p99", 50.0, "TPOT p99 ≤ 50 ms")];
+    let mut tpot_gateway = tpot.clone();
+    tpot_gateway.marks[0].point = crate::plan::MeasurementPoint::Gateway;
+    let (c, d) = (plan_capacity(&tpot), plan_capacity(&tpot_gateway));
+    assert_eq!(c.candidates[0].predicted, d.candidates[0].predicted);
+}
+
+#[test]
+fn workstation_cards_are_listed_but_the_server_edition_is_offered() {
+    let mut input = demo_input();
+    input.gpus = vec![
+        gpu_by_id("rtx-pro-6000-max-q").unwrap(),
+        gpu_by_id("rtx-pro-6000-server").unwrap(),
+    ];
+    let plan = plan_capacity(&input);
+    let max_q: Vec<&CandidateForecast> = plan
+        .candidates
+        .iter()
+        .filter(|c| c.configuration.gpu_id == "rtx-pro-6000-max-q")
+        .collect();
+    assert!(!max_q.is_empty());
+    assert!(max_q.iter().all(|c| matches!(&c.status, CandidateStatus::NotForProduction(why) if why.contains("workstation")) && c.rank.is_none()));
+    let r = plan.recommended.as_ref().expect("the server edition holds");
+    assert_eq!(r.configuration.gpu_id, "rtx-pro-6000-server");
 }
 
 #[test]
@@ -232,6 +351,29 @@ fn the_story_and_the_next_steps_name_the_recommended_configuration() {
             assert_eq!(concurrency[0], 1);
             let peak = concurrency[concurrency.len() - 2];
             assert_eq!(*concurrency.last().unwrap(), 2 * peak);
+            // Poisson demand: no trace to replay, so only the sweep's command line.
+            let NextStep::LoadTest { commands, .. } = &plan.next_steps[0] else {
+                unreachable!()
+            };
+            assert_eq!(commands.len(), 1, "{commands:?}");
+            let levels: Vec<String> = concurrency.iter().map(u32::to_string).collect();
+            let sweep = &commands[0].command;
+            assert!(
+                sweep.starts_with(&format!(
+                    "for c in {}; do vllm bench serve",
+                    levels.join(" ")
+                )),
+                "{sweep}"
+            );
+            assert!(
+                sweep.contains("--model Qwen/Qwen2.5-7B-Instruct"),
+                "{sweep}"
+            );
+            assert!(
+                sweep.contains("--random-input-len 558 --random-output-len 256"),
+                "{sweep}"
+            );
+            assert!(sweep.contains(super::PRODUCTION_URL), "{sweep}");
         }
         other => panic!("{other:?}"),
     }
@@ -370,13 +512,50 @@ fn a_replayed_gateway_log_is_the_demand_and_the_load_test_replays_it() {
         plan.story
     );
     assert!(plan.recommended.is_some());
-    assert!(matches!(
-        plan.next_steps[0],
-        NextStep::LoadTest {
-            replay_pilot_trace: true,
-            ..
-        }
-    ));
+    let NextStep::LoadTest {
+        replay_pilot_trace,
+        commands,
+        ..
+    } = &plan.next_steps[0]
+    else {
+        panic!("{:?}", plan.next_steps)
+    };
+    assert!(*replay_pilot_trace);
+    assert!(
+        commands[0].command.starts_with("aiperf profile"),
+        "{commands:?}"
+    );
+    assert!(
+        commands[0].command.contains(
+            "--input-file pilot-7-trace.jsonl --custom-dataset-type mooncake_trace --fixed-schedule"
+        ),
+        "{commands:?}"
+    );
+    assert!(commands[1].command.contains("vllm bench serve"));
+}
+
+#[test]
+fn the_profiles_busiest_hour_is_read_back_request_by_request() {
+    let records: Vec<crate::traffic::GatewayRecord> =
+        crate::traffic::SyntheticConfig::pilot_week(7)
+            .records()
+            .collect();
+    let sliding = crate::production::BusiestHour::from_gateway(&records).unwrap();
+    let again = crate::production::BusiestHour::starting_at(&records, sliding.start_ms);
+    assert_eq!(again, sliding);
+    let later = crate::production::BusiestHour::starting_at(&records, sliding.start_ms + 60_000);
+    assert!(
+        later
+            .requests
+            .iter()
+            .all(|r| r.offset_ms >= 0.0 && r.offset_ms < 3_600_000.0)
+    );
+    assert!(
+        later
+            .requests
+            .windows(2)
+            .all(|w| w[0].offset_ms <= w[1].offset_ms)
+    );
 }
 
 #[test]
