@@ -2,8 +2,8 @@
 //!
 //! A decode ceiling is an upper bound no system reaches: the benchmark report's four V100s at
 //! TP=4 have a ceiling of 255 tok/s for Qwen2.5-7B in FP16 and measured 31–38 tok/s per stream.
-//! A plan asking ≥ 60 tok/s would pass on the ceiling alone. So the recommendation grades speed
-//! on the ceiling × the **efficiency** the pilot measured:
+//! A plan asking ≥ 60 tok/s would pass on the ceiling alone. So the calibration sets the speed
+//! the pilot measured against the ceiling of the configuration it measured, the **efficiency**:
 //!
 //! * per load-test file, the points at its **lowest tested concurrency** (per-stream speed at
 //!   low batch is what the ceiling describes; batching lowers it a little, so a higher lowest
@@ -19,6 +19,9 @@
 //!
 //! Files whose configuration cannot be placed (GPU not in the catalog, no TPOT, unknown
 //! precision) are left out with a note saying why.
+//!
+//! The capacity plan does not carry this factor to other cards: it transfers the pilot's twin
+//! instead ([`super::capacity_plan`]), from the configuration the factors name.
 
 use crate::sizing::decode::{
     EfficiencyFactor, SpeedCalibration, topology_decode_ceiling_tokens_per_s,

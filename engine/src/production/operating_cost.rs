@@ -1,24 +1,21 @@
-//! Operating-point cost, Estimated: what one million tokens cost on a candidate at the
-//! throughput the capacity twin predicts for it at the production arrival rate.
+//! Operating-point cost, Estimated: what one million tokens cost on a candidate at a given
+//! throughput.
 //!
 //! cost per 1M tokens = price per GPU-hour × GPUs ÷ (tokens/s × 3,600 s/h) × 1,000,000
 //!
-//! Why only where the twin applies: the throughput is the twin's prediction for the pilot's
-//! measured configuration ([`super::twin_check`]); for hardware it never measured there is no
-//! predicted throughput, so there is no cost either, rather than a ceiling-based figure that
-//! would read as a price. The output and input figures each charge the whole GPU-hour to one
+//! The throughput is what the caller predicts the GPUs serve (the capacity plan: the production
+//! rate × the mean lengths; the load-tests page: the pilot's twin at the asked rate), never a
+//! decode ceiling, which no system reaches. The output and input figures each charge the whole GPU-hour to one
 //! token stream (the way per-token price lists quote each side), so they are not to be added.
-//! The result is Estimated: it carries the twin's error and the assumption that the GPUs are
-//! paid by the hour whether busy or not.
+//! The result is Estimated: it carries the prediction's error and the assumption that the GPUs
+//! are paid by the hour whether busy or not.
 //!
-//! Prices are staff-only: the customer's report never passes any
-//! ([`super::ProductionInput::gpu_hour_prices`] empty), so no option carries a cost there.
+//! Prices are staff-only: the customer's report never shows any.
 //!
 //! A price carries the installation's currency (an ISO 4217 code such as `EUR`) when one is
 //! set; the working and the figures then name it, and without one they are plain numbers in
 //! whatever currency the prices were entered in.
 
-use super::twin_check::PredictedCompliance;
 use serde::{Deserialize, Serialize};
 
 /// A price per GPU-hour for one catalog GPU (staff-only).
@@ -37,7 +34,7 @@ pub struct GpuHourPrice {
 pub struct OperatingCost {
     pub price_per_gpu_hour: f64,
     pub gpus: u32,
-    /// Predicted at the production rate, all copies (the twin's figures).
+    /// The predicted throughput, all GPUs together.
     pub output_tokens_per_s: f64,
     pub input_tokens_per_s: f64,
     pub per_million_output_tokens: f64,
@@ -69,22 +66,6 @@ fn working(
         crate::sizing::estimate::num(price, 2),
         crate::sizing::estimate::num(tokens_per_s, 1),
         crate::sizing::estimate::num(result, 2)
-    )
-}
-
-/// The cost at `predicted`'s throughput on `gpus` GPUs at `price` per GPU-hour; `None` when the
-/// price or a throughput is not a positive number.
-pub fn operating_cost(
-    price: &GpuHourPrice,
-    gpus: u32,
-    predicted: &PredictedCompliance,
-) -> Option<OperatingCost> {
-    cost_at(
-        price.price_per_gpu_hour,
-        gpus,
-        predicted.output_tokens_per_s,
-        predicted.input_tokens_per_s,
-        price.currency.as_deref(),
     )
 }
 

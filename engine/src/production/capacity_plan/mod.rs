@@ -75,9 +75,8 @@ pub struct MeasuredTwin {
 }
 
 impl MeasuredTwin {
-    /// The twin of the production recommendation's [`PilotTwin`] on `gpu` (its catalog card),
-    /// with the KV-cache dtype and the CUDA-graph setting of the run context (`Some(false)`
-    /// with `--enforce-eager`).
+    /// The pilot's twin ([`PilotTwin`]) on `gpu` (its catalog card), with the KV-cache dtype and
+    /// the CUDA-graph setting of the run context (`Some(false)` with `--enforce-eager`).
     pub fn from_pilot(
         pilot: &PilotTwin,
         gpu: GpuSpec,
