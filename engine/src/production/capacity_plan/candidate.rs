@@ -112,25 +112,40 @@ impl<'a> Context<'a> {
     }
 
     /// Every GPU × format × split, evaluated (see the module docs of the plan).
+    /// Every candidate, in catalog order. Each (GPU, format) pair is simulated on its own, so
+    /// the pairs are spread over the machine's cores ([`in_parallel`]); the result is the same
+    /// as one after the other, in the same order.
     pub(super) fn evaluate_all(&self) -> Vec<CandidateForecast> {
-        let mut out = Vec::new();
+        let mut jobs: Vec<(&GpuSpec, Option<(WeightPrecision, KvDtype)>)> = Vec::new();
         for gpu in &self.input.gpus {
+            if form_factor(&gpu.id).production_use().is_err() {
+                jobs.push((gpu, None));
+                continue;
+            }
+            jobs.extend(self.formats().into_iter().map(|f| (gpu, Some(f))));
+        }
+        in_parallel(&jobs, |&(gpu, format)| {
             let form = form_factor(&gpu.id);
-            if let Err(why) = form.production_use() {
-                out.push(unevaluated(
+            let mut out = Vec::new();
+            match (format, form.production_use()) {
+                (Some(format), Ok(())) => self.evaluate_gpu_format(gpu, &form, format, &mut out),
+                (_, why) => out.push(unevaluated(
                     gpu,
                     self.formats()[0],
                     1,
                     self.input.execution,
-                    CandidateStatus::NotForProduction(format!("{}: {why}", gpu.name)),
-                ));
-                continue;
+                    CandidateStatus::NotForProduction(format!(
+                        "{}: {}",
+                        gpu.name,
+                        why.err().unwrap_or("not for production")
+                    )),
+                )),
             }
-            for format in self.formats() {
-                self.evaluate_gpu_format(gpu, &form, format, &mut out);
-            }
-        }
-        out
+            out
+        })
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     fn evaluate_gpu_format(
@@ -598,6 +613,39 @@ impl MarkForecast {
             gateway_budget_ms: None,
         }
     }
+}
+
+/// `work` over `jobs`, spread over the available cores (scoped threads, no pool; job `i` on
+/// thread `i mod threads`, so the heavy and the light candidates mix), results in job order.
+/// One thread on wasm, where there are none to spawn.
+pub(super) fn in_parallel<J: Sync, R: Send>(jobs: &[J], work: impl Fn(&J) -> R + Sync) -> Vec<R> {
+    let threads = if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    };
+    if threads < 2 || jobs.len() < 2 {
+        return jobs.iter().map(&work).collect();
+    }
+    let work = &work;
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(jobs.len()))
+            .map(|t| {
+                scope.spawn(move || {
+                    (t..jobs.len())
+                        .step_by(threads)
+                        .map(|i| (i, work(&jobs[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a candidate's simulation panicked"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Production arrivals enough for the largest copy count's share.

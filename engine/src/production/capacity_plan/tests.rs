@@ -575,3 +575,14 @@ fn the_recommendations_pilot_twin_becomes_the_measured_twin() {
     let twin = MeasuredTwin::from_pilot(&pilot, gpu, KvDtype::Bits16, Some(false));
     assert_eq!(twin, measured);
 }
+
+#[test]
+fn candidates_simulated_on_several_cores_give_the_same_plan_in_the_same_order() {
+    let again = plan_capacity(&demo_input());
+    assert_eq!(&again, demo_plan());
+    let jobs: Vec<u32> = (0..37).collect();
+    assert_eq!(
+        super::candidate::in_parallel(&jobs, |j| j * j),
+        jobs.iter().map(|j| j * j).collect::<Vec<_>>()
+    );
+}
