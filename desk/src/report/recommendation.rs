@@ -19,6 +19,7 @@ use crate::model::Pilot;
 use crate::pilot_evidence::PilotEvidence;
 use engine::production::CapacityPlan;
 use engine::production::capacity_plan::{CandidateForecast, Configuration, MarkForecast, NextStep};
+use engine::production::demand_process::ArrivalBasis;
 
 /// The production recommendation section (filled from the capacity plan).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -404,7 +405,14 @@ fn demand_table(plan: &CapacityPlan, lang: Lang) -> Table {
             row(
                 "Sessions in flight, p50 / p99",
                 format!("{} / {}", s.p50, s.p99),
-                "simulated: Poisson arrivals at the production rate with the log's lengths, each held as long as the pilot's requests (the p99 is what production must hold)",
+                match d.arrivals {
+                    ArrivalBasis::Replayed => {
+                        "simulated: the pilot's busiest hour replayed, superposed and thinned to the production rate, each request with its own lengths and measured duration (the p99 is what production must hold)"
+                    }
+                    ArrivalBasis::Poisson => {
+                        "simulated: Poisson arrivals at the production rate with the log's lengths, each held as long as the pilot's requests (the p99 is what production must hold)"
+                    }
+                },
             ),
             row(
                 "Cross-check: Little's law (mean)",

@@ -129,6 +129,11 @@ async fn staff_customers_and_the_command_line_get_the_same_recommendation() {
             headline.starts_with(&format!("Recommended: {label}.")),
             "{query}: {headline}"
         );
+        assert!(
+            html.contains("the pilot's busiest hour replayed")
+                || html.contains("the pilot&#39;s busiest hour replayed"),
+            "the demand table names its basis"
+        );
     }
     // The pilot page names it too (the plan is kept now), for the customer as for staff.
     let fragment = app
