@@ -135,6 +135,15 @@ impl Store {
             profile.evidence_ids.push(id);
             write_traffic_profile(&mut tx, pilot_id, &profile).await?;
         }
+        // Evidence under an approved plan: the pilot is running (a pilot approved before the
+        // status followed the plan catches up here).
+        sqlx::query(
+            "UPDATE pilots SET status = 'running' WHERE id = $1 AND status = 'planning' \
+             AND EXISTS (SELECT 1 FROM plan_versions WHERE pilot_id = $1 AND status = 'approved')",
+        )
+        .bind(pilot_id)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(id)
     }

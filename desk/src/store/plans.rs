@@ -225,6 +225,7 @@ impl Store {
         approved_by: i64,
         approved_ms: i64,
     ) -> StoreResult<DraftWrite> {
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE plan_versions SET status = 'approved', approved_by = $1, approved_ms = $2, \
                                       updated_ms = $2 \
@@ -235,12 +236,22 @@ impl Store {
         .bind(pilot_id)
         .bind(i64::from(number))
         .bind(revision)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
         if done > 0 {
+            // The plan is frozen before the first pilot user logs in: the pilot runs now (a
+            // status set further on by hand stays).
+            sqlx::query(
+                "UPDATE pilots SET status = 'running' WHERE id = $1 AND status = 'planning'",
+            )
+            .bind(pilot_id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
             Ok(DraftWrite::Done(revision))
         } else {
+            drop(tx);
             self.version_write_refusal("plan_versions", pilot_id, number)
                 .await
         }
