@@ -64,6 +64,23 @@ impl PlanVersionRecord {
     pub fn is_draft(&self) -> bool {
         self.status == PlanStatus::Draft
     }
+
+    /// Approved by the person who wrote it: an administrator's override of the four-eyes rule
+    /// ([`engine::plan::PlanVersion::approve_drafted_by`]), shown as such wherever the approval is.
+    pub fn approved_by_its_author(&self) -> bool {
+        self.approved_ms.is_some()
+            && self.approved_by.is_some()
+            && self.approved_by == self.created_by
+    }
+
+    /// ` (by its own author: an administrator's override)` when [`Self::approved_by_its_author`].
+    pub fn override_note(&self) -> &'static str {
+        if self.approved_by_its_author() {
+            " (by its own author: an administrator's override of the four-eyes rule)"
+        } else {
+            ""
+        }
+    }
 }
 
 /// What the plan pages need: the pilot, the versions the viewer may see, the grade of the plan

@@ -3,6 +3,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, hydrated, signIn, signOut, watchForErrors 
 
 const PASSWORD = "plan test password 1";
 const ASSESSOR = "ann@plan-vendor.example";
+const REVIEWER = "rob@plan-vendor.example";
 const CUSTOMER = "carol@initech.example";
 const PILOT = "Initech support chat";
 
@@ -25,6 +26,7 @@ test("an assessor drafts a plan from a template, edits a mark and approves it; t
   await expect(page.getByRole("heading", { level: 1, name: "Users" })).toBeVisible();
   for (const [email, role, organisation] of [
     [ASSESSOR, "assessor", "Pilot Desk staff (staff)"],
+    [REVIEWER, "assessor", "Pilot Desk staff (staff)"],
     [CUSTOMER, "customer", "Initech"],
   ]) {
     await page.getByLabel("E-mail address").fill(email);
@@ -75,12 +77,21 @@ test("an assessor drafts a plan from a template, edits a mark and approves it; t
   await expect(page.getByText("TTFT p99 ≤ 400 ms @ client").first()).toBeVisible();
   await expect(page.getByText("TTFT p99 ≤ 450 ms @ client")).toHaveCount(0);
 
+  // Four eyes: the author may not approve their own draft; a second assessor does.
+  await page.getByRole("button", { name: "Approve version 1" }).click();
+  await expect(page.getByText(/another assessor or an administrator approves it/).first()).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${pilotPath}/plan/edit`));
+  await signOut(page);
+  await signIn(page, REVIEWER, PASSWORD);
+  await page.goto(`${pilotPath}/plan/edit`);
+  await hydrated(page);
+
   // Approve: the plan page shows version 1 in force, every mark not measured yet.
   await page.getByRole("button", { name: "Approve version 1" }).click();
   await expect(page).toHaveURL(new RegExp(`${pilotPath}/plan$`));
   const inForce = page.locator("#plan-in-force");
   await expect(inForce).toContainText("Pass marks · version 1");
-  await expect(inForce).toContainText(`approved by ${ASSESSOR}`);
+  await expect(inForce).toContainText(`approved by ${REVIEWER}`);
   await expect(inForce.getByText("In force")).toBeVisible();
   await expect(inForce.locator('[data-verdict="not_measured"]')).toHaveCount(2);
   // The editor now offers only an amendment: the approved version is frozen.

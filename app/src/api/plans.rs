@@ -249,12 +249,13 @@ pub async fn approve_plan(pilot_id: i64, version: u32, revision: i64) -> Result<
             let mut draft = record.to_engine();
             let at = now_ms();
             draft
-                .approve(
+                .approve_drafted_by(
                     &Approver {
                         user_id: user.id,
                         name: user.display_name().to_string(),
                         role: user.role,
                     },
+                    record.created_by,
                     at,
                 )
                 .map_err(editing::lifecycle)?;

@@ -41,9 +41,10 @@ pub(super) fn plan_status_badge(status: PlanStatus) -> AnyView {
 pub(super) fn version_line(version: &PlanVersionRecord) -> String {
     match (&version.approved_by_name, version.approved_ms) {
         (Some(who), Some(at)) => format!(
-            "Version {} · approved by {who} on {}",
+            "Version {} · approved by {who} on {}{}",
             version.number,
-            engine::clock::utc_minute(at)
+            engine::clock::utc_minute(at),
+            version.override_note()
         ),
         _ => format!(
             "Draft version {} · not approved, not in force",

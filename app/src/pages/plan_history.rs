@@ -109,7 +109,11 @@ mod render {
             engine::clock::utc_minute(version.created_ms)
         );
         let approved = match (&version.approved_by_name, version.approved_ms) {
-            (Some(who), Some(at)) => format!("{who} on {}", engine::clock::utc_minute(at)),
+            (Some(who), Some(at)) => format!(
+                "{who} on {}{}",
+                engine::clock::utc_minute(at),
+                version.override_note()
+            ),
             _ => "not yet: a draft, not in force".into(),
         };
         let reason = version.amendment_reason.clone();

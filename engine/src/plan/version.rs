@@ -118,6 +118,10 @@ pub enum LifecycleError {
     BadReason(String),
     #[error("a plan needs at least one pass mark before it can be approved")]
     NoPassMarks,
+    #[error(
+        "you wrote this draft, so another assessor or an administrator approves it (four eyes)"
+    )]
+    OwnDraft,
     #[error("the plan has errors: {0}")]
     Invalid(#[from] super::error::PlanErrors),
 }
@@ -188,6 +192,23 @@ impl PlanVersion {
             approved_at_ms: at_ms,
         });
         Ok(())
+    }
+
+    /// [`PlanVersion::approve`] with the four-eyes rule: the draft's author (`author_user_id`,
+    /// who created the version) may not approve it, so the pass marks a pilot is judged by have
+    /// been read by a second person before they freeze. An administrator may approve their own
+    /// draft (a small team, an urgent pilot); the approval then names the same person as
+    /// author and approver, which the plan history shows as an override.
+    pub fn approve_drafted_by(
+        &mut self,
+        approver: &Approver,
+        author_user_id: Option<i64>,
+        at_ms: i64,
+    ) -> Result<(), LifecycleError> {
+        if author_user_id == Some(approver.user_id) && approver.role != Role::Admin {
+            return Err(LifecycleError::OwnDraft);
+        }
+        self.approve(approver, at_ms)
     }
 
     /// A new draft version copied from this approved one, with the reason for the change.
@@ -278,6 +299,32 @@ pub(crate) mod tests {
         let mut version = PlanVersion::first_draft(plan(), at_ms - 1_000);
         version.approve(&assessor(), at_ms).unwrap();
         version
+    }
+
+    #[test]
+    fn a_draft_is_approved_by_someone_other_than_its_author_or_an_admin() {
+        let who = |user_id, role| Approver {
+            user_id,
+            name: format!("user {user_id}"),
+            role,
+        };
+        let mut own = PlanVersion::first_draft(plan(), 1);
+        assert_eq!(
+            own.approve_drafted_by(&who(7, Role::Assessor), Some(7), 2),
+            Err(LifecycleError::OwnDraft)
+        );
+        assert!(own.is_editable());
+        assert!(
+            own.approve_drafted_by(&who(8, Role::Assessor), Some(7), 2)
+                .is_ok()
+        );
+        let mut admins = PlanVersion::first_draft(plan(), 1);
+        assert!(
+            admins
+                .approve_drafted_by(&who(7, Role::Admin), Some(7), 2)
+                .is_ok()
+        );
+        assert_eq!(admins.approval.unwrap().approver_user_id, 7);
     }
 
     #[test]

@@ -16,6 +16,8 @@ struct World {
     pilot: i64,
     admin: Client,
     assessor: Client,
+    /// A second assessor: the one who approves the first one's drafts (four eyes).
+    reviewer: Client,
     sales: Client,
     customer: Client,
     outsider: Client,
@@ -29,6 +31,7 @@ async fn world() -> World {
     let pilot = app.pilot(&admin, acme, "Acme chat").await;
     let staff = app.staff_organisation().await;
     let assessor = app.user(&admin, "ann@vendor.io", "assessor", staff).await;
+    let reviewer = app.user(&admin, "rob@vendor.io", "assessor", staff).await;
     let sales = app.user(&admin, "sam@vendor.io", "sales", staff).await;
     let customer = app.user(&admin, "carol@acme.io", "customer", acme).await;
     let outsider = app.user(&admin, "dan@globex.io", "customer", globex).await;
@@ -37,6 +40,7 @@ async fn world() -> World {
         pilot,
         admin,
         assessor,
+        reviewer,
         sales,
         customer,
         outsider,
@@ -152,12 +156,12 @@ async fn a_plan_from_the_mlperf_interactive_template_is_approved_then_amended_wi
     assert_eq!(v1["content"]["serving"]["gpu"], "NVIDIA L40S");
     assert_eq!(plan["in_force"], Value::Null);
 
-    let approved = w.approve(&w.assessor).await;
+    let approved = w.approve(&w.reviewer).await;
     assert!(approved.status().is_success(), "{}", approved.status());
     let plan = w.plan(&w.customer).await;
     let v1 = &plan["versions"][0];
     assert_eq!(v1["status"], "approved");
-    assert_eq!(v1["approved_by_name"], "ann@vendor.io");
+    assert_eq!(v1["approved_by_name"], "rob@vendor.io");
     assert!(v1["approved_ms"].as_i64().unwrap() > 0);
     assert_eq!(plan["in_force"], 1);
 
@@ -234,7 +238,7 @@ async fn an_approved_version_cannot_be_changed_by_any_route() {
     let w = world().await;
     w.create(INTERACTIVE).await;
     let (version, revision) = w.draft().await;
-    assert!(w.approve(&w.assessor).await.status().is_success());
+    assert!(w.approve(&w.reviewer).await.status().is_success());
     let before = w.plan(&w.assessor).await["versions"][0].clone();
     let id = w.id();
     let app = &w.app;
@@ -668,7 +672,7 @@ async fn amendments_need_a_reason_an_approved_plan_and_no_open_draft() {
             .await;
     }
     let _ = r;
-    let empty = w.approve(&w.assessor).await;
+    let empty = w.approve(&w.reviewer).await;
     assert_eq!(empty.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         empty
@@ -690,7 +694,7 @@ async fn amendments_need_a_reason_an_approved_plan_and_no_open_draft() {
             ],
         )
         .await;
-    assert!(w.approve(&w.assessor).await.status().is_success());
+    assert!(w.approve(&w.reviewer).await.status().is_success());
 
     let missing = amend("   ").await;
     assert_eq!(missing.status(), StatusCode::UNPROCESSABLE_ENTITY);
@@ -755,7 +759,7 @@ async fn customers_see_approved_versions_only_and_nobody_but_assessors_and_admin
     }
     assert_eq!(w.draft().await, (v, r), "a refused call changed the draft");
 
-    assert!(w.approve(&w.assessor).await.status().is_success());
+    assert!(w.approve(&w.reviewer).await.status().is_success());
     w.app
         .call_ok(
             &w.assessor,
@@ -846,14 +850,14 @@ async fn the_rest_api_gives_ci_the_plan_in_force_and_the_verdict() {
     let (status, body) = get(plan.clone(), Some(admin.clone())).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body["error"].as_str().unwrap().contains("no approved plan"));
-    assert!(w.approve(&w.assessor).await.status().is_success());
+    assert!(w.approve(&w.reviewer).await.status().is_success());
 
     let (status, body) = get(plan.clone(), Some(customer.clone())).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["pilot_id"], w.pilot);
     assert_eq!(body["version"], 1);
     assert_eq!(body["status"], "approved");
-    assert_eq!(body["approved_by"], "ann@vendor.io");
+    assert_eq!(body["approved_by"], "rob@vendor.io");
     assert!(body["approved_at"].as_str().unwrap().ends_with('Z'));
     let ttft = &body["pass_marks"][0];
     assert_eq!(ttft["metric"], "ttft");
@@ -1015,4 +1019,77 @@ async fn plain_form_posts_return_to_the_editor_with_the_error_named() {
         .html(&w.assessor, &format!("/pilots/{}/plan/edit", w.pilot))
         .await;
     assert!(html.contains("TTFT p99 ≤ 400 ms @ client"));
+}
+
+/// Four eyes: an assessor may not approve the draft they wrote; another assessor may, and an
+/// administrator may approve their own, which the history shows as an override. Approval moves
+/// the pilot from Planning to Running.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plan_is_approved_by_someone_other_than_its_author() {
+    let w = world().await;
+    w.create(INTERACTIVE).await;
+    let own = w.approve(&w.assessor).await;
+    assert_eq!(own.status(), StatusCode::CONFLICT);
+    assert!(own.text().await.unwrap().contains("four eyes"));
+    let status = |pilot: i64| {
+        let store = w.app.store.clone();
+        async move { store.pilot(pilot).await.unwrap().unwrap().status }
+    };
+    assert_eq!(status(w.pilot).await, engine::pilot::PilotStatus::Planning);
+    assert!(w.approve(&w.reviewer).await.status().is_success());
+    assert_eq!(status(w.pilot).await, engine::pilot::PilotStatus::Running);
+    let history = w
+        .app
+        .call_ok(&w.admin, "page_plan_history", &[("pilot_id", &w.id())])
+        .await;
+    assert!(
+        !history["html"].as_str().unwrap().contains("override"),
+        "a second reader approved it"
+    );
+
+    // An administrator's own draft: allowed, and recorded as an override.
+    let acme = w
+        .app
+        .store
+        .pilot(w.pilot)
+        .await
+        .unwrap()
+        .unwrap()
+        .organisation_id;
+    let other = w.app.pilot(&w.admin, acme, "Acme search").await;
+    w.app
+        .call_ok(
+            &w.admin,
+            "create_plan",
+            &[("pilot_id", &other.to_string()), ("template", INTERACTIVE)],
+        )
+        .await;
+    let approved = w
+        .app
+        .call(
+            &w.admin,
+            "approve_plan",
+            &[
+                ("pilot_id", &other.to_string()),
+                ("version", "1"),
+                ("revision", "1"),
+            ],
+        )
+        .await;
+    assert!(approved.status().is_success(), "{}", approved.status());
+    let fragment = w
+        .app
+        .call_ok(
+            &w.admin,
+            "page_plan_history",
+            &[("pilot_id", &other.to_string())],
+        )
+        .await;
+    assert!(
+        fragment["html"]
+            .as_str()
+            .unwrap()
+            .contains("an administrator's override"),
+        "{fragment}"
+    );
 }
