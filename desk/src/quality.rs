@@ -145,6 +145,10 @@ pub struct ItemRow {
 pub struct LmEvalView {
     pub evidence: EvidenceFile,
     pub results: LmEvalResults,
+    /// The file's model against the pilot's, as every kind of evidence is checked: another
+    /// model's task scores are shown, marked not comparable.
+    #[serde(default)]
+    pub check: engine::verdict::comparability::FileCheck,
 }
 
 /// Everything the quality page and the REST API show.

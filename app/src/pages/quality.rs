@@ -393,11 +393,15 @@ mod render {
             {overview.comparison.clone().map(|comparison| view! { <ComparisonCard comparison/> })}
             {overview.drill_down_run.map(|run| view! { <ItemsTable items=overview.items.clone() run/> })}
             {(!overview.lm_eval.is_empty()).then(|| view! {
-                <section class="card">
+                <section class="card" id="lm-eval">
                     <h2>"lm-evaluation-harness tasks"</h2>
+                    {overview.lm_eval.iter().filter_map(|l| l.check.not_comparable.clone().map(|why| view! {
+                        <div class="notice notice-warn" role="note">{format!("Not comparable: {why}. Its scores are shown for reference only.")}</div>
+                    })).collect_view()}
                     <table class="table">
                         <thead><tr>
                             <th scope="col">"File"</th>
+                            <th scope="col">"Model"</th>
                             <th scope="col">"Task"</th>
                             <th scope="col">"Metric (filter)"</th>
                             <th scope="col" class="num">"Value"</th>
@@ -406,8 +410,13 @@ mod render {
                         </tr></thead>
                         <tbody>
                             {overview.lm_eval.iter().flat_map(|l| l.results.metrics.iter().map(move |m| view! {
-                                <tr>
+                                <tr class=if l.check.is_comparable() { "" } else { "not-comparable" }>
                                     <td>{format!("#{} {}", l.evidence.id, l.evidence.file_name)}</td>
+                                    <td class="mono">{match (&l.results.model_name, l.check.is_comparable()) {
+                                        (Some(model), true) => model.clone(),
+                                        (Some(model), false) => format!("{model} (not the pilot's)"),
+                                        (None, _) => "not stated in the file".to_string(),
+                                    }}</td>
                                     <td class="mono">{m.task.clone()}</td>
                                     <td class="mono">{format!("{} ({})", m.metric, m.filter)}</td>
                                     <td class="num">{format!("{:.4}", m.value)}</td>

@@ -394,13 +394,20 @@ pub async fn overview(
             .into_iter()
             .map(|(file, summary)| Ok((file, serde_json::from_str(&summary).map_err(internal)?)))
             .collect::<Result<_, ServiceError>>()?;
+    let identity = match services.store.pilot(pilot_id).await? {
+        Some(pilot) => crate::traffic::service::identity(&pilot),
+        None => Default::default(),
+    };
     let lm_eval = crate::readable::in_force(&services.store, pilot_id, Some(LM_EVAL_RESULTS))
         .await?
         .into_iter()
         .map(|(evidence, summary)| {
+            let results: LmEvalResults = serde_json::from_str(&summary).map_err(internal)?;
+            let check = lm_eval_check(&identity, &evidence.file_name, &results);
             Ok(LmEvalView {
                 evidence,
-                results: serde_json::from_str(&summary).map_err(internal)?,
+                results,
+                check,
             })
         })
         .collect::<Result<Vec<_>, ServiceError>>()?;
@@ -510,10 +517,6 @@ pub async fn overview(
         }),
     };
     // Runs of another model than the pilot's are shown, never graded.
-    let identity = match services.store.pilot(pilot_id).await? {
-        Some(pilot) => crate::traffic::service::identity(&pilot),
-        None => Default::default(),
-    };
     let decision_runs: Vec<DecisionInput> = runs
         .iter()
         .filter(|r| current.is_none() || r.set_version == current)
@@ -726,6 +729,23 @@ pub async fn seed_demo_quality(
     )
     .await?;
     Ok(())
+}
+
+/// An lm-evaluation-harness file's model (`model_name`, from its `pretrained=` argument)
+/// against the pilot's, the same check as every other kind of evidence.
+pub fn lm_eval_check(
+    identity: &engine::verdict::comparability::PilotIdentity,
+    file_name: &str,
+    results: &LmEvalResults,
+) -> engine::verdict::comparability::FileCheck {
+    let models: Vec<String> = results.model_name.iter().cloned().collect();
+    engine::verdict::comparability::check_file(
+        identity,
+        &format!("the lm-eval results {file_name}"),
+        &models,
+        None,
+        false,
+    )
 }
 
 /// An evaluation run's model against the pilot's (its GPU does not matter for answers).

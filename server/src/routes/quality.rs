@@ -111,6 +111,7 @@ pub async fn quality_api(
                 "evidence_id": l.evidence.id,
                 "file_name": l.evidence.file_name,
                 "model_name": l.results.model_name,
+                "not_comparable": l.check.not_comparable,
                 "metrics": l.results.metrics,
             })
         })

@@ -198,6 +198,43 @@ async fn a_set_and_two_runs_are_scored_and_compared() {
     let lm = &api["lm_eval"][0]["metrics"][0];
     assert_eq!(lm["task"], "gsm8k");
     close(&lm["value"], 0.75);
+    assert!(
+        api["lm_eval"][0]["not_comparable"].is_null(),
+        "the pilot's model"
+    );
+    // Another model's lm-eval results: shown with their model, marked not comparable.
+    let other = LM_EVAL.replace("Qwen/Qwen3-8B", "meta-llama/Llama-3.1-8B-Instruct");
+    let (status, body) = s.upload("llama-results.json", &other, &[]).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let api = s.quality().await;
+    let llama = api["lm_eval"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["file_name"] == "llama-results.json")
+        .unwrap();
+    assert!(
+        llama["not_comparable"]
+            .as_str()
+            .unwrap()
+            .contains("Llama-3.1-8B-Instruct"),
+        "{llama}"
+    );
+    let page = s
+        .app
+        .call_ok(
+            &s.admin,
+            "page_quality",
+            &[("pilot_id", &s.pilot.to_string())],
+        )
+        .await;
+    let html = page["html"].as_str().unwrap();
+    assert!(
+        html.contains("meta-llama/Llama-3.1-8B-Instruct (not the pilot&#x27;s)")
+            || html.contains("meta-llama/Llama-3.1-8B-Instruct (not the pilot's)"),
+        "{html}"
+    );
+    assert!(html.contains("Not comparable: the lm-eval results llama-results.json"));
 
     // The server function, with the runs chosen the other way round.
     let overview = s
