@@ -15,7 +15,7 @@ lint:         ## formatting and clippy, also for the browser build
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate --target-dir target/front -- -D warnings
 
-bench:        ## page latency at 32 clients vs a static asset; `server demand` vs pandas (optimised build)
+bench:        ## page latency at 32 clients; `server demand` vs pandas; the demo recommendation (optimised build)
 	@scripts/bench.sh
 
 fuzz:         ## fuzz every importer (fuzz/), 60 s each; `scripts/fuzz.sh [target] [seconds]` for one

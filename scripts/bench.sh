@@ -9,6 +9,10 @@
 #   2. `server demand` against pandas (bench/demand_pandas.py) on synthetic gateway logs of
 #      500,000 and 1,000,000 requests: wall time and peak memory (/usr/bin/time), the median
 #      of BENCH_REPEAT runs each (default 3). BENCH_ONLY=demand runs this part alone.
+#   3. The production recommendation of the demo pilot (`server recommend --pilot 1 --json` on a
+#      fresh demo database: every catalog candidate simulated with all copies up and one copy
+#      down, nothing kept from an earlier run since each run is a new process): the median
+#      wall time of BENCH_REPEAT runs. BENCH_ONLY=recommendation runs this part alone.
 #
 # Installs what it needs when missing: Debian's wrk and time (as root), and pandas into
 # .tools/bench-venv from PyPI.
@@ -20,6 +24,15 @@ work="$(mktemp -d)"
 server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
+
+# Runs the command BENCH_REPEAT times; prints the median wall time (s) and its peak RSS (KB).
+median_run() {
+  local i
+  for i in $(seq 1 "${BENCH_REPEAT:-3}"); do
+    /usr/bin/time -f '%e %M' -o "$work/run.$i" "$@" >/dev/null
+    cat "$work/run.$i"
+  done | sort -n | awk '{ row[NR] = $0 } END { print row[int((NR + 1) / 2)] }'
+}
 
 need_debian() {
   local missing=()
@@ -40,19 +53,21 @@ if ! "$venv/bin/python" -c "import pandas" 2>/dev/null; then
   python3 -m venv "$venv" && "$venv/bin/pip" install -q pandas
 fi
 
-only="${BENCH_ONLY:-all}" # `demand` runs part 2 alone
-if [ "$only" != "demand" ]; then
+only="${BENCH_ONLY:-all}" # `demand` or `recommendation` runs that part alone
+if [ "$only" = "all" ]; then
   ensure_wasm_target
   ensure_wasm_bindgen
   ensure_npm_packages
   build_site release
 fi
 build_server release
-say "Building the synthetic log generator (release)"
-cargo build -q -p engine --release --example synthetic_gateway_log
+if [ "$only" != "recommendation" ]; then
+  say "Building the synthetic log generator (release)"
+  cargo build -q -p engine --release --example synthetic_gateway_log
+fi
 
 # ---- 1. pages under load ---------------------------------------------------------------------
-if [ "$only" != "demand" ]; then
+if [ "$only" = "all" ]; then
 port="${BENCH_PORT:-3199}"
 base="http://127.0.0.1:$port"
 DATA_DIR="$work/data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 \
@@ -101,17 +116,10 @@ server_pid=""
 fi
 
 # ---- 2. server demand against pandas ---------------------------------------------------------
+if [ "$only" = "all" ] || [ "$only" = "demand" ]; then
 echo
 echo "Demand profile of a generic gateway log (JSON Lines): server demand vs pandas"
 printf '%-12s %10s %-8s %10s %12s %10s\n' "requests" "size" "tool" "seconds" "peak RSS MB" "speed-up"
-# Runs the command BENCH_REPEAT times; prints the median wall time (s) and its peak RSS (KB).
-median_run() {
-  local i
-  for i in $(seq 1 "${BENCH_REPEAT:-3}"); do
-    /usr/bin/time -f '%e %M' -o "$work/run.$i" "$@" >/dev/null
-    cat "$work/run.$i"
-  done | sort -n | awk '{ row[NR] = $0 } END { print row[int((NR + 1) / 2)] }'
-}
 for n in 500000 1000000; do
   log="$work/gateway-$n.jsonl"
   "$ROOT/target/release/examples/synthetic_gateway_log" "$n" >"$log" 2>/dev/null
@@ -123,3 +131,26 @@ for n in 500000 1000000; do
   printf '%-12s %10s %-8s %10s %12s\n' "" "" "pandas" "$theirs_s" "$((theirs_kb / 1024))"
   rm -f "$log"
 done
+fi
+
+# ---- 3. the production recommendation of the demo pilot -------------------------------------
+if [ "$only" = "all" ] || [ "$only" = "recommendation" ]; then
+  data="$work/recommendation"
+  port="${BENCH_PORT:-3199}"
+  DATA_DIR="$data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 \
+    RUST_LOG=warn "$ROOT/target/release/server" >"$work/demo.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 120); do
+    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+    sleep 0.5
+  done
+  kill "$server_pid" && wait "$server_pid" 2>/dev/null
+  server_pid=""
+  DATA_DIR="$data" "$ROOT/target/release/server" recommend --pilot 1 --json >"$work/plan.json"
+  candidates="$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); print(len(p["candidates"]), sum(c["status"]["kind"] == "evaluated" for c in p["candidates"]), p["recommended"]["configuration"]["label"])' "$work/plan.json")"
+  read -r plan_s plan_kb < <(export DATA_DIR="$data"; median_run "$ROOT/target/release/server" recommend --pilot 1 --json)
+  echo
+  echo "Production recommendation of the demo pilot (server recommend --pilot 1 --json, release, median of ${BENCH_REPEAT:-3})"
+  printf '%-44s %10s %12s\n' "candidates (listed, simulated), recommended" "seconds" "peak RSS MB"
+  printf '%-44s %10s %12s\n' "$candidates" "$plan_s" "$((plan_kb / 1024))"
+fi
