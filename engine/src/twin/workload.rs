@@ -127,6 +127,21 @@ impl TokenLengths {
         }
     }
 
+    /// The median of the distribution, tokens.
+    pub fn median(&self) -> f64 {
+        match self {
+            TokenLengths::Fixed { tokens } => f64::from(*tokens),
+            TokenLengths::Quantiles { knots } => quantile_at(knots, 0.5),
+            // A log-normal's median is its mean ÷ √(1 + cv²).
+            TokenLengths::LogNormal { mean, std } => mean / (1.0 + (std / mean).powi(2)).sqrt(),
+            TokenLengths::Observed { tokens } => {
+                let mut sorted = tokens.clone();
+                sorted.sort_unstable();
+                sorted.get(sorted.len() / 2).map_or(1.0, |t| f64::from(*t))
+            }
+        }
+    }
+
     /// The mean of the squared length, tokens² (how long a long answer stays in the batch
     /// matters more than how many there are: the batch holds answers in proportion to their
     /// length).

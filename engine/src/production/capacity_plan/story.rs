@@ -47,29 +47,9 @@ pub fn concurrency_sweep(peak: u32) -> Vec<u32> {
     crate::twin::trace::sweep_levels(u64::from(peak))
 }
 
-/// The median of a length distribution, tokens (at least 1).
+/// The median of a length distribution, whole tokens (at least 1).
 fn median_tokens(lengths: &TokenLengths) -> u32 {
-    let median = match lengths {
-        TokenLengths::Fixed { tokens } => f64::from(*tokens),
-        TokenLengths::Quantiles { knots } => knots
-            .windows(2)
-            .find(|w| w[0].0 <= 0.5 && 0.5 <= w[1].0)
-            .map_or(1.0, |w| {
-                let t = if w[1].0 > w[0].0 {
-                    (0.5 - w[0].0) / (w[1].0 - w[0].0)
-                } else {
-                    0.0
-                };
-                w[0].1 + t * (w[1].1 - w[0].1)
-            }),
-        // A log-normal's median is its mean ÷ √(1 + cv²).
-        TokenLengths::LogNormal { mean, std } => mean / (1.0 + (std / mean).powi(2)).sqrt(),
-        TokenLengths::Observed { tokens } => {
-            let mut sorted = tokens.clone();
-            sorted.sort_unstable();
-            sorted.get(sorted.len() / 2).map_or(1.0, |t| f64::from(*t))
-        }
-    };
+    let median = lengths.median();
     if median.is_finite() {
         median.round().max(1.0) as u32
     } else {
