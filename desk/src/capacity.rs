@@ -28,7 +28,6 @@ use crate::ServiceError;
 use crate::Services;
 use crate::model::{Pilot, SizingCatalog};
 use crate::pilot_evidence::PilotEvidence;
-use crate::traffic::{GATEWAY_LOG, GatewayLogSummary};
 use crate::verdict::RecommendationHeadline;
 use engine::demand::DemandProfile;
 use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
@@ -318,13 +317,12 @@ async fn busiest_hour(
     pilot_id: i64,
     profile: &DemandProfile,
 ) -> Result<Result<Arc<BusiestHour>, String>, ServiceError> {
-    let mut logs = crate::readable::in_force(&services.store, pilot_id, Some(GATEWAY_LOG)).await?;
-    logs.sort_by_key(|(file, _)| file.id);
+    let logs = crate::traffic::service::gateway_sources(services, pilot_id).await?;
     let start_ms = profile.busiest_hour_start.unix_ms;
     let key = format!(
         "{start_ms}:{}",
         logs.iter()
-            .map(|(f, _)| f.sha256.as_str())
+            .map(|(f, _, _)| f.sha256.as_str())
             .collect::<Vec<_>>()
             .join(",")
     );
@@ -335,14 +333,10 @@ async fn busiest_hour(
     }) {
         return Ok(Ok(hour));
     }
-    let mut sources = Vec::new();
-    for (file, summary) in logs {
-        let skip = serde_json::from_str::<GatewayLogSummary>(&summary)
-            .map(|s| s.skip_bad_lines)
-            .unwrap_or(false);
-        let path = services.blobs.local_path(&file.sha256).await?;
-        sources.push((file.file_name, path, skip));
-    }
+    let sources: Vec<(String, std::path::PathBuf, bool)> = logs
+        .into_iter()
+        .map(|(file, path, skip)| (file.file_name, path, skip))
+        .collect();
     let read = tokio::task::spawn_blocking(move || read_hour(&sources, start_ms))
         .await
         .map_err(|error| {

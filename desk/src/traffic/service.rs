@@ -146,6 +146,24 @@ async fn raw_path(services: &Services, file: &EvidenceFile) -> Result<PathBuf, S
     services.blobs.local_path(&file.sha256).await
 }
 
+/// The pilot's gateway logs in force, in upload order, as the readers stream them again: each
+/// evidence row, a local path of its raw file and the `skip_bad_lines` it was uploaded with
+/// (the trace export and the recommendation's busiest hour).
+pub async fn gateway_sources(
+    services: &Services,
+    pilot_id: i64,
+) -> Result<Vec<(EvidenceFile, PathBuf, bool)>, ServiceError> {
+    let mut logs = crate::readable::in_force(&services.store, pilot_id, Some(GATEWAY_LOG)).await?;
+    logs.sort_by_key(|(file, _)| file.id);
+    let mut sources = Vec::with_capacity(logs.len());
+    for (file, summary) in logs {
+        let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+        let path = raw_path(services, &file).await?;
+        sources.push((file, path, summary.skip_bad_lines));
+    }
+    Ok(sources)
+}
+
 /// Rebuilds the pilot's combined profile from its gateway logs and caches it (the demo;
 /// uploads write it with their evidence row, see [`combined_profile`]).
 pub async fn refresh_profile(services: &Services, pilot_id: i64) -> Result<(), ServiceError> {

@@ -22,7 +22,6 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use desk::ServiceError;
-use desk::traffic::{GATEWAY_LOG, GatewayLogSummary};
 use engine::traffic::{ReadOptions, read_gateway_log};
 use engine::twin::TimedRequest;
 use engine::twin::trace::{as_logged, trace_entry};
@@ -56,14 +55,12 @@ async fn trace(
 ) -> Result<Response, ApiError> {
     let services = &state.services;
     let pilot = desk::auth::visible_pilot(&services.store, &user, id).await?;
-    let mut sources = Vec::new();
-    let mut logs = desk::readable::in_force(&services.store, pilot.id, Some(GATEWAY_LOG)).await?;
-    logs.sort_by_key(|(file, _)| file.id);
-    for (file, summary) in logs {
-        let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
-        let path = services.blobs.local_path(&file.sha256).await?;
-        sources.push((file.file_name, path, summary.skip_bad_lines));
-    }
+    let sources: Vec<(String, std::path::PathBuf, bool)> =
+        desk::traffic::service::gateway_sources(services, pilot.id)
+            .await?
+            .into_iter()
+            .map(|(file, path, skip)| (file.file_name, path, skip))
+            .collect();
     if sources.is_empty() {
         return Ok((
             StatusCode::NOT_FOUND,
