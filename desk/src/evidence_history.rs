@@ -17,6 +17,7 @@ pub mod service;
 
 /// Whether a file grades.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EvidenceStatus {
     InForce,
@@ -34,6 +35,7 @@ impl EvidenceStatus {
 
 /// What happened to a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum HistoryAction {
     Uploaded,
@@ -53,6 +55,7 @@ impl HistoryAction {
 
 /// One step of a file's history.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HistoryEntry {
     pub action: HistoryAction,
     /// The account's e-mail address, `command line`, or empty when the account was deleted.
@@ -65,6 +68,7 @@ pub struct HistoryEntry {
 
 /// One evidence file of the register.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EvidenceEntry {
     pub id: i64,
     /// `load_test`, `gateway_log`, `metrics_scrape`, `vllm_startup_log`, `eval_set`,
@@ -95,6 +99,7 @@ impl EvidenceEntry {
 /// A pilot's evidence register, as the evidence page and `GET /api/v1/pilots/{id}/evidence`
 /// answer it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EvidenceRegister {
     pub pilot_id: i64,
     /// Oldest upload first.

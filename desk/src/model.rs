@@ -63,6 +63,7 @@ pub struct IssuedPassword {
 
 /// A pilot with its owning organisation's name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Pilot {
     pub id: i64,
     pub organisation_id: i64,

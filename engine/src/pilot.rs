@@ -14,6 +14,7 @@ use std::str::FromStr;
 
 /// Where a pilot is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum PilotStatus {
     #[default]

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// An instant, both as Unix milliseconds (for computing) and RFC 3339 UTC (for reading).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Timestamp {
     pub unix_ms: i64,
     pub rfc3339: String,
@@ -23,6 +24,7 @@ impl Timestamp {
 /// A token-length distribution, exact (see [`crate::stats::ValueCounts`]); percentiles
 /// interpolate between closest ranks, so they may be fractional.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TokenDistribution {
     /// Requests counted.
     pub count: u64,
@@ -42,6 +44,7 @@ pub struct TokenDistribution {
 /// Latency percentiles measured at the gateway (client-side network excluded, gateway and
 /// engine queueing included), over successful requests.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GatewayLatency {
     /// Start → first token, ms; `None` when the log has no first-token times.
     pub ttft_ms: Option<Percentiles>,
@@ -65,6 +68,7 @@ pub struct GatewayLatency {
 /// (±0.5 %) when it was summarised in a log-bucket sketch ([`crate::stats::sketch`]). Count,
 /// mean, minimum and maximum are exact either way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LatencyRelativeError {
     pub ttft_ms: f64,
     pub tpot_ms: f64,
@@ -73,6 +77,7 @@ pub struct LatencyRelativeError {
 
 /// Arrivals per step: `counts[i]` requests started in `[start_ms + i × step_ms, … + step_ms)`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ArrivalSeries {
     pub start_ms: i64,
     pub step_ms: i64,
@@ -85,6 +90,7 @@ pub struct ArrivalSeries {
 /// fractions (0–1) of `requests`, except `truncation_rate`, which is the share of delivered
 /// answers (`ok`) cut at the token limit (`finish_reason = length`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Outcomes {
     pub requests: u64,
     pub ok: u64,
@@ -100,6 +106,7 @@ pub struct Outcomes {
 
 /// The demand of one model (the name clients asked for).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ModelDemand {
     pub model: String,
     /// Share of all requests in the log (0–1).
@@ -120,6 +127,7 @@ pub struct ModelDemand {
 /// answers included); arrivals, concurrency and durations cover every request, since failed and
 /// cancelled ones arrived and occupied the system too.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DemandProfile {
     #[serde(flatten)]
     pub outcomes: Outcomes,

@@ -119,6 +119,7 @@ pub(crate) const TOOL_GUIDELLM: &str = "guidellm";
 
 /// A normalised metric. Latencies are milliseconds; the serialised names carry the unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum MetricKey {
     /// Time to first token: request sent → first streamed output.
     #[serde(rename = "ttft_ms")]
@@ -212,6 +213,7 @@ impl fmt::Display for MetricKey {
 
 /// Which standard deviation a file reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum StdKind {
     /// Divides by n (numpy's default; vLLM bench; our own computations).
@@ -226,6 +228,7 @@ pub enum StdKind {
 /// Fixed fields hold the statistics a report uses; any other percentile the file has is in
 /// [`MetricStats::percentiles`] under its label (`p25`, `p99.9`, `p0.1`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MetricStats {
     /// Unit of every number here: `ms`, `tokens` or `tokens/s` (see [`MetricKey::unit`]).
     pub unit: String,
@@ -371,6 +374,7 @@ pub fn percentile_label(p: f64) -> String {
 ///
 /// `None` always means "the file does not say", never zero.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OperatingPoint {
     /// The workload as the file states it: `input 1000 / output 500 tokens`,
     /// `dataset sharegpt`, guidellm's `prompt_tokens=512,output_tokens=128`. When the file

@@ -184,6 +184,7 @@ pub fn lengths_from_distribution(d: &TokenDistribution) -> TokenLengths {
 
 /// Where the production arrivals come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ArrivalBasis {
     /// The pilot's busiest hour, superposed and thinned to the production rate.
@@ -438,6 +439,7 @@ pub fn poisson_quantile(mean: f64, q: f64) -> u32 {
 
 /// The sessions production puts in flight, with the cross-checks (module docs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SessionsInFlight {
     /// Median of the simulated in-flight count (time-weighted).
     pub p50: u32,

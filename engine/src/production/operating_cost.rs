@@ -31,6 +31,7 @@ pub struct GpuHourPrice {
 
 /// The cost of a million tokens at the predicted operating point, with its working.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OperatingCost {
     pub price_per_gpu_hour: f64,
     pub gpus: u32,

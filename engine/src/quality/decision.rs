@@ -48,6 +48,7 @@ pub struct DecisionInput {
 
 /// One precision and KV-cache pair whose newest run passed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PassingPair {
     /// Weight precision as written in the run (`AWQ-INT4`).
     pub weights: String,
@@ -61,6 +62,7 @@ pub struct PassingPair {
 
 /// One quality mark graded against one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MarkCheck {
     /// `answer score ≥ 70 %`.
     pub mark: String,
@@ -73,6 +75,7 @@ pub struct MarkCheck {
 
 /// One run in the decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DecisionRow {
     pub evidence_id: i64,
     pub model: String,
@@ -115,6 +118,7 @@ impl DecisionRow {
 
 /// Which precisions passed and which one the sizing is for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PrecisionDecision {
     /// Whether the plan has quality marks to grade runs with.
     pub has_quality_marks: bool,

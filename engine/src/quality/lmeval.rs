@@ -19,6 +19,7 @@ use serde_json::Value;
 
 /// One task metric of an lm-eval result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TaskMetric {
     pub task: String,
     /// `exact_match`, `acc`, `prompt_level_strict_acc`, …

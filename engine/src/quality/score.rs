@@ -33,6 +33,7 @@ pub const DEFAULT_PASS_SCORE: f64 = 0.5;
 
 /// How an [`Estimate`]'s interval was computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum IntervalMethod {
     /// Wilson score interval of a proportion.
@@ -45,6 +46,7 @@ pub enum IntervalMethod {
 
 /// A rate or mean with its 95 % confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Estimate {
     /// Items counted.
     pub n: usize,

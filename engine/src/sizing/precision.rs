@@ -20,6 +20,7 @@ use std::str::FromStr;
 
 /// The precision of the weights as served.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum WeightPrecision {
     Bf16,
@@ -115,6 +116,7 @@ impl FromStr for WeightPrecision {
 
 /// The dtype of the KV cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum KvDtype {
     /// BF16 or FP16 (vLLM's `auto` for a 16-bit model): 2 bytes per element.
     #[serde(rename = "16bit")]

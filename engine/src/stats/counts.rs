@@ -32,6 +32,7 @@ pub const DENSE_SLOTS_PER_VALUE: u64 = 16;
 
 /// One bar of a histogram: values in `[lower, upper)` and how many there were.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HistogramBin {
     /// Smallest value in the bin (inclusive).
     pub lower: u32,

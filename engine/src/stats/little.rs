@@ -22,6 +22,7 @@ pub fn relative_difference(value: f64, reference: f64) -> Option<f64> {
 
 /// A prediction by Little's law set against a measured mean in flight.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LittleCheck {
     pub arrival_rate_per_s: f64,
     pub mean_time_in_system_s: f64,

@@ -28,6 +28,7 @@ pub fn quantile_sorted<T: Copy + Into<f64>>(sorted: &[T], q: f64) -> Option<f64>
 /// and the percentiles a plan's pass marks use. Values are in the unit of the field holding the
 /// summary (`ttft_ms`, `e2e_ms`, …).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = QuantileSummary))]
 pub struct Percentiles {
     pub count: u64,
     pub mean: f64,

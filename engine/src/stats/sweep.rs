@@ -57,6 +57,7 @@ impl Default for SweepOptions {
 /// Requests in flight over time, down-sampled for a chart: point `i` covers
 /// `[start_ms + i × step_ms, start_ms + (i + 1) × step_ms)`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InFlightCurve {
     pub start_ms: i64,
     pub step_ms: i64,

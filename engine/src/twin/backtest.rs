@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 /// One comparison of a predicted with a measured percentile.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BacktestComparison {
     /// `ttft_ms` or `tpot_ms`.
     pub metric: String,
@@ -32,6 +33,7 @@ pub struct BacktestComparison {
 
 /// The back-test of one held-out point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BacktestPoint {
     pub source: String,
     pub scenario: String,
@@ -44,6 +46,7 @@ pub struct BacktestPoint {
 
 /// Leave-one-out errors of the twin.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Backtest {
     /// What was done, in a sentence.
     pub method: String,

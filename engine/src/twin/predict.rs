@@ -36,6 +36,7 @@ pub const DEFAULT_REQUESTS: usize = 5000;
 
 /// How a prediction's numbers were obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Basis {
     /// Read from a load test at this very operating point.
@@ -99,6 +100,7 @@ impl Question {
 
 /// A prediction (field names as the issue states them; additions after `warnings`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Prediction {
     pub ttft_ms: Percentiles,
     pub tpot_ms: Percentiles,

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// p50, p90, p95 and p99 of one metric, in the unit of the field holding them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = LatencyPercentiles))]
 pub struct Percentiles {
     pub p50: f64,
     pub p90: f64,

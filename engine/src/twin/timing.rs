@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 /// The cost of one scheduler step (see the module docs for the formula).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StepCost {
     /// Fixed time of one forward pass, ms.
     pub base_ms: f64,
@@ -60,6 +61,7 @@ impl StepCost {
 
 /// How prompts are scheduled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PrefillScheduling {
     /// Prompts are cut into chunks that share steps with decoding (vLLM V1, chunked prefill).
@@ -71,6 +73,7 @@ pub enum PrefillScheduling {
 
 /// Where a limit came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LimitSource {
     /// Stated by a start-up log, a `/metrics` scrape, the run context or the load test's settings.
@@ -83,6 +86,7 @@ pub enum LimitSource {
 
 /// The engine's limits.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EngineLimits {
     /// Most sequences running at once (`max_num_seqs`).
     pub max_running: u32,

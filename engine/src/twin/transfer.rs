@@ -76,6 +76,7 @@ use serde::{Deserialize, Serialize};
 
 /// Whether the engine replays CUDA graphs or dispatches every kernel (`--enforce-eager`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Execution {
     Eager,
@@ -376,6 +377,7 @@ pub struct TransferFactor {
 
 /// How a transferred twin was obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TransferBasis {
     /// The candidate is the measured configuration: the fitted model itself.
@@ -670,6 +672,7 @@ fn transferred_model(
 
 /// A figure with its range.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ranged {
     pub value: f64,
     pub low: f64,

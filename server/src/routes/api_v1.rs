@@ -18,14 +18,35 @@ use desk::ServiceError;
 use desk::auth::{Need, Viewer, authorise, bearer_user};
 use desk::model::SessionUser;
 use engine::account::OrganisationKind;
-use engine::pilot::{PilotFields, PilotForm};
+use engine::pilot::{PilotFields, PilotForm, PilotStatus};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use utoipa::ToSchema;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/pilots", get(list_pilots).post(create_pilot))
-        .route("/api/v1/openapi.json", get(openapi))
+        .route("/api/v1/openapi.json", get(super::openapi::openapi))
+}
+
+/// Every refusal of the API: what went wrong, naming the field or parameter, and its kind.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// For people: what was refused and why, naming the field, parameter or file line.
+    pub error: String,
+    /// Stable name of the kind of refusal: `unauthenticated` (401), `forbidden` (403),
+    /// `not_found` (404), `bad_argument` (400), `invalid` (422), `conflict` (409), `too_large`
+    /// (413), `method_not_allowed` (405), `unsupported_media_type` (415), `too_many_attempts`
+    /// (429), `unavailable` (503), `internal` (500).
+    pub kind: String,
+}
+
+impl ErrorBody {
+    pub fn not_found(message: String) -> Self {
+        ErrorBody {
+            error: message,
+            kind: "not_found".into(),
+        }
+    }
 }
 
 /// An error answered as JSON with its status.
@@ -43,7 +64,10 @@ impl IntoResponse for ApiError {
             StatusCode::from_u16(self.0.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let mut response = (
             status,
-            Json(json!({ "error": self.0.to_string(), "kind": self.0.kind() })),
+            Json(ErrorBody {
+                error: self.0.to_string(),
+                kind: self.0.kind().into(),
+            }),
         )
             .into_response();
         if status == StatusCode::UNAUTHORIZED {
@@ -89,21 +113,36 @@ impl FromRequestParts<AppState> for ApiCaller {
 }
 
 /// A pilot as the API lists it.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct PilotSummary {
     pub id: i64,
     pub name: String,
+    /// Name of the customer organisation that owns the pilot.
     pub organisation: String,
-    pub status: String,
+    pub status: PilotStatus,
+    /// The model served, as noted on the pilot (a catalog id or a Hugging Face name).
     pub model: String,
+    /// The GPU model as noted, e.g. `Tesla V100-SXM2-16GB`; empty when not noted.
     pub gpu_type: String,
+    /// Number of GPUs; 0 when not noted.
     pub gpu_count: i64,
+    /// Serving engine, e.g. `vLLM`.
     pub engine: String,
     pub engine_version: String,
 }
 
 /// `GET /api/v1/pilots`: the pilots the caller may see.
-async fn list_pilots(
+#[utoipa::path(
+    get,
+    path = "/api/v1/pilots",
+    tag = "pilots",
+    responses(
+        (status = 200, description = "The pilots the caller may see (customers: their \
+            organisation's).", body = Vec<PilotSummary>),
+        (status = 401, description = "No valid token or session.", body = ErrorBody),
+    )
+)]
+pub async fn list_pilots(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
 ) -> Result<Json<Vec<PilotSummary>>, ApiError> {
@@ -121,7 +160,7 @@ async fn list_pilots(
                 id: p.id,
                 name: p.name,
                 organisation: p.organisation_name,
-                status: p.status.as_str().to_string(),
+                status: p.status,
                 model: p.model,
                 gpu_type: p.gpu_type,
                 gpu_count: p.gpu_count,
@@ -133,13 +172,16 @@ async fn list_pilots(
 }
 
 /// Body of `POST /api/v1/pilots`. Only `name` and `organisation` are required.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct NewPilot {
+    #[schema(max_length = 120)]
     pub name: String,
     /// Name of an existing customer organisation.
     pub organisation: String,
     #[serde(default)]
+    #[schema(max_length = 4000)]
     pub description: String,
+    /// `planning` (the default), `running`, `reporting` or `closed`.
     #[serde(default)]
     pub status: String,
     #[serde(default)]
@@ -154,12 +196,33 @@ pub struct NewPilot {
     pub engine_version: String,
 }
 
+/// The id of what a request created.
+#[derive(Serialize, ToSchema)]
+pub struct Created {
+    pub id: i64,
+}
+
 /// `POST /api/v1/pilots` (assessors and admins): creates a pilot, answers `201 {"id": …}`.
-async fn create_pilot(
+#[utoipa::path(
+    post,
+    path = "/api/v1/pilots",
+    tag = "pilots",
+    request_body = NewPilot,
+    responses(
+        (status = 201, description = "Created.", body = Created),
+        (status = 401, description = "No valid token or session.", body = ErrorBody),
+        (status = 403, description = "A staff role that may not create pilots (sales).", body = ErrorBody),
+        (status = 404, description = "Customers: there is nothing here for them.", body = ErrorBody),
+        (status = 422, description = "The body is not the JSON described, or a field is \
+            invalid (no such customer organisation, a name too long); the message names it.",
+            body = ErrorBody),
+    )
+)]
+pub async fn create_pilot(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     body: Result<Json<NewPilot>, JsonRejection>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+) -> Result<(StatusCode, Json<Created>), ApiError> {
     let user = authorise(Some(&user), Need::Editor)?;
     let Json(body) = body.map_err(|rejection| {
         ServiceError::invalid(format!("request body: {}", rejection.body_text()))
@@ -194,14 +257,5 @@ async fn create_pilot(
         .create_pilot(organisation, &fields, Some(user.id))
         .await
         .map_err(ServiceError::from)?;
-    Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
-}
-
-/// `GET /api/v1/openapi.json`: the OpenAPI 3.1 description of this API.
-async fn openapi() -> Response {
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        include_str!("openapi.json"),
-    )
-        .into_response()
+    Ok((StatusCode::CREATED, Json(Created { id })))
 }

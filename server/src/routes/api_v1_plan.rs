@@ -11,7 +11,7 @@
 //! the caller may not see is 404, no token 401. A pilot without an approved plan answers 404 with
 //! an error saying so: drafts are not in force, and customers never see them.
 
-use super::api_v1::{ApiCaller, ApiError};
+use super::api_v1::{ApiCaller, ApiError, ErrorBody};
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -25,7 +25,7 @@ use desk::plans::PlanVersionRecord;
 use engine::plan::PassMark;
 use engine::verdict::{GradedMark, Verdict};
 use serde::Serialize;
-use serde_json::json;
+use utoipa::ToSchema;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -34,7 +34,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// One pass mark as the API describes it.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct ApiPassMark {
     /// Position in the plan, from 1.
     pub number: usize,
@@ -84,7 +84,7 @@ impl ApiPassMark {
 }
 
 /// `GET /api/v1/pilots/{id}/plan`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct ApiPlan {
     pub pilot_id: i64,
     pub version: u32,
@@ -100,18 +100,19 @@ pub struct ApiPlan {
 }
 
 /// A value with its unit.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct ApiValue {
     pub value: f64,
     pub unit: String,
 }
 
 /// One pass mark with its status.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct ApiMarkVerdict {
     #[serde(flatten)]
     pub pass_mark: ApiPassMark,
     /// `pass`, `fail`, `not_measured`, `not_comparable`.
+    #[schema(pattern = "^(pass|fail|not_measured|not_comparable)$")]
     pub status: String,
     /// The figure it was graded on, in the mark's unit; `null` when none was.
     pub value: Option<ApiValue>,
@@ -120,7 +121,7 @@ pub struct ApiMarkVerdict {
 }
 
 /// How many marks ended in each status.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct ApiTally {
     pub pass: usize,
     pub fail: usize,
@@ -129,12 +130,13 @@ pub struct ApiTally {
 }
 
 /// `GET /api/v1/pilots/{id}/verdict`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct ApiVerdict {
     pub pilot_id: i64,
     /// The plan version graded against (the one in force).
     pub plan_version: u32,
     /// `passed` (every mark passed), `failed` (at least one failed) or `incomplete`.
+    #[schema(pattern = "^(passed|failed|incomplete)$")]
     pub outcome: String,
     pub tally: ApiTally,
     pub pass_marks: Vec<ApiMarkVerdict>,
@@ -171,9 +173,9 @@ impl IntoResponse for PlanApiError {
             PlanApiError::Api(error) => error.into_response(),
             PlanApiError::NoApprovedPlan(id) => (
                 StatusCode::NOT_FOUND,
-                Json(json!({
-                    "error": format!("pilot {id} has no approved plan yet: drafts are not in force")
-                })),
+                Json(ErrorBody::not_found(format!(
+                    "pilot {id} has no approved plan yet: drafts are not in force"
+                ))),
             )
                 .into_response(),
         }
@@ -199,7 +201,24 @@ async fn in_force(
         .ok_or(PlanApiError::NoApprovedPlan(id))
 }
 
-async fn plan(
+/// The plan in force of a pilot.
+///
+/// The approved version with the highest number: who approved it and when, and every pass
+/// mark with metric, statistic, comparator, threshold, unit, measurement point, definition and
+/// scope.
+#[utoipa::path(
+    get,
+    path = "/api/v1/pilots/{id}/plan",
+    tag = "pilots",
+    params(("id" = i64, Path, description = "The pilot's id.")),
+    responses(
+        (status = 200, description = "The plan in force.", body = ApiPlan),
+        (status = 401, description = "No valid token or session.", body = ErrorBody),
+        (status = 404, description = "No such pilot, the caller may not see it, or it has no \
+            approved plan yet (drafts are not in force); the message says which.", body = ErrorBody),
+    )
+)]
+pub async fn plan(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(id): Path<String>,
@@ -241,7 +260,23 @@ fn mark_verdict(graded: &GradedMark) -> ApiMarkVerdict {
     }
 }
 
-async fn verdict(
+/// The verdict: every pass mark of the plan in force with its status.
+///
+/// Each mark with the value it was graded on and why, the tally and the overall outcome; the
+/// same grading as the pilot page and the report.
+#[utoipa::path(
+    get,
+    path = "/api/v1/pilots/{id}/verdict",
+    tag = "pilots",
+    params(("id" = i64, Path, description = "The pilot's id.")),
+    responses(
+        (status = 200, description = "The verdict.", body = ApiVerdict),
+        (status = 401, description = "No valid token or session.", body = ErrorBody),
+        (status = 404, description = "No such pilot, the caller may not see it, or it has no \
+            approved plan yet (drafts are not in force); the message says which.", body = ErrorBody),
+    )
+)]
+pub async fn verdict(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(id): Path<String>,

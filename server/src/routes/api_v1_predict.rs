@@ -9,7 +9,7 @@
 //! token 401. A bad, missing or doubled parameter is 400 naming it; a pilot without a load test
 //! to fit is 422.
 
-use super::api_v1::{ApiCaller, ApiError};
+use super::api_v1::{ApiCaller, ApiError, ErrorBody};
 use crate::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -69,8 +69,39 @@ fn parameters(
     Ok(p)
 }
 
-/// `GET /api/v1/pilots/{id}/predict`.
-async fn predict(
+/// The capacity twin's prediction for a load the pilot never ran.
+///
+/// Exactly one of `rate` (Poisson arrivals, requests per second) or `concurrency` (a closed
+/// loop of that many users) is required; a request with neither, both, an unknown or a doubled
+/// parameter answers 400 naming it. The same object as `server predict --json`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/pilots/{id}/predict",
+    tag = "capacity",
+    params(
+        ("id" = i64, Path, description = "The pilot's id."),
+        ("rate" = Option<f64>, Query, description = "Poisson arrival rate, requests per second \
+            (> 0). Exactly one of `rate` and `concurrency`."),
+        ("concurrency" = Option<u32>, Query, description = "Closed-loop users (≥ 1). Exactly \
+            one of `rate` and `concurrency`."),
+        ("prompt_tokens" = Option<u32>, Query, description = "Prompt length in tokens; default: \
+            the measured scenario's."),
+        ("output_tokens" = Option<u32>, Query, description = "Answer length in tokens; default: \
+            the measured scenario's."),
+        ("configuration" = Option<String>, Query, description = "Which serving configuration's \
+            load tests to fit (as the load-tests page names it); default: the pilot's own."),
+    ),
+    responses(
+        (status = 200, description = "The prediction.", body = Prediction),
+        (status = 400, description = "A parameter is missing, malformed, unknown or given twice \
+            (neither or both of `rate` and `concurrency`); the message starts with its name.",
+            body = ErrorBody),
+        (status = 401, description = "No valid token or session.", body = ErrorBody),
+        (status = 404, description = "No such pilot, or the caller may not see it.", body = ErrorBody),
+        (status = 422, description = "The pilot has no load test to fit the twin on.", body = ErrorBody),
+    )
+)]
+pub async fn predict(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(id): Path<String>,

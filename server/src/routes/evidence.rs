@@ -19,7 +19,7 @@
 //! `weights_precision` (required), `model`, `kv_precision`, `engine`, `engine_version`, `gpu`,
 //! blank ones taken from the pilot) and `lm_eval_results` (also detected).
 
-use super::api_v1::{ApiCaller, ApiError};
+use super::api_v1::{ApiCaller, ApiError, ErrorBody};
 use crate::AppState;
 use crate::evidence_import::{ReadSettings, Recognised, recognise_with};
 use crate::upload::receive_evidence;
@@ -33,14 +33,113 @@ use desk::load_tests::service as load_tests;
 use desk::model::StartupLogSummary;
 use desk::quality;
 use desk::store::evidence::{DerivedWrites, NewEvidence};
-use serde_json::{Value, json};
+use engine::ingest::OperatingPoint;
+use serde::Serialize;
+use utoipa::ToSchema;
 
+/// The multipart form of an upload (described for the document; the handler streams it).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct EvidenceUpload {
+    /// The evidence file.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+    /// `load_test`, `vllm_startup_log`, `gateway_log`, `metrics_scrape`, `eval_set`,
+    /// `eval_run` or `lm_eval_results`; detected from the content when absent (`eval_set` and
+    /// `eval_run` only with this field).
+    kind: Option<String>,
+    /// `vllm_startup_log`: catalog model id (default: from the log, then the pilot).
+    /// `eval_run`: the model the run used (default: the pilot's).
+    model: Option<String>,
+    /// `vllm_startup_log`: weights precision (`bf16`, `fp16`, `fp8`, `nvfp4`, `mxfp4`, `int4`,
+    /// `int8`).
+    weights: Option<String>,
+    /// `vllm_startup_log`: `16bit` or `fp8`. `load_test`: the KV-cache dtype as vLLM names it.
+    kv_dtype: Option<String>,
+    /// `vllm_startup_log`: catalog GPU id. `load_test`: the GPU model as written.
+    gpu: Option<String>,
+    /// Tensor parallelism (`vllm_startup_log`, `load_test`).
+    tp: Option<String>,
+    /// `vllm_startup_log`: context length in tokens.
+    context: Option<String>,
+    /// `gateway_log`: `true` skips malformed lines and counts them; `false` (default) refuses
+    /// the file naming the line and field.
+    skip_bad_lines: Option<String>,
+    /// `metrics_scrape`: when the scrape was taken, RFC 3339 or Unix seconds.
+    scraped_at: Option<String>,
+    /// `load_test` run context: serving engine.
+    engine: Option<String>,
+    /// `load_test` run context: engine version.
+    engine_version: Option<String>,
+    /// `load_test` run context: number of GPUs.
+    gpu_count: Option<String>,
+    /// `load_test` run context: weights precision (`fp16`, `bf16`, `fp8`, `awq`, …).
+    precision: Option<String>,
+    /// `load_test` run context.
+    max_num_batched_tokens: Option<String>,
+    /// `load_test` run context.
+    max_num_seqs: Option<String>,
+    /// `load_test` run context: `on` or `off`.
+    prefix_caching: Option<String>,
+    /// `load_test` run context: `on` or `off`.
+    cuda_graphs: Option<String>,
+    /// `load_test`: a `vllm serve …` line or ServingRuntime YAML filling the fields left empty.
+    serve_command: Option<String>,
+    /// `eval_run`: weights precision of the run (required for `eval_run`).
+    weights_precision: Option<String>,
+    /// `eval_run`: KV-cache precision of the run.
+    kv_precision: Option<String>,
+}
+
+/// An evidence file as stored, with what was read from it.
+#[derive(Serialize, ToSchema)]
+pub struct StoredEvidence {
+    pub id: i64,
+    /// The kind it was read as.
+    pub kind: String,
+    pub file_name: String,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+    pub size_bytes: u64,
+    /// What the importer read; its shape depends on `kind` (a load test's `points` and
+    /// `run_context`, a gateway log's summary, a scrape's samples, …).
+    #[schema(value_type = Object)]
+    pub summary: serde_json::Value,
+    /// What happened beside the upload (quality evidence: which set version a run was read
+    /// against); `null` otherwise.
+    pub note: Option<String>,
+}
+
+/// Uploads an evidence file to a pilot (assessors and admins).
+///
+/// The file is read before anything is written: a file that cannot be read is refused with
+/// the file, line and field, and nothing is kept.
+#[utoipa::path(
+    post,
+    path = "/api/v1/pilots/{id}/evidence",
+    tag = "evidence",
+    params(("id" = i64, Path, description = "The pilot's id.")),
+    request_body(content = EvidenceUpload, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "Read and stored.", body = StoredEvidence),
+        (status = 400, description = "The path id is not an integer, or the body is not a \
+            multipart form.", body = ErrorBody),
+        (status = 401, description = "No valid token or session.", body = ErrorBody),
+        (status = 403, description = "A staff role that may not add evidence (sales).", body = ErrorBody),
+        (status = 404, description = "No such pilot, or the caller may not see it.", body = ErrorBody),
+        (status = 409, description = "The same file is already stored on this pilot, or the \
+            pilot is archived.", body = ErrorBody),
+        (status = 413, description = "Larger than `MAX_UPLOAD_MB`.", body = ErrorBody),
+        (status = 422, description = "The file cannot be read as the kind (the message names \
+            the file, line and field), or a field is invalid; nothing was written.", body = ErrorBody),
+    )
+)]
 pub async fn upload_evidence(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(pilot_id): Path<i64>,
     multipart: Multipart,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<StoredEvidence>), ApiError> {
     let user = authorise(Some(&user), Need::Editor)?;
     let services = &state.services;
     let pilot = editable_pilot(&services.store, &user, pilot_id).await?;
@@ -189,15 +288,15 @@ pub async fn upload_evidence(
     .await?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({
-            "id": id,
-            "kind": kind,
-            "file_name": file_name,
-            "sha256": sha256,
-            "size_bytes": size_bytes,
-            "summary": summary,
-            "note": note,
-        })),
+        Json(StoredEvidence {
+            id,
+            kind: kind.to_string(),
+            file_name,
+            sha256,
+            size_bytes,
+            summary,
+            note,
+        }),
     ))
 }
 
@@ -206,11 +305,23 @@ pub async fn upload_evidence(
 /// `request_rate`, `completed`, `failed`, `output_tokens_per_s`, and `metrics` keyed `ttft_ms`,
 /// `tpot_ms`, `itl_ms`, `e2e_ms` with the statistics the file has), each with its evidence id,
 /// file, tool and version.
+#[utoipa::path(
+    get,
+    path = "/api/v1/pilots/{id}/operating-points",
+    tag = "evidence",
+    params(("id" = i64, Path, description = "The pilot's id.")),
+    responses(
+        (status = 200, description = "Every operating point, newest upload first.", body = Vec<ApiOperatingPoint>),
+        (status = 400, description = "The path id is not an integer.", body = ErrorBody),
+        (status = 401, description = "No valid token or session.", body = ErrorBody),
+        (status = 404, description = "No such pilot, or the caller may not see it.", body = ErrorBody),
+    )
+)]
 pub async fn operating_points(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(pilot_id): Path<i64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Vec<ApiOperatingPoint>>, ApiError> {
     visible_pilot(&state.services.store, &user, pilot_id).await?;
     let evidence = desk::readable::in_force(
         &state.services.store,
@@ -225,15 +336,26 @@ pub async fn operating_points(
             ServiceError::Internal
         })?;
         for point in import.points {
-            let mut value = serde_json::to_value(&point).map_err(|_| ServiceError::Internal)?;
-            if let Some(object) = value.as_object_mut() {
-                object.insert("evidence_id".into(), json!(file.id));
-                object.insert("file_name".into(), json!(file.file_name));
-                object.insert("tool".into(), json!(import.tool));
-                object.insert("tool_version".into(), json!(import.tool_version));
-            }
-            points.push(value);
+            points.push(ApiOperatingPoint {
+                point,
+                evidence_id: file.id,
+                file_name: file.file_name.clone(),
+                tool: import.tool.clone(),
+                tool_version: import.tool_version.clone(),
+            });
         }
     }
-    Ok(Json(Value::Array(points)))
+    Ok(Json(points))
+}
+
+/// A load test's operating point, with the file it came from.
+#[derive(Serialize, ToSchema)]
+pub struct ApiOperatingPoint {
+    #[serde(flatten)]
+    pub point: OperatingPoint,
+    pub evidence_id: i64,
+    pub file_name: String,
+    /// The tool that wrote the file (`vllm bench serve`, `aiperf`, `genai-perf`, `guidellm`).
+    pub tool: String,
+    pub tool_version: Option<String>,
 }

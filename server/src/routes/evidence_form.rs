@@ -41,7 +41,7 @@ pub async fn upload_evidence_form(
 ) -> Redirect {
     let outcome = upload_evidence(state, caller, Path(pilot_id), multipart).await;
     let query = match outcome {
-        Ok((_, axum::Json(body))) => format!("stored={}", body["id"]),
+        Ok((_, axum::Json(body))) => format!("stored={}", body.id),
         Err(error) => format!("error={}", encode_query_value(&error.0.to_string())),
     };
     Redirect::to(&format!("/pilots/{pilot_id}/evidence?{query}"))

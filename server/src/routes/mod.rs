@@ -9,6 +9,7 @@ pub mod demand;
 pub mod evidence;
 pub mod evidence_form;
 pub mod health;
+pub mod openapi;
 pub mod quality;
 pub mod report;
 pub mod traffic_trace;

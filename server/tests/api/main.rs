@@ -15,6 +15,7 @@ mod instances;
 mod load_tests;
 mod load_tests_pages;
 mod migrations;
+mod openapi;
 mod pages;
 mod pilots;
 mod plans;

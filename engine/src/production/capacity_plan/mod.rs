@@ -165,6 +165,7 @@ fn default_requests() -> usize {
 
 /// A configuration one can order and start: the same value in every edition.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = CapacityConfiguration))]
 pub struct Configuration {
     pub gpu_id: String,
     pub gpu_name: String,
@@ -215,6 +216,7 @@ impl Configuration {
 
 /// The production demand of the plan.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DemandForecast {
     /// Production arrival rate, req/s.
     pub rate: f64,
@@ -230,6 +232,7 @@ pub struct DemandForecast {
 
 /// Where a candidate stands.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case", tag = "kind", content = "reason")]
 pub enum CandidateStatus {
     /// Simulated under the production load.
@@ -248,6 +251,7 @@ pub enum CandidateStatus {
 /// down** (the state a recommendation must hold in): the metric's p50 and p99, and the range of
 /// the mark's own statistic. `all_copies_up` is the same statistic with every copy running.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MarkForecast {
     /// `TTFT p99 ≤ 450 ms`.
     pub mark: String,
@@ -276,6 +280,7 @@ pub struct MarkForecast {
 
 /// Money, when a price per GPU-hour is known (internal edition).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CandidateCost {
     pub price_per_gpu_hour: f64,
     pub cards: u32,
@@ -288,6 +293,7 @@ pub struct CandidateCost {
 
 /// Memory against what is in flight.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SessionFit {
     /// Whole sessions one copy holds.
     pub per_copy: u64,
@@ -301,6 +307,7 @@ pub struct SessionFit {
 
 /// One configuration, evaluated under the production load.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CandidateForecast {
     pub configuration: Configuration,
     pub status: CandidateStatus,
@@ -328,6 +335,7 @@ pub struct CandidateForecast {
 
 /// What the recommended configuration needs at other demand.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Sensitivity {
     pub half_growth: f64,
     /// Cards at half the growth factor; `None` when no count within the card limit holds.
@@ -340,6 +348,7 @@ pub struct Sensitivity {
 
 /// The recommended configuration, with its uncertainty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Recommendation {
     pub configuration: Configuration,
     /// Its marks (one copy down), with ranges.
@@ -358,6 +367,7 @@ pub struct Recommendation {
 
 /// On what the plan rests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PlanBasis {
     /// Latency marks and memory.
@@ -368,6 +378,7 @@ pub enum PlanBasis {
 
 /// The twin on the pilot's own hardware at the production load.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PilotAtProduction {
     pub configuration: Configuration,
     pub predicted: Vec<MarkForecast>,
@@ -378,6 +389,7 @@ pub struct PilotAtProduction {
 
 /// The capacity plan (field names as issue #19 states them; additions after `warnings`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CapacityPlan {
     pub demand: DemandForecast,
     pub candidates: Vec<CandidateForecast>,

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// What must happen before go-live.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum NextStep {
     /// A load test on the recommended configuration: the pilot's own traffic replayed (its
@@ -92,6 +93,7 @@ pub const PRODUCTION_URL: &str = "http://PRODUCTION-HOST:8000";
 
 /// One command line of the next load test, with what it does.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LoadTestCommand {
     pub label: String,
     pub command: String,
