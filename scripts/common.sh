@@ -152,3 +152,18 @@ build_server() {
     cargo build -p server
   fi
 }
+
+SCHEMATHESIS_VERSION="4.32.5"
+
+# schemathesis (PyPI) in a virtual environment of its own under .tools/, for the API contract
+# check of `make test`.
+ensure_schemathesis() {
+  local venv="$TOOLS/venv"
+  if [ "$("$venv/bin/schemathesis" --version 2>/dev/null | awk '{print $NF}' || true)" = "$SCHEMATHESIS_VERSION" ]; then
+    return
+  fi
+  command -v python3 >/dev/null || die "python3 is required for the API contract check (schemathesis)"
+  say "Installing schemathesis $SCHEMATHESIS_VERSION into .tools/venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+}

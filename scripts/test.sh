@@ -3,7 +3,8 @@
 #   1. formatting and clippy (SKIP_LINT=1 skips them)
 #   2. engine and app unit tests, store and HTTP tests on SQLite
 #   3. the store and HTTP tests again on PostgreSQL when TEST_DATABASE_URL is set
-#   4. the browser tests: Playwright driving Debian's Chromium against the real server
+#   4. the API contract: schemathesis against the running server and its OpenAPI document
+#   5. the browser tests: Playwright driving Debian's Chromium against the real server
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$ROOT"
 unset DATABASE_URL DEMO
@@ -15,6 +16,7 @@ ensure_wasm_target
 ensure_wasm_bindgen
 ensure_npm_packages
 ensure_chromium
+ensure_schemathesis
 
 if [ "${SKIP_LINT:-0}" != "1" ]; then
   say "Checking formatting and lints"
@@ -31,6 +33,11 @@ if [ -n "${TEST_DATABASE_URL:-}" ]; then
 else
   say "TEST_DATABASE_URL is not set: skipping the PostgreSQL run"
 fi
+
+# The API contract runs against the debug server `cargo test` built above for the CLI tests.
+[ -x "$ROOT/target/debug/server" ] || build_server debug
+say "API contract (schemathesis against /api/v1/openapi.json)"
+stage "$ROOT/scripts/api-contract.sh" "$ROOT/target/debug/server"
 
 # The browser tests run the bundle users get (optimised, compressed) against the debug server
 # binary `cargo test` built above for the CLI tests (target/debug/server, current after that
