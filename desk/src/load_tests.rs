@@ -8,6 +8,7 @@
 
 use crate::model::{EvidenceFile, Pilot};
 use engine::loadtest::{Capacity, LatencyTarget, PointGoodput, SpreadState};
+use engine::plan::Statistic;
 use engine::run_context::RunContext;
 use serde::{Deserialize, Serialize};
 
@@ -42,11 +43,13 @@ pub struct Stat3 {
 }
 
 impl Stat3 {
-    pub fn get(&self, percentile: &str) -> Option<f64> {
+    /// The value at `percentile`; `None` for a statistic this does not hold (p90, mean, …).
+    pub fn get(&self, percentile: Statistic) -> Option<f64> {
         match percentile {
-            "p50" => self.p50,
-            "p99" => self.p99,
-            _ => self.p95,
+            Statistic::P50 => self.p50,
+            Statistic::P95 => self.p95,
+            Statistic::P99 => self.p99,
+            _ => None,
         }
     }
 
@@ -178,10 +181,14 @@ pub struct Comparison {
 }
 
 /// The percentile a page draws: `p50`, `p95` (default) or `p99`.
-pub fn normalise_percentile(text: &str) -> String {
-    match text.trim() {
-        "p50" | "p99" => text.trim().to_string(),
-        _ => "p95".to_string(),
+pub fn normalise_percentile(text: &str) -> Statistic {
+    let text = text.trim();
+    match [Statistic::P50, Statistic::P99]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    {
+        Some(statistic) => statistic,
+        None => Statistic::P95,
     }
 }
 

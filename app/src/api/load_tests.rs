@@ -45,14 +45,14 @@ pub async fn get_load_tests(pilot_id: i64, percentile: String) -> Result<LoadTes
             let percentile = normalise_percentile(&percentile);
             let plan = ssr::plan_targets(&services, pilot_id).await?;
             let runs = ssr::load_runs(&services, pilot_id, &plan).await?;
-            let charts = ssr::charts(&runs, &[], &plan, &percentile);
+            let charts = ssr::charts(&runs, &[], &plan, percentile);
             let capacity = ssr::capacity(&runs);
             Ok(LoadTestView {
                 pilot,
                 can_edit: user.role.can_edit_pilots(),
                 runs,
                 plan,
-                percentile,
+                percentile: percentile.as_str().to_string(),
                 charts,
                 capacity,
             })
@@ -79,7 +79,7 @@ pub async fn compare_load_tests(
             let percentile = normalise_percentile(&percentile);
             let plan = ssr::plan_targets(&services, pilot_id).await?;
             let all = ssr::load_runs(&services, pilot_id, &plan).await?;
-            Ok(ssr::compare(&all, &baseline, &runs, &plan, &percentile)?)
+            Ok(ssr::compare(&all, &baseline, &runs, &plan, percentile)?)
         }
         .await,
     )

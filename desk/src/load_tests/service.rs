@@ -571,7 +571,7 @@ struct Figure {
     footnote: &'static str,
     metric: Option<MetricKey>,
     higher_is_better: bool,
-    value: fn(&PointRow, &str) -> Option<f64>,
+    value: fn(&PointRow, Statistic) -> Option<f64>,
 }
 
 fn figures() -> Vec<Figure> {
@@ -642,7 +642,7 @@ pub fn charts(
     runs: &[LoadTestRun],
     baseline: &[LoadTestRun],
     plan: &PlanTargets,
-    percentile: &str,
+    percentile: Statistic,
 ) -> Vec<Chart> {
     let several_files = runs.len() + baseline.len() > 1;
     let mut colours: Vec<String> = Vec::new();
@@ -775,7 +775,11 @@ fn pct(baseline: Option<f64>, value: Option<f64>) -> Option<f64> {
 
 /// Rows comparing `run` with `baseline`: points matched by scenario and concurrency (a
 /// single point on either side matches the other side's single point).
-fn compare_rows(baseline: &LoadTestRun, run: &LoadTestRun, percentile: &str) -> Vec<CompareRow> {
+fn compare_rows(
+    baseline: &LoadTestRun,
+    run: &LoadTestRun,
+    percentile: Statistic,
+) -> Vec<CompareRow> {
     let mut rows = Vec::new();
     let single = baseline.points.len() == 1 && run.points.len() == 1;
     for p in &run.points {
@@ -816,7 +820,7 @@ pub fn compare(
     baseline: &str,
     runs: &str,
     plan: &PlanTargets,
-    percentile: &str,
+    percentile: Statistic,
 ) -> Result<Comparison, ServiceError> {
     if baseline.trim().is_empty() {
         return Err(ServiceError::invalid(
@@ -845,6 +849,6 @@ pub fn compare(
         baseline_label: label(&base),
         runs: blocks,
         charts: charts(&picked, std::slice::from_ref(&base), plan, percentile),
-        percentile: percentile.to_string(),
+        percentile: percentile.as_str().to_string(),
     })
 }

@@ -549,7 +549,7 @@ fn load_charts(evidence: &PilotEvidence) -> Vec<ReportChart> {
         targets,
         note: String::new(),
     };
-    crate::load_tests::service::charts(&evidence.runs, &[], &plan, "p99")
+    crate::load_tests::service::charts(&evidence.runs, &[], &plan, engine::plan::Statistic::P99)
         .into_iter()
         .map(|c| ReportChart {
             title: c.title,

@@ -189,7 +189,7 @@ mod tests {
     fn target(metric: MetricKey, statistic: &str, limit_ms: f64) -> LatencyTarget {
         LatencyTarget {
             metric,
-            statistic: statistic.into(),
+            statistic: crate::plan::Statistic::parse(statistic).expect("a statistic"),
             limit_ms,
             inclusive: true,
             scenario: None,

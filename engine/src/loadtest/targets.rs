@@ -10,7 +10,7 @@ pub struct LatencyTarget {
     /// `ttft_ms`, `tpot_ms`, `itl_ms` or `e2e_ms`.
     pub metric: MetricKey,
     /// The statistic the mark limits: `p50`, `p90`, `p95`, `p99` or `max`.
-    pub statistic: String,
+    pub statistic: Statistic,
     pub limit_ms: f64,
     /// Whether a value exactly at the limit passes (≤) or not (<).
     pub inclusive: bool,
@@ -47,21 +47,17 @@ impl LatencyTarget {
 
     /// The statistic this target limits, read from `stats`.
     pub fn value_in(&self, stats: &MetricStats) -> Option<f64> {
-        match self.statistic.as_str() {
-            "max" => stats.max,
-            label => label
-                .strip_prefix('p')
-                .and_then(|p| p.parse::<f64>().ok())
-                .and_then(|p| stats.percentile(p)),
+        match self.statistic {
+            Statistic::Max => stats.max,
+            statistic => statistic
+                .percentile()
+                .and_then(|p| stats.percentile(f64::from(p))),
         }
     }
 
     /// The percentile (0–100) the target limits; 100 for max.
     pub fn percentile(&self) -> f64 {
-        self.statistic
-            .strip_prefix('p')
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(100.0)
+        self.statistic.percentile().map_or(100.0, f64::from)
     }
 }
 
@@ -108,7 +104,7 @@ pub fn latency_targets(content: &PlanContent) -> Vec<LatencyTarget> {
             );
             Some(LatencyTarget {
                 metric: key,
-                statistic: m.statistic.as_str().to_string(),
+                statistic: m.statistic,
                 limit_ms,
                 inclusive: m.comparator.is_inclusive(),
                 scenario,

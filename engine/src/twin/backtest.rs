@@ -145,20 +145,20 @@ pub fn backtest(
         let run = rerun(&model, &m, options.calibration_requests, options.seed);
         let comparisons: Vec<BacktestComparison> = point_errors(&m, &run)
             .into_iter()
-            .map(|(metric, label, error_pct)| {
+            .map(|(metric, statistic, error_pct)| {
                 let measured = match metric {
-                    "ttft_ms" => m.ttft_ms.get(label),
-                    _ => m.tpot_ms.get(label),
+                    "ttft_ms" => m.ttft_ms.get(statistic),
+                    _ => m.tpot_ms.get(statistic),
                 }
                 .unwrap_or(0.0);
                 let predicted = match metric {
-                    "ttft_ms" => run.ttft_ms.get(label),
-                    _ => run.tpot_ms.get(label),
+                    "ttft_ms" => run.ttft_ms.get(statistic),
+                    _ => run.tpot_ms.get(statistic),
                 }
                 .unwrap_or(0.0);
                 BacktestComparison {
                     metric: metric.to_string(),
-                    percentile: label.to_string(),
+                    percentile: statistic.as_str().to_string(),
                     measured,
                     predicted,
                     error_pct,

@@ -16,6 +16,7 @@
 use super::arrivals::{ArrivalProcess, TimedRequest};
 use super::workload::{TokenLengths, Workload};
 use crate::ingest::{MetricKey, MetricStats, OperatingPoint};
+use crate::plan::Statistic;
 use serde::{Deserialize, Serialize};
 
 /// Prompt length assumed, on average, when no file states one (tokens).
@@ -47,14 +48,14 @@ impl ReportedPercentiles {
         }
     }
 
-    /// The value at percentile label `p50`/`p90`/`p95`/`p99`.
-    pub fn get(&self, label: &str) -> Option<f64> {
-        match label {
-            "p50" => self.p50,
-            "p90" => self.p90,
-            "p95" => self.p95,
-            "p99" => self.p99,
-            _ => None,
+    /// The value reported at percentile `statistic`; `None` for mean, max and rate.
+    pub fn get(&self, statistic: Statistic) -> Option<f64> {
+        match statistic {
+            Statistic::P50 => self.p50,
+            Statistic::P90 => self.p90,
+            Statistic::P95 => self.p95,
+            Statistic::P99 => self.p99,
+            Statistic::Mean | Statistic::Max | Statistic::Rate => None,
         }
     }
 }

@@ -51,6 +51,7 @@ use super::timing::{
 };
 use super::workload::TokenLengths;
 use crate::ingest::{OperatingPoint, RequestRecord};
+use crate::plan::Statistic;
 use serde::{Deserialize, Serialize};
 
 pub use super::evidence::ASSUMED_PROMPT_TOKENS;
@@ -691,17 +692,17 @@ pub(crate) fn median(mut values: Vec<f64>) -> Option<f64> {
 pub(crate) fn point_errors(
     m: &MeasuredPoint,
     run: &RunStatistics,
-) -> Vec<(&'static str, &'static str, f64)> {
+) -> Vec<(&'static str, Statistic, f64)> {
     let mut out = Vec::new();
     for (metric, measured, simulated) in [
         ("ttft_ms", &m.ttft_ms, &run.ttft_ms),
         ("tpot_ms", &m.tpot_ms, &run.tpot_ms),
     ] {
-        for label in ["p50", "p95", "p99"] {
-            if let (Some(meas), Some(sim)) = (measured.get(label), simulated.get(label))
+        for statistic in [Statistic::P50, Statistic::P95, Statistic::P99] {
+            if let (Some(meas), Some(sim)) = (measured.get(statistic), simulated.get(statistic))
                 && meas > 0.0
             {
-                out.push((metric, label, (sim - meas) / meas * 100.0));
+                out.push((metric, statistic, (sim - meas) / meas * 100.0));
             }
         }
     }

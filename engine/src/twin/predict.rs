@@ -29,6 +29,7 @@ use super::simulate::{SimulationOptions, simulate};
 use super::statistics::{Percentiles, RunStatistics, Window};
 use super::timing::{EngineLimits, LimitSource, StepCost, TimingModel};
 use super::workload::{TokenLengths, Workload};
+use crate::plan::Statistic;
 use serde::{Deserialize, Serialize};
 
 /// Requests simulated for a prediction unless asked otherwise.
@@ -405,9 +406,14 @@ fn use_measured(
      -> Percentiles {
         // Reported values as they are; a missing one from the simulation, kept between its
         // reported neighbours so the percentiles still rise.
-        let labels = ["p50", "p90", "p95", "p99"];
+        let labels = [
+            Statistic::P50,
+            Statistic::P90,
+            Statistic::P95,
+            Statistic::P99,
+        ];
         let mut out = *simulated;
-        for (i, label) in labels.iter().enumerate() {
+        for (i, &label) in labels.iter().enumerate() {
             match reported.get(label) {
                 Some(v) => out.set(label, v),
                 None => {
@@ -415,11 +421,11 @@ fn use_measured(
                     let below = labels[..i]
                         .iter()
                         .rev()
-                        .find_map(|l| reported.get(l))
+                        .find_map(|&l| reported.get(l))
                         .unwrap_or(f64::NEG_INFINITY);
                     let above = labels[i + 1..]
                         .iter()
-                        .find_map(|l| reported.get(l))
+                        .find_map(|&l| reported.get(l))
                         .unwrap_or(f64::INFINITY);
                     let v = out.get(label).unwrap_or(0.0);
                     out.set(label, v.clamp(below.min(above), above.max(below)));

@@ -10,6 +10,7 @@
 //! steady-state prediction leaves out the warm-up ([`Window::ArrivedFrom`]).
 
 use super::simulate::Simulation;
+use crate::plan::Statistic;
 use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
 
@@ -70,25 +71,26 @@ impl Percentiles {
         }
     }
 
-    /// The value at `p50`/`p90`/`p95`/`p99`.
-    pub fn get(&self, label: &str) -> Option<f64> {
-        match label {
-            "p50" => Some(self.p50),
-            "p90" => Some(self.p90),
-            "p95" => Some(self.p95),
-            "p99" => Some(self.p99),
-            _ => None,
+    /// The value at percentile `statistic`; `None` for mean, max and rate, which this does not
+    /// hold.
+    pub fn get(&self, statistic: Statistic) -> Option<f64> {
+        match statistic {
+            Statistic::P50 => Some(self.p50),
+            Statistic::P90 => Some(self.p90),
+            Statistic::P95 => Some(self.p95),
+            Statistic::P99 => Some(self.p99),
+            Statistic::Mean | Statistic::Max | Statistic::Rate => None,
         }
     }
 
-    /// Sets the value at `p50`/`p90`/`p95`/`p99`.
-    pub fn set(&mut self, label: &str, value: f64) {
-        match label {
-            "p50" => self.p50 = value,
-            "p90" => self.p90 = value,
-            "p95" => self.p95 = value,
-            "p99" => self.p99 = value,
-            _ => {}
+    /// Sets the value at percentile `statistic`; mean, max and rate change nothing.
+    pub fn set(&mut self, statistic: Statistic, value: f64) {
+        match statistic {
+            Statistic::P50 => self.p50 = value,
+            Statistic::P90 => self.p90 = value,
+            Statistic::P95 => self.p95 = value,
+            Statistic::P99 => self.p99 = value,
+            Statistic::Mean | Statistic::Max | Statistic::Rate => {}
         }
     }
 }
@@ -223,6 +225,38 @@ impl RunStatistics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_percentile_statistic_reads_and_writes_its_own_field() {
+        let p = Percentiles {
+            p50: 1.0,
+            p90: 2.0,
+            p95: 3.0,
+            p99: 4.0,
+        };
+        let field = |p: &Percentiles, statistic: Statistic| match statistic {
+            Statistic::P50 => Some(p.p50),
+            Statistic::P90 => Some(p.p90),
+            Statistic::P95 => Some(p.p95),
+            Statistic::P99 => Some(p.p99),
+            _ => None,
+        };
+        for statistic in Statistic::ALL {
+            assert_eq!(p.get(statistic), field(&p, statistic), "{statistic}");
+            let mut written = Percentiles::default();
+            written.set(statistic, 7.0);
+            match field(&written, statistic) {
+                Some(v) => {
+                    assert_eq!(v, 7.0, "{statistic}");
+                    let others = [written.p50, written.p90, written.p95, written.p99];
+                    assert_eq!(others.iter().filter(|&&v| v == 7.0).count(), 1);
+                }
+                None => assert_eq!(written, Percentiles::default(), "{statistic}"),
+            }
+        }
+        assert_eq!(p.get(Statistic::P95), Some(3.0));
+        assert_eq!(p.get(Statistic::P99), Some(4.0));
+    }
 
     #[test]
     fn weighted_percentiles_equal_those_of_the_expanded_list() {

@@ -69,6 +69,7 @@ use super::predict::{Basis, Prediction, Question, predict_with};
 use super::statistics::Percentiles;
 use super::timing::{StepCost, TimingModel};
 use super::{EngineLimits, LimitSource, PrefillScheduling, Twin};
+use crate::plan::Statistic;
 use crate::sizing::kv_cache::kv_bytes_per_token_per_card;
 use crate::sizing::weights::decode_read_gb_per_token;
 use crate::sizing::{GpuSpec, KvDtype, ModelSpec, Topology, WeightPrecision};
@@ -722,14 +723,14 @@ impl RangedPercentiles {
         }
     }
 
-    /// The percentile named `p50`/`p90`/`p95`/`p99`.
-    pub fn get(&self, label: &str) -> Option<Ranged> {
-        match label {
-            "p50" => Some(self.p50),
-            "p90" => Some(self.p90),
-            "p95" => Some(self.p95),
-            "p99" => Some(self.p99),
-            _ => None,
+    /// The range at percentile `statistic`; `None` for mean, max and rate.
+    pub fn get(&self, statistic: Statistic) -> Option<Ranged> {
+        match statistic {
+            Statistic::P50 => Some(self.p50),
+            Statistic::P90 => Some(self.p90),
+            Statistic::P95 => Some(self.p95),
+            Statistic::P99 => Some(self.p99),
+            Statistic::Mean | Statistic::Max | Statistic::Rate => None,
         }
     }
 }

@@ -597,7 +597,7 @@ impl MarkForecast {
         MarkForecast {
             mark: mark.label.clone(),
             metric: mark.metric,
-            statistic: mark.statistic.clone(),
+            statistic: mark.statistic,
             limit_ms: mark.limit_ms,
             p50: None,
             p99: None,
@@ -680,7 +680,7 @@ fn predictable(mark: &LatencyTarget) -> Result<(), &'static str> {
     if !matches!(
         mark.metric,
         MetricKey::TtftMs | MetricKey::TpotMs | MetricKey::ItlMs | MetricKey::E2eMs
-    ) || !matches!(mark.statistic.as_str(), "p50" | "p90" | "p95" | "p99")
+    ) || !mark.statistic.is_percentile()
     {
         return Err("the twin predicts TTFT, TPOT, ITL and E2E at p50–p99 only");
     }
@@ -710,7 +710,7 @@ enum End {
 /// mark ([`gateway_budget`]).
 fn value_of(stats: &RunStatistics, mark: &LatencyTarget, end: End) -> Option<f64> {
     let engine = percentiles_of(stats, mark.metric)?
-        .get(&mark.statistic)
+        .get(mark.statistic)
         .filter(|v| v.is_finite())?;
     let budget = gateway_budget(mark).map_or(0.0, |b| match end {
         End::Fast => b.low,

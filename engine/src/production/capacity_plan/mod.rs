@@ -55,6 +55,7 @@ use super::operating_cost::{GpuHourPrice, OperatingCost};
 use super::twin_check::PilotTwin;
 use crate::ingest::MetricKey;
 use crate::loadtest::LatencyTarget;
+use crate::plan::Statistic;
 use crate::sizing::{GpuSpec, KvDtype, MemoryModel, ModelSpec, WeightPrecision};
 use crate::twin::transfer::{Execution, ServingSetup, TransferBasis};
 use crate::twin::{Basis, Ranged, Twin};
@@ -256,7 +257,7 @@ pub struct MarkForecast {
     /// `TTFT p99 ≤ 450 ms`.
     pub mark: String,
     pub metric: MetricKey,
-    pub statistic: String,
+    pub statistic: Statistic,
     pub limit_ms: f64,
     pub p50: Option<f64>,
     pub p99: Option<f64>,

@@ -30,7 +30,7 @@ fn demo_twin() -> MeasuredTwin {
 fn mark(metric: MetricKey, statistic: &str, limit_ms: f64, label: &str) -> LatencyTarget {
     LatencyTarget {
         metric,
-        statistic: statistic.into(),
+        statistic: crate::plan::Statistic::parse(statistic).expect("a statistic"),
         limit_ms,
         inclusive: true,
         scenario: None,
