@@ -10,16 +10,15 @@
 use super::Services;
 use super::store::evidence::{DerivedWrites, NewEvidence};
 use crate::ServiceError;
-use crate::model::{Calibration, CalibrationSettings, EvidenceFile, Pilot, StartupLogSummary};
+use crate::model::{
+    Calibration, CalibrationSettings, EvidenceFile, EvidenceKind, Pilot, StartupLogSummary,
+};
 use engine::sizing::{
     GpuSpec, KvDtype, MemoryModel, ModelSpec, SizingInput, StartupLog, Topology, WeightPrecision,
     compare, gpu_by_id, model_by_id, size,
 };
 use sha2::{Digest, Sha256};
 use std::str::FromStr;
-
-/// The evidence kind of a vLLM start-up log.
-pub const STARTUP_LOG: &str = "vllm_startup_log";
 
 /// Largest start-up log accepted when pasted (they are a few hundred KiB at most).
 pub const MAX_STARTUP_LOG_BYTES: usize = 4 * 1024 * 1024;
@@ -39,7 +38,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub async fn keep_bytes(
     services: &Services,
     pilot_id: i64,
-    kind: &str,
+    kind: EvidenceKind,
     file_name: &str,
     bytes: &[u8],
     summary_json: &str,
@@ -64,7 +63,7 @@ pub async fn keep_bytes(
 pub async fn keep_bytes_with(
     services: &Services,
     pilot_id: i64,
-    kind: &str,
+    kind: EvidenceKind,
     file_name: &str,
     bytes: &[u8],
     summary_json: &str,
@@ -235,12 +234,16 @@ pub async fn calibrations(
     services: &Services,
     pilot_id: i64,
 ) -> Result<Vec<Calibration>, ServiceError> {
-    crate::readable::in_force(&services.store, pilot_id, Some(STARTUP_LOG))
-        .await?
-        .into_iter()
-        .map(|(file, summary)| {
-            let summary: StartupLogSummary = serde_json::from_str(&summary).map_err(internal)?;
-            Ok(calibrate(file, summary))
-        })
-        .collect()
+    crate::readable::in_force(
+        &services.store,
+        pilot_id,
+        Some(EvidenceKind::VllmStartupLog),
+    )
+    .await?
+    .into_iter()
+    .map(|(file, summary)| {
+        let summary: StartupLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+        Ok(calibrate(file, summary))
+    })
+    .collect()
 }

@@ -73,7 +73,7 @@ pub struct EvidenceEntry {
     pub id: i64,
     /// `load_test`, `gateway_log`, `metrics_scrape`, `vllm_startup_log`, `eval_set`,
     /// `eval_run`, `lm_eval_results`.
-    pub kind: String,
+    pub kind: crate::model::EvidenceKind,
     pub file_name: String,
     pub sha256: String,
     pub size_bytes: i64,

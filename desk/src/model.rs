@@ -131,13 +131,102 @@ pub struct IssuedToken {
     pub secret: String,
 }
 
+/// What an evidence file is: which importer read it and which summary type its row keeps.
+///
+/// One enum rather than a string per module, so a misspelt kind fails to compile instead of
+/// matching nothing. The snake_case names are the wire's and the `evidence.kind` column's
+/// (serde, [`EvidenceKind::as_str`] and [`FromStr`](std::str::FromStr) all use them), so REST
+/// clients and stored rows read as before. A stored row whose kind is none of these is left
+/// out of what the store answers (see `store::evidence`), never a page's error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceKind {
+    /// Load-test results (vllm bench serve, AIPerf, GenAI-Perf, guidellm).
+    LoadTest,
+    /// A gateway's per-request log.
+    GatewayLog,
+    /// A vLLM `/metrics` scrape.
+    MetricsScrape,
+    /// A vLLM start-up log (calibrates the sizing engine).
+    VllmStartupLog,
+    /// An evaluation set.
+    EvalSet,
+    /// A run over the evaluation set.
+    EvalRun,
+    /// lm-evaluation-harness results.
+    LmEvalResults,
+}
+
+impl EvidenceKind {
+    /// Every kind, in the order the importers try and the errors list them.
+    pub const ALL: [EvidenceKind; 7] = [
+        EvidenceKind::LoadTest,
+        EvidenceKind::GatewayLog,
+        EvidenceKind::MetricsScrape,
+        EvidenceKind::VllmStartupLog,
+        EvidenceKind::EvalSet,
+        EvidenceKind::EvalRun,
+        EvidenceKind::LmEvalResults,
+    ];
+
+    /// The wire and database name: `load_test`, `vllm_startup_log`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceKind::LoadTest => "load_test",
+            EvidenceKind::GatewayLog => "gateway_log",
+            EvidenceKind::MetricsScrape => "metrics_scrape",
+            EvidenceKind::VllmStartupLog => "vllm_startup_log",
+            EvidenceKind::EvalSet => "eval_set",
+            EvidenceKind::EvalRun => "eval_run",
+            EvidenceKind::LmEvalResults => "lm_eval_results",
+        }
+    }
+}
+
+impl std::fmt::Display for EvidenceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is no [`EvidenceKind`]; says which names are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEvidenceKind(pub String);
+
+impl std::fmt::Display for UnknownEvidenceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown evidence kind `{}` (this server reads: ", self.0)?;
+        for (i, kind) in EvidenceKind::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(kind.as_str())?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for UnknownEvidenceKind {}
+
+impl std::str::FromStr for EvidenceKind {
+    type Err = UnknownEvidenceKind;
+
+    /// The exact wire name (`load_test`); anything else is refused naming the valid ones.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        EvidenceKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == s)
+            .ok_or_else(|| UnknownEvidenceKind(s.to_string()))
+    }
+}
+
 /// An evidence file of a pilot (the raw bytes are kept on disk under its SHA-256).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvidenceFile {
     pub id: i64,
     pub pilot_id: i64,
-    /// What the file is: `vllm_startup_log`, `load_test`, …
-    pub kind: String,
+    /// What the file is.
+    pub kind: EvidenceKind,
     pub file_name: String,
     pub sha256: String,
     pub size_bytes: i64,
@@ -309,5 +398,38 @@ impl ShareLink {
     /// Whether the link opens the report at `now_ms`.
     pub fn is_active(&self, now_ms: i64) -> bool {
         self.revoked_ms.is_none() && now_ms < self.expires_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_kinds_keep_their_wire_names() {
+        let names = [
+            "load_test",
+            "gateway_log",
+            "metrics_scrape",
+            "vllm_startup_log",
+            "eval_set",
+            "eval_run",
+            "lm_eval_results",
+        ];
+        for (kind, name) in EvidenceKind::ALL.into_iter().zip(names) {
+            assert_eq!(kind.as_str(), name);
+            assert_eq!(kind.to_string(), name);
+            assert_eq!(name.parse::<EvidenceKind>(), Ok(kind));
+            assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{name}\""));
+            assert_eq!(
+                serde_json::from_str::<EvidenceKind>(&format!("\"{name}\"")).unwrap(),
+                kind
+            );
+        }
+        assert_eq!(
+            "csv".parse::<EvidenceKind>().unwrap_err().to_string(),
+            "unknown evidence kind `csv` (this server reads: load_test, gateway_log, \
+             metrics_scrape, vllm_startup_log, eval_set, eval_run, lm_eval_results)"
+        );
     }
 }

@@ -80,7 +80,7 @@ async fn load_test_models(
     let stored: Vec<(crate::model::EvidenceFile, String)> = crate::readable::in_force(
         &services.store,
         pilot_id,
-        Some(crate::load_tests::service::LOAD_TEST),
+        Some(crate::model::EvidenceKind::LoadTest),
     )
     .await?;
     Ok(runs
@@ -346,7 +346,7 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
     let mut startup_logs = Vec::new();
     for (file, summary) in all_files
         .iter()
-        .filter(|(f, _)| f.kind == crate::evidence::STARTUP_LOG)
+        .filter(|(f, _)| f.kind == crate::model::EvidenceKind::VllmStartupLog)
     {
         let Ok(summary) = serde_json::from_str::<crate::model::StartupLogSummary>(summary) else {
             continue;

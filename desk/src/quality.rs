@@ -28,15 +28,6 @@ use serde::{Deserialize, Serialize};
 
 pub use engine::quality::PrecisionDecision;
 
-/// The evidence kind of an evaluation set.
-pub const EVAL_SET: &str = "eval_set";
-
-/// The evidence kind of one run of a model over the evaluation set.
-pub const EVAL_RUN: &str = "eval_run";
-
-/// The evidence kind of an lm-evaluation-harness result file.
-pub const LM_EVAL_RESULTS: &str = "lm_eval_results";
-
 /// The summary of `eval_run` evidence: the run and the set evidence it was read against.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredEvalRun {

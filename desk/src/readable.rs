@@ -6,29 +6,29 @@
 //! such row used to turn every page of its pilot into a 500, for the customer too. So the
 //! services take their rows through [`in_force`], which leaves a row that does not read out
 //! (logged as a warning), and the pilot's pages name such files through [`unreadable`] with
-//! the remedy: withdraw the file and upload it again.
+//! the remedy: withdraw the file and upload it again. A row whose kind this release does not
+//! know (written by another release) is left out the same way, by the store.
 
 use crate::ServiceError;
-use crate::model::{EvidenceFile, StartupLogSummary};
+use crate::model::{EvidenceFile, EvidenceKind, StartupLogSummary};
 use crate::store::Store;
 use serde::de::DeserializeOwned;
 
 /// Whether `summary` reads as the summary type of evidence `kind`; the error says why not.
-pub fn reads(kind: &str, summary: &str) -> Result<(), String> {
+pub fn reads(kind: EvidenceKind, summary: &str) -> Result<(), String> {
     fn check<T: DeserializeOwned>(summary: &str) -> Result<(), String> {
         serde_json::from_str::<T>(summary)
             .map(|_| ())
             .map_err(|e| e.to_string())
     }
     match kind {
-        "load_test" => check::<crate::load_tests::LoadTestSummary>(summary),
-        "vllm_startup_log" => check::<StartupLogSummary>(summary),
-        crate::traffic::GATEWAY_LOG => check::<crate::traffic::GatewayLogSummary>(summary),
-        crate::traffic::METRICS_SCRAPE => check::<crate::traffic::MetricsScrapeSummary>(summary),
-        crate::quality::EVAL_SET => check::<engine::quality::EvalSet>(summary),
-        crate::quality::EVAL_RUN => check::<crate::quality::StoredEvalRun>(summary),
-        crate::quality::LM_EVAL_RESULTS => check::<engine::quality::LmEvalResults>(summary),
-        _ => check::<serde_json::Value>(summary),
+        EvidenceKind::LoadTest => check::<crate::load_tests::LoadTestSummary>(summary),
+        EvidenceKind::VllmStartupLog => check::<StartupLogSummary>(summary),
+        EvidenceKind::GatewayLog => check::<crate::traffic::GatewayLogSummary>(summary),
+        EvidenceKind::MetricsScrape => check::<crate::traffic::MetricsScrapeSummary>(summary),
+        EvidenceKind::EvalSet => check::<engine::quality::EvalSet>(summary),
+        EvidenceKind::EvalRun => check::<crate::quality::StoredEvalRun>(summary),
+        EvidenceKind::LmEvalResults => check::<engine::quality::LmEvalResults>(summary),
     }
 }
 
@@ -38,10 +38,10 @@ pub fn reads(kind: &str, summary: &str) -> Result<(), String> {
 pub async fn in_force(
     store: &Store,
     pilot_id: i64,
-    kind: Option<&str>,
+    kind: Option<EvidenceKind>,
 ) -> Result<Vec<(EvidenceFile, String)>, ServiceError> {
     let mut rows = store.list_evidence(pilot_id, kind).await?;
-    rows.retain(|(file, summary)| match reads(&file.kind, summary) {
+    rows.retain(|(file, summary)| match reads(file.kind, summary) {
         Ok(()) => true,
         Err(why) => {
             tracing::warn!(pilot_id, evidence_id = file.id, %why, "evidence row does not read; left out");
@@ -51,28 +51,52 @@ pub async fn in_force(
     Ok(rows)
 }
 
-/// The pilot's files in force whose stored summaries do not read (each with why): they
-/// grade nothing, and the pages say so.
-pub async fn unreadable(
-    store: &Store,
-    pilot_id: i64,
-) -> Result<Vec<(EvidenceFile, String)>, ServiceError> {
-    Ok(store
+/// A file in force that grades nothing because its row does not read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unreadable {
+    pub id: i64,
+    pub file_name: String,
+    /// Why it does not read.
+    pub why: String,
+}
+
+/// The pilot's files in force whose stored summaries do not read, or whose kind this release
+/// does not know (each with why): they grade nothing, and the pages say so.
+pub async fn unreadable(store: &Store, pilot_id: i64) -> Result<Vec<Unreadable>, ServiceError> {
+    let mut out: Vec<Unreadable> = store
         .list_evidence(pilot_id, None)
         .await?
         .into_iter()
-        .filter_map(|(file, summary)| reads(&file.kind, &summary).err().map(|why| (file, why)))
-        .collect())
+        .filter_map(|(file, summary)| {
+            reads(file.kind, &summary).err().map(|why| Unreadable {
+                id: file.id,
+                file_name: file.file_name,
+                why,
+            })
+        })
+        .collect();
+    out.extend(
+        store
+            .evidence_of_unknown_kind(pilot_id)
+            .await?
+            .into_iter()
+            .map(|row| Unreadable {
+                id: row.id,
+                file_name: row.file_name,
+                why: format!("unknown evidence kind `{}`", row.kind),
+            }),
+    );
+    Ok(out)
 }
 
 /// The warning a page shows for unreadable files, or `None`.
-pub fn warning(files: &[(EvidenceFile, String)]) -> Option<String> {
+pub fn warning(files: &[Unreadable]) -> Option<String> {
     if files.is_empty() {
         return None;
     }
     let names: Vec<String> = files
         .iter()
-        .map(|(f, _)| format!("#{} {}", f.id, f.file_name))
+        .map(|f| format!("#{} {}", f.id, f.file_name))
         .collect();
     Some(format!(
         "{} evidence file(s) could not be read and are left out of every figure: {}. Withdraw each and upload it again (the importers now check every number).",

@@ -31,17 +31,11 @@ use engine::verdict::comparability::FileCheck;
 use engine::verdict::cross_check::InFlightCheck;
 use serde::{Deserialize, Serialize};
 
-/// The evidence kind of a gateway per-request log.
-pub const GATEWAY_LOG: &str = "gateway_log";
-
 /// The name the pilot's Mooncake trace downloads as (`GET /pilots/{id}/traffic/trace.jsonl`),
 /// also the file the recommended load test's AIPerf command reads.
 pub fn trace_file_name(pilot_id: i64) -> String {
     format!("pilot-{pilot_id}-trace.jsonl")
 }
-
-/// The evidence kind of a vLLM `/metrics` scrape.
-pub const METRICS_SCRAPE: &str = "metrics_scrape";
 
 /// What one gateway-log file held (the evidence summary of a `gateway_log`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

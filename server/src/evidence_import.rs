@@ -14,30 +14,15 @@
 //! upload names the kind: a CSV is never guessed to be one, since load tests and gateway logs
 //! come first. A run is read against [`ReadSettings::eval_set`].
 
-use desk::evidence::{MAX_STARTUP_LOG_BYTES, STARTUP_LOG};
-use desk::quality::{EVAL_RUN, EVAL_SET, LM_EVAL_RESULTS, service as quality};
-use desk::traffic::{
-    GATEWAY_LOG, GatewayLogSummary, METRICS_SCRAPE, MetricsScrapeSummary, service as traffic,
-};
+use desk::evidence::MAX_STARTUP_LOG_BYTES;
+use desk::model::EvidenceKind;
+use desk::quality::service as quality;
+use desk::traffic::{GatewayLogSummary, MetricsScrapeSummary, service as traffic};
 use engine::ingest::{ErrorKind, Import, ImportOptions, import_reader};
 use engine::quality::{EvalRun, EvalSet, LmEvalResults};
 use engine::sizing::StartupLog;
 use std::io::BufReader;
 use std::path::Path;
-
-/// The evidence kind of load-test results.
-pub const LOAD_TEST: &str = "load_test";
-
-/// Evidence kinds the importers read.
-pub const KINDS: [&str; 7] = [
-    LOAD_TEST,
-    GATEWAY_LOG,
-    METRICS_SCRAPE,
-    STARTUP_LOG,
-    EVAL_SET,
-    EVAL_RUN,
-    LM_EVAL_RESULTS,
-];
 
 /// Largest evaluation set, run or lm-eval result file read (they are KiB to a few MiB).
 pub const MAX_QUALITY_BYTES: u64 = 64 * 1024 * 1024;
@@ -75,15 +60,15 @@ pub enum Recognised {
 }
 
 impl Recognised {
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> EvidenceKind {
         match self {
-            Recognised::LoadTest(_) => LOAD_TEST,
-            Recognised::StartupLog(_) => STARTUP_LOG,
-            Recognised::GatewayLog(_) => GATEWAY_LOG,
-            Recognised::MetricsScrape(_) => METRICS_SCRAPE,
-            Recognised::EvalSet(_) => EVAL_SET,
-            Recognised::EvalRun(_) => EVAL_RUN,
-            Recognised::LmEval(_) => LM_EVAL_RESULTS,
+            Recognised::LoadTest(_) => EvidenceKind::LoadTest,
+            Recognised::StartupLog(_) => EvidenceKind::VllmStartupLog,
+            Recognised::GatewayLog(_) => EvidenceKind::GatewayLog,
+            Recognised::MetricsScrape(_) => EvidenceKind::MetricsScrape,
+            Recognised::EvalSet(_) => EvidenceKind::EvalSet,
+            Recognised::EvalRun(_) => EvidenceKind::EvalRun,
+            Recognised::LmEval(_) => EvidenceKind::LmEvalResults,
         }
     }
 }
@@ -172,16 +157,16 @@ fn read_text(file_name: &str, path: &Path, limit: u64) -> Result<String, NotReco
 fn read_quality(
     file_name: &str,
     path: &Path,
-    kind: &str,
+    kind: EvidenceKind,
     settings: &ReadSettings,
 ) -> Result<Recognised, NotRecognised> {
     let text = read_text(file_name, path, MAX_QUALITY_BYTES)?;
     let refused = |e: desk::ServiceError| NotRecognised(e.to_string());
     match kind {
-        EVAL_SET => quality::parse_set(file_name, &text)
+        EvidenceKind::EvalSet => quality::parse_set(file_name, &text)
             .map(Recognised::EvalSet)
             .map_err(refused),
-        EVAL_RUN => {
+        EvidenceKind::EvalRun => {
             let set = settings
                 .eval_set
                 .as_ref()
@@ -221,7 +206,7 @@ fn load_test_head(file_name: &str, path: &Path) -> bool {
 pub fn recognise(
     file_name: &str,
     path: &Path,
-    kind: Option<&str>,
+    kind: Option<EvidenceKind>,
 ) -> Result<Recognised, NotRecognised> {
     recognise_with(file_name, path, kind, &ReadSettings::default())
 }
@@ -230,29 +215,27 @@ pub fn recognise(
 pub fn recognise_with(
     file_name: &str,
     path: &Path,
-    kind: Option<&str>,
+    kind: Option<EvidenceKind>,
     settings: &ReadSettings,
 ) -> Result<Recognised, NotRecognised> {
     match kind {
-        Some(GATEWAY_LOG) => read_gateway_log(file_name, path, settings),
-        Some(METRICS_SCRAPE) => read_scrape(file_name, path, settings).unwrap_or_else(|| {
-            Err(NotRecognised(format!(
-                "{file_name}: not a vLLM /metrics scrape (no vllm: metrics)"
-            )))
-        }),
-        Some(LOAD_TEST) => read_load_test(file_name, path)
+        Some(EvidenceKind::GatewayLog) => read_gateway_log(file_name, path, settings),
+        Some(EvidenceKind::MetricsScrape) => {
+            read_scrape(file_name, path, settings).unwrap_or_else(|| {
+                Err(NotRecognised(format!(
+                    "{file_name}: not a vLLM /metrics scrape (no vllm: metrics)"
+                )))
+            })
+        }
+        Some(EvidenceKind::LoadTest) => read_load_test(file_name, path)
             .map(Recognised::LoadTest)
             .map_err(|e| NotRecognised(e.to_string())),
-        Some(STARTUP_LOG) => {
+        Some(EvidenceKind::VllmStartupLog) => {
             read_startup_log(file_name, path).map(|log| Recognised::StartupLog(Box::new(log)))
         }
-        Some(kind @ (EVAL_SET | EVAL_RUN | LM_EVAL_RESULTS)) => {
-            read_quality(file_name, path, kind, settings)
-        }
-        Some(other) => Err(NotRecognised(format!(
-            "kind: unknown evidence kind `{other}` (this server reads: {})",
-            KINDS.join(", ")
-        ))),
+        Some(
+            kind @ (EvidenceKind::EvalSet | EvidenceKind::EvalRun | EvidenceKind::LmEvalResults),
+        ) => read_quality(file_name, path, kind, settings),
         // A file whose first record is a gateway log's is tried as a load test on its first
         // 256 KiB only: the load-test importers buffer non-JSONL files whole, and a gateway log
         // may be several GB. Load tests still win when the head reads as one.
@@ -271,7 +254,7 @@ pub fn recognise_with(
                     return result;
                 }
                 if looks_like_lm_eval(path) {
-                    return read_quality(file_name, path, LM_EVAL_RESULTS, settings);
+                    return read_quality(file_name, path, EvidenceKind::LmEvalResults, settings);
                 }
                 match read_startup_log(file_name, path) {
                     Ok(log) => Ok(Recognised::StartupLog(Box::new(log))),

@@ -33,11 +33,10 @@ pub async fn add_startup_log(
     tp: String,
     context: String,
 ) -> Result<i64, AppError> {
-    use crate::model::StartupLogSummary;
+    use crate::model::{EvidenceKind, StartupLogSummary};
     use crate::server::auth::{Need, editable_pilot, require};
     use crate::server::evidence::{
-        CalibrationForm, MAX_STARTUP_LOG_BYTES, STARTUP_LOG, calibration_settings, keep_bytes,
-        read_startup_log,
+        CalibrationForm, MAX_STARTUP_LOG_BYTES, calibration_settings, keep_bytes, read_startup_log,
     };
     crate::server::respond(
         async move {
@@ -71,7 +70,7 @@ pub async fn add_startup_log(
             Ok(keep_bytes(
                 &services,
                 pilot_id,
-                STARTUP_LOG,
+                EvidenceKind::VllmStartupLog,
                 &name,
                 log_text.as_bytes(),
                 &summary,

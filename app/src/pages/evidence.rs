@@ -48,11 +48,11 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                 <tbody>
                     {rows.into_iter().map(|row| {
                         let f = row.file;
-                        let is_load_test = f.kind == "load_test";
+                        let is_load_test = f.kind == crate::model::EvidenceKind::LoadTest;
                         let context = row.run_context.map(|c| c.summary()).unwrap_or_default();
                         let withdrawn = f.withdrawn_ms.is_some();
                         // Evaluation sets are versioned, not withdrawn.
-                        let can_change = can_change && f.kind != "eval_set";
+                        let can_change = can_change && f.kind != crate::model::EvidenceKind::EvalSet;
                         let status = view! { <EvidenceStatusCell pilot_id evidence_id=f.id withdrawn history=row.history can_change/> };
                         view! {
                             <tr class:withdrawn=withdrawn>
@@ -65,7 +65,7 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                                     }}
                                 </td>
                                 {status}
-                                <td><span class="badge">{f.kind.replace('_', " ")}</span></td>
+                                <td><span class="badge">{f.kind.as_str().replace('_', " ")}</span></td>
                                 <td>{row.tool}</td>
                                 <td class="num">{if is_load_test { row.points.to_string() } else { "–".into() }}</td>
                                 <td class="small">{context}</td>

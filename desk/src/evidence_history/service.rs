@@ -3,10 +3,10 @@
 use super::*;
 use crate::ServiceError;
 use crate::Services;
+use crate::model::EvidenceKind;
 use crate::model::{EvidenceFile, Pilot, SessionUser};
 use crate::store::StoreError;
 use crate::store::evidence::{EvidenceEvent, ProfileChange, StatusChange};
-use crate::traffic::GATEWAY_LOG;
 
 /// Who changes a file's status: a signed-in account or a front door without one.
 #[derive(Clone, Debug)]
@@ -73,7 +73,7 @@ pub fn entry(file: &EvidenceFile, events: &[EvidenceEvent]) -> EvidenceEntry {
     );
     EvidenceEntry {
         id: file.id,
-        kind: file.kind.clone(),
+        kind: file.kind,
         file_name: file.file_name.clone(),
         sha256: file.sha256.clone(),
         size_bytes: file.size_bytes,
@@ -113,7 +113,7 @@ pub async fn change(
         .evidence_file(pilot.id, evidence_id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    if file.kind == crate::quality::EVAL_SET {
+    if file.kind == crate::model::EvidenceKind::EvalSet {
         return Err(ServiceError::Conflict(format!(
             "evidence #{evidence_id} is an evaluation set: sets are versioned; start a new version of the set instead"
         )));
@@ -133,7 +133,7 @@ pub async fn change(
         }
         _ => {}
     }
-    let profile = if file.kind == GATEWAY_LOG {
+    let profile = if file.kind == EvidenceKind::GatewayLog {
         profile_afterwards(services, pilot.id, &file, summary, withdraw).await?
     } else {
         ProfileChange::Keep
@@ -171,7 +171,9 @@ async fn profile_afterwards(
     summary: String,
     withdraw: bool,
 ) -> Result<ProfileChange, ServiceError> {
-    let mut logs = crate::readable::in_force(&services.store, pilot_id, Some(GATEWAY_LOG)).await?;
+    let mut logs =
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::GatewayLog))
+            .await?;
     logs.retain(|(f, _)| f.id != file.id);
     if !withdraw {
         logs.push((file.clone(), summary));

@@ -3,6 +3,7 @@
 use super::*;
 use crate::ServiceError;
 use crate::Services;
+use crate::model::EvidenceKind;
 use crate::store::evidence::DerivedWrites;
 use engine::charts::{CurveChart, CurveSeries, Threshold, load_curve_chart};
 use engine::ingest::{Import, ImportOptions, MetricKey, MetricStats, OperatingPoint};
@@ -11,9 +12,6 @@ use engine::loadtest::{
     grade_on_percentiles, grade_on_requests, latency_targets,
 };
 use std::collections::{BTreeMap, HashMap};
-
-/// The evidence kind of load-test results (as `server::evidence_import::LOAD_TEST`).
-pub const LOAD_TEST: &str = "load_test";
 
 /// Load-test files up to this size keep their per-request records while being read, so the
 /// figures exact goodput needs are taken once at import; larger ones are graded on their
@@ -141,7 +139,7 @@ pub async fn seed_demo_load_test(
     crate::evidence::keep_bytes_with(
         services,
         pilot_id,
-        LOAD_TEST,
+        EvidenceKind::LoadTest,
         demo::FILE_NAME,
         &bytes,
         &summary.to_string(),
@@ -213,7 +211,7 @@ pub fn grade_points(
 }
 
 pub fn list_row(file: EvidenceFile, summary: &str) -> EvidenceListRow {
-    if file.kind == LOAD_TEST
+    if file.kind == EvidenceKind::LoadTest
         && let Ok(s) = serde_json::from_str::<LoadTestSummary>(summary)
     {
         let tool = match &s.import.tool_version {
@@ -228,9 +226,9 @@ pub fn list_row(file: EvidenceFile, summary: &str) -> EvidenceListRow {
             history: Vec::new(),
         };
     }
-    let tool = match file.kind.as_str() {
-        "vllm_startup_log" => "vLLM start-up log".to_string(),
-        other => other.replace('_', " "),
+    let tool = match file.kind {
+        EvidenceKind::VllmStartupLog => "vLLM start-up log".to_string(),
+        other => other.as_str().replace('_', " "),
     };
     EvidenceListRow {
         file,
@@ -404,7 +402,7 @@ pub async fn load_runs(
     };
     let mut runs = Vec::new();
     for (file, summary) in
-        crate::readable::in_force(&services.store, pilot_id, Some(LOAD_TEST)).await?
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::LoadTest)).await?
     {
         let summary: LoadTestSummary = serde_json::from_str(&summary).map_err(internal)?;
         let goodput = if graded {
@@ -451,7 +449,11 @@ pub async fn load_runs(
 /// version (rows already there are skipped without reading anything).
 pub async fn backfill_request_samples(services: &Services) -> Result<usize, ServiceError> {
     let mut filled = 0;
-    for (file, stored) in services.store.evidence_of_kind(LOAD_TEST).await? {
+    for (file, stored) in services
+        .store
+        .evidence_of_kind(EvidenceKind::LoadTest)
+        .await?
+    {
         let Ok(mut summary) = serde_json::from_str::<LoadTestSummary>(&stored) else {
             continue;
         };

@@ -3,11 +3,10 @@
 use super::*;
 use crate::ServiceError;
 use crate::Services;
-use crate::evidence::STARTUP_LOG;
 use crate::load_tests::LoadTestSummary;
-use crate::load_tests::service::{LOAD_TEST, REQUEST_SAMPLES};
-use crate::model::{EvidenceFile, StartupLogSummary};
-use crate::traffic::{METRICS_SCRAPE, MetricsScrapeSummary};
+use crate::load_tests::service::REQUEST_SAMPLES;
+use crate::model::{EvidenceFile, EvidenceKind, StartupLogSummary};
+use crate::traffic::MetricsScrapeSummary;
 use engine::ingest::{OperatingPoint, RequestRecord};
 use engine::loadtest::RequestSamples;
 use engine::metrics::CacheConfig;
@@ -197,12 +196,19 @@ pub struct StoredRows {
 impl StoredRows {
     pub async fn of_pilot(services: &Services, pilot_id: i64) -> Result<Self, ServiceError> {
         let store = &services.store;
-        let mut load_tests = crate::readable::in_force(store, pilot_id, Some(LOAD_TEST)).await?;
+        let mut load_tests =
+            crate::readable::in_force(store, pilot_id, Some(EvidenceKind::LoadTest)).await?;
         load_tests.sort_by_key(|(file, _)| file.id);
         Ok(StoredRows {
             load_tests,
-            startup_logs: crate::readable::in_force(store, pilot_id, Some(STARTUP_LOG)).await?,
-            scrapes: crate::readable::in_force(store, pilot_id, Some(METRICS_SCRAPE)).await?,
+            startup_logs: crate::readable::in_force(
+                store,
+                pilot_id,
+                Some(EvidenceKind::VllmStartupLog),
+            )
+            .await?,
+            scrapes: crate::readable::in_force(store, pilot_id, Some(EvidenceKind::MetricsScrape))
+                .await?,
         })
     }
 

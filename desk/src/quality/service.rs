@@ -2,7 +2,7 @@
 use super::*;
 use crate::ServiceError;
 use crate::Services;
-use crate::model::Pilot;
+use crate::model::{EvidenceKind, Pilot};
 use engine::plan::PassMark;
 use engine::quality::{
     DEFAULT_PASS_SCORE, DecisionInput, QualityError, compare_runs, decide_precision, grade_quality,
@@ -156,7 +156,7 @@ pub async fn latest_set(
     pilot_id: i64,
 ) -> Result<Option<(EvidenceFile, EvalSet)>, ServiceError> {
     let Some((file, summary)) =
-        crate::readable::in_force(&services.store, pilot_id, Some(EVAL_SET))
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::EvalSet))
             .await?
             .into_iter()
             .next()
@@ -183,7 +183,7 @@ pub fn stored_run(set: Option<&RunSet>, run: EvalRun) -> StoredEvalRun {
 pub async fn after_upload(
     services: &Services,
     pilot_id: i64,
-    kind: &str,
+    kind: EvidenceKind,
     evidence_id: i64,
     file_name: &str,
     summary_json: &str,
@@ -191,7 +191,7 @@ pub async fn after_upload(
     user_id: i64,
 ) -> Result<Option<String>, ServiceError> {
     match kind {
-        EVAL_SET => {
+        EvidenceKind::EvalSet => {
             let set: EvalSet = serde_json::from_str(summary_json).map_err(internal)?;
             let number =
                 record_set_upload(services, pilot_id, evidence_id, file_name, &set, user_id)
@@ -200,7 +200,7 @@ pub async fn after_upload(
                 "stored as draft version {number} of the evaluation set: runs are read against it once it is approved, or right away if no version is approved yet"
             )))
         }
-        EVAL_RUN => {
+        EvidenceKind::EvalRun => {
             let Some(RunSet {
                 version: Some(number),
                 approved,
@@ -383,13 +383,13 @@ pub async fn overview(
     b: Option<i64>,
 ) -> Result<QualityReport, ServiceError> {
     let sets: Vec<(EvidenceFile, EvalSet)> =
-        crate::readable::in_force(&services.store, pilot_id, Some(EVAL_SET))
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::EvalSet))
             .await?
             .into_iter()
             .map(|(file, summary)| Ok((file, serde_json::from_str(&summary).map_err(internal)?)))
             .collect::<Result<_, ServiceError>>()?;
     let stored: Vec<(EvidenceFile, StoredEvalRun)> =
-        crate::readable::in_force(&services.store, pilot_id, Some(EVAL_RUN))
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::EvalRun))
             .await?
             .into_iter()
             .map(|(file, summary)| Ok((file, serde_json::from_str(&summary).map_err(internal)?)))
@@ -398,19 +398,20 @@ pub async fn overview(
         Some(pilot) => crate::traffic::service::identity(&pilot),
         None => Default::default(),
     };
-    let lm_eval = crate::readable::in_force(&services.store, pilot_id, Some(LM_EVAL_RESULTS))
-        .await?
-        .into_iter()
-        .map(|(evidence, summary)| {
-            let results: LmEvalResults = serde_json::from_str(&summary).map_err(internal)?;
-            let check = lm_eval_check(&identity, &evidence.file_name, &results);
-            Ok(LmEvalView {
-                evidence,
-                results,
-                check,
+    let lm_eval =
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::LmEvalResults))
+            .await?
+            .into_iter()
+            .map(|(evidence, summary)| {
+                let results: LmEvalResults = serde_json::from_str(&summary).map_err(internal)?;
+                let check = lm_eval_check(&identity, &evidence.file_name, &results);
+                Ok(LmEvalView {
+                    evidence,
+                    results,
+                    check,
+                })
             })
-        })
-        .collect::<Result<Vec<_>, ServiceError>>()?;
+            .collect::<Result<Vec<_>, ServiceError>>()?;
     let plan = services.store.plan_in_force(pilot_id).await?;
     let plan_k = plan
         .as_ref()
@@ -614,7 +615,7 @@ pub async fn store_set(
     let id = crate::evidence::keep_bytes(
         services,
         pilot_id,
-        EVAL_SET,
+        EvidenceKind::EvalSet,
         file_name,
         text.as_bytes(),
         &summary,
@@ -624,7 +625,7 @@ pub async fn store_set(
     after_upload(
         services,
         pilot_id,
-        EVAL_SET,
+        EvidenceKind::EvalSet,
         id,
         file_name,
         &summary,
@@ -659,7 +660,7 @@ pub async fn store_run(
     let id = crate::evidence::keep_bytes(
         services,
         pilot_id,
-        EVAL_RUN,
+        EvidenceKind::EvalRun,
         file_name,
         text.as_bytes(),
         &summary,
@@ -669,7 +670,7 @@ pub async fn store_run(
     after_upload(
         services,
         pilot_id,
-        EVAL_RUN,
+        EvidenceKind::EvalRun,
         id,
         file_name,
         &summary,

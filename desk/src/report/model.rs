@@ -810,7 +810,7 @@ fn evidence_table(
                 .unwrap_or_default();
             vec![
                 text(file.file_name.clone()),
-                text(file.kind.replace('_', " ")),
+                text(file.kind.as_str().replace('_', " ")),
                 text(tool),
                 text(settings),
                 num(format!(

@@ -2,15 +2,27 @@
 
 use super::traffic::{TrafficProfileWrite, write_traffic_profile};
 use super::{Store, StoreResult, conflict, now_ms};
-use crate::model::EvidenceFile;
+use crate::model::{EvidenceFile, EvidenceKind};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-fn evidence_from_row(row: &AnyRow) -> StoreResult<EvidenceFile> {
-    Ok(EvidenceFile {
-        id: row.try_get("id")?,
+/// The row as an [`EvidenceFile`], or `None` (with a warning in the log) when its kind is none
+/// this release knows: such a row is left out of every answer rather than failing the page,
+/// and [`Store::evidence_of_unknown_kind`] names it.
+fn evidence_from_row(row: &AnyRow) -> StoreResult<Option<EvidenceFile>> {
+    let id: i64 = row.try_get("id")?;
+    let kind: String = row.try_get("kind")?;
+    let kind = match kind.parse::<EvidenceKind>() {
+        Ok(kind) => kind,
+        Err(why) => {
+            tracing::warn!(evidence_id = id, %why, "evidence row of an unknown kind; left out");
+            return Ok(None);
+        }
+    };
+    Ok(Some(EvidenceFile {
+        id,
         pilot_id: row.try_get("pilot_id")?,
-        kind: row.try_get("kind")?,
+        kind,
         file_name: row.try_get("file_name")?,
         sha256: row.try_get("sha256")?,
         size_bytes: row.try_get("size_bytes")?,
@@ -19,7 +31,28 @@ fn evidence_from_row(row: &AnyRow) -> StoreResult<EvidenceFile> {
             .unwrap_or_default(),
         uploaded_ms: row.try_get("uploaded_ms")?,
         withdrawn_ms: row.try_get("withdrawn_ms")?,
-    })
+    }))
+}
+
+/// Rows with their summaries, those of an unknown kind left out.
+fn evidence_with_summaries(rows: &[AnyRow]) -> StoreResult<Vec<(EvidenceFile, String)>> {
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        if let Some(file) = evidence_from_row(row)? {
+            out.push((file, row.try_get::<String, _>("summary")?));
+        }
+    }
+    Ok(out)
+}
+
+/// An evidence row in force whose kind this release does not know (see
+/// [`Store::evidence_of_unknown_kind`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnknownKindEvidence {
+    pub id: i64,
+    pub file_name: String,
+    /// The kind as stored.
+    pub kind: String,
 }
 
 const EVIDENCE_COLUMNS: &str = "e.id, e.pilot_id, e.kind, e.file_name, e.sha256, e.size_bytes, \
@@ -29,7 +62,7 @@ const EVIDENCE_COLUMNS: &str = "e.id, e.pilot_id, e.kind, e.file_name, e.sha256,
 #[derive(Clone, Copy, Debug)]
 pub struct NewEvidence<'a> {
     pub pilot_id: i64,
-    pub kind: &'a str,
+    pub kind: EvidenceKind,
     pub file_name: &'a str,
     pub sha256: &'a str,
     pub size_bytes: i64,
@@ -65,7 +98,7 @@ impl Store {
     pub async fn create_evidence(
         &self,
         pilot_id: i64,
-        kind: &str,
+        kind: EvidenceKind,
         file_name: &str,
         sha256: &str,
         size_bytes: i64,
@@ -109,7 +142,7 @@ impl Store {
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
         )
         .bind(pilot_id)
-        .bind(kind)
+        .bind(kind.as_str())
         .bind(file_name)
         .bind(sha256)
         .bind(size_bytes)
@@ -197,7 +230,7 @@ impl Store {
     pub async fn list_evidence(
         &self,
         pilot_id: i64,
-        kind: Option<&str>,
+        kind: Option<EvidenceKind>,
     ) -> StoreResult<Vec<(EvidenceFile, String)>> {
         let filter = if kind.is_some() {
             "AND e.kind = $2"
@@ -210,34 +243,53 @@ impl Store {
         );
         let mut query = sqlx::query(&sql).bind(pilot_id);
         if let Some(kind) = kind {
-            query = query.bind(kind);
+            query = query.bind(kind.as_str());
         }
         let rows = query.fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|row| {
-                Ok((
-                    evidence_from_row(row)?,
-                    row.try_get::<String, _>("summary")?,
-                ))
-            })
-            .collect()
+        evidence_with_summaries(&rows)
+    }
+
+    /// A pilot's evidence in force whose kind this release does not know (a row written by
+    /// another release): it grades nothing, and the pages name it.
+    pub async fn evidence_of_unknown_kind(
+        &self,
+        pilot_id: i64,
+    ) -> StoreResult<Vec<UnknownKindEvidence>> {
+        let rows = sqlx::query(
+            "SELECT id, file_name, kind FROM evidence \
+             WHERE pilot_id = $1 AND withdrawn_ms IS NULL ORDER BY uploaded_ms DESC, id DESC",
+        )
+        .bind(pilot_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::new();
+        for row in &rows {
+            let kind: String = row.try_get("kind")?;
+            if kind.parse::<EvidenceKind>().is_err() {
+                out.push(UnknownKindEvidence {
+                    id: row.try_get("id")?,
+                    file_name: row.try_get("file_name")?,
+                    kind,
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// Every evidence row of one kind, over all pilots, with its summary (start-up backfills).
-    pub async fn evidence_of_kind(&self, kind: &str) -> StoreResult<Vec<(EvidenceFile, String)>> {
+    pub async fn evidence_of_kind(
+        &self,
+        kind: EvidenceKind,
+    ) -> StoreResult<Vec<(EvidenceFile, String)>> {
         let sql = format!(
             "SELECT {EVIDENCE_COLUMNS} FROM evidence e LEFT JOIN users u ON u.id = e.uploaded_by \
              WHERE e.kind = $1 ORDER BY e.id"
         );
-        let rows = sqlx::query(&sql).bind(kind).fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|row| {
-                Ok((
-                    evidence_from_row(row)?,
-                    row.try_get::<String, _>("summary")?,
-                ))
-            })
-            .collect()
+        let rows = sqlx::query(&sql)
+            .bind(kind.as_str())
+            .fetch_all(&self.pool)
+            .await?;
+        evidence_with_summaries(&rows)
     }
 
     /// Replaces an evidence row's summary and writes derived rows, replacing rows of the same
@@ -283,7 +335,7 @@ impl Store {
             .bind(sha256)
             .fetch_optional(&self.pool)
             .await?;
-        row.as_ref().map(evidence_from_row).transpose()
+        Ok(row.as_ref().map(evidence_from_row).transpose()?.flatten())
     }
 }
 
@@ -337,9 +389,7 @@ impl Store {
             .bind(pilot_id)
             .fetch_all(&self.pool)
             .await?;
-        rows.iter()
-            .map(|row| Ok((evidence_from_row(row)?, row.try_get("summary")?)))
-            .collect()
+        evidence_with_summaries(&rows)
     }
 
     /// One evidence file of a pilot with its summary, in force or withdrawn.
@@ -357,8 +407,10 @@ impl Store {
             .bind(evidence_id)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|row| Ok((evidence_from_row(&row)?, row.try_get("summary")?)))
-            .transpose()
+        match row {
+            Some(row) => Ok(evidence_with_summaries(std::slice::from_ref(&row))?.pop()),
+            None => Ok(None),
+        }
     }
 
     /// The withdrawals and restorations of a pilot's evidence, in the order they happened.

@@ -3,6 +3,7 @@
 use super::*;
 use crate::ServiceError;
 use crate::Services;
+use crate::model::EvidenceKind;
 use crate::store::traffic::TrafficProfileWrite;
 use engine::demand::{DemandAccumulator, DemandOptions};
 use engine::metrics::{VllmSnapshot, vllm_window};
@@ -153,7 +154,9 @@ pub async fn gateway_sources(
     services: &Services,
     pilot_id: i64,
 ) -> Result<Vec<(EvidenceFile, PathBuf, bool)>, ServiceError> {
-    let mut logs = crate::readable::in_force(&services.store, pilot_id, Some(GATEWAY_LOG)).await?;
+    let mut logs =
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::GatewayLog))
+            .await?;
     logs.sort_by_key(|(file, _)| file.id);
     let mut sources = Vec::with_capacity(logs.len());
     for (file, summary) in logs {
@@ -191,7 +194,9 @@ pub async fn combined_profile(
     pilot_id: i64,
     added: Option<(String, PathBuf, GatewayLogSummary)>,
 ) -> Result<Option<TrafficProfileWrite>, ServiceError> {
-    let stored = crate::readable::in_force(&services.store, pilot_id, Some(GATEWAY_LOG)).await?;
+    let stored =
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::GatewayLog))
+            .await?;
     profile_over(services, stored, added).await
 }
 
@@ -280,7 +285,8 @@ pub async fn checked_scrapes(
 ) -> Result<Vec<ScrapeFile>, ServiceError> {
     let mut scrapes = Vec::new();
     for (evidence, summary) in
-        crate::readable::in_force(&services.store, pilot_id, Some(METRICS_SCRAPE)).await?
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::MetricsScrape))
+            .await?
     {
         let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
         let check = engine::verdict::comparability::check_file(
@@ -414,7 +420,8 @@ pub async fn overview(
         None => (None, 0),
     };
     let mut files = Vec::new();
-    for (evidence, summary) in crate::readable::in_force(store, pilot_id, Some(GATEWAY_LOG)).await?
+    for (evidence, summary) in
+        crate::readable::in_force(store, pilot_id, Some(EvidenceKind::GatewayLog)).await?
     {
         let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
         files.push(GatewayFile {
@@ -494,7 +501,8 @@ pub async fn window(
         ),
     };
     let mut scrapes =
-        crate::readable::in_force(&services.store, pilot_id, Some(METRICS_SCRAPE)).await?;
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::MetricsScrape))
+            .await?;
     scrapes.reverse(); // oldest first
     let find = |id: i64, name: &str| {
         scrapes
@@ -573,7 +581,7 @@ pub async fn seed_demo_traffic(
     crate::evidence::keep_bytes(
         services,
         pilot_id,
-        GATEWAY_LOG,
+        EvidenceKind::GatewayLog,
         "demo-gateway-week.jsonl",
         &bytes,
         &json,

@@ -30,7 +30,7 @@ use desk::ServiceError;
 use desk::auth::{Need, authorise, editable_pilot, visible_pilot};
 use desk::evidence::{CalibrationForm, calibration_settings, duplicate};
 use desk::load_tests::service as load_tests;
-use desk::model::StartupLogSummary;
+use desk::model::{EvidenceKind, StartupLogSummary};
 use desk::quality;
 use desk::store::evidence::{DerivedWrites, NewEvidence};
 use engine::ingest::OperatingPoint;
@@ -158,8 +158,14 @@ pub async fn upload_evidence(
     {
         return Err(duplicate(&file.file_name, &existing).into());
     }
-    let kind = upload.fields.get("kind").cloned().filter(|k| !k.is_empty());
-    let eval_set = if kind.as_deref() == Some(quality::EVAL_RUN) {
+    let kind = match upload.fields.get("kind").filter(|k| !k.is_empty()) {
+        Some(name) => Some(
+            name.parse::<EvidenceKind>()
+                .map_err(|e| ServiceError::invalid(format!("kind: {e}")))?,
+        ),
+        None => None,
+    };
+    let eval_set = if kind == Some(EvidenceKind::EvalRun) {
         Some(
             quality::service::set_for_runs(services, pilot_id)
                 .await?
@@ -182,12 +188,11 @@ pub async fn upload_evidence(
         eval_set: eval_set.as_ref().map(|run_set| run_set.set.clone()),
     };
     let (name, path) = (file.file_name.clone(), file.temp_path.clone());
-    let recognised = tokio::task::spawn_blocking(move || {
-        recognise_with(&name, &path, kind.as_deref(), &settings)
-    })
-    .await
-    .map_err(|_| ServiceError::Internal)?
-    .map_err(|e| ServiceError::invalid(e.0))?;
+    let recognised =
+        tokio::task::spawn_blocking(move || recognise_with(&name, &path, kind, &settings))
+            .await
+            .map_err(|_| ServiceError::Internal)?
+            .map_err(|e| ServiceError::invalid(e.0))?;
     let kind = recognised.kind();
     // What is derived from the file is computed now and written in the same transaction as its
     // row: a failure (or a crash) before the commit leaves the database as it was.
@@ -326,7 +331,7 @@ pub async fn operating_points(
     let evidence = desk::readable::in_force(
         &state.services.store,
         pilot_id,
-        Some(crate::evidence_import::LOAD_TEST),
+        Some(EvidenceKind::LoadTest),
     )
     .await?;
     let mut points = Vec::new();

@@ -587,7 +587,7 @@ async fn load_test_pages_answer_401_redirect_and_404_like_the_rest() {
     assert!(location.contains("error="), "{location}");
     let load_tests = app
         .store
-        .list_evidence(pilot, Some("load_test"))
+        .list_evidence(pilot, Some(desk::model::EvidenceKind::LoadTest))
         .await
         .unwrap();
     assert_eq!(load_tests.len(), 1, "only the demo evidence");
@@ -625,7 +625,7 @@ async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
     }
     let (_, summary) = app
         .store
-        .list_evidence(pilot, Some("load_test"))
+        .list_evidence(pilot, Some(desk::model::EvidenceKind::LoadTest))
         .await
         .unwrap()
         .remove(0);
@@ -680,7 +680,7 @@ async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
     );
     let (_, summary) = app
         .store
-        .list_evidence(pilot, Some("load_test"))
+        .list_evidence(pilot, Some(desk::model::EvidenceKind::LoadTest))
         .await
         .unwrap()
         .remove(0);

@@ -255,7 +255,7 @@ async fn rows_that_do_not_read_are_left_out_and_named_never_a_500() {
         app.store
             .create_evidence(
                 demo,
-                kind,
+                kind.parse().unwrap(),
                 &format!("broken-{kind}.txt"),
                 &format!("{i:064}"),
                 10,
@@ -305,4 +305,45 @@ async fn rows_that_do_not_read_are_left_out_and_named_never_a_500() {
     }
     let page = app.page(&customer, &format!("/pilots/{demo}")).await;
     assert!(!page.contains("could not be read"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_row_of_an_unknown_kind_is_left_out_and_named_never_a_500() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let admin_id = app.store.list_users().await.unwrap()[0].id;
+    let id = app
+        .store
+        .create_evidence(
+            demo,
+            desk::model::EvidenceKind::LoadTest,
+            "from-a-newer-release.bin",
+            &format!("{:064}", 7),
+            10,
+            "{}",
+            admin_id,
+        )
+        .await
+        .unwrap();
+    // What a newer release could have stored: a kind this one does not know.
+    {
+        use sqlx::Connection;
+        sqlx::any::install_default_drivers();
+        let mut db = sqlx::AnyConnection::connect(&app.cli_database_url())
+            .await
+            .unwrap();
+        sqlx::query("UPDATE evidence SET kind = 'sbom' WHERE id = $1")
+            .bind(id)
+            .execute(&mut db)
+            .await
+            .unwrap();
+    }
+    visit_everything(&app, &admin, demo, "unknown kind").await;
+    let page = app.page(&admin, &format!("/pilots/{demo}")).await;
+    assert!(
+        page.contains("could not be read and are left out"),
+        "the pilot page names it"
+    );
+    assert!(page.contains("from-a-newer-release.bin"));
 }
