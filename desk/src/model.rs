@@ -139,6 +139,7 @@ pub struct IssuedToken {
 /// clients and stored rows read as before. A stored row whose kind is none of these is left
 /// out of what the store answers (see `store::evidence`), never a page's error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EvidenceKind {
     /// Load-test results (vllm bench serve, AIPerf, GenAI-Perf, guidellm).

@@ -9,6 +9,7 @@ use std::fmt;
 
 /// A statistic of a distribution. Serde names: `p50`, `p90`, `p95`, `p99`, `mean`, `max`, `rate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Statistic {
     P50,

@@ -47,7 +47,7 @@ pub struct EvidenceUpload {
     /// `load_test`, `vllm_startup_log`, `gateway_log`, `metrics_scrape`, `eval_set`,
     /// `eval_run` or `lm_eval_results`; detected from the content when absent (`eval_set` and
     /// `eval_run` only with this field).
-    kind: Option<String>,
+    kind: Option<EvidenceKind>,
     /// `vllm_startup_log`: catalog model id (default: from the log, then the pilot).
     /// `eval_run`: the model the run used (default: the pilot's).
     model: Option<String>,
@@ -96,7 +96,7 @@ pub struct EvidenceUpload {
 pub struct StoredEvidence {
     pub id: i64,
     /// The kind it was read as.
-    pub kind: String,
+    pub kind: EvidenceKind,
     pub file_name: String,
     /// SHA-256 of the file, hex.
     pub sha256: String,
@@ -295,7 +295,7 @@ pub async fn upload_evidence(
         StatusCode::CREATED,
         Json(StoredEvidence {
             id,
-            kind: kind.to_string(),
+            kind,
             file_name,
             sha256,
             size_bytes,
