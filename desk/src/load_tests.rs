@@ -193,4 +193,6 @@ pub fn normalise_percentile(text: &str) -> Statistic {
 }
 
 #[cfg(feature = "server")]
+pub mod curves;
+#[cfg(feature = "server")]
 pub mod service;

@@ -635,58 +635,33 @@ fn figures() -> Vec<Figure> {
     ]
 }
 
-fn short_scenario(s: &str) -> String {
-    s.strip_prefix("dataset ").unwrap_or(s).to_string()
-}
-
-/// The curves of `runs` (solid) and `baseline` (dashed), one line per scenario and run.
+/// The curves of `runs` (solid) and a comparison's `baseline` (dashed): one line per serving
+/// configuration and scenario, however many files it came in (see [`super::curves`]); in a
+/// comparison each picked run is a line of its own. Each chart shows the plan's marks on its
+/// own metric and percentile.
 pub fn charts(
     runs: &[LoadTestRun],
     baseline: &[LoadTestRun],
     plan: &PlanTargets,
     percentile: Statistic,
 ) -> Vec<Chart> {
-    let several_files = runs.len() + baseline.len() > 1;
-    let mut colours: Vec<String> = Vec::new();
-    let mut colour_of = |scenario: &str| {
-        if let Some(i) = colours.iter().position(|s| s == scenario) {
-            i
-        } else {
-            colours.push(scenario.to_string());
-            colours.len() - 1
-        }
-    };
+    let lines = super::curves::lines(runs, baseline, !baseline.is_empty());
     let mut out = Vec::new();
     for figure in figures() {
-        let mut series = Vec::new();
-        for (dashed, group) in [(false, runs), (true, baseline)] {
-            for run in group {
-                let mut by_scenario: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
-                for p in &run.points {
-                    let (Some(c), Some(v)) = (p.concurrency, (figure.value)(p, percentile)) else {
-                        continue;
-                    };
-                    match by_scenario.iter_mut().find(|(s, _)| *s == p.scenario) {
-                        Some((_, pts)) => pts.push((c, v)),
-                        None => by_scenario.push((p.scenario.clone(), vec![(c, v)])),
-                    }
-                }
-                for (scenario, points) in by_scenario {
-                    let mut name = short_scenario(&scenario);
-                    if dashed {
-                        name = format!("baseline #{}: {name}", run.evidence.id);
-                    } else if several_files {
-                        name = format!("#{}: {name}", run.evidence.id);
-                    }
-                    series.push(CurveSeries {
-                        name,
-                        points,
-                        dashed,
-                        colour: colour_of(&scenario),
-                    });
-                }
-            }
-        }
+        let series: Vec<CurveSeries> = lines
+            .iter()
+            .map(|line| CurveSeries {
+                name: line.name.clone(),
+                points: line
+                    .points
+                    .iter()
+                    .filter_map(|p| Some((p.concurrency?, (figure.value)(p, percentile)?)))
+                    .collect(),
+                dashed: line.baseline,
+                colour: line.colour,
+            })
+            .filter(|s| !s.points.is_empty())
+            .collect();
         if series.is_empty() {
             continue;
         }
@@ -694,7 +669,7 @@ pub fn charts(
             Some(metric) => plan
                 .targets
                 .iter()
-                .filter(|t| t.metric == metric)
+                .filter(|t| t.metric == metric && t.statistic == percentile)
                 .map(|t| Threshold {
                     label: format!("target {}", t.label),
                     value: t.limit_ms,
@@ -759,7 +734,7 @@ fn label(run: &LoadTestRun) -> String {
             "#{} {} · {} at concurrency {}",
             run.evidence.id,
             run.evidence.file_name,
-            short_scenario(&one.scenario),
+            super::curves::scenario_label(&one.scenario),
             one.concurrency
                 .map(|c| format!("{c}"))
                 .unwrap_or_else(|| "–".into())
@@ -800,7 +775,7 @@ fn compare_rows(
                 continue;
             }
             rows.push(CompareRow {
-                scenario: short_scenario(&p.scenario),
+                scenario: super::curves::scenario_label(&p.scenario),
                 concurrency: p.concurrency,
                 figure: match figure.metric {
                     Some(_) => format!("{} {percentile}", figure.title),

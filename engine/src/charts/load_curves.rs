@@ -60,6 +60,9 @@ const LEFT: i32 = 64;
 const RIGHT: i32 = 24;
 const TOP: i32 = 34;
 const LEGEND_ROW: i32 = 20;
+/// Legend names (characters) that fit half the width, and the whole width.
+const LEGEND_HALF: usize = 38;
+const LEGEND_FULL: usize = 80;
 
 /// A "nice" step for about `n` ticks over `0..max`.
 fn nice_step(max: f64, n: f64) -> f64 {
@@ -144,10 +147,110 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// The y axis: linear from 0, or logarithmic when the measured values run so far above the
+/// targets that a linear axis would press the targets and the curve's knee against its floor
+/// (a sweep into overload reaches tens of seconds against a mark of a few hundred ms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum YAxis {
+    Linear {
+        max: f64,
+        step: f64,
+    },
+    /// Decades from `low` to `high` (both powers of ten).
+    Log {
+        low: f64,
+        high: f64,
+    },
+}
+
+impl YAxis {
+    fn for_chart(chart: &CurveChart) -> YAxis {
+        let values: Vec<f64> = chart
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .filter(|y| y.is_finite())
+            .collect();
+        let targets: Vec<f64> = chart
+            .thresholds
+            .iter()
+            .map(|t| t.value)
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .collect();
+        let top = values
+            .iter()
+            .chain(&targets)
+            .copied()
+            .fold(0.0_f64, f64::max);
+        let lowest = values
+            .iter()
+            .chain(&targets)
+            .copied()
+            .fold(f64::INFINITY, f64::min);
+        let highest_target = targets.iter().copied().fold(0.0_f64, f64::max);
+        if highest_target > 0.0 && lowest > 0.0 && top > 5.0 * highest_target {
+            return YAxis::Log {
+                low: 10f64.powf(lowest.log10().floor()),
+                high: 10f64.powf(top.log10().ceil()),
+            };
+        }
+        let span = if top > 0.0 { top * 1.08 } else { 1.0 };
+        let step = nice_step(span, 5.0);
+        YAxis::Linear {
+            max: (span / step).ceil() * step,
+            step,
+        }
+    }
+
+    /// Where `y` lies, 0 (bottom) to 1 (top).
+    fn fraction(self, y: f64) -> f64 {
+        match self {
+            YAxis::Linear { max, .. } => y / max,
+            YAxis::Log { low, high } => {
+                (y.max(low).log10() - low.log10()) / (high.log10() - low.log10())
+            }
+        }
+    }
+
+    /// Grid lines: every step from 0, or 1, 2 and 5 of every decade.
+    fn ticks(self) -> Vec<f64> {
+        match self {
+            YAxis::Linear { max, step } => {
+                let n = (max / step + 0.01).floor() as usize;
+                (0..=n).map(|i| i as f64 * step).collect()
+            }
+            YAxis::Log { low, high } => {
+                let mut ticks = Vec::new();
+                let mut decade = low;
+                while decade <= high * 1.0001 {
+                    for m in [1.0, 2.0, 5.0] {
+                        let v = decade * m;
+                        if v <= high * 1.0001 {
+                            ticks.push(v);
+                        }
+                    }
+                    decade *= 10.0;
+                }
+                ticks
+            }
+        }
+    }
+}
+
 /// The chart as an SVG document.
 pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
-    let legend_rows = chart.series.len().div_ceil(2) as i32;
-    let height = TOP + PLOT_HEIGHT + 38 + legend_rows * LEGEND_ROW + 52;
+    // Two legend columns while every name fits half the width, else one name per row.
+    let columns = if chart
+        .series
+        .iter()
+        .all(|s| s.name.chars().count() <= LEGEND_HALF)
+    {
+        2
+    } else {
+        1
+    };
+    let legend_rows = chart.series.len().div_ceil(columns) as i32;
+    let height = TOP + PLOT_HEIGHT + 38 + legend_rows * LEGEND_ROW + 68;
     let xs: Vec<f64> = {
         let mut xs: Vec<f64> = chart
             .series
@@ -166,21 +269,14 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
         (Some(a), _) => (tx(*a) - 1.0, tx(*a) + 1.0),
         _ => (0.0, 1.0),
     };
-    let y_top = chart
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.1))
-        .chain(chart.thresholds.iter().map(|t| t.value))
-        .filter(|y| y.is_finite())
-        .fold(0.0_f64, f64::max);
-    let step = nice_step(if y_top > 0.0 { y_top * 1.08 } else { 1.0 }, 5.0);
-    let y_max = ((if y_top > 0.0 { y_top * 1.08 } else { 1.0 }) / step).ceil() * step;
+    let y_axis = YAxis::for_chart(chart);
     let plot_w = f64::from(WIDTH - LEFT - RIGHT);
     let pad = 0.04 * plot_w;
     let x_of = |x: f64| {
         LEFT + (pad + (plot_w - 2.0 * pad) * (tx(x) - x_min) / (x_max - x_min)).round() as i32
     };
-    let y_of = |y: f64| TOP + PLOT_HEIGHT - (f64::from(PLOT_HEIGHT) * (y / y_max)).round() as i32;
+    let y_of =
+        |y: f64| TOP + PLOT_HEIGHT - (f64::from(PLOT_HEIGHT) * y_axis.fraction(y)).round() as i32;
 
     let mut svg = String::new();
     {
@@ -190,15 +286,18 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
         let title = TextStyle::from(("sans-serif", 18).into_font()).color(&palette::INK);
         let small = TextStyle::from(("sans-serif", 14).into_font()).color(&palette::INK_SOFT);
         let ink = TextStyle::from(("sans-serif", 14).into_font()).color(&palette::INK);
+        let scale = match y_axis {
+            YAxis::Log { .. } => ", log scale",
+            YAxis::Linear { .. } => "",
+        };
         root.draw(&Text::new(
-            format!("{} ({})", chart.title, chart.y_unit),
+            format!("{} ({}{scale})", chart.title, chart.y_unit),
             (8, 8),
             title,
         ))
         .map_err(chart_error)?;
         // Grid and y ticks.
-        let mut y = 0.0;
-        while y <= y_max + step * 0.01 {
+        for y in y_axis.ticks() {
             let py = y_of(y);
             root.draw(&PathElement::new(
                 vec![(LEFT, py), (WIDTH - RIGHT, py)],
@@ -209,7 +308,6 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
             let w = label.chars().count() as i32 * 7;
             root.draw(&Text::new(label, (LEFT - 6 - w, py - 6), small.clone()))
                 .map_err(chart_error)?;
-            y += step;
         }
         root.draw(&Text::new(
             chart.y_unit.clone(),
@@ -307,8 +405,8 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
         let legend_top = base + 42;
         for (i, s) in chart.series.iter().enumerate() {
             let colour = SERIES_COLOURS[s.colour % SERIES_COLOURS.len()];
-            let col = (i % 2) as i32;
-            let row = (i / 2) as i32;
+            let col = (i % columns) as i32;
+            let row = (i / columns) as i32;
             let x = LEFT + col * ((WIDTH - LEFT) / 2);
             let y = legend_top + row * LEGEND_ROW;
             if s.dashed {
@@ -326,12 +424,26 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
                 ))
                 .map_err(chart_error)?;
             }
-            let name: String = s.name.chars().take(40).collect();
+            let name: String = if s.name.chars().count() > LEGEND_FULL {
+                let mut cut: String = s.name.chars().take(LEGEND_FULL - 1).collect();
+                cut.push('…');
+                cut
+            } else {
+                s.name.clone()
+            };
             root.draw(&Text::new(name, (x + 30, y), ink.clone()))
                 .map_err(chart_error)?;
         }
         let foot_y = legend_top + legend_rows * LEGEND_ROW + 4;
-        for (i, line) in wrap(&chart.footnote, 96).into_iter().take(3).enumerate() {
+        let footnote = match y_axis {
+            YAxis::Log { .. } => format!(
+                "{} The y axis is logarithmic: the measured values reach more than five times \
+                 the highest target, and a linear axis would flatten the curve near it.",
+                chart.footnote
+            ),
+            YAxis::Linear { .. } => chart.footnote.clone(),
+        };
+        for (i, line) in wrap(&footnote, 96).into_iter().take(4).enumerate() {
             root.draw(&Text::new(line, (8, foot_y + 16 * i as i32), small.clone()))
                 .map_err(chart_error)?;
         }
@@ -396,6 +508,32 @@ mod tests {
         // 34 + 230 − 129 = 135.
         let svg = load_curve_chart(&chart()).unwrap();
         assert!(svg.contains("stroke=\"#B42318\" stroke-width=\"2\" points=\"64,135 "));
+    }
+
+    #[test]
+    fn values_far_above_the_target_switch_to_a_log_axis_that_keeps_the_target_in_view() {
+        let mut c = chart();
+        c.series[0].points = vec![(16.0, 120.0), (128.0, 900.0), (768.0, 40_000.0)];
+        c.series.truncate(1);
+        c.thresholds[0].value = 600.0;
+        let axis = YAxis::for_chart(&c);
+        assert_eq!(
+            axis,
+            YAxis::Log {
+                low: 100.0,
+                high: 100_000.0
+            }
+        );
+        // The target sits well inside the plot, not pressed to its floor.
+        let target = axis.fraction(600.0);
+        assert!((0.2..0.4).contains(&target), "{target}");
+        let svg = load_curve_chart(&c).unwrap();
+        assert!(svg.contains("TTFT p95 vs concurrency (ms, log scale)"));
+        assert!(svg.contains("logarithmic"), "the footnote says so");
+        assert!(svg.contains("\n50,000\n</text>") || svg.contains("\n50000\n</text>"));
+        // Near the target, a linear axis stays.
+        c.series[0].points = vec![(16.0, 120.0), (128.0, 900.0)];
+        assert!(matches!(YAxis::for_chart(&c), YAxis::Linear { .. }));
     }
 
     #[test]

@@ -146,9 +146,17 @@ async fn the_demo_pilot_shows_the_reports_curves_goodput_and_capacity() {
     // Hydration markers (`<!>`, from the erased component views) sit between a cell's text and
     // its closing tag; they are not content.
     let html = html.text().await.unwrap().replace("<!>", "");
+    // The demo plan's marks are on p99: the p95 charts draw no target, the p99 ones do.
+    assert!(!html.contains("target TTFT p99 ≤ 450 ms"));
+    let p99 = app
+        .page(&admin, &format!("/pilots/{pilot}/load-tests?p=p99"))
+        .await;
+    assert!(
+        p99.contains("target TTFT p99 ≤ 450 ms"),
+        "the p99 mark on the p99 chart"
+    );
     for text in [
         "TTFT p95 vs concurrency (ms)",
-        "target TTFT p99 ≤ 450 ms",
         "every target holds up to concurrency 4; missed at 8",
         "Measured at the client (the load generator)",
         "<td class=\"num\">572</td>",
@@ -697,4 +705,117 @@ async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
         .await
         .unwrap();
     assert_eq!(filled, 0);
+}
+
+/// A sweep uploaded as one file per concurrency (AIPerf writes a folder per level) is one curve,
+/// named by its scenario rather than a dataset path; each percentile's chart shows only the
+/// marks on that percentile; a curve running far past its target gets a log axis that keeps the
+/// target in view; and the report draws the very same chart, colours included.
+#[tokio::test]
+async fn a_sweep_in_one_file_per_concurrency_is_one_curve_and_the_report_draws_it_alike() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = token(&app, &admin).await;
+    let pilot = app.demo_pilot.unwrap();
+    // Withdraw the demo's own load test, so the sweep is the pilot's only one.
+    let register: Value = client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    for file in register["files"].as_array().unwrap() {
+        if file["kind"] == "load_test" {
+            let response = client()
+                .post(app.url(&format!(
+                    "/api/v1/pilots/{pilot}/evidence/{}/withdraw",
+                    file["id"]
+                )))
+                .bearer_auth(&token)
+                .json(&serde_json::json!({ "reason": "only the sweep" }))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::OK);
+        }
+    }
+    let context = [
+        ("engine", "vLLM"),
+        ("engine_version", "0.11.0"),
+        ("gpu", "NVIDIA L40S"),
+        ("gpu_count", "2"),
+        ("tp", "2"),
+    ];
+    for level in [16, 128, 768] {
+        let path =
+            format!("akamaslabs-aiperf-sweep/concurrency_{level}/profile_export_aiperf.json");
+        let response = upload(
+            &app,
+            &token,
+            pilot,
+            "profile_export_aiperf.json",
+            fixture(&path),
+            &context,
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::CREATED, "{path}");
+    }
+    let chart = |view: &Value, id: &str| -> String {
+        view["charts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .and_then(|c| c["svg"].as_str())
+            .unwrap_or_else(|| panic!("no {id} chart"))
+            .to_string()
+    };
+    let p95 = view(&app, &admin, pilot).await;
+    let ttft95 = chart(&p95, "ttft");
+    assert_eq!(
+        ttft95.matches("inputs-qwen3-4b").count(),
+        1,
+        "one line, one legend entry"
+    );
+    assert!(!ttft95.contains("/benchmarks"), "no dataset path");
+    assert_eq!(
+        ttft95.matches("<circle").count(),
+        3,
+        "three levels on one line"
+    );
+    assert!(
+        !ttft95.contains("target"),
+        "the demo plan's marks are on p99, not p95"
+    );
+    let p99 = app
+        .call_ok(
+            &admin,
+            "get_load_tests",
+            &[("pilot_id", &pilot.to_string()), ("percentile", "p99")],
+        )
+        .await;
+    let ttft99 = chart(&p99, "ttft");
+    assert!(
+        ttft99.contains("target TTFT p99 ≤ 450 ms"),
+        "the p99 mark on the p99 chart"
+    );
+    assert!(
+        ttft99.contains("(ms, log scale)"),
+        "40 s at 768 against 450 ms"
+    );
+    let report = admin
+        .get(app.url(&format!("/pilots/{pilot}/report.html")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        report.contains(&ttft99),
+        "the report draws the page's p99 chart alike"
+    );
 }
