@@ -117,13 +117,24 @@ async fn load_test_models(
         .collect())
 }
 
+/// One load-test run with what its file states about the model, and the file's check against
+/// the pilot: kept together so no reader can pair a run with another run's models or check.
+#[derive(Clone, Debug)]
+pub struct CheckedRun {
+    pub run: LoadTestRun,
+    /// The models the file states (the first is the one its points are graded as).
+    pub models: Vec<String>,
+    pub check: FileCheck,
+}
+
 /// Everything the verdict reads, gathered once (the report reuses it).
 pub struct PilotEvidence {
     pub plan: Option<PlanVersion>,
     pub versions: Vec<PlanVersion>,
     /// The same versions as the store keeps them (who wrote and approved them).
     pub records: Vec<crate::plans::PlanVersionRecord>,
-    pub runs: Vec<LoadTestRun>,
+    /// The load-test runs, each with its file's models and check.
+    pub runs: Vec<CheckedRun>,
     pub profile: Option<(DemandProfile, i64)>,
     pub quality: Option<crate::quality::QualityReport>,
     /// Which precisions passed the quality gate and which one was decided.
@@ -136,10 +147,6 @@ pub struct PilotEvidence {
     pub limit_notes: Vec<String>,
     /// The pilot's model and GPU, which every file is checked against.
     pub identity: PilotIdentity,
-    /// Each load-test run's models as the file states them, and its check (parallel to
-    /// `runs`).
-    pub run_models: Vec<Vec<String>>,
-    pub run_checks: Vec<FileCheck>,
     /// The gateway log's check.
     pub profile_check: FileCheck,
     /// The scrapes with their checks, in the order taken.
@@ -164,18 +171,13 @@ impl PilotEvidence {
     pub fn load_points(&self) -> Vec<LoadPoint> {
         self.runs
             .iter()
-            .enumerate()
-            .flat_map(|(i, run)| {
-                let model = self
-                    .run_models
-                    .get(i)
-                    .and_then(|m| m.first())
-                    .cloned()
-                    .unwrap_or_default();
-                let check = self.run_checks.get(i).cloned().unwrap_or_default();
-                run.points
+            .flat_map(|checked| {
+                let model = checked.models.first().cloned().unwrap_or_default();
+                checked
+                    .run
+                    .points
                     .iter()
-                    .map(move |p| load_point(run, p, &model, &check))
+                    .map(move |p| load_point(&checked.run, p, &model, &checked.check))
                     .collect::<Vec<_>>()
             })
             .collect()
@@ -185,9 +187,8 @@ impl PilotEvidence {
     pub fn comparable_runs(&self) -> Vec<&LoadTestRun> {
         self.runs
             .iter()
-            .zip(&self.run_checks)
-            .filter(|(_, c)| c.is_comparable())
-            .map(|(r, _)| r)
+            .filter(|checked| checked.check.is_comparable())
+            .map(|checked| &checked.run)
             .collect()
     }
 
@@ -275,22 +276,21 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
     let targets = crate::load_tests::service::plan_targets(services, pilot_id).await?;
     let runs = crate::load_tests::service::load_runs(services, pilot_id, &targets).await?;
     let stated = load_test_models(services, pilot_id, &runs).await?;
-    let mut run_models = Vec::new();
-    let mut run_checks = Vec::new();
+    let mut checked_runs = Vec::with_capacity(runs.len());
     let mut speculative = Vec::new();
-    for (run, (models, spec)) in runs.iter().zip(stated) {
+    for (run, (models, spec)) in runs.into_iter().zip(stated) {
         let context = run.run_context.clone().unwrap_or_default();
-        run_checks.push(check_file(
+        let check = check_file(
             &identity,
             &format!("the load test {}", run.evidence.file_name),
             &models,
             context.gpu.as_deref(),
             true,
-        ));
-        run_models.push(models);
+        );
         if let Some(spec) = spec {
             speculative.push(format!("the load test {}: {spec}", run.evidence.file_name));
         }
+        checked_runs.push(CheckedRun { run, models, check });
     }
     let profile = store.traffic_profile(pilot_id).await?.and_then(|stored| {
         crate::readable::profile(pilot_id, &stored.profile_json).map(|p| (p, stored.computed_ms))
@@ -368,7 +368,7 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
         plan,
         versions,
         records,
-        runs,
+        runs: checked_runs,
         profile,
         quality,
         decision,
@@ -376,8 +376,6 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
         alarms,
         limit_notes: limits.notes,
         identity,
-        run_models,
-        run_checks,
         profile_check,
         scrapes,
         startup_logs,

@@ -319,7 +319,11 @@ fn assemble(
             .map(|(p, _)| demand_charts(p))
             .unwrap_or_default(),
         load_charts: load_charts(evidence),
-        load_tables: evidence.runs.iter().map(|r| load_table(r, lang)).collect(),
+        load_tables: evidence
+            .runs
+            .iter()
+            .map(|checked| load_table(&checked.run, lang))
+            .collect(),
         quality_table,
         precision_decision,
         flips,
@@ -549,7 +553,8 @@ fn load_charts(evidence: &PilotEvidence) -> Vec<ReportChart> {
         targets,
         note: String::new(),
     };
-    crate::load_tests::service::charts(&evidence.runs, &[], &plan, engine::plan::Statistic::P99)
+    let runs: Vec<LoadTestRun> = evidence.runs.iter().map(|c| c.run.clone()).collect();
+    crate::load_tests::service::charts(&runs, &[], &plan, engine::plan::Statistic::P99)
         .into_iter()
         .map(|c| ReportChart {
             title: c.title,
@@ -791,7 +796,11 @@ fn evidence_table(
     let rows = files
         .iter()
         .map(|(file, entry)| {
-            let run = evidence.runs.iter().find(|r| r.evidence.id == file.id);
+            let run = evidence
+                .runs
+                .iter()
+                .map(|checked| &checked.run)
+                .find(|r| r.evidence.id == file.id);
             let tool = run
                 .map(|r| {
                     format!(

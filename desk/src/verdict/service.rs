@@ -139,10 +139,10 @@ fn warnings(evidence: &PilotEvidence, plan: Option<&PlanContent>) -> Vec<Verdict
             unstated.push(format!("{name}: {}", check.caveats.join(", ")));
         }
     };
-    for (run, check) in evidence.runs.iter().zip(&evidence.run_checks) {
+    for checked in &evidence.runs {
         note_file(
-            format!("load test {}", run.evidence.file_name),
-            check,
+            format!("load test {}", checked.run.evidence.file_name),
+            &checked.check,
             "load-tests",
         );
     }
@@ -256,7 +256,7 @@ fn warnings(evidence: &PilotEvidence, plan: Option<&PlanContent>) -> Vec<Verdict
         let spreads: Vec<Option<SpreadState>> = evidence
             .runs
             .iter()
-            .flat_map(|run| run.points.iter().map(|p| p.spread))
+            .flat_map(|checked| checked.run.points.iter().map(|p| p.spread))
             .collect();
         for index in planned_peak_indices(&load_points, peak) {
             if matches!(spreads[index], Some(SpreadState::Saturated))
@@ -287,7 +287,7 @@ fn warnings(evidence: &PilotEvidence, plan: Option<&PlanContent>) -> Vec<Verdict
     let first_evidence = evidence
         .runs
         .iter()
-        .map(|r| r.evidence.uploaded_ms)
+        .map(|checked| checked.run.evidence.uploaded_ms)
         .chain(evidence.profile.as_ref().map(|(_, at)| *at))
         .min();
     if let Some(at) = first_evidence {
