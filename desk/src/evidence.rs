@@ -33,43 +33,38 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
-/// Keeps `bytes` as an evidence file (unless already kept) and records the row.
+/// An evidence file to keep: its bytes, what it is and the summary its row records.
+#[derive(Clone, Copy, Debug)]
+pub struct EvidenceBytes<'a> {
+    pub pilot_id: i64,
+    pub kind: EvidenceKind,
+    pub file_name: &'a str,
+    pub bytes: &'a [u8],
+    pub summary_json: &'a str,
+    pub uploaded_by: i64,
+}
+
+/// Keeps `file.bytes` as an evidence file (unless already kept) and records the row.
 /// When the row cannot be written the file is removed again if this call created it.
-pub async fn keep_bytes(
+pub async fn keep_bytes(services: &Services, file: EvidenceBytes<'_>) -> Result<i64, ServiceError> {
+    keep_bytes_with(services, file, DerivedWrites::default()).await
+}
+
+/// [`keep_bytes`] with what was derived from the file, written in the same transaction as
+/// its row.
+pub async fn keep_bytes_with(
     services: &Services,
-    pilot_id: i64,
-    kind: EvidenceKind,
-    file_name: &str,
-    bytes: &[u8],
-    summary_json: &str,
-    uploaded_by: i64,
+    file: EvidenceBytes<'_>,
+    derived: DerivedWrites,
 ) -> Result<i64, ServiceError> {
-    keep_bytes_with(
-        services,
+    let EvidenceBytes {
         pilot_id,
         kind,
         file_name,
         bytes,
         summary_json,
         uploaded_by,
-        DerivedWrites::default(),
-    )
-    .await
-}
-
-/// [`keep_bytes`] with what was derived from the file, written in the same transaction as
-/// its row.
-#[allow(clippy::too_many_arguments)]
-pub async fn keep_bytes_with(
-    services: &Services,
-    pilot_id: i64,
-    kind: EvidenceKind,
-    file_name: &str,
-    bytes: &[u8],
-    summary_json: &str,
-    uploaded_by: i64,
-    derived: DerivedWrites,
-) -> Result<i64, ServiceError> {
+    } = file;
     let sha = sha256_hex(bytes);
     if let Some(existing) = services.store.evidence_by_hash(pilot_id, &sha).await? {
         return Err(duplicate(file_name, &existing));

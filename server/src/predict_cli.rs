@@ -527,12 +527,14 @@ fn predict_elsewhere(
     let cards = e.cards.unwrap_or(e.tp * e.pp);
     let predicted = engine::twin::predict_configuration(
         twin,
-        &model,
-        &measured,
-        &target,
-        cards,
-        engine::sizing::MemoryModel::Planning,
-        e.context,
+        &engine::twin::OtherConfiguration {
+            model: &model,
+            measured: &measured,
+            target: &target,
+            cards,
+            memory_model: engine::sizing::MemoryModel::Planning,
+            context_tokens: e.context,
+        },
         question,
     )
     .map_err(|error| anyhow::anyhow!("--gpu {gpu}: {error}"))?;

@@ -36,7 +36,8 @@ pub async fn add_startup_log(
     use crate::model::{EvidenceKind, StartupLogSummary};
     use crate::server::auth::{Need, editable_pilot, require};
     use crate::server::evidence::{
-        CalibrationForm, MAX_STARTUP_LOG_BYTES, calibration_settings, keep_bytes, read_startup_log,
+        CalibrationForm, EvidenceBytes, MAX_STARTUP_LOG_BYTES, calibration_settings, keep_bytes,
+        read_startup_log,
     };
     crate::server::respond(
         async move {
@@ -69,12 +70,14 @@ pub async fn add_startup_log(
             );
             Ok(keep_bytes(
                 &services,
-                pilot_id,
-                EvidenceKind::VllmStartupLog,
-                &name,
-                log_text.as_bytes(),
-                &summary,
-                user.id,
+                EvidenceBytes {
+                    pilot_id,
+                    kind: EvidenceKind::VllmStartupLog,
+                    file_name: &name,
+                    bytes: log_text.as_bytes(),
+                    summary_json: &summary,
+                    uploaded_by: user.id,
+                },
             )
             .await?)
         }

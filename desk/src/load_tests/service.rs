@@ -138,12 +138,14 @@ pub async fn seed_demo_load_test(
     let (summary, derived) = prepare(services, pilot_id, import, context).await?;
     crate::evidence::keep_bytes_with(
         services,
-        pilot_id,
-        EvidenceKind::LoadTest,
-        demo::FILE_NAME,
-        &bytes,
-        &summary.to_string(),
-        uploaded_by,
+        crate::evidence::EvidenceBytes {
+            pilot_id,
+            kind: EvidenceKind::LoadTest,
+            file_name: demo::FILE_NAME,
+            bytes: &bytes,
+            summary_json: &summary.to_string(),
+            uploaded_by,
+        },
         derived,
     )
     .await

@@ -176,20 +176,36 @@ pub fn stored_run(set: Option<&RunSet>, run: EvalRun) -> StoredEvalRun {
     }
 }
 
+/// An evidence file just stored, as [`after_upload`] reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct QualityUpload<'a> {
+    pub pilot_id: i64,
+    pub kind: EvidenceKind,
+    pub evidence_id: i64,
+    pub file_name: &'a str,
+    pub summary_json: &'a str,
+    /// The set a run was read against.
+    pub run_set: Option<&'a RunSet>,
+    /// Who uploaded it.
+    pub user_id: i64,
+}
+
 /// What an uploaded quality file does besides being evidence: a set file becomes the open
 /// draft version (a new version, or replacing the open draft); a run read against a draft
 /// approves (freezes) it. Returns a note for the uploader.
-#[allow(clippy::too_many_arguments)]
 pub async fn after_upload(
     services: &Services,
-    pilot_id: i64,
-    kind: EvidenceKind,
-    evidence_id: i64,
-    file_name: &str,
-    summary_json: &str,
-    run_set: Option<&RunSet>,
-    user_id: i64,
+    upload: &QualityUpload<'_>,
 ) -> Result<Option<String>, ServiceError> {
+    let QualityUpload {
+        pilot_id,
+        kind,
+        evidence_id,
+        file_name,
+        summary_json,
+        run_set,
+        user_id,
+    } = *upload;
     match kind {
         EvidenceKind::EvalSet => {
             let set: EvalSet = serde_json::from_str(summary_json).map_err(internal)?;
@@ -614,23 +630,27 @@ pub async fn store_set(
     let summary = serde_json::to_string(&set).map_err(internal)?;
     let id = crate::evidence::keep_bytes(
         services,
-        pilot_id,
-        EvidenceKind::EvalSet,
-        file_name,
-        text.as_bytes(),
-        &summary,
-        uploaded_by,
+        crate::evidence::EvidenceBytes {
+            pilot_id,
+            kind: EvidenceKind::EvalSet,
+            file_name,
+            bytes: text.as_bytes(),
+            summary_json: &summary,
+            uploaded_by,
+        },
     )
     .await?;
     after_upload(
         services,
-        pilot_id,
-        EvidenceKind::EvalSet,
-        id,
-        file_name,
-        &summary,
-        None,
-        uploaded_by,
+        &QualityUpload {
+            pilot_id,
+            kind: EvidenceKind::EvalSet,
+            evidence_id: id,
+            file_name,
+            summary_json: &summary,
+            run_set: None,
+            user_id: uploaded_by,
+        },
     )
     .await?;
     Ok(id)
@@ -659,23 +679,27 @@ pub async fn store_run(
     let summary = serde_json::to_string(&stored).map_err(internal)?;
     let id = crate::evidence::keep_bytes(
         services,
-        pilot_id,
-        EvidenceKind::EvalRun,
-        file_name,
-        text.as_bytes(),
-        &summary,
-        uploaded_by,
+        crate::evidence::EvidenceBytes {
+            pilot_id,
+            kind: EvidenceKind::EvalRun,
+            file_name,
+            bytes: text.as_bytes(),
+            summary_json: &summary,
+            uploaded_by,
+        },
     )
     .await?;
     after_upload(
         services,
-        pilot_id,
-        EvidenceKind::EvalRun,
-        id,
-        file_name,
-        &summary,
-        Some(&run_set),
-        uploaded_by,
+        &QualityUpload {
+            pilot_id,
+            kind: EvidenceKind::EvalRun,
+            evidence_id: id,
+            file_name,
+            summary_json: &summary,
+            run_set: Some(&run_set),
+            user_id: uploaded_by,
+        },
     )
     .await?;
     Ok(id)

@@ -150,7 +150,6 @@ pub struct Rendered {
 
 /// Renders pilot `pilot`'s report as HTML (`pdf = false`) or PDF and records the export.
 /// `exported_by` is the user (none for the CLI or a share link), `via` is `web`, `cli` or `share`.
-#[allow(clippy::too_many_arguments)]
 pub async fn export(
     services: &crate::Services,
     pilot: crate::model::Pilot,

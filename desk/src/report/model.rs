@@ -190,7 +190,6 @@ fn warning_fact(w: &VerdictWarning) -> Fact {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn assemble(
     pilot: &Pilot,
     evidence: &PilotEvidence,

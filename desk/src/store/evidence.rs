@@ -94,30 +94,9 @@ const REPLACE_DERIVED: &str = "INSERT INTO evidence_derived (evidence_id, name, 
 impl Store {
     /// Records an evidence file; the same content twice on one pilot is a conflict naming the
     /// earlier upload.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn create_evidence(
-        &self,
-        pilot_id: i64,
-        kind: EvidenceKind,
-        file_name: &str,
-        sha256: &str,
-        size_bytes: i64,
-        summary_json: &str,
-        uploaded_by: i64,
-    ) -> StoreResult<i64> {
-        self.create_evidence_with(
-            NewEvidence {
-                pilot_id,
-                kind,
-                file_name,
-                sha256,
-                size_bytes,
-                summary_json,
-                uploaded_by,
-            },
-            DerivedWrites::default(),
-        )
-        .await
+    pub async fn create_evidence(&self, new: NewEvidence<'_>) -> StoreResult<i64> {
+        self.create_evidence_with(new, DerivedWrites::default())
+            .await
     }
 
     /// Records an evidence file and what was derived from it in one transaction: both are

@@ -80,7 +80,6 @@ impl Store {
     }
 
     /// Creates a share link; `token_hash` is the SHA-256 of the token handed out.
-    #[allow(clippy::too_many_arguments)]
     pub async fn create_share_link(
         &self,
         pilot_id: i64,

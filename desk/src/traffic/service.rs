@@ -580,12 +580,14 @@ pub async fn seed_demo_traffic(
     let json = serde_json::to_string(&summary).map_err(internal)?;
     crate::evidence::keep_bytes(
         services,
-        pilot_id,
-        EvidenceKind::GatewayLog,
-        "demo-gateway-week.jsonl",
-        &bytes,
-        &json,
-        uploaded_by,
+        crate::evidence::EvidenceBytes {
+            pilot_id,
+            kind: EvidenceKind::GatewayLog,
+            file_name: "demo-gateway-week.jsonl",
+            bytes: &bytes,
+            summary_json: &json,
+            uploaded_by,
+        },
     )
     .await?;
     refresh_profile(services, pilot_id).await

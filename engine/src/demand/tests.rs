@@ -29,15 +29,13 @@ macro_rules! assert_close {
     };
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A gateway record of request `id` to `model`: `(start, first token, end)` in seconds after
+/// [`T0`] and `(prompt, answer)` tokens.
 fn rec(
     id: &str,
     model: &str,
-    start_s: f64,
-    first_s: Option<f64>,
-    end_s: f64,
-    prompt: u32,
-    answer: u32,
+    (start_s, first_s, end_s): (f64, Option<f64>, f64),
+    (prompt, answer): (u32, u32),
     status: RequestStatus,
     finish: Option<&str>,
 ) -> GatewayRecord {
@@ -59,40 +57,45 @@ fn rec(
 fn hand_log() -> Vec<GatewayRecord> {
     use RequestStatus::*;
     vec![
-        rec("a", "qwen", 0.0, Some(0.5), 10.0, 100, 20, Ok, Some("stop")),
         rec(
-            "b",
+            "a",
             "qwen",
-            2.0,
-            Some(2.2),
-            5.0,
-            300,
-            10,
-            Ok,
-            Some("length"),
-        ),
-        rec("c", "qwen", 4.0, Some(4.4), 8.0, 200, 5, Ok, Some("stop")),
-        rec("d", "qwen", 3598.0, None, 3604.0, 0, 0, Error, None),
-        rec(
-            "e",
-            "llama",
-            3700.0,
-            Some(3700.1),
-            3701.1,
-            400,
-            11,
+            (0.0, Some(0.5), 10.0),
+            (100, 20),
             Ok,
             Some("stop"),
         ),
-        rec("f", "qwen", 3700.5, None, 3760.5, 0, 0, Timeout, None),
+        rec(
+            "b",
+            "qwen",
+            (2.0, Some(2.2), 5.0),
+            (300, 10),
+            Ok,
+            Some("length"),
+        ),
+        rec(
+            "c",
+            "qwen",
+            (4.0, Some(4.4), 8.0),
+            (200, 5),
+            Ok,
+            Some("stop"),
+        ),
+        rec("d", "qwen", (3598.0, None, 3604.0), (0, 0), Error, None),
+        rec(
+            "e",
+            "llama",
+            (3700.0, Some(3700.1), 3701.1),
+            (400, 11),
+            Ok,
+            Some("stop"),
+        ),
+        rec("f", "qwen", (3700.5, None, 3760.5), (0, 0), Timeout, None),
         rec(
             "g",
             "qwen",
-            7300.0,
-            Some(7300.2),
-            7301.0,
-            10,
-            3,
+            (7300.0, Some(7300.2), 7301.0),
+            (10, 3),
             Cancelled,
             None,
         ),

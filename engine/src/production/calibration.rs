@@ -24,7 +24,7 @@
 //! instead ([`super::capacity_plan`]), from the configuration the factors name.
 
 use crate::sizing::decode::{
-    EfficiencyFactor, SpeedCalibration, topology_decode_ceiling_tokens_per_s,
+    EfficiencyFactor, MeasuredSpeed, SpeedCalibration, topology_decode_ceiling_tokens_per_s,
 };
 use crate::sizing::gpu::{GpuSpec, gpu_by_name};
 use crate::sizing::weights::decode_read_gb_per_token;
@@ -164,17 +164,17 @@ pub fn calibrate(
                 String::new()
             }
         );
-        match EfficiencyFactor::new(
-            &gpu.id,
-            &gpu.name,
+        match EfficiencyFactor::new(MeasuredSpeed {
+            gpu_id: &gpu.id,
+            gpu_name: &gpu.name,
             tp,
             pp,
             precision,
-            (measured * 10.0).round() / 10.0,
-            ceiling,
+            measured_tokens_per_s: (measured * 10.0).round() / 10.0,
+            ceiling_tokens_per_s: ceiling,
             concurrency,
-            &source,
-        ) {
+            source: &source,
+        }) {
             Some(factor) => out.speed.factors.push(factor),
             None => out
                 .notes

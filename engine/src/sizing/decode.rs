@@ -81,21 +81,41 @@ pub struct EfficiencyFactor {
     pub source: String,
 }
 
+/// A per-stream speed measured on one configuration, with that configuration's ceiling: what
+/// an [`EfficiencyFactor`] is made from.
+#[derive(Clone, Copy, Debug)]
+pub struct MeasuredSpeed<'a> {
+    /// Catalog id of the GPU measured on.
+    pub gpu_id: &'a str,
+    pub gpu_name: &'a str,
+    pub tp: u32,
+    pub pp: u32,
+    pub precision: WeightPrecision,
+    /// Per-stream output tokens/s measured, tok/s.
+    pub measured_tokens_per_s: f64,
+    /// The configuration's decode ceiling, tok/s.
+    pub ceiling_tokens_per_s: f64,
+    /// Concurrency of the point measured.
+    pub concurrency: f64,
+    /// Where it was measured, for people.
+    pub source: &'a str,
+}
+
 impl EfficiencyFactor {
     /// A factor from a measured speed and the configuration's ceiling; `None` unless both are
     /// positive and finite.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        gpu_id: &str,
-        gpu_name: &str,
-        tp: u32,
-        pp: u32,
-        precision: WeightPrecision,
-        measured_tokens_per_s: f64,
-        ceiling_tokens_per_s: f64,
-        concurrency: f64,
-        source: &str,
-    ) -> Option<EfficiencyFactor> {
+    pub fn new(speed: MeasuredSpeed<'_>) -> Option<EfficiencyFactor> {
+        let MeasuredSpeed {
+            gpu_id,
+            gpu_name,
+            tp,
+            pp,
+            precision,
+            measured_tokens_per_s,
+            ceiling_tokens_per_s,
+            concurrency,
+            source,
+        } = speed;
         let valid = |v: f64| v.is_finite() && v > 0.0;
         (valid(measured_tokens_per_s) && valid(ceiling_tokens_per_s)).then(|| EfficiencyFactor {
             gpu_id: gpu_id.to_string(),
@@ -285,17 +305,17 @@ mod tests {
         // ceiling 4 × 900 ÷ 14.1 = 255.3 tok/s; 34.5 tok/s per stream at concurrency 1.
         let ceiling = decode_ceiling_tokens_per_s(900.0, 14.1, 4);
         assert_eq!(ceiling, 255.3);
-        EfficiencyFactor::new(
-            "v100-sxm2-16gb",
-            "Tesla V100-SXM2-16GB",
-            4,
-            1,
-            WeightPrecision::Fp16,
-            34.5,
-            ceiling,
-            1.0,
-            "vllm bench serve, run.jsonl, concurrency 1",
-        )
+        EfficiencyFactor::new(MeasuredSpeed {
+            gpu_id: "v100-sxm2-16gb",
+            gpu_name: "Tesla V100-SXM2-16GB",
+            tp: 4,
+            pp: 1,
+            precision: WeightPrecision::Fp16,
+            measured_tokens_per_s: 34.5,
+            ceiling_tokens_per_s: ceiling,
+            concurrency: 1.0,
+            source: "vllm bench serve, run.jsonl, concurrency 1",
+        })
         .unwrap()
     }
 
@@ -305,8 +325,18 @@ mod tests {
         assert!((f.factor - 0.1351).abs() < 1e-4, "{}", f.factor);
         assert_eq!(f.configuration(), "4 × Tesla V100-SXM2-16GB (TP=4), FP16");
         assert!(
-            EfficiencyFactor::new("x", "x", 1, 1, WeightPrecision::Fp16, 0.0, 10.0, 1.0, "")
-                .is_none()
+            EfficiencyFactor::new(MeasuredSpeed {
+                gpu_id: "x",
+                gpu_name: "x",
+                tp: 1,
+                pp: 1,
+                precision: WeightPrecision::Fp16,
+                measured_tokens_per_s: 0.0,
+                ceiling_tokens_per_s: 10.0,
+                concurrency: 1.0,
+                source: "",
+            })
+            .is_none()
         );
     }
 

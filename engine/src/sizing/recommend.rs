@@ -748,17 +748,17 @@ mod tests {
         // Calibrated on the pilot's own load test: 34.5 tok/s at concurrency 1 = 0.135 of it.
         options.speed = SpeedCalibration {
             factors: vec![
-                EfficiencyFactor::new(
-                    "v100-sxm2-16gb",
-                    "Tesla V100-SXM2-16GB",
-                    4,
-                    1,
-                    WeightPrecision::Fp16,
-                    34.5,
-                    255.3,
-                    1.0,
-                    "vllm bench serve, demo.jsonl, concurrency 1",
-                )
+                EfficiencyFactor::new(crate::sizing::decode::MeasuredSpeed {
+                    gpu_id: "v100-sxm2-16gb",
+                    gpu_name: "Tesla V100-SXM2-16GB",
+                    tp: 4,
+                    pp: 1,
+                    precision: WeightPrecision::Fp16,
+                    measured_tokens_per_s: 34.5,
+                    ceiling_tokens_per_s: 255.3,
+                    concurrency: 1.0,
+                    source: "vllm bench serve, demo.jsonl, concurrency 1",
+                })
                 .unwrap(),
             ],
         };

@@ -57,7 +57,7 @@ pub use arrivals::{
 pub use backtest::{Backtest, BacktestComparison, BacktestPoint, backtest};
 pub use evidence::{Configuration, MeasuredPoint, ReportedPercentiles, configurations};
 pub use fit::{FitOptions, fit, fit_with};
-pub use other_configuration::{ConfigurationPrediction, predict_configuration};
+pub use other_configuration::{ConfigurationPrediction, OtherConfiguration, predict_configuration};
 pub use predict::{Basis, Prediction, Question, predict, predict_with};
 pub use serving_limits::ServingLimits;
 pub use simulate::{RequestOutcome, Simulation, SimulationOptions, simulate};

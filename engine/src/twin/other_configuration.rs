@@ -54,18 +54,37 @@ pub fn per_copy(question: &Question, copies: u32) -> Question {
     }
 }
 
-/// Predicts `question` (all cards together) on `cards` cards of `target`, from `twin` fitted on
-/// `measured` running `model` with sessions of `context_tokens`.
+/// The configuration asked about, and the one the twin was fitted on.
+#[derive(Clone, Copy, Debug)]
+pub struct OtherConfiguration<'a> {
+    /// The model both run.
+    pub model: &'a ModelSpec,
+    /// The configuration the twin was fitted on.
+    pub measured: &'a ServingSetup,
+    /// The configuration asked about.
+    pub target: &'a ServingSetup,
+    /// All cards of `target` together (a multiple of its `tp × pp`).
+    pub cards: u32,
+    pub memory_model: MemoryModel,
+    /// The session length each copy is sized for, tokens.
+    pub context_tokens: u64,
+}
+
+/// Predicts `question` (all cards together) on `configuration.cards` cards of its target,
+/// from `twin` fitted on its measured configuration.
 pub fn predict_configuration(
     twin: &Twin,
-    model: &ModelSpec,
-    measured: &ServingSetup,
-    target: &ServingSetup,
-    cards: u32,
-    memory_model: MemoryModel,
-    context_tokens: u64,
+    configuration: &OtherConfiguration<'_>,
     question: &Question,
 ) -> Result<ConfigurationPrediction, TransferError> {
+    let OtherConfiguration {
+        model,
+        measured,
+        target,
+        cards,
+        memory_model,
+        context_tokens,
+    } = *configuration;
     let per_copy_cards = target.tp.max(1) * target.pp.max(1);
     let cards = cards.max(per_copy_cards);
     if !cards.is_multiple_of(per_copy_cards) {
@@ -152,12 +171,14 @@ mod tests {
         let model = model_by_id("qwen2.5-7b").unwrap();
         let answer = predict_configuration(
             &twin,
-            &model,
-            &setup("v100-sxm2-16gb", 4),
-            &setup("h100-pcie", 1),
-            2,
-            MemoryModel::Planning,
-            8192,
+            &OtherConfiguration {
+                model: &model,
+                measured: &setup("v100-sxm2-16gb", 4),
+                target: &setup("h100-pcie", 1),
+                cards: 2,
+                memory_model: MemoryModel::Planning,
+                context_tokens: 8192,
+            },
             &Question::rate(0.9),
         )
         .unwrap();
@@ -179,12 +200,14 @@ mod tests {
         let ask = |target: ServingSetup, cards: u32| {
             predict_configuration(
                 &twin,
-                &model,
-                &setup("v100-sxm2-16gb", 4),
-                &target,
-                cards,
-                MemoryModel::Planning,
-                8192,
+                &OtherConfiguration {
+                    model: &model,
+                    measured: &setup("v100-sxm2-16gb", 4),
+                    target: &target,
+                    cards,
+                    memory_model: MemoryModel::Planning,
+                    context_tokens: 8192,
+                },
                 &Question::rate(0.9),
             )
         };

@@ -282,13 +282,15 @@ pub async fn upload_evidence(
     };
     let note = quality::service::after_upload(
         services,
-        pilot_id,
-        kind,
-        id,
-        &file_name,
-        &summary_json,
-        eval_set.as_ref(),
-        user.id,
+        &quality::service::QualityUpload {
+            pilot_id,
+            kind,
+            evidence_id: id,
+            file_name: &file_name,
+            summary_json: &summary_json,
+            run_set: eval_set.as_ref(),
+            user_id: user.id,
+        },
     )
     .await?;
     Ok((

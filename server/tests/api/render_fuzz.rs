@@ -253,15 +253,15 @@ async fn rows_that_do_not_read_are_left_out_and_named_never_a_500() {
     .enumerate()
     {
         app.store
-            .create_evidence(
-                demo,
-                kind.parse().unwrap(),
-                &format!("broken-{kind}.txt"),
-                &format!("{i:064}"),
-                10,
-                r#"{"report": {"requests_succeeded": null}, "import": null, "points": [null]}"#,
-                admin_id,
-            )
+            .create_evidence(desk::store::evidence::NewEvidence {
+                pilot_id: demo,
+                kind: kind.parse().unwrap(),
+                file_name: &format!("broken-{kind}.txt"),
+                sha256: &format!("{i:064}"),
+                size_bytes: 10,
+                summary_json: r#"{"report": {"requests_succeeded": null}, "import": null, "points": [null]}"#,
+                uploaded_by: admin_id,
+            })
             .await
             .unwrap();
     }
@@ -315,15 +315,15 @@ async fn a_row_of_an_unknown_kind_is_left_out_and_named_never_a_500() {
     let admin_id = app.store.list_users().await.unwrap()[0].id;
     let id = app
         .store
-        .create_evidence(
-            demo,
-            desk::model::EvidenceKind::LoadTest,
-            "from-a-newer-release.bin",
-            &format!("{:064}", 7),
-            10,
-            "{}",
-            admin_id,
-        )
+        .create_evidence(desk::store::evidence::NewEvidence {
+            pilot_id: demo,
+            kind: desk::model::EvidenceKind::LoadTest,
+            file_name: "from-a-newer-release.bin",
+            sha256: &format!("{:064}", 7),
+            size_bytes: 10,
+            summary_json: "{}",
+            uploaded_by: admin_id,
+        })
         .await
         .unwrap();
     // What a newer release could have stored: a kind this one does not know.
