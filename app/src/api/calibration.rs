@@ -19,20 +19,34 @@ pub async fn list_calibrations(pilot_id: i64) -> Result<Vec<Calibration>, AppErr
     )
 }
 
+/// The settings fields of the start-up log form, as posted (empty: taken from the log, then
+/// from the pilot's notes).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StartupLogSettings {
+    pub model: String,
+    pub weights: String,
+    pub kv_dtype: String,
+    pub gpu: String,
+    pub tp: String,
+    pub context: String,
+}
+
 /// Stores a pasted vLLM start-up log as evidence of a pilot (staff only). Empty settings are
 /// taken from the log, then from the pilot's notes.
-#[allow(clippy::too_many_arguments)]
 #[server(endpoint = "add_startup_log")]
 pub async fn add_startup_log(
     pilot_id: i64,
     log_text: String,
-    model: String,
-    weights: String,
-    kv_dtype: String,
-    gpu: String,
-    tp: String,
-    context: String,
+    #[server(flatten)] settings: StartupLogSettings,
 ) -> Result<i64, AppError> {
+    let StartupLogSettings {
+        model,
+        weights,
+        kv_dtype,
+        gpu,
+        tp,
+        context,
+    } = settings;
     use crate::model::{EvidenceKind, StartupLogSummary};
     use crate::server::auth::{Need, editable_pilot, require};
     use crate::server::evidence::{

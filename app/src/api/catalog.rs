@@ -48,24 +48,40 @@ pub async fn admin_gpu_catalog() -> Result<SizingCatalog, AppError> {
     )
 }
 
+/// The GPU form's fields, as posted (parsed by [`save_gpu`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GpuForm {
+    pub id: String,
+    pub name: String,
+    pub memory_driver_gib: String,
+    pub memory_cuda_gib: String,
+    pub bandwidth_gb_s: String,
+    pub bf16_dense_tflops: String,
+    pub fp8: String,
+    pub fp4: String,
+    pub unit_price: String,
+}
+
 /// Adds a GPU, or edits one (a reviewed GPU keeps its id and is marked edited). Memory in GiB as
 /// the driver reports it; CUDA memory defaults to 0.6 GiB less (marked as an estimate); formats:
 /// `fp8` is `native`/`weight_only`/`unsupported`, `fp4` is `nvfp4`, `mxfp4`, `both` or `none`.
 /// `hour_price` (per GPU-hour) left out keeps the GPU's current one; empty clears it.
-#[allow(clippy::too_many_arguments)]
 #[server(endpoint = "save_gpu")]
 pub async fn save_gpu(
-    id: String,
-    name: String,
-    memory_driver_gib: String,
-    memory_cuda_gib: String,
-    bandwidth_gb_s: String,
-    bf16_dense_tflops: String,
-    fp8: String,
-    fp4: String,
-    unit_price: String,
+    #[server(flatten)] gpu: GpuForm,
     #[server(default)] hour_price: FormField,
 ) -> Result<String, AppError> {
+    let GpuForm {
+        id,
+        name,
+        memory_driver_gib,
+        memory_cuda_gib,
+        bandwidth_gb_s,
+        bf16_dense_tflops,
+        fp8,
+        fp4,
+        unit_price,
+    } = gpu;
     use crate::server::auth::{Need, require};
     use crate::server::catalog::slug;
     use crate::server::store::catalog::GpuPrices;

@@ -59,31 +59,15 @@ pub async fn customer_organisations() -> Result<Vec<Organisation>, AppError> {
 #[server(endpoint = "create_pilot")]
 pub async fn create_pilot(
     organisation_id: i64,
-    name: String,
-    description: String,
-    status: String,
-    model: String,
-    gpu_type: String,
-    gpu_count: String,
-    engine: String,
-    engine_version: String,
+    #[server(flatten)] form: engine::pilot::PilotForm,
 ) -> Result<i64, AppError> {
     use crate::server::auth::{Need, require};
-    use engine::pilot::{PilotFields, PilotForm};
+    use engine::pilot::PilotFields;
     crate::server::respond(
         async move {
             let user = require(Need::Editor)?;
             let services = crate::server::services()?;
-            let fields = PilotFields::parse(&PilotForm {
-                name,
-                description,
-                status,
-                model,
-                gpu_type,
-                gpu_count,
-                engine,
-                engine_version,
-            })?;
+            let fields = PilotFields::parse(&form)?;
             match services.store.organisation_kind(organisation_id).await? {
                 Some(engine::account::OrganisationKind::Customer) => {}
                 _ => {
@@ -107,32 +91,16 @@ pub async fn create_pilot(
 #[server(endpoint = "update_pilot")]
 pub async fn update_pilot(
     id: i64,
-    name: String,
-    description: String,
-    status: String,
-    model: String,
-    gpu_type: String,
-    gpu_count: String,
-    engine: String,
-    engine_version: String,
+    #[server(flatten)] form: engine::pilot::PilotForm,
 ) -> Result<(), AppError> {
     use crate::server::auth::{Need, editable_pilot, require};
-    use engine::pilot::{PilotFields, PilotForm};
+    use engine::pilot::PilotFields;
     crate::server::respond(
         async move {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             editable_pilot(&services.store, &user, id).await?;
-            let fields = PilotFields::parse(&PilotForm {
-                name,
-                description,
-                status,
-                model,
-                gpu_type,
-                gpu_count,
-                engine,
-                engine_version,
-            })?;
+            let fields = PilotFields::parse(&form)?;
             services.store.update_pilot(id, &fields).await?;
             leptos_axum::redirect(&format!("/pilots/{id}"));
             Ok(())

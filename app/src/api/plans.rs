@@ -15,9 +15,6 @@
 //! ([`PlanForm`](engine::plan::PlanForm) → [`PlanContent::parse`]), so an error names the mark or
 //! scenario by number and the field: `pass mark 2, threshold: must be greater than zero`.
 
-// Form-posted server functions take one argument per form field.
-#![allow(clippy::too_many_arguments)]
-
 use crate::error::AppError;
 
 #[cfg(feature = "ssr")]
@@ -354,32 +351,10 @@ pub async fn save_pass_mark(
     version: u32,
     revision: i64,
     index: String,
-    metric: String,
-    custom_name: String,
-    statistic: String,
-    comparator: String,
-    threshold: String,
-    unit: String,
-    point: String,
-    definition: String,
-    scope: String,
-    rationale: String,
+    #[server(flatten)] mark: engine::plan::PassMarkForm,
 ) -> Result<(), AppError> {
-    use engine::plan::PassMarkForm;
     crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, _| {
-            let mark = PassMarkForm {
-                metric,
-                custom_name,
-                statistic,
-                comparator,
-                threshold,
-                unit,
-                point,
-                definition,
-                scope,
-                rationale,
-            };
             match editing::position(&index, form.pass_marks.len(), "pass mark")? {
                 Some(i) => form.pass_marks[i] = mark,
                 None => form.pass_marks.push(mark),
@@ -447,21 +422,14 @@ pub async fn save_scenario(
     version: u32,
     revision: i64,
     index: String,
-    name: String,
-    input_tokens_low: String,
-    input_tokens_high: String,
-    output_tokens_low: String,
-    output_tokens_high: String,
+    #[server(flatten)] scenario: engine::plan::ScenarioForm,
 ) -> Result<(), AppError> {
     use engine::plan::{ScenarioForm, Scope};
     crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, content| {
             let scenario = ScenarioForm {
-                name: name.trim().to_string(),
-                input_tokens_low,
-                input_tokens_high,
-                output_tokens_low,
-                output_tokens_high,
+                name: scenario.name.trim().to_string(),
+                ..scenario
             };
             match editing::position(&index, form.scenarios.len(), "scenario")? {
                 Some(i) => {
@@ -503,6 +471,19 @@ pub async fn remove_scenario(
     )
 }
 
+/// The plan settings form: demand assumptions, quality set and pilot serving settings, each
+/// field under the name the form posts it (so a plain HTML form posts to
+/// [`save_plan_settings`] before hydration).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PlanSettingsForm {
+    #[serde(flatten)]
+    pub demand: engine::plan::DemandForm,
+    #[serde(flatten)]
+    pub quality: engine::plan::QualityForm,
+    #[serde(flatten)]
+    pub serving: engine::plan::ServingForm,
+}
+
 /// Saves the draft's demand assumptions, quality set and pilot serving settings. Empty fields
 /// are "not known yet".
 #[server(endpoint = "save_plan_settings")]
@@ -510,45 +491,13 @@ pub async fn save_plan_settings(
     pilot_id: i64,
     version: u32,
     revision: i64,
-    pilot_users: String,
-    production_users: String,
-    peak_arrival_rate_req_s: String,
-    context_tokens_per_request: String,
-    #[server(default)] planned_peak_concurrency: String,
-    questions: String,
-    hit_k: String,
-    engine: String,
-    engine_version: String,
-    gpu: String,
-    precision: String,
-    kv_cache_dtype: String,
-    tensor_parallel: String,
-    max_num_batched_tokens: String,
-    prefix_caching: String,
-    cuda_graphs: String,
+    #[server(flatten)] settings: PlanSettingsForm,
 ) -> Result<(), AppError> {
-    use engine::plan::{DemandForm, QualityForm, ServingForm};
     crate::server::respond(
         editing::edit_draft(pilot_id, version, revision, |form, _| {
-            form.demand = DemandForm {
-                pilot_users,
-                production_users,
-                peak_arrival_rate_req_s,
-                context_tokens_per_request,
-                planned_peak_concurrency,
-            };
-            form.quality = QualityForm { questions, hit_k };
-            form.serving = ServingForm {
-                engine,
-                engine_version,
-                gpu,
-                precision,
-                kv_cache_dtype,
-                tensor_parallel,
-                max_num_batched_tokens,
-                prefix_caching,
-                cuda_graphs,
-            };
+            form.demand = settings.demand;
+            form.quality = settings.quality;
+            form.serving = settings.serving;
             Ok(())
         })
         .await,

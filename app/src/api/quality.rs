@@ -157,20 +157,31 @@ pub async fn new_eval_set_version(pilot_id: i64) -> Result<u32, AppError> {
     )
 }
 
+/// The fields of one evaluation-set row, as the row form posts them.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EvalItemFields {
+    pub item_id: String,
+    pub question: String,
+    pub accepted_answer: String,
+    pub accepted_passages: String,
+}
+
 /// Saves one row of draft `version` (at `revision`): `index` is the 0-based row, empty to add a
 /// row. Errors name the row and the field.
 #[server(endpoint = "save_eval_item")]
-#[allow(clippy::too_many_arguments)]
 pub async fn save_eval_item(
     pilot_id: i64,
     version: u32,
     revision: i64,
     index: String,
-    item_id: String,
-    question: String,
-    accepted_answer: String,
-    accepted_passages: String,
+    #[server(flatten)] item: EvalItemFields,
 ) -> Result<(), AppError> {
+    let EvalItemFields {
+        item_id,
+        question,
+        accepted_answer,
+        accepted_passages,
+    } = item;
     crate::server::respond(
         async move {
             let user = require(Need::Editor)?;
