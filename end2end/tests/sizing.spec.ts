@@ -13,7 +13,10 @@ test("the sizing what-if recomputes in the browser without a server round trip",
   await expect(page.locator("#sizing-decode")).toHaveText("22.6");
 
   const requests: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
+  // (The browser fetches the tab's icon again when the address changes; that is not a recompute.)
+  page.on("request", (request) => {
+    if (!request.url().endsWith("/favicon.svg")) requests.push(request.url());
+  });
 
   await page.getByLabel("GPU", { exact: true }).selectOption("h200-nvl");
   await expect(page.locator("#sizing-sessions")).toHaveText("44");
@@ -30,6 +33,19 @@ test("the sizing what-if recomputes in the browser without a server round trip",
   await expect(page.locator("#recommendation tbody tr").first()).toBeVisible();
 
   expect(requests, "no request left the browser while recomputing").toEqual([]);
+
+  // The address follows the inputs, so a reload or a copied link opens the same what-if.
+  await page.getByLabel("TP", { exact: true }).fill("2");
+  await expect(page).toHaveURL(/[?&]kv=16bit(&|$)/);
+  await expect(page).toHaveURL(/[?&]tp=2(&|$)/);
+  await expect(page).toHaveURL(/[?&]gpu=rtx-pro-6000-server(&|$)/);
+  await expect(page.getByLabel("TP", { exact: true })).toBeFocused();
+  const sessions = await page.locator("#sizing-sessions").textContent();
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByLabel("TP", { exact: true })).toHaveValue("2");
+  await expect(page.getByLabel("KV cache", { exact: true })).toHaveValue("16bit");
+  await expect(page.locator("#sizing-sessions")).toHaveText(sessions ?? "");
   expect(errors).toEqual([]);
 });
 

@@ -109,6 +109,60 @@ impl WhatIf {
         }
     }
 
+    /// The inputs as a query string: the model and GPU always, every other input where it
+    /// differs from the default, in a fixed order (so the address of a what-if is stable).
+    fn query(&self) -> String {
+        let fields = [
+            ("model", self.model),
+            ("weights", self.weights),
+            ("kv", self.kv),
+            ("gpu", self.gpu),
+            ("tp", self.tp),
+            ("pp", self.pp),
+            ("copies", self.copies),
+            ("context", self.context),
+            ("memory_model", self.memory_model),
+            ("vllm_version", self.vllm_version),
+            ("tpot", self.tpot_target_ms),
+            ("sessions", self.peak_sessions),
+            ("max_cards", self.max_cards),
+            ("precisions", self.precisions),
+            ("emulated", self.emulated),
+        ];
+        fields
+            .into_iter()
+            .filter_map(|(key, signal)| {
+                let value = signal.get();
+                let default = DEFAULTS.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+                let always = key == "model" || key == "gpu";
+                (always || default.unwrap_or("") != value.trim())
+                    .then(|| format!("{key}={}", encode(value.trim())))
+            })
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+
+    /// Keeps the page's address on the inputs (replacing the history entry, not adding one),
+    /// so a reload or a copied link opens the same what-if. The router is not involved: the
+    /// page recomputes from its own signals, and a navigation could take the focus from the
+    /// field being typed in.
+    fn keep_in_address(self) {
+        Effect::new(move |previous: Option<String>| {
+            let query = self.query();
+            if previous.is_some_and(|p| p != query) {
+                #[cfg(feature = "hydrate")]
+                if let Ok(history) = window().history() {
+                    let _ = history.replace_state_with_url(
+                        &leptos::wasm_bindgen::JsValue::NULL,
+                        "",
+                        Some(&format!("/sizing?{query}")),
+                    );
+                }
+            }
+            query
+        });
+    }
+
     /// Replaces a linked model or GPU name (`RedHatAI/Qwen2.5-7B-Instruct`, `Tesla V100-SXM2-16GB`)
     /// by the catalog id it means, when one does; an unknown one stays as linked, so the page can
     /// say so instead of sizing another.
@@ -162,6 +216,18 @@ pub fn resolve_gpu(catalog: &SizingCatalog, text: &str) -> Option<String> {
         .map(|g| g.spec.id.clone())
 }
 
+/// `text` for a query string (unreserved characters as they are, the rest percent-encoded).
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 /// The pilot's "Size this pilot" link, and what the catalog lacks for it (in words). The model
 /// and GPU are always named in the link, as ids when the built-in catalog knows them, else as
 /// written, so the sizing page never silently sizes another model or card.
@@ -169,16 +235,6 @@ pub fn pilot_sizing_link(
     pilot: &crate::model::Pilot,
     decision: Option<&crate::api::quality::PrecisionDecision>,
 ) -> (String, Vec<String>) {
-    let encode = |text: &str| -> String {
-        text.bytes()
-            .map(|b| match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                    (b as char).to_string()
-                }
-                _ => format!("%{b:02X}"),
-            })
-            .collect()
-    };
     let mut query = vec![];
     let mut missing = Vec::new();
     match guess_model_id(&pilot.model) {
@@ -358,6 +414,7 @@ pub fn SizingPage() -> impl IntoView {
 
 #[component]
 fn Workbench(form: WhatIf, catalog: Catalog) -> impl IntoView {
+    form.keep_in_address();
     let outcome = Memo::new(move |_| sized(&form, catalog, None));
     view! {
         <div class="sizing">
