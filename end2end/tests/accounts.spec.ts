@@ -34,7 +34,24 @@ test("a customer sees their organisation's pilot and another customer gets a 404
     await page.getByLabel("Password").fill(CUSTOMER_PASSWORD);
     await page.getByRole("button", { name: "Create user" }).click();
     await expect(page.locator("#users")).toContainText(email);
+    // The form empties after success, so a second click cannot create a duplicate.
+    await expect(page.getByLabel("E-mail address")).toHaveValue("");
   }
+
+  // A password reset asks first, naming the account; Cancel changes nothing.
+  await page.getByLabel("E-mail address").fill("erin@globex.example");
+  await page.getByLabel("Organisation").selectOption({ label: "Globex" });
+  await page.getByRole("button", { name: "Create user" }).click();
+  await expect(page.locator("#users")).toContainText("erin@globex.example");
+  const erin = page.locator("#users tr").filter({ hasText: "erin@globex.example" });
+  await erin.getByRole("button", { name: "Reset password" }).click();
+  await expect(erin).toContainText("Reset the password of erin@globex.example?");
+  await erin.getByRole("button", { name: "Cancel" }).click();
+  await expect(erin).not.toContainText("Reset the password of");
+  await erin.getByRole("button", { name: "Reset password" }).click();
+  await erin.getByRole("button", { name: "Reset", exact: true }).click();
+  // One password from creating the account (none was typed), one from the reset.
+  await expect(page.getByRole("status").filter({ hasText: "Password for erin@globex.example:" })).toHaveCount(2);
 
   // A pilot for Acme.
   await page.getByRole("link", { name: "Pilots" }).click();

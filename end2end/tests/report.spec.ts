@@ -65,6 +65,9 @@ test("the demo pilot's verdict, its PDF report and a share link", async ({ page,
   await page.locator("#share-contact").fill("cto@demo.example");
   await page.getByRole("button", { name: "Create share link" }).click();
   const url = (await page.locator("#new-share-link").innerText()).trim();
+  // The form is ready for the next contact, its defaults restored.
+  await expect(page.locator("#share-contact")).toHaveValue("");
+  await expect(page.locator("#share-days")).toHaveValue("14");
   expect(url).toMatch(/\/share\/[0-9a-f]{64}$/);
   const stranger = await browser.newContext();
   const shared = await stranger.newPage();

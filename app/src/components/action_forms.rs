@@ -24,6 +24,23 @@ where
     });
 }
 
+/// Empties `form` once `action` succeeded, so a created link or account is not offered again
+/// with the same entries (a second click would create a duplicate). Fields with a default
+/// (`value="14"`) return to it; the outcome stays shown above the form.
+pub fn reset_after<S>(action: ServerAction<S>, form: NodeRef<leptos::html::Form>)
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    Effect::new(move |_| {
+        if matches!(action.value().get(), Some(Ok(_)))
+            && let Some(form) = form.get_untracked()
+        {
+            form.reset();
+        }
+    });
+}
+
 /// The error of the action's last run dispatched on this page, for beside its form.
 pub fn action_error<S>(action: ServerAction<S>) -> impl IntoView
 where

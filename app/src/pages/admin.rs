@@ -89,6 +89,8 @@ pub fn UsersPage() -> impl IntoView {
     let create = ServerAction::<CreateUser>::new();
     let disable = ServerAction::<SetUserDisabled>::new();
     let reset = ServerAction::<ResetPassword>::new();
+    let new_user_form = NodeRef::new();
+    crate::components::action_forms::reset_after(create, new_user_form);
     let data = crate::components::page_resource(
         move || (create.version().get(), disable.version().get()),
         |_| async move {
@@ -133,10 +135,7 @@ pub fn UsersPage() -> impl IntoView {
                                                         {if u.disabled { "Enable" } else { "Disable" }}
                                                     </button>
                                                 </ActionForm>
-                                                <ActionForm action=reset>
-                                                    <input type="hidden" name="user_id" value=u.id.to_string()/>
-                                                    <button type="submit" class="button button-small button-quiet">"Reset password"</button>
-                                                </ActionForm>
+                                                <ResetPasswordForm reset user_id=u.id email=u.email.clone()/>
                                             </td>
                                         </tr>
                                     }).collect_view()}
@@ -146,7 +145,7 @@ pub fn UsersPage() -> impl IntoView {
                         <section class="card">
                             <h2>"New user"</h2>
                             <ActionResult value=create.value() success=issued_message/>
-                            <ActionForm action=create attr:class="form">
+                            <ActionForm action=create node_ref=new_user_form attr:class="form">
                                 <label for="user-email">"E-mail address"</label>
                                 <input id="user-email" type="email" name="email" required autocomplete="off"/>
                                 <label for="user-name">"Name"</label>
@@ -179,5 +178,42 @@ pub fn UsersPage() -> impl IntoView {
                 }.into_any()
             })}
         </Suspense>
+    }
+}
+
+/// "Reset password", then a confirmation naming the account before anything changes: a reset
+/// makes the old password stop working at once.
+#[component]
+fn ResetPasswordForm(
+    reset: ServerAction<ResetPassword>,
+    user_id: i64,
+    email: String,
+) -> impl IntoView {
+    let confirming = RwSignal::new(false);
+    // Back to the plain button once the reset went through.
+    Effect::new(move |_| {
+        if reset.value().get().is_some() {
+            confirming.set(false);
+        }
+    });
+    let question = StoredValue::new(format!(
+        "Reset the password of {email}? The old one stops working; the new one is shown once."
+    ));
+    view! {
+        <Show
+            when=move || confirming.get()
+            fallback=move || view! {
+                <button type="button" class="button button-small button-quiet" on:click=move |_| confirming.set(true)>
+                    "Reset password"
+                </button>
+            }
+        >
+            <ActionForm action=reset attr:class="confirm-reset">
+                <input type="hidden" name="user_id" value=user_id.to_string()/>
+                <span class="small" role="status">{question.get_value()}</span>
+                <button type="submit" class="button button-small button-danger">"Reset"</button>
+                <button type="button" class="button button-small button-quiet" on:click=move |_| confirming.set(false)>"Cancel"</button>
+            </ActionForm>
+        </Show>
     }
 }

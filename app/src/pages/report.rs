@@ -192,6 +192,8 @@ fn share_card(
         })
         .collect_view();
     let has_links = !view.links.is_empty();
+    let share_form = NodeRef::new();
+    crate::components::action_forms::reset_after(create, share_form);
     view! {
         <section class="card" id="share-links">
             <h2>"Share links"</h2>
@@ -218,7 +220,7 @@ fn share_card(
                     <tbody>{links}</tbody>
                 </table>
             })}
-            <ActionForm action=create attr:class="form">
+            <ActionForm action=create node_ref=share_form attr:class="form">
                 <input type="hidden" name="pilot_id" value=id.to_string()/>
                 <div class="field-row">
                     <div class="grow">
