@@ -31,6 +31,8 @@ test("the demo pilot's verdict, its PDF report and a share link", async ({ page,
   // The PDF: printed by the server's Chromium, its text holds the verdict and the recommendation.
   const downloading = page.waitForEvent("download");
   await page.locator("#download-pdf").click();
+  // While Chromium prints, the page says so.
+  await expect(page.locator(".pdf-progress")).toContainText("Chromium is printing the report");
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^pilot-report-.*-en\.pdf$/);
   const file = join(mkdtempSync(join(tmpdir(), "pilot-report-")), "report.pdf");

@@ -98,9 +98,25 @@ fn report_page(
     let on_edition = choose(edition);
     let html_href = move || format!("/pilots/{id}/report.html?{}", query());
     let pdf_href = move || format!("/pilots/{id}/report.pdf?{}", query());
+    // Printing takes Chromium a few seconds; the link says so while the browser waits for the
+    // file, rather than looking as if nothing happened.
+    let printing = RwSignal::new(false);
+    let on_pdf = move |_| {
+        printing.set(true);
+        set_timeout(
+            move || printing.set(false),
+            std::time::Duration::from_secs(8),
+        );
+    };
     let pdf = if view.pdf_available {
         view! {
-            <a class="button button-primary" id="download-pdf" href=pdf_href download="">"Download PDF"</a>
+            <a class="button button-primary" id="download-pdf" href=pdf_href download="" on:click=on_pdf
+               aria-busy=move || printing.get().to_string()>
+                {move || if printing.get() { "Printing the PDF…" } else { "Download PDF" }}
+            </a>
+            <span class="small muted pdf-progress" role="status" aria-live="polite">
+                {move || printing.get().then_some("Chromium is printing the report; the download starts in a few seconds.")}
+            </span>
         }
         .into_any()
     } else {
