@@ -67,6 +67,9 @@ pub struct PointRow {
     pub file_name: String,
     pub scenario: String,
     pub source: String,
+    /// The serving framework the file names for this row (`vLLM`, `SGLang`), when it does.
+    #[serde(default)]
+    pub framework: Option<String>,
     pub concurrency: Option<f64>,
     pub request_rate: Option<f64>,
     pub completed: Option<u64>,

@@ -236,6 +236,8 @@ mod render {
             "Goodput: * graded on the reported percentiles (the file has no per-request data): the share of good requests is a bound, not a count."
         };
         let has_itl = run.points.iter().any(|p| !p.itl.is_empty());
+        // A file mixing serving frameworks (vLLM and SGLang rows) names each row's.
+        let has_framework = run.points.iter().any(|p| p.framework.is_some());
         view! {
             <section class="card run-card" id=format!("run-{}", e.id)>
                 <div class="card-head">
@@ -254,7 +256,9 @@ mod render {
                         <thead>
                             <tr>
                                 <th scope="col" rowspan="2">"Scenario"</th>
+                                {has_framework.then(|| view! { <th scope="col" rowspan="2">"Framework"</th> })}
                                 <th scope="col" rowspan="2" class="num" title="requests in flight">"Conc."</th>
+                                <th scope="colgroup" colspan="3" class="group">"Goodput vs plan"</th>
                                 <th scope="col" rowspan="2" class="num">"OK / failed"</th>
                                 <th scope="col" rowspan="2" class="num">"req/s"</th>
                                 <th scope="col" rowspan="2" class="num" title="aggregate output tokens per second">"out tok/s"</th>
@@ -264,14 +268,13 @@ mod render {
                                 {has_itl.then(|| view! { <th scope="colgroup" colspan="3" class="group">"ITL, ms"</th> })}
                                 <th scope="colgroup" colspan="3" class="group">"E2E, ms"</th>
                                 <th scope="col" rowspan="2" title="TTFT p50/p95/p99 spread">"Spread"</th>
-                                <th scope="colgroup" colspan="3" class="group">"Goodput vs plan"</th>
                             </tr>
                             <tr>
+                                <th>"targets"</th><th class="num">"share good"</th><th class="num">"good req/s"</th>
                                 <th class="num">"p50"</th><th class="num">"p95"</th><th class="num">"p99"</th>
                                 <th class="num">"p50"</th><th class="num">"p95"</th><th class="num">"p99"</th>
                                 {has_itl.then(|| view! { <th class="num">"p50"</th><th class="num">"p95"</th><th class="num">"p99"</th> })}
                                 <th class="num">"p50"</th><th class="num">"p95"</th><th class="num">"p99"</th>
-                                <th>"targets"</th><th class="num">"share good"</th><th class="num">"good req/s"</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -280,7 +283,9 @@ mod render {
                                 view! {
                                     <tr data-point=p.key.clone()>
                                         <td title=p.source.clone()>{scenario}</td>
+                                        {has_framework.then(|| view! { <td>{p.framework.clone().unwrap_or_default()}</td> })}
                                         <td class="num">{p.concurrency.map(|c| fmt_num(Some(c))).unwrap_or_else(|| p.request_rate.map(|r| format!("{} req/s", fmt_num(Some(r)))).unwrap_or_else(|| "–".into()))}</td>
+                                        {goodput_cells(&p)}
                                         <td class="num">{format!("{} / {}", p.completed.map(|c| c.to_string()).unwrap_or_else(|| "–".into()), p.failed.map(|c| c.to_string()).unwrap_or_else(|| "–".into()))}</td>
                                         <td class="num">{fmt_num(p.request_throughput)}</td>
                                         <td class="num">{fmt_num(p.output_tokens_per_s)}</td>
@@ -290,7 +295,6 @@ mod render {
                                         {has_itl.then(|| stat_cells(p.itl))}
                                         {stat_cells(p.e2e)}
                                         <td>{spread_badge(p.spread)}</td>
-                                        {goodput_cells(&p)}
                                     </tr>
                                 }
                             }).collect_view()}

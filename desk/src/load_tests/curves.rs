@@ -66,6 +66,17 @@ pub fn configuration_label(context: Option<&RunContext>) -> String {
     parts.join(" · ")
 }
 
+/// A framework as files write it (`sgl`, `vllm`, `trt`) as people name it.
+pub fn framework_label(written: &str) -> String {
+    match written.trim().to_ascii_lowercase().as_str() {
+        "sgl" | "sglang" => "SGLang".into(),
+        "vllm" => "vLLM".into(),
+        "trt" | "trtllm" | "trt-llm" | "tensorrt-llm" => "TensorRT-LLM".into(),
+        "tgi" => "TGI".into(),
+        _ => written.trim().to_string(),
+    }
+}
+
 /// `NVIDIA L40S` → `L40S`; `Tesla V100-SXM2-16GB` → `V100-SXM2-16GB`.
 fn short_gpu(gpu: &str) -> String {
     let gpu = gpu.trim();
@@ -109,8 +120,21 @@ pub fn lines<'a>(
         for run in group {
             let configuration = configuration_label(run.run_context.as_ref());
             for point in run.points.iter().filter(|p| p.concurrency.is_some()) {
+                // A row's own framework (a file mixing vLLM and SGLang) is part of its
+                // configuration.
+                let configuration = match &point.framework {
+                    Some(f) if !configuration.contains(f.as_str()) => {
+                        [f.as_str(), configuration.as_str()]
+                            .iter()
+                            .filter(|p| !p.is_empty())
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .join(" · ")
+                    }
+                    _ => configuration.clone(),
+                };
                 let key = LineKey {
-                    configuration: configuration.clone(),
+                    configuration,
                     scenario: scenario_label(&point.scenario),
                     run: (separate_runs || is_baseline).then_some(run.evidence.id),
                 };
@@ -211,6 +235,7 @@ mod tests {
             file_name: "profile_export_aiperf.json".into(),
             scenario: scenario.into(),
             source: "profile_export_aiperf.json".into(),
+            framework: None,
             concurrency: Some(concurrency),
             request_rate: None,
             completed: Some(100),
@@ -336,6 +361,18 @@ mod tests {
         let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["#4", "#6", "baseline #2"]);
         assert!(lines[2].baseline);
+    }
+
+    #[test]
+    fn rows_of_two_frameworks_in_one_file_are_two_lines_named_by_framework() {
+        let mut sgl = point(1, "chat", 8.0, 150.0);
+        sgl.framework = Some(framework_label("sgl"));
+        let mut vllm = point(1, "chat", 8.0, 120.0);
+        vllm.framework = Some(framework_label("vllm"));
+        let runs = vec![run(1, None, vec![vllm, sgl])];
+        let lines = lines(&runs, &[], false);
+        let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["vLLM", "SGLang"]);
     }
 
     #[test]

@@ -326,6 +326,10 @@ fn row(evidence: &EvidenceFile, index: usize, point: &OperatingPoint) -> PointRo
             point.scenario.clone()
         },
         source: point.source.clone(),
+        framework: point
+            .settings
+            .get("framework")
+            .map(|f| super::curves::framework_label(f)),
         concurrency: point.concurrency,
         request_rate: point.request_rate,
         completed: point.completed,

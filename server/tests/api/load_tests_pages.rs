@@ -819,3 +819,35 @@ async fn a_sweep_in_one_file_per_concurrency_is_one_curve_and_the_report_draws_i
         "the report draws the page's p99 chart alike"
     );
 }
+
+/// A results file mixing serving frameworks (vLLM and SGLang rows of one benchmark) names each
+/// row's framework, so rows with the same scenario are not shown under identical labels.
+#[tokio::test]
+async fn rows_of_a_file_mixing_frameworks_name_their_framework() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = token(&app, &admin).await;
+    let pilot = app.demo_pilot.unwrap();
+    let response = upload(
+        &app,
+        &token,
+        pilot,
+        "results.json",
+        fixture("nerdalert-vllm-benchmark-graphs/results.json"),
+        &[],
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let evidence: Value = response.json().await.unwrap();
+    let view = view(&app, &admin, pilot).await;
+    let run = run_of(&view, &evidence["id"]);
+    let mut frameworks: Vec<String> = run["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["framework"].as_str().unwrap_or("none").to_string())
+        .collect();
+    frameworks.sort();
+    frameworks.dedup();
+    assert_eq!(frameworks, ["SGLang", "vLLM"]);
+}
