@@ -1,9 +1,11 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, hydrated, signIn } from "./helpers";
 
-// No page scrolls sideways on a laptop or a phone: wide tables scroll inside their card and
-// commands wrap (#22). Every page of the demo pilot and the shared pages, as an admin.
-const PAGES = [
+// No page scrolls sideways on a laptop or a phone, and no text is squeezed into a column a few
+// letters wide: wide tables scroll inside their card, commands wrap, charts scroll in their card
+// on a phone (#22). Every page of the demo pilot and the shared pages, as an admin and as the
+// demo customer's contact.
+const STAFF_PAGES = [
   "/",
   "/pilots/1",
   "/pilots/1/plan",
@@ -20,20 +22,90 @@ const PAGES = [
   "/admin/users",
   "/admin/organisations",
 ];
+const CUSTOMER_PAGES = [
+  "/",
+  "/pilots/1",
+  "/pilots/1/plan",
+  "/pilots/1/plan/history",
+  "/pilots/1/load-tests",
+  "/pilots/1/traffic",
+  "/pilots/1/quality",
+  "/pilots/1/evidence",
+  "/pilots/1/report",
+  "/sizing",
+  "/account",
+];
+const CUSTOMER_EMAIL = "layout.contact@demo.example";
+const CUSTOMER_PASSWORD = "layout-check-password-1";
+
+/** Text blocks narrower than eight average characters of their own font: a column squeezed
+ *  until its words stand one or two letters to a line. Scrolling containers (a table in its
+ *  card, a chart on a phone) are where overflow is meant to go, so what is inside them counts
+ *  at its laid-out width. */
+async function squeezed(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const blocks = document.querySelectorAll("main p, main li, main td, main th, main dd, main dt, main label, main h1, main h2, main h3");
+    for (const element of Array.from(blocks)) {
+      const text = (element.textContent ?? "").trim();
+      if (text.length < 12 || !/[A-Za-z]{4}/.test(text)) continue;
+      const style = getComputedStyle(element);
+      if (style.display === "none" || style.visibility === "hidden") continue;
+      // Labels kept for screen readers only are 1 px on purpose.
+      if (element.closest(".visually-hidden")) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const em = parseFloat(style.fontSize) || 16;
+      if (box.width < 8 * 0.55 * em) {
+        found.push(`${element.tagName.toLowerCase()} “${text.slice(0, 40)}” ${Math.round(box.width)} px`);
+      }
+    }
+    return found;
+  });
+}
+
+async function check(page: Page, paths: string[], width: number): Promise<string[]> {
+  const problems: string[] = [];
+  for (const path of paths) {
+    await page.goto(path);
+    await hydrated(page);
+    await page.waitForLoadState("networkidle");
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (scroll > width) problems.push(`${path}: ${scroll} px wide`);
+    for (const narrow of await squeezed(page)) problems.push(`${path}: ${narrow}`);
+  }
+  return problems;
+}
+
+/** The demo customer's contact, created once through the Users page. */
+async function ensureCustomer(page: Page): Promise<void> {
+  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await page.goto("/admin/users");
+  await hydrated(page);
+  if (!(await page.locator("#users").textContent())?.includes(CUSTOMER_EMAIL)) {
+    await page.getByLabel("E-mail address").fill(CUSTOMER_EMAIL);
+    await page.getByLabel("Role").selectOption("customer");
+    await page.getByLabel("Organisation").selectOption({ label: "Demo Customer" });
+    await page.getByLabel("Password").fill(CUSTOMER_PASSWORD);
+    await page.getByRole("button", { name: "Create user" }).click();
+    await expect(page.locator("#users")).toContainText(CUSTOMER_EMAIL);
+  }
+  await page.context().clearCookies();
+}
 
 for (const [width, height] of [[1366, 900], [390, 844]]) {
-  test(`no page scrolls sideways at ${width} px`, async ({ page }) => {
+  test(`no page scrolls sideways or squeezes its text at ${width} px, as staff`, async ({ page }) => {
     test.setTimeout(180_000);
     await page.setViewportSize({ width, height });
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const wide: string[] = [];
-    for (const path of PAGES) {
-      await page.goto(path);
-      await hydrated(page);
-      await page.waitForLoadState("networkidle");
-      const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-      if (scroll > width) wide.push(`${path}: ${scroll} px`);
-    }
-    expect(wide).toEqual([]);
+    expect(await check(page, STAFF_PAGES, width)).toEqual([]);
+  });
+
+  test(`no page scrolls sideways or squeezes its text at ${width} px, as a customer`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await ensureCustomer(page);
+    await page.setViewportSize({ width, height });
+    await signIn(page, CUSTOMER_EMAIL, CUSTOMER_PASSWORD);
+    expect(await check(page, CUSTOMER_PAGES, width)).toEqual([]);
   });
 }
