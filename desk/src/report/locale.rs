@@ -105,6 +105,15 @@ impl Lang {
         }
     }
 
+    /// `en` or `de`, whichever is this language: the report's one-off words, written next to
+    /// the code that places them so both languages stay side by side.
+    pub fn pick<'a>(self, en: &'a str, de: &'a str) -> &'a str {
+        match self {
+            Lang::En => en,
+            Lang::De => de,
+        }
+    }
+
     pub fn labels(self) -> &'static Labels {
         match self {
             Lang::En => &EN,

@@ -269,20 +269,34 @@ fn assemble(
     for check in &evidence.in_flight.checks {
         demand_facts.push(Fact {
             label: if check.agrees {
-                "In flight, cross-checked".into()
+                lang.pick("In flight, cross-checked", "Gleichzeitige Anfragen, gegengeprüft")
+                    .into()
             } else {
-                "In flight, cross-checked: disagree".into()
+                lang.pick(
+                    "In flight, cross-checked: disagree",
+                    "Gleichzeitige Anfragen, gegengeprüft: Abweichung",
+                )
+                .into()
             },
             value: check.sentence.clone(),
             note: format!(
-                "Little's law: mean in flight = arrival rate × mean time in system; tolerance ±{} %",
+                "{} ±{} %",
+                lang.pick(
+                    "Little's law: mean in flight = arrival rate × mean time in system; tolerance",
+                    "Littles Gesetz: mittlere gleichzeitige Anfragen = Ankunftsrate × mittlere Verweildauer; Toleranz",
+                ),
                 lang.number(check.tolerance * 100.0, 0)
             ),
         });
     }
     if let Some(gap) = &evidence.in_flight.gap {
         demand_facts.push(Fact {
-            label: "In flight, server side".into(),
+            label: lang
+                .pick(
+                    "In flight, server side",
+                    "Gleichzeitige Anfragen, Serverseite",
+                )
+                .into(),
             value: gap.clone(),
             note: String::new(),
         });
@@ -315,7 +329,7 @@ fn assemble(
         demand_charts: evidence
             .profile
             .as_ref()
-            .map(|(p, _)| demand_charts(p))
+            .map(|(p, _)| demand_charts(p, lang))
             .unwrap_or_default(),
         load_charts: load_charts(evidence),
         load_tables: evidence
@@ -349,37 +363,53 @@ fn plan_facts(content: &engine::plan::PlanContent, lang: Lang) -> Vec<Fact> {
             });
         }
     };
-    push("Pilot users", count(d.pilot_users), "");
-    push("Production users", count(d.production_users), "");
+    let tr = |en, de| lang.pick(en, de);
+    push(tr("Pilot users", "Pilotnutzer"), count(d.pilot_users), "");
     push(
-        "Peak arrival rate",
+        tr("Production users", "Nutzer in der Produktion"),
+        count(d.production_users),
+        "",
+    );
+    push(
+        tr("Peak arrival rate", "Spitzen-Ankunftsrate"),
         d.peak_arrival_rate_req_s
             .map(|r| format!("{} req/s", lang.figure(r))),
-        "production, busiest hour",
+        tr("production, busiest hour", "Produktion, Spitzenstunde"),
     );
     push(
-        "Context per request",
-        count(d.context_tokens_per_request).map(|c| format!("{c} tokens")),
-        "prompt + answer",
+        tr("Context per request", "Kontext je Anfrage"),
+        count(d.context_tokens_per_request).map(|c| format!("{c} {}", tr("tokens", "Token"))),
+        tr("prompt + answer", "Prompt + Antwort"),
     );
     push(
-        "Planned peak concurrency",
-        count(d.planned_peak_concurrency).map(|c| format!("{c} requests in flight")),
-        "load-test marks are graded at this concurrency",
+        tr("Planned peak concurrency", "Geplante Spitzen-Parallelität"),
+        count(d.planned_peak_concurrency)
+            .map(|c| format!("{c} {}", tr("requests in flight", "gleichzeitige Anfragen"))),
+        tr(
+            "load-test marks are graded at this concurrency",
+            "Lasttest-Kriterien werden bei dieser Parallelität bewertet",
+        ),
     );
     let serving = format!(
         "{} {} · {} · {} · KV {}",
         s.engine, s.engine_version, s.gpu, s.precision, s.kv_cache_dtype
     );
     push(
-        "Pilot serving",
+        tr("Pilot serving", "Serving des Piloten"),
         Some(serving),
-        "latency figures belong to it",
+        tr(
+            "latency figures belong to it",
+            "die Latenzwerte gelten für diese Konfiguration",
+        ),
     );
     if let Some(q) = content.quality.questions {
         push(
-            "Evaluation set",
-            Some(format!("{} questions", lang.number(f64::from(q), 0))),
+            tr("Evaluation set", "Evaluationsdatensatz"),
+            Some(format!(
+                "{} {}",
+                lang.number(f64::from(q), 0),
+                tr("questions", "Fragen")
+            )),
             "",
         );
     }
@@ -389,24 +419,27 @@ fn plan_facts(content: &engine::plan::PlanContent, lang: Lang) -> Vec<Fact> {
 fn distribution(d: &Option<TokenDistribution>, lang: Lang) -> String {
     match d {
         Some(d) => format!(
-            "p50 {} · p95 {} · max {} tokens",
+            "p50 {} · p95 {} · max {} {}",
             lang.number(d.p50, 0),
             lang.number(d.p95, 0),
-            lang.number(f64::from(d.max), 0)
+            lang.number(f64::from(d.max), 0),
+            lang.pick("tokens", "Token")
         ),
         None => "—".into(),
     }
 }
 
 fn demand_facts(p: &DemandProfile, lang: Lang) -> Vec<Fact> {
+    let tr = |en, de| lang.pick(en, de);
     let fact = |label: &str, value: String, note: &str| Fact {
         label: label.into(),
         value,
         note: note.into(),
     };
+    let successful = tr("successful requests", "erfolgreiche Anfragen");
     let mut facts = vec![
         fact(
-            "Requests",
+            tr("Requests", "Anfragen"),
             lang.number(p.outcomes.requests as f64, 0),
             &format!(
                 "{} → {}",
@@ -415,77 +448,103 @@ fn demand_facts(p: &DemandProfile, lang: Lang) -> Vec<Fact> {
             ),
         ),
         fact(
-            "Busiest hour",
+            tr("Busiest hour", "Spitzenstunde"),
             format!(
-                "{} req/s ({} requests)",
+                "{} req/s ({} {})",
                 lang.figure(p.busiest_hour_arrivals_per_s),
-                lang.number(p.busiest_hour_arrivals as f64, 0)
+                lang.number(p.busiest_hour_arrivals as f64, 0),
+                tr("requests", "Anfragen")
             ),
             &format!(
-                "sliding 60-minute window on arrivals, from {}",
+                "{} {}",
+                tr(
+                    "sliding 60-minute window on arrivals, from",
+                    "gleitendes 60-Minuten-Fenster über die Ankünfte, ab"
+                ),
                 lang.date_time(p.busiest_hour_start.unix_ms)
             ),
         ),
         fact(
-            "Peak in flight",
+            tr("Peak in flight", "Gleichzeitige Anfragen in der Spitze"),
             lang.number(p.peak_in_flight as f64, 0),
             &format!(
-                "exact sweep over start and end times, at {}",
+                "{} {}",
+                tr(
+                    "exact sweep over start and end times, at",
+                    "exakter Durchlauf über Start- und Endzeiten, am"
+                ),
                 lang.date_time(p.peak_in_flight_at.unix_ms)
             ),
         ),
         fact(
-            "Mean in flight",
+            tr("Mean in flight", "Gleichzeitige Anfragen im Mittel"),
             format!(
-                "{} overall · {} in the busiest hour",
+                "{} {} · {} {}",
                 lang.figure(p.mean_in_flight),
-                lang.figure(p.mean_in_flight_busiest_hour)
+                tr("overall", "insgesamt"),
+                lang.figure(p.mean_in_flight_busiest_hour),
+                tr("in the busiest hour", "in der Spitzenstunde")
             ),
-            "time-weighted",
+            tr("time-weighted", "zeitgewichtet"),
         ),
         fact(
-            "Prompt tokens",
+            tr("Prompt tokens", "Prompt-Token"),
             distribution(&p.prompt_tokens, lang),
-            "successful requests",
+            successful,
         ),
         fact(
-            "Answer tokens",
+            tr("Answer tokens", "Antwort-Token"),
             distribution(&p.completion_tokens, lang),
-            "successful requests",
+            successful,
         ),
         fact(
-            "Context tokens",
+            tr("Context tokens", "Kontext-Token"),
             distribution(&p.context_tokens, lang),
-            "prompt + answer: what one request holds in the KV cache",
+            tr(
+                "prompt + answer: what one request holds in the KV cache",
+                "Prompt + Antwort: was eine Anfrage im KV-Cache belegt",
+            ),
         ),
         fact(
-            "Failures",
+            tr("Failures", "Fehler"),
             format!(
-                "{} failed ({}), {} timed out ({}), {} cancelled ({})",
+                "{} {} ({}), {} {} ({}), {} {} ({})",
                 lang.number(p.outcomes.failed as f64, 0),
+                tr("failed", "fehlgeschlagen"),
                 lang.percent(p.outcomes.failure_rate),
                 lang.number(p.outcomes.timed_out as f64, 0),
+                tr("timed out", "mit Zeitüberschreitung"),
                 lang.percent(p.outcomes.timeout_rate),
                 lang.number(p.outcomes.cancelled as f64, 0),
+                tr("cancelled", "abgebrochen"),
                 lang.percent(p.outcomes.cancellation_rate),
             ),
-            "counted at the gateway",
+            tr("counted at the gateway", "am Gateway gezählt"),
         ),
         fact(
-            "Truncated answers",
+            tr("Truncated answers", "Abgeschnittene Antworten"),
             format!(
                 "{} ({})",
                 lang.number(p.outcomes.truncated as f64, 0),
                 lang.percent(p.outcomes.truncation_rate)
             ),
-            "finish_reason = length, of successful requests",
+            tr(
+                "finish_reason = length, of successful requests",
+                "finish_reason = length, bezogen auf erfolgreiche Anfragen",
+            ),
         ),
     ];
     let latency = &p.gateway_latency;
     for (label, value) in [
-        ("TTFT at the gateway", &latency.ttft_ms),
-        ("TPOT at the gateway", &latency.tpot_ms),
-        ("E2E at the gateway", &latency.e2e_ms),
+        (
+            tr("TTFT at the gateway", "TTFT am Gateway"),
+            &latency.ttft_ms,
+        ),
+        (
+            tr("TPOT at the gateway", "TPOT am Gateway"),
+            &latency.tpot_ms,
+        ),
+        (tr("E2E at the gateway", "E2E am Gateway"), &latency.e2e_ms),
     ] {
         if let Some(v) = value {
             facts.push(fact(
@@ -496,19 +555,27 @@ fn demand_facts(p: &DemandProfile, lang: Lang) -> Vec<Fact> {
                     lang.figure(v.p95),
                     lang.figure(v.p99)
                 ),
-                "includes gateway and engine queueing",
+                tr(
+                    "includes gateway and engine queueing",
+                    "einschließlich der Wartezeit in Gateway und Engine",
+                ),
             ));
         }
     }
     facts
 }
 
-fn demand_charts(p: &DemandProfile) -> Vec<ReportChart> {
+fn demand_charts(p: &DemandProfile, lang: Lang) -> Vec<ReportChart> {
     use engine::charts::{arrivals_chart, in_flight_chart, token_histogram_chart};
+    let tr = |en, de| lang.pick(en, de);
     let mut charts = Vec::new();
     if let Ok(svg) = arrivals_chart(&p.arrivals_per_minute, p.busiest_hour_start.unix_ms) {
         charts.push(ReportChart {
-            title: "Arrivals per minute (busiest hour shaded)".into(),
+            title: tr(
+                "Arrivals per minute (busiest hour shaded)",
+                "Ankünfte pro Minute (Spitzenstunde schattiert)",
+            )
+            .into(),
             svg,
         });
     }
@@ -518,7 +585,11 @@ fn demand_charts(p: &DemandProfile) -> Vec<ReportChart> {
         p.peak_in_flight_at.unix_ms,
     ) {
         charts.push(ReportChart {
-            title: "Requests in flight (peak marked)".into(),
+            title: tr(
+                "Requests in flight (peak marked)",
+                "Gleichzeitige Anfragen (Spitze markiert)",
+            )
+            .into(),
             svg,
         });
     }
@@ -531,7 +602,7 @@ fn demand_charts(p: &DemandProfile) -> Vec<ReportChart> {
         )
     {
         charts.push(ReportChart {
-            title: "Context tokens per request".into(),
+            title: tr("Context tokens per request", "Kontext-Token je Anfrage").into(),
             svg,
         });
     }
@@ -575,8 +646,10 @@ fn goodput_text(point: &PointRow, lang: Lang) -> String {
     }
     match (&g.share_bound, g.all_met) {
         (Some(bound), _) => bound.clone(),
-        (None, Some(true)) => "all targets met".into(),
-        (None, Some(false)) => "targets missed".into(),
+        (None, Some(true)) => lang
+            .pick("all targets met", "alle Zielwerte erreicht")
+            .into(),
+        (None, Some(false)) => lang.pick("targets missed", "Zielwerte verfehlt").into(),
         (None, None) => "—".into(),
     }
 }
@@ -608,13 +681,19 @@ fn load_table(run: &LoadTestRun, lang: Lang) -> Table {
         }
     );
     let headers = [
-        ("Scenario", false),
-        ("Concurrency", true),
+        (lang.pick("Scenario", "Szenario"), false),
+        (lang.labels().concurrency, true),
         ("TTFT p50 / p99 (ms)", true),
         ("TPOT p50 / p99 (ms)", true),
         ("E2E p99 (ms)", true),
-        ("Output tok/s (system)", true),
-        ("Goodput (plan targets)", false),
+        (
+            lang.pick("Output tok/s (system)", "Ausgabe-Token/s (System)"),
+            true,
+        ),
+        (
+            lang.pick("Goodput (plan targets)", "Goodput (Zielwerte des Plans)"),
+            false,
+        ),
     ]
     .into_iter()
     .map(|(h, n)| if n { num(h) } else { text(h) })
@@ -699,7 +778,11 @@ fn quality_section(evidence: &PilotEvidence, lang: Lang) -> (Option<Table>, Stri
         })
         .collect();
     let table = Table {
-        caption: format!("{} · 95 % intervals (Wilson)", t.quality),
+        caption: format!(
+            "{} · {}",
+            t.quality,
+            lang.pick("95 % intervals (Wilson)", "95-%-Intervalle (Wilson)")
+        ),
         headers: vec![
             text(t.run),
             text(t.model),
@@ -723,30 +806,38 @@ fn quality_section(evidence: &PilotEvidence, lang: Lang) -> (Option<Table>, Stri
             let cmp = &c.comparison;
             if !cmp.right_to_wrong.is_empty() {
                 lines.push(format!(
-                    "Right with {}, wrong with {}: {}",
+                    "{} {}, {} {}: {}",
+                    lang.pick("Right with", "Richtig mit"),
                     c.a_label,
+                    lang.pick("wrong with", "falsch mit"),
                     c.b_label,
                     cmp.right_to_wrong.join(", ")
                 ));
             }
             if !cmp.wrong_to_right.is_empty() {
                 lines.push(format!(
-                    "Wrong with {}, right with {}: {}",
+                    "{} {}, {} {}: {}",
+                    lang.pick("Wrong with", "Falsch mit"),
                     c.a_label,
+                    lang.pick("right with", "richtig mit"),
                     c.b_label,
                     cmp.wrong_to_right.join(", ")
                 ));
             }
             if let Some(d) = &cmp.difference {
                 lines.push(format!(
-                    "Difference {} − {}: {} percentage points{}{}",
+                    "{} {} − {}: {} {}{}{}",
+                    lang.pick("Difference", "Differenz"),
                     c.b_label,
                     c.a_label,
                     lang.number(d.value * 100.0, 1),
+                    lang.pick("percentage points", "Prozentpunkte"),
                     match (d.low, d.high) {
                         (Some(l), Some(h)) => format!(
-                            " (95 % interval {} to {})",
+                            " ({} {} {} {})",
+                            lang.pick("95 % interval", "95-%-Intervall"),
                             lang.number(l * 100.0, 1),
+                            lang.pick("to", "bis"),
                             lang.number(h * 100.0, 1)
                         ),
                         _ => String::new(),
@@ -818,7 +909,7 @@ fn evidence_table(
                 .unwrap_or_default();
             vec![
                 text(file.file_name.clone()),
-                text(file.kind.as_str().replace('_', " ")),
+                text(kind_label(file.kind.as_str(), lang)),
                 text(tool),
                 text(settings),
                 num(format!(
@@ -844,5 +935,23 @@ fn evidence_table(
             text("SHA-256"),
         ],
         rows,
+    }
+}
+
+/// An evidence file's kind in the report's language (`gateway log`, `Lasttest`, …).
+fn kind_label(kind: &str, lang: Lang) -> String {
+    let german = match kind {
+        "gateway_log" => "Gateway-Log",
+        "load_test" => "Lasttest",
+        "eval_set" => "Evaluationsdatensatz",
+        "eval_run" => "Evaluationslauf",
+        "metrics_scrape" => "Metrik-Abzug",
+        "vllm_startup_log" => "vLLM-Startprotokoll",
+        "lm_eval_results" => "lm-eval-Ergebnisse",
+        _ => "",
+    };
+    match lang {
+        Lang::De if !german.is_empty() => german.into(),
+        _ => kind.replace('_', " "),
     }
 }

@@ -84,7 +84,7 @@ fn render(
 ) -> RecommendationSection {
     let listed = listed(plan);
     RecommendationSection {
-        headline: headline(plan),
+        headline: headline(plan, lang),
         context_note: plan.story.clone(),
         speed_note: uncertainty(plan, lang),
         ranked: candidates_table(plan, &listed, lang),
@@ -96,16 +96,25 @@ fn render(
         compliance: compliance_table(plan, lang),
         twin_note: pilot_hardware_note(plan, lang),
         arithmetic: demand_table(plan, lang),
-        commands: plan.next_steps.iter().map(next_step).collect(),
+        commands: plan.next_steps.iter().map(|s| next_step(s, lang)).collect(),
         notes: plan.warnings.clone(),
         caveats: Vec::new(),
     }
 }
 
-fn headline(plan: &CapacityPlan) -> String {
+fn headline(plan: &CapacityPlan, lang: Lang) -> String {
     match &plan.recommended {
-        Some(r) => format!("Recommended: {}. {}", r.configuration.label, r.why),
-        None => "No configuration within the card limit holds every mark with one copy down; see the warnings.".into(),
+        Some(r) => format!(
+            "{}: {}. {}",
+            lang.pick("Recommended", "Empfohlen"),
+            r.configuration.label,
+            r.why
+        ),
+        None => lang.pick(
+            "No configuration within the card limit holds every mark with one copy down; see the warnings.",
+            "Keine Konfiguration innerhalb der Kartengrenze hält jedes Kriterium mit einer ausgefallenen Kopie; siehe die Hinweise.",
+        )
+        .into(),
     }
 }
 
@@ -115,20 +124,30 @@ fn uncertainty(plan: &CapacityPlan, lang: Lang) -> String {
         return String::new();
     };
     let n = |v: f64| lang.number(v, 0);
-    let mut text = format!(
-        "Sessions in flight at the production rate (p99 over all copies): {} (range {}–{}); cards: {} (range {}–{}), Estimated. {}",
-        n(r.sessions.value),
-        n(r.sessions.low),
-        n(r.sessions.high),
-        n(r.cards.value),
-        n(r.cards.low),
-        n(r.cards.high),
-        r.sensitivity.sentence
+    let template = lang.pick(
+        "Sessions in flight at the production rate (p99 over all copies): {sessions} (range {sessions_low}–{sessions_high}); cards: {cards} (range {cards_low}–{cards_high}), Estimated. ",
+        "Gleichzeitige Sitzungen bei der Produktionsrate (p99 über alle Kopien): {sessions} (Spanne {sessions_low}–{sessions_high}); Karten: {cards} (Spanne {cards_low}–{cards_high}), geschätzt. ",
     );
+    let mut text = template
+        .replace("{sessions}", &n(r.sessions.value))
+        .replace("{sessions_low}", &n(r.sessions.low))
+        .replace("{sessions_high}", &n(r.sessions.high))
+        .replace("{cards}", &n(r.cards.value))
+        .replace("{cards_low}", &n(r.cards.low))
+        .replace("{cards_high}", &n(r.cards.high));
+    text.push_str(&r.sensitivity.sentence);
     if !r.unsettled.is_empty() {
         text.push_str(&format!(
-            " Ranges that cross their mark: {}; the load test below settles them.",
-            r.unsettled.join(", ")
+            " {}: {}; {}",
+            lang.pick(
+                "Ranges that cross their mark",
+                "Spannen, die ihr Kriterium überschreiten"
+            ),
+            r.unsettled.join(", "),
+            lang.pick(
+                "the load test below settles them.",
+                "der Lasttest unten klärt sie."
+            )
         ));
     }
     text
@@ -162,11 +181,12 @@ fn same_hardware(a: &Configuration, b: &Configuration) -> bool {
         == (&b.gpu_id, b.cards, b.tp, b.pp, b.weights, b.kv_dtype)
 }
 
-fn yes_no(value: Option<bool>) -> &'static str {
+fn yes_no(value: Option<bool>, lang: Lang) -> &'static str {
+    let t = lang.labels();
     match value {
-        Some(true) => "yes",
-        Some(false) => "no",
-        None => "not evaluated",
+        Some(true) => t.yes,
+        Some(false) => t.no,
+        None => lang.pick("not evaluated", "nicht bewertet"),
     }
 }
 
@@ -179,7 +199,7 @@ fn ranged_ms(value: Option<f64>, low: Option<f64>, high: Option<f64>, lang: Lang
             lang.number(h, 0)
         ),
         (Some(v), _, _) => format!("{} ms", lang.number(v, 0)),
-        _ => "not predicted".into(),
+        _ => lang.labels().cost_no_prediction.into(),
     }
 }
 
@@ -204,22 +224,45 @@ fn candidates_table(plan: &CapacityPlan, listed: &[&CandidateForecast], lang: La
     let t = lang.labels();
     let own = plan.pilot_at_production.as_ref().map(|p| &p.configuration);
     let holding = plan.candidates.iter().filter(|c| c.rank.is_some()).count();
+    let tr = |en, de| lang.pick(en, de);
     Table {
-        caption: format!(
-            "Candidates under the production arrivals, simulated ({} of {} hold every mark with one copy down; marks are predicted with one copy down, Estimated, with their range)",
-            lang.number(holding as f64, 0),
-            lang.number(plan.candidates.len() as f64, 0)
-        ),
+        caption: tr(
+            "Candidates under the production arrivals, simulated ({holding} of {all} hold every mark with one copy down; marks are predicted with one copy down, Estimated, with their range)",
+            "Kandidaten unter den Ankünften der Produktion, simuliert ({holding} von {all} halten jedes Kriterium mit einer ausgefallenen Kopie; die Kriterien sind mit einer ausgefallenen Kopie vorhergesagt, geschätzt, mit ihrer Spanne)",
+        )
+        .replace("{holding}", &lang.number(holding as f64, 0))
+        .replace("{all}", &lang.number(plan.candidates.len() as f64, 0)),
         headers: vec![
             cell("#", true),
             cell(t.configuration, false),
             cell(t.cards, true),
-            cell("Holds, all copies up", false),
-            cell("Holds, one copy down", false),
-            cell("Plan's latency marks, one copy down (range)", false),
-            cell("Sessions per copy / p99 in flight per copy", true),
-            cell("Headroom ×", true),
-            cell("Output tok/s per stream, p50 (range)", true),
+            cell(tr("Holds, all copies up", "Hält, alle Kopien aktiv"), false),
+            cell(
+                tr("Holds, one copy down", "Hält, eine Kopie ausgefallen"),
+                false,
+            ),
+            cell(
+                tr(
+                    "Plan's latency marks, one copy down (range)",
+                    "Latenzkriterien des Plans, eine Kopie ausgefallen (Spanne)",
+                ),
+                false,
+            ),
+            cell(
+                tr(
+                    "Sessions per copy / p99 in flight per copy",
+                    "Sitzungen je Kopie / p99 gleichzeitig je Kopie",
+                ),
+                true,
+            ),
+            cell(tr("Headroom ×", "Reserve ×"), true),
+            cell(
+                tr(
+                    "Output tok/s per stream, p50 (range)",
+                    "Ausgabe-Token/s je Stream, p50 (Spanne)",
+                ),
+                true,
+            ),
         ],
         rows: listed
             .iter()
@@ -234,8 +277,8 @@ fn candidates_table(plan: &CapacityPlan, listed: &[&CandidateForecast], lang: La
                     cell(rank, true),
                     cell(c.configuration.label.clone(), false),
                     cell(c.cards.to_string(), true),
-                    cell(yes_no(c.holds), false),
-                    cell(yes_no(c.holds_n_plus_1), false),
+                    cell(yes_no(c.holds, lang), false),
+                    cell(yes_no(c.holds_n_plus_1, lang), false),
                     cell(marks_text(&c.predicted, lang), false),
                     cell(
                         format!(
@@ -285,14 +328,14 @@ fn costs_table(listed: &[&CandidateForecast], lang: Lang, currency: Option<&str>
                     cell(lang.number(cost.per_month, 0), true),
                     cell(
                         cost.per_million_tokens.as_ref().map_or_else(
-                            || "not predicted".into(),
+                            || lang.labels().cost_no_prediction.into(),
                             |o| lang.number(o.per_million_output_tokens, 2),
                         ),
                         true,
                     ),
                 ]),
                 None => row.extend([
-                    cell("no price set", false),
+                    cell(lang.labels().cost_not_priced, false),
                     cell("—", true),
                     cell("—", true),
                 ]),
@@ -302,13 +345,30 @@ fn costs_table(listed: &[&CandidateForecast], lang: Lang, currency: Option<&str>
         .collect();
     let money = |label: &str| crate::model::with_currency(label, currency);
     Table {
-        caption: "Costs at the GPU catalog's prices per GPU-hour (internal edition; they never change the ranking)".into(),
+        caption: lang
+            .pick(
+                "Costs at the GPU catalog's prices per GPU-hour (internal edition; they never change the ranking)",
+                "Kosten zu den Preisen je GPU-Stunde aus dem GPU-Katalog (interne Ausgabe; sie ändern die Rangfolge nie)",
+            )
+            .into(),
         headers: vec![
             cell(lang.labels().configuration, false),
             cell(lang.labels().cards, true),
-            cell(money("Price per GPU-hour"), true),
-            cell(money("Per month (730 h)"), true),
-            cell(money("Per 1M output tokens at the production rate, Estimated"), true),
+            cell(
+                money(lang.pick("Price per GPU-hour", "Preis je GPU-Stunde")),
+                true,
+            ),
+            cell(
+                money(lang.pick("Per month (730 h)", "Pro Monat (730 h)")),
+                true,
+            ),
+            cell(
+                money(lang.pick(
+                    "Per 1M output tokens at the production rate, Estimated",
+                    "Je 1 Mio. Ausgabe-Token bei der Produktionsrate, geschätzt",
+                )),
+                true,
+            ),
         ],
         rows,
     }
@@ -320,20 +380,31 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
         return Table::default();
     };
     let ms = |v: Option<f64>| v.map_or_else(|| "—".into(), |v| lang.number(v, 0));
+    let tr = |en, de| lang.pick(en, de);
     Table {
         caption: format!(
-            "{} at the production arrivals: each mark predicted with one copy down (p50, p99, the mark's statistic and its range), Estimated",
-            r.configuration.label
+            "{} {}",
+            r.configuration.label,
+            tr(
+                "at the production arrivals: each mark predicted with one copy down (p50, p99, the mark's statistic and its range), Estimated",
+                "bei den Ankünften der Produktion: jedes Kriterium mit einer ausgefallenen Kopie vorhergesagt (p50, p99, die Statistik des Kriteriums und ihre Spanne), geschätzt",
+            )
         ),
         headers: vec![
-            cell("Mark", false),
+            cell(tr("Mark", "Kriterium"), false),
             cell("p50, ms", true),
             cell("p99, ms", true),
-            cell("Mark's statistic, ms", true),
-            cell("Range, ms", true),
-            cell("All copies up, ms", true),
-            cell("Basis", false),
-            cell("Holds, one copy down", false),
+            cell(
+                tr("Mark's statistic, ms", "Statistik des Kriteriums, ms"),
+                true,
+            ),
+            cell(tr("Range, ms", "Spanne, ms"), true),
+            cell(tr("All copies up, ms", "Alle Kopien aktiv, ms"), true),
+            cell(tr("Basis", "Grundlage"), false),
+            cell(
+                tr("Holds, one copy down", "Hält, eine Kopie ausgefallen"),
+                false,
+            ),
         ],
         rows: r
             .predicted
@@ -351,8 +422,12 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
                             .map_or_else(|| "—".into(), |a| lang.number(a.value, 0)),
                         true,
                     ),
-                    cell(m.basis.map_or("—", |b| b.label()), false),
-                    cell(yes_no(m.holds_n_plus_1), false),
+                    cell(
+                        m.basis
+                            .map_or("—", |b| super::twin::basis_label(b, lang.labels())),
+                        false,
+                    ),
+                    cell(yes_no(m.holds_n_plus_1, lang), false),
                 ]
             })
             .collect(),
@@ -360,19 +435,37 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
 }
 
 fn pilot_hardware_note(plan: &CapacityPlan, lang: Lang) -> String {
+    let tr = |en, de| lang.pick(en, de);
     let Some(p) = &plan.pilot_at_production else {
-        return "The capacity twin has no fit of the pilot's own configuration (no load test of one configuration in the catalog), so every candidate rests on the documented prior per GPU family.".into();
+        return tr(
+            "The capacity twin has no fit of the pilot's own configuration (no load test of one configuration in the catalog), so every candidate rests on the documented prior per GPU family.",
+            "Der Kapazitäts-Zwilling hat keine Anpassung an die eigene Konfiguration des Piloten (kein Lasttest einer Konfiguration aus dem Katalog); jeder Kandidat beruht daher auf der dokumentierten Vorannahme je GPU-Familie.",
+        )
+        .into();
     };
     format!(
-        "The pilot's own hardware ({}) at the production arrivals: {} ({} in flight at p99{}); {}.",
+        "{} ({}) {}: {} ({} {}{}); {}.",
+        tr(
+            "The pilot's own hardware",
+            "Die eigene Hardware des Piloten"
+        ),
         p.configuration.label,
+        tr(
+            "at the production arrivals",
+            "bei den Ankünften der Produktion"
+        ),
         match p.holds {
-            Some(true) => "holds every mark",
-            Some(false) => "misses a mark",
-            None => "not evaluated",
+            Some(true) => tr("holds every mark", "hält jedes Kriterium"),
+            Some(false) => tr("misses a mark", "verfehlt ein Kriterium"),
+            None => tr("not evaluated", "nicht bewertet"),
         },
         lang.number(p.in_flight_p99 as f64, 0),
-        if p.overloaded { ", overloaded" } else { "" },
+        tr("in flight at p99", "gleichzeitig bei p99"),
+        if p.overloaded {
+            tr(", overloaded", ", überlastet")
+        } else {
+            ""
+        },
         marks_text(&p.predicted, lang)
     )
 }
@@ -380,77 +473,114 @@ fn pilot_hardware_note(plan: &CapacityPlan, lang: Lang) -> String {
 fn demand_table(plan: &CapacityPlan, lang: Lang) -> Table {
     let d = &plan.demand;
     let s = &d.sessions;
+    let tr = |en, de| lang.pick(en, de);
     let row = |what: &str, value: String, how: &str| {
         vec![cell(what, false), cell(value, true), cell(how, false)]
     };
+    let measured = tr("gateway log (measured)", "Gateway-Log (gemessen)");
     Table {
-        caption: "Production demand, as an arrival process".into(),
-        headers: vec![cell("", false), cell("Value", true), cell("How", false)],
+        caption: tr(
+            "Production demand, as an arrival process",
+            "Nachfrage der Produktion als Ankunftsprozess",
+        )
+        .into(),
+        headers: vec![
+            cell("", false),
+            cell(lang.labels().value, true),
+            cell(tr("How", "Herkunft"), false),
+        ],
         rows: vec![
             row(
-                "Pilot arrival rate, busiest hour",
+                tr(
+                    "Pilot arrival rate, busiest hour",
+                    "Ankunftsrate des Piloten, Spitzenstunde",
+                ),
                 format!("{} req/s", lang.number(d.pilot_rate, 3)),
-                "gateway log (measured)",
+                measured,
             ),
             row(
-                "Growth",
+                tr("Growth", "Wachstum"),
                 format!("{}×", lang.number(d.growth, 2)),
-                "the plan's demand assumptions",
+                tr(
+                    "the plan's demand assumptions",
+                    "die Annahmen des Plans zur Nachfrage",
+                ),
             ),
             row(
-                "Production arrival rate",
+                tr("Production arrival rate", "Ankunftsrate der Produktion"),
                 format!("{} req/s", lang.number(d.rate, 3)),
-                "pilot rate × growth",
+                tr("pilot rate × growth", "Rate des Piloten × Wachstum"),
             ),
             row(
-                "Sessions in flight, p50 / p99",
+                tr(
+                    "Sessions in flight, p50 / p99",
+                    "Gleichzeitige Sitzungen, p50 / p99",
+                ),
                 format!("{} / {}", s.p50, s.p99),
                 match d.arrivals {
-                    ArrivalBasis::Replayed => {
-                        "simulated: the pilot's busiest hour replayed, superposed and thinned to the production rate, each request with its own lengths and measured duration (the p99 is what production must hold)"
-                    }
-                    ArrivalBasis::Poisson => {
-                        "simulated: Poisson arrivals at the production rate with the log's lengths, each held as long as the pilot's requests (the p99 is what production must hold)"
-                    }
+                    ArrivalBasis::Replayed => tr(
+                        "simulated: the pilot's busiest hour replayed, superposed and thinned to the production rate, each request with its own lengths and measured duration (the p99 is what production must hold)",
+                        "simuliert: die Spitzenstunde des Piloten wiedergegeben, überlagert und auf die Produktionsrate ausgedünnt, jede Anfrage mit ihren eigenen Längen und ihrer gemessenen Dauer (das p99 muss die Produktion halten)",
+                    ),
+                    ArrivalBasis::Poisson => tr(
+                        "simulated: Poisson arrivals at the production rate with the log's lengths, each held as long as the pilot's requests (the p99 is what production must hold)",
+                        "simuliert: Poisson-Ankünfte bei der Produktionsrate mit den Längen aus dem Log, jede so lange gehalten wie die Anfragen des Piloten (das p99 muss die Produktion halten)",
+                    ),
                 },
             ),
             row(
-                "Cross-check: Little's law (mean)",
-                lang.number(s.little_mean, 1),
-                "production rate × mean request time",
-            ),
-            row(
-                "Cross-check: Poisson p99",
-                s.poisson_p99.to_string(),
-                "p99 of Poisson(Little's mean): independent users",
-            ),
-            row(
-                "Mean request time",
-                format!("{} s", lang.number(s.mean_duration_s, 2)),
-                "gateway log (measured)",
-            ),
-            row(
-                "Context per session",
-                format!(
-                    "{} tokens",
-                    lang.number(d.context_tokens_per_session as f64, 0)
+                tr(
+                    "Cross-check: Little's law (mean)",
+                    "Gegenprobe: Littles Gesetz (Mittelwert)",
                 ),
-                "whole sessions: the longest measured request or the plan's context, whichever is larger (vLLM's --max-model-len)",
+                lang.number(s.little_mean, 1),
+                tr(
+                    "production rate × mean request time",
+                    "Produktionsrate × mittlere Anfragedauer",
+                ),
             ),
             row(
-                "Prompt / answer tokens, mean",
+                tr("Cross-check: Poisson p99", "Gegenprobe: Poisson-p99"),
+                s.poisson_p99.to_string(),
+                tr(
+                    "p99 of Poisson(Little's mean): independent users",
+                    "p99 von Poisson(Mittelwert nach Little): unabhängige Nutzer",
+                ),
+            ),
+            row(
+                tr("Mean request time", "Mittlere Anfragedauer"),
+                format!("{} s", lang.number(s.mean_duration_s, 2)),
+                measured,
+            ),
+            row(
+                tr("Context per session", "Kontext je Sitzung"),
+                format!(
+                    "{} {}",
+                    lang.number(d.context_tokens_per_session as f64, 0),
+                    tr("tokens", "Token")
+                ),
+                tr(
+                    "whole sessions: the longest measured request or the plan's context, whichever is larger (vLLM's --max-model-len)",
+                    "ganze Sitzungen: die längste gemessene Anfrage oder der Kontext des Plans, je nachdem, was größer ist (--max-model-len von vLLM)",
+                ),
+            ),
+            row(
+                tr(
+                    "Prompt / answer tokens, mean",
+                    "Prompt- / Antwort-Token, Mittelwert",
+                ),
                 format!(
                     "{} / {}",
                     lang.number(d.prompt_tokens_mean, 0),
                     lang.number(d.output_tokens_mean, 0)
                 ),
-                "gateway log (measured)",
+                measured,
             ),
         ],
     }
 }
 
-fn next_step(step: &NextStep) -> Fact {
+fn next_step(step: &NextStep, lang: Lang) -> Fact {
     match step {
         NextStep::LoadTest {
             configuration,
@@ -459,9 +589,13 @@ fn next_step(step: &NextStep) -> Fact {
             commands,
             ..
         } => Fact {
-            label: format!("Load test on {configuration}"),
+            label: format!(
+                "{} {configuration}",
+                lang.pick("Load test on", "Lasttest auf")
+            ),
             value: format!(
-                "{sentence}\nConcurrency per copy: {}{}",
+                "{sentence}\n{}: {}{}",
+                lang.pick("Concurrency per copy", "Parallelität je Kopie"),
                 concurrency
                     .iter()
                     .map(|c| c.to_string())
@@ -478,7 +612,10 @@ fn next_step(step: &NextStep) -> Fact {
             configuration,
             sentence,
         } => Fact {
-            label: format!("Evaluation set on {configuration}"),
+            label: format!(
+                "{} {configuration}",
+                lang.pick("Evaluation set on", "Evaluationsdatensatz auf")
+            ),
             value: sentence.clone(),
             note: String::new(),
         },

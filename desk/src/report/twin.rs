@@ -91,7 +91,7 @@ fn cell(text: impl Into<String>, numeric: bool) -> Cell {
 }
 
 /// The basis word in the report's language.
-fn basis_label(basis: Basis, t: &Labels) -> &'static str {
+pub(super) fn basis_label(basis: Basis, t: &Labels) -> &'static str {
     match basis {
         Basis::Measured => t.basis_measured,
         Basis::Simulated => t.basis_simulated,
@@ -110,7 +110,12 @@ pub fn render(prediction: &Prediction, load: String, lang: Lang) -> TwinSection 
     let p = prediction;
     let rows = [
         ("TTFT", "ms", "ttft_ms", &p.ttft_ms),
-        ("TPOT", "ms/token", "tpot_ms", &p.tpot_ms),
+        (
+            "TPOT",
+            lang.pick("ms/token", "ms/Token"),
+            "tpot_ms",
+            &p.tpot_ms,
+        ),
         ("ITL", "ms", "itl_ms", &p.itl_ms),
         ("E2E", "ms", "e2e_ms", &p.e2e_ms),
     ]
@@ -155,7 +160,11 @@ pub fn render(prediction: &Prediction, load: String, lang: Lang) -> TwinSection 
         Fact {
             label: t.twin_output.into(),
             value: labelled(
-                format!("{} tokens/s", lang.figure(p.output_tokens_per_s)),
+                format!(
+                    "{} {}",
+                    lang.figure(p.output_tokens_per_s),
+                    lang.pick("tokens/s", "Token/s")
+                ),
                 p.basis,
                 t,
             ),
