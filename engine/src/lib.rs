@@ -37,6 +37,7 @@ pub mod demand;
 pub mod format;
 pub mod ingest;
 pub mod loadtest;
+pub mod locale;
 pub mod metrics;
 pub mod pilot;
 pub mod plan;

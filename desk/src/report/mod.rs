@@ -59,6 +59,7 @@ impl Edition {
 }
 
 use askama::Template;
+use locale::LangLabels;
 
 #[derive(Template)]
 #[template(path = "report.html")]

@@ -1,6 +1,6 @@
 //! What the report shows, gathered from the pilot's evidence and pre-formatted for one language.
 
-use super::locale::Lang;
+use super::locale::{Lang, LangLabels};
 use crate::ServiceError;
 use crate::Services;
 use crate::evidence_history::{EvidenceEntry, EvidenceStatus, HistoryAction};
@@ -161,24 +161,61 @@ fn grade_label(verdict: &engine::verdict::Verdict, lang: Lang) -> String {
         .unwrap_or_default()
 }
 
-fn mark_line(row: &VerdictRow, lang: Lang) -> MarkLine {
+fn mark_line(row: &VerdictRow, mark: Option<&engine::plan::PassMark>, lang: Lang) -> MarkLine {
+    let tr = |en, de| lang.pick(en, de);
+    // A definition the assessor stated stays as written; the domain's default is translated.
+    let definition = match mark {
+        Some(m)
+            if m.definition.trim().is_empty()
+                || m.definition.trim() == m.metric.default_definition() =>
+        {
+            m.metric.default_definition_in(lang).to_string()
+        }
+        _ => row.definition.clone(),
+    };
+    let point = match row.point.as_str() {
+        "Evaluation set" => tr("Evaluation set", "Evaluationsdatensatz").to_string(),
+        other => other.to_string(),
+    };
     MarkLine {
-        sentence: row.sentence.clone(),
-        notation: row.notation.clone(),
+        sentence: mark
+            .filter(|_| lang == Lang::De)
+            .map_or_else(|| row.sentence.clone(), |m| m.sentence_in(lang)),
+        notation: match lang {
+            Lang::En => row.notation.clone(),
+            Lang::De => german_notation(&row.notation),
+        },
         status: match lang {
             Lang::En => row.verdict.label().to_string(),
             Lang::De => grade_label(&row.verdict, lang),
         },
         status_class: row.verdict.as_str().to_string(),
         measured: row.measured.clone(),
-        point: row.point.clone(),
-        definition: row.definition.clone(),
+        point,
+        definition,
         source: row.source.clone(),
         explanation: row.explanation.clone(),
         samples: row
             .samples
             .map(|n| format!("n = {}", engine::format::thousands(n)))
             .unwrap_or_default(),
+    }
+}
+
+/// The notation's measurement point in German: `TTFT p99 ≤ 450 ms @ Client`.
+fn german_notation(notation: &str) -> String {
+    match notation.rsplit_once(" @ ") {
+        Some((mark, point)) => {
+            let point = match point {
+                "client" => "Client",
+                "gateway" => "Gateway",
+                "engine" => "Engine",
+                "evaluation set" => "Evaluationsdatensatz",
+                other => other,
+            };
+            format!("{mark} @ {point}")
+        }
+        None => notation.to_string(),
     }
 }
 
@@ -318,7 +355,18 @@ fn assemble(
         verdict_class: verdict_class.into(),
         summary,
         warnings: verdict.warnings.iter().map(warning_fact).collect(),
-        marks: verdict.rows.iter().map(|r| mark_line(r, lang)).collect(),
+        marks: verdict
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                // The row's own mark, for its sentence and definition in the report's language.
+                let mark = plan
+                    .and_then(|p| p.content.pass_marks.get(i))
+                    .filter(|m| m.notation() == r.notation);
+                mark_line(r, mark, lang)
+            })
+            .collect(),
         scenarios: plan
             .map(|p| p.content.scenarios.iter().map(|s| s.summary()).collect())
             .unwrap_or_default(),
@@ -331,7 +379,7 @@ fn assemble(
             .as_ref()
             .map(|(p, _)| demand_charts(p, lang))
             .unwrap_or_default(),
-        load_charts: load_charts(evidence),
+        load_charts: load_charts(evidence, lang),
         load_tables: evidence
             .runs
             .iter()
@@ -609,7 +657,7 @@ fn demand_charts(p: &DemandProfile, lang: Lang) -> Vec<ReportChart> {
     charts
 }
 
-fn load_charts(evidence: &PilotEvidence) -> Vec<ReportChart> {
+fn load_charts(evidence: &PilotEvidence, lang: Lang) -> Vec<ReportChart> {
     if evidence.runs.is_empty() {
         return Vec::new();
     }
@@ -624,10 +672,18 @@ fn load_charts(evidence: &PilotEvidence) -> Vec<ReportChart> {
         note: String::new(),
     };
     let runs: Vec<LoadTestRun> = evidence.runs.iter().map(|c| c.run.clone()).collect();
+    let title = |title: String| match lang {
+        Lang::En => title,
+        Lang::De => title
+            .replace(" vs concurrency", " über der Parallelität")
+            .replace("E2E latency", "E2E-Latenz")
+            .replace("Output tokens/s per stream", "Ausgabe-Token/s je Stream")
+            .replace("Output tokens/s, aggregate", "Ausgabe-Token/s, gesamt"),
+    };
     crate::load_tests::service::charts(&runs, &[], &plan, engine::plan::Statistic::P99)
         .into_iter()
         .map(|c| ReportChart {
-            title: c.title,
+            title: title(c.title),
             svg: c.svg,
         })
         .collect()

@@ -12,7 +12,7 @@
 
 use super::Edition;
 use super::blocks::{Cell, Fact, Table};
-use super::locale::Lang;
+use super::locale::{Lang, LangLabels};
 use crate::ServiceError;
 use crate::Services;
 use crate::model::Pilot;
@@ -96,7 +96,11 @@ fn render(
         compliance: compliance_table(plan, lang),
         twin_note: pilot_hardware_note(plan, lang),
         arithmetic: demand_table(plan, lang),
-        commands: plan.next_steps.iter().map(|s| next_step(s, lang)).collect(),
+        commands: plan
+            .next_steps
+            .iter()
+            .map(|s| next_step(s, plan, lang))
+            .collect(),
         notes: plan.warnings.clone(),
         caveats: Vec::new(),
     }
@@ -107,7 +111,7 @@ fn headline(plan: &CapacityPlan, lang: Lang) -> String {
         Some(r) => format!(
             "{}: {}. {}",
             lang.pick("Recommended", "Empfohlen"),
-            r.configuration.label,
+            r.configuration.label_in(lang),
             r.why
         ),
         None => lang.pick(
@@ -275,7 +279,7 @@ fn candidates_table(plan: &CapacityPlan, listed: &[&CandidateForecast], lang: La
                 };
                 vec![
                     cell(rank, true),
-                    cell(c.configuration.label.clone(), false),
+                    cell(c.configuration.label_in(lang), false),
                     cell(c.cards.to_string(), true),
                     cell(yes_no(c.holds, lang), false),
                     cell(yes_no(c.holds_n_plus_1, lang), false),
@@ -319,7 +323,7 @@ fn costs_table(listed: &[&CandidateForecast], lang: Lang, currency: Option<&str>
         .iter()
         .map(|c| {
             let mut row = vec![
-                cell(c.configuration.label.clone(), false),
+                cell(c.configuration.label_in(lang), false),
                 cell(c.cards.to_string(), true),
             ];
             match &c.cost {
@@ -384,7 +388,7 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
     Table {
         caption: format!(
             "{} {}",
-            r.configuration.label,
+            r.configuration.label_in(lang),
             tr(
                 "at the production arrivals: each mark predicted with one copy down (p50, p99, the mark's statistic and its range), Estimated",
                 "bei den Ankünften der Produktion: jedes Kriterium mit einer ausgefallenen Kopie vorhergesagt (p50, p99, die Statistik des Kriteriums und ihre Spanne), geschätzt",
@@ -449,7 +453,7 @@ fn pilot_hardware_note(plan: &CapacityPlan, lang: Lang) -> String {
             "The pilot's own hardware",
             "Die eigene Hardware des Piloten"
         ),
-        p.configuration.label,
+        p.configuration.label_in(lang),
         tr(
             "at the production arrivals",
             "bei den Ankünften der Produktion"
@@ -580,7 +584,15 @@ fn demand_table(plan: &CapacityPlan, lang: Lang) -> Table {
     }
 }
 
-fn next_step(step: &NextStep, lang: Lang) -> Fact {
+/// The configuration a next step names, in `lang` when it is the recommended one.
+fn step_configuration(configuration: &str, plan: &CapacityPlan, lang: Lang) -> String {
+    match &plan.recommended {
+        Some(r) if r.configuration.label == configuration => r.configuration.label_in(lang),
+        _ => configuration.to_string(),
+    }
+}
+
+fn next_step(step: &NextStep, plan: &CapacityPlan, lang: Lang) -> Fact {
     match step {
         NextStep::LoadTest {
             configuration,
@@ -590,8 +602,9 @@ fn next_step(step: &NextStep, lang: Lang) -> Fact {
             ..
         } => Fact {
             label: format!(
-                "{} {configuration}",
-                lang.pick("Load test on", "Lasttest auf")
+                "{} {}",
+                lang.pick("Load test on", "Lasttest auf"),
+                step_configuration(configuration, plan, lang)
             ),
             value: format!(
                 "{sentence}\n{}: {}{}",
@@ -613,8 +626,9 @@ fn next_step(step: &NextStep, lang: Lang) -> Fact {
             sentence,
         } => Fact {
             label: format!(
-                "{} {configuration}",
-                lang.pick("Evaluation set on", "Evaluationsdatensatz auf")
+                "{} {}",
+                lang.pick("Evaluation set on", "Evaluationsdatensatz auf"),
+                step_configuration(configuration, plan, lang)
             ),
             value: sentence.clone(),
             note: String::new(),

@@ -15,7 +15,7 @@
 //! prediction) stays in English, as the locale module explains.
 
 use super::blocks::{Cell, Fact, Table};
-use super::locale::{Labels, Lang};
+use super::locale::{Labels, Lang, LangLabels};
 use crate::ServiceError;
 use crate::Services;
 use crate::model::Pilot;

@@ -305,6 +305,41 @@ impl Metric {
         }
     }
 
+    /// [`Metric::default_definition`] in `lang`.
+    pub fn default_definition_in(&self, lang: crate::locale::Lang) -> &'static str {
+        if lang == crate::locale::Lang::En {
+            return self.default_definition();
+        }
+        match self {
+            Metric::Ttft => "Absenden → erstes inhaltliches Token",
+            Metric::Tpot => "je Anfrage: (E2E − TTFT) ÷ (Ausgabe-Token − 1)",
+            Metric::Itl => {
+                "jeder Abstand zwischen aufeinanderfolgenden gestreamten Ausgaben, über alle Anfragen zusammengefasst"
+            }
+            Metric::E2e => "Absenden → letztes Token",
+            Metric::OutputSpeedPerUser => "je Stream: 1000 ÷ TPOT (ms)",
+            Metric::AggregateOutputThroughput => "Ausgabe-Token aller Anfragen ÷ Laufzeit",
+            Metric::Goodput => {
+                "Anfragen, die jedes Latenzkriterium des Plans erfüllen (fehlgeschlagene Anfragen \
+                 zählen als nicht erfüllt), pro Sekunde oder als Anteil aller Anfragen"
+            }
+            Metric::ErrorRate => "fehlgeschlagene Anfragen ÷ alle Anfragen",
+            Metric::TimeoutRate => "Anfragen mit Zeitüberschreitung ÷ alle Anfragen",
+            Metric::CancellationRate => "vom Client abgebrochene Anfragen ÷ alle Anfragen",
+            Metric::TruncationRate => "Antworten mit finish_reason = length ÷ alle Antworten",
+            Metric::RetrievalHitRate => {
+                "Evaluationsfragen, deren akzeptierte Passage unter den k gefundenen ist ÷ alle \
+                 Evaluationsfragen (hit@k)"
+            }
+            Metric::AnswerScore => {
+                "Bewertung der Antworten gegen die akzeptierten Antworten des \
+                 Evaluationsdatensatzes, gerechnet in der Produktionspräzision von Gewichten und \
+                 KV-Cache"
+            }
+            Metric::Custom { .. } => "",
+        }
+    }
+
     /// Whether `other` names the same metric (custom metrics compare by name, ignoring case and
     /// surrounding spaces, and by unit dimension).
     pub fn same_as(&self, other: &Metric) -> bool {

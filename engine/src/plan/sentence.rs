@@ -11,8 +11,10 @@ use super::comparator::Comparator;
 use super::metric::{Metric, MetricFamily};
 use super::pass_mark::PassMark;
 use super::point::MeasurementPoint;
+use super::scope::Scope;
 use super::statistic::Statistic;
 use super::unit::Unit;
+use crate::locale::Lang;
 
 /// Who a latency percentile speaks about, and whether the verb is singular.
 struct Subject {
@@ -186,6 +188,198 @@ impl PassMark {
     }
 }
 
+/// The German sentences: the same cases as the English ones, phrased as a German sentence
+/// rather than translated word by word.
+impl PassMark {
+    /// The mark as one sentence in `lang`; English is [`PassMark::sentence`].
+    pub fn sentence_in(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.sentence(),
+            Lang::De => {
+                let body = self
+                    .german_body()
+                    .unwrap_or_else(|| self.german_generic_body());
+                let point = match (self.point, self.metric.family()) {
+                    (MeasurementPoint::EvaluationSet, _) => {
+                        ", auf dem Evaluationsdatensatz".to_string()
+                    }
+                    (point, MetricFamily::FailureRate) => format!(", gezählt {}", german_at(point)),
+                    (point, _) => format!(", gemessen {}", german_at(point)),
+                };
+                let scope = match &self.scope {
+                    Scope::AllTraffic => String::new(),
+                    Scope::Scenario(name) => format!(", im Szenario „{}“", name.trim()),
+                    Scope::PlannedPeak => ", bei der geplanten Spitzen-Parallelität".into(),
+                };
+                format!("{body}{point}{scope}")
+            }
+        }
+    }
+
+    /// The threshold with a decimal comma and German unit words.
+    fn german_limit(&self) -> String {
+        self.threshold_text()
+            .replace('.', ",")
+            .replace("tokens/s", "Token/s")
+    }
+
+    fn german_generic_body(&self) -> String {
+        let statistic = match self.statistic {
+            Statistic::Rate => String::new(),
+            statistic => format!(" ({statistic})"),
+        };
+        format!(
+            "{}{statistic} beträgt {} {}",
+            capitalised(&self.metric.short_label()),
+            german_words(self.comparator),
+            self.german_limit()
+        )
+    }
+
+    fn german_body(&self) -> Option<String> {
+        let limit = self.german_limit();
+        let upper = self.comparator.is_upper_limit();
+        let words = german_words(self.comparator);
+        match self.metric {
+            Metric::Ttft | Metric::Tpot | Metric::Itl | Metric::E2e if upper => {
+                self.german_latency_body(&limit)
+            }
+            Metric::OutputSpeedPerUser if !upper => match self.statistic {
+                Statistic::Mean => Some(format!(
+                    "Die mittlere Ausgabegeschwindigkeit je Nutzer beträgt {words} {limit}"
+                )),
+                Statistic::P50 => Some(format!(
+                    "Die mediane Ausgabegeschwindigkeit je Nutzer beträgt {words} {limit}"
+                )),
+                _ => None,
+            },
+            Metric::AggregateOutputThroughput if !upper => match self.statistic {
+                Statistic::Mean => Some(format!(
+                    "Der gesamte Ausgabedurchsatz beträgt über den Lauf im Mittel {words} {limit}"
+                )),
+                Statistic::Max => Some(format!(
+                    "Der gesamte Ausgabedurchsatz erreicht in der Spitze {words} {limit}"
+                )),
+                _ => None,
+            },
+            Metric::Goodput if !upper => match (self.statistic, self.unit) {
+                (Statistic::Mean, Unit::ReqPerS) => Some(format!(
+                    "Der Goodput (Anfragen pro Sekunde, die jedes Latenzkriterium erfüllen) beträgt {words} {limit}"
+                )),
+                (Statistic::Rate, Unit::Percent) => Some(format!(
+                    "{} {limit} der Anfragen erfüllen jedes Latenzkriterium (Goodput)",
+                    capitalised(words)
+                )),
+                _ => None,
+            },
+            Metric::ErrorRate
+            | Metric::TimeoutRate
+            | Metric::CancellationRate
+            | Metric::TruncationRate
+                if upper && self.statistic == Statistic::Rate =>
+            {
+                let name = match self.metric {
+                    Metric::ErrorRate => "Die Fehlerquote",
+                    Metric::TimeoutRate => "Die Quote der Zeitüberschreitungen",
+                    Metric::CancellationRate => "Die Abbruchquote",
+                    _ => "Die Quote abgeschnittener Antworten (an ihrer Längengrenze abgebrochen)",
+                };
+                let stays = match self.comparator {
+                    Comparator::Le => "bleibt bei höchstens",
+                    _ => "bleibt unter",
+                };
+                Some(format!("{name} {stays} {limit}"))
+            }
+            Metric::RetrievalHitRate if !upper && self.statistic == Statistic::Rate => {
+                Some(format!(
+                    "Die Trefferquote der Suche @k (akzeptierte Passage unter den gefundenen) beträgt {words} {limit}"
+                ))
+            }
+            Metric::AnswerScore if !upper => match (self.statistic, self.unit) {
+                (Statistic::Mean, Unit::Score) => Some(format!(
+                    "Die mittlere Antwortbewertung beträgt {words} {limit}"
+                )),
+                (Statistic::Rate, Unit::Percent) => Some(format!(
+                    "Die Antwortgenauigkeit (Anteil akzeptierter Antworten) beträgt {words} {limit}"
+                )),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn german_latency_body(&self, limit: &str) -> Option<String> {
+        let within = if self.comparator == Comparator::Lt {
+            format!("in unter {limit}")
+        } else {
+            format!("innerhalb von {limit}")
+        };
+        let at_most = format!("{} {limit}", german_words(self.comparator));
+        if self.statistic == Statistic::Mean {
+            let name = match self.metric {
+                Metric::Ttft => "Die mittlere Zeit bis zum ersten Token",
+                Metric::Tpot => "Die mittlere Zeit je Ausgabe-Token (TPOT)",
+                Metric::Itl => "Der mittlere Abstand zwischen gestreamten Chunks (ITL)",
+                _ => "Die mittlere Gesamtdauer",
+            };
+            return Some(format!("{name} beträgt {at_most}"));
+        }
+        let itl = self.metric == Metric::Itl;
+        let subject = match (self.statistic, itl) {
+            (Statistic::P50, false) => "Die Hälfte der Anfragen".to_string(),
+            (Statistic::P50, true) => {
+                "Die Hälfte der Abstände zwischen gestreamten Chunks".to_string()
+            }
+            (Statistic::P90 | Statistic::P95 | Statistic::P99, false) => {
+                format!("{} % der Anfragen", self.statistic.percentile()?)
+            }
+            (Statistic::P90 | Statistic::P95 | Statistic::P99, true) => format!(
+                "{} % der Abstände zwischen gestreamten Chunks",
+                self.statistic.percentile()?
+            ),
+            (Statistic::Max, false) => "Jede Anfrage".to_string(),
+            (Statistic::Max, true) => "Jeder Abstand zwischen gestreamten Chunks".to_string(),
+            _ => return None,
+        };
+        let singular = self.statistic == Statistic::Max;
+        let verb = match (&self.metric, singular) {
+            (&Metric::Ttft, false) => format!("erhalten ihr erstes Token {within}"),
+            (&Metric::Ttft, true) => format!("erhält ihr erstes Token {within}"),
+            (&Metric::Tpot, false) => {
+                format!("brauchen im Mittel {at_most} je Ausgabe-Token nach dem ersten")
+            }
+            (&Metric::Tpot, true) => {
+                format!("braucht im Mittel {at_most} je Ausgabe-Token nach dem ersten")
+            }
+            (&Metric::Itl, false) => format!("betragen {at_most}"),
+            (&Metric::Itl, true) => format!("beträgt {at_most}"),
+            (_, false) => format!("sind {within} vollständig"),
+            (_, true) => format!("ist {within} vollständig"),
+        };
+        Some(format!("{subject} {verb}"))
+    }
+}
+
+/// `am Client`, `am Gateway`, `an der Engine`, `auf dem Evaluationsdatensatz`.
+pub(crate) fn german_at(point: MeasurementPoint) -> &'static str {
+    match point {
+        MeasurementPoint::Client => "am Client",
+        MeasurementPoint::Gateway => "am Gateway",
+        MeasurementPoint::Engine => "an der Engine",
+        MeasurementPoint::EvaluationSet => "auf dem Evaluationsdatensatz",
+    }
+}
+
+/// The comparator in German: `höchstens`, `unter`, `mindestens`, `mehr als`.
+fn german_words(comparator: Comparator) -> &'static str {
+    match comparator {
+        Comparator::Le => "höchstens",
+        Comparator::Lt => "unter",
+        Comparator::Ge => "mindestens",
+        Comparator::Gt => "mehr als",
+    }
+}
+
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
@@ -197,8 +391,30 @@ fn capitalised(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn german_sentences_are_german_with_a_decimal_comma() {
+        let mut mark = ttft_p95();
+        assert_eq!(mark.sentence_in(Lang::En), mark.sentence());
+        mark.statistic = Statistic::P99;
+        mark.threshold = 0.45;
+        mark.unit = Unit::S;
+        mark.point = MeasurementPoint::Client;
+        assert_eq!(
+            mark.sentence_in(Lang::De),
+            "99 % der Anfragen erhalten ihr erstes Token innerhalb von 0,45 s, gemessen am Client"
+        );
+        mark.metric = Metric::Tpot;
+        mark.scope = Scope::PlannedPeak;
+        assert!(
+            mark.sentence_in(Lang::De).starts_with(
+                "99 % der Anfragen brauchen im Mittel höchstens 0,45 s je Ausgabe-Token"
+            ),
+            "{}",
+            mark.sentence_in(Lang::De)
+        );
+    }
     use crate::plan::pass_mark::tests::ttft_p95;
-    use crate::plan::scope::Scope;
 
     fn mark(
         metric: Metric,

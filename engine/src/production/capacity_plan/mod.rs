@@ -55,6 +55,7 @@ use super::operating_cost::{GpuHourPrice, OperatingCost};
 use super::twin_check::PilotTwin;
 use crate::ingest::MetricKey;
 use crate::loadtest::LatencyTarget;
+use crate::locale::Lang;
 use crate::plan::Statistic;
 use crate::sizing::{GpuSpec, KvDtype, MemoryModel, ModelSpec, WeightPrecision};
 use crate::twin::transfer::{Execution, ServingSetup, TransferBasis};
@@ -186,13 +187,7 @@ pub struct Configuration {
 impl Configuration {
     fn new(setup: &ServingSetup, copies: u32) -> Self {
         let per_copy = setup.tp.max(1) * setup.pp.max(1);
-        let split = match (setup.tp.max(1), setup.pp.max(1)) {
-            (1, 1) => "1 card".to_string(),
-            (tp, 1) => format!("TP={tp}"),
-            (1, pp) => format!("PP={pp}"),
-            (tp, pp) => format!("TP={tp} × PP={pp}"),
-        };
-        Configuration {
+        let mut configuration = Configuration {
             gpu_id: setup.gpu.id.clone(),
             gpu_name: setup.gpu.name.clone(),
             cards: per_copy * copies,
@@ -202,14 +197,38 @@ impl Configuration {
             weights: setup.weights,
             kv_dtype: setup.kv_dtype,
             execution: setup.execution,
-            label: format!(
-                "{} × {}: {} {} of {split}, {} weights, {} KV cache",
-                per_copy * copies,
-                setup.gpu.name,
-                copies,
-                if copies == 1 { "copy" } else { "copies" },
-                setup.weights.label(),
-                setup.kv_dtype.label()
+            label: String::new(),
+        };
+        configuration.label = configuration.label_in(Lang::En);
+        configuration
+    }
+
+    /// The label in `lang`: `8 × NVIDIA H100 SXM 80GB: 8 copies of 1 card, BF16 weights, 16-bit
+    /// KV cache` / `8 × NVIDIA H100 SXM 80GB: 8 Kopien zu 1 Karte, Gewichte BF16, KV-Cache
+    /// 16-Bit`.
+    pub fn label_in(&self, lang: Lang) -> String {
+        let split = match (self.tp, self.pp) {
+            (1, 1) => lang.pick("1 card", "1 Karte").to_string(),
+            (tp, 1) => format!("TP={tp}"),
+            (1, pp) => format!("PP={pp}"),
+            (tp, pp) => format!("TP={tp} × PP={pp}"),
+        };
+        let (weights, kv) = (self.weights.label(), self.kv_dtype.label());
+        match lang {
+            Lang::En => format!(
+                "{} × {}: {} {} of {split}, {weights} weights, {kv} KV cache",
+                self.cards,
+                self.gpu_name,
+                self.copies,
+                if self.copies == 1 { "copy" } else { "copies" },
+            ),
+            Lang::De => format!(
+                "{} × {}: {} {} zu {split}, Gewichte {weights}, KV-Cache {}",
+                self.cards,
+                self.gpu_name,
+                self.copies,
+                if self.copies == 1 { "Kopie" } else { "Kopien" },
+                kv.replace("-bit", "-Bit"),
             ),
         }
     }
