@@ -219,10 +219,89 @@ fn german_notation(notation: &str) -> String {
     }
 }
 
-fn warning_fact(w: &VerdictWarning) -> Fact {
-    Fact {
+/// A verdict warning for the report. The verdict service words its warnings for the pages in
+/// English; the report gives each title in its language, and rewrites the details it can
+/// phrase from the evidence itself.
+fn warning_fact(w: &VerdictWarning, evidence: &PilotEvidence, lang: Lang) -> Fact {
+    let english = Fact {
         label: w.title.clone(),
         value: w.detail.clone(),
+        note: String::new(),
+    };
+    if lang == Lang::En {
+        return english;
+    }
+    let title = match w.title.as_str() {
+        "The pilot hit its own limit" => "Der Pilot stieß an seine eigene Grenze",
+        "Requests waited at one scrape (a note, not the alarm)" => {
+            "Anfragen warteten bei einer Abfrage (ein Hinweis, kein Alarm)"
+        }
+        "Evidence not comparable" => "Nachweise nicht vergleichbar",
+        "Evidence that does not say what it measured" => {
+            "Nachweise, die nicht sagen, was sie gemessen haben"
+        }
+        "Requests in flight do not add up" => "Die gleichzeitigen Anfragen gehen nicht auf",
+        "Pass marks written after the data" => "Abnahmekriterien nach den Daten geschrieben",
+        "A small evaluation set" => "Ein kleiner Evaluationsdatensatz",
+        "Answers were cut off" => "Antworten wurden abgeschnitten",
+        "Evaluation answers were cut off" => "Antworten der Evaluation wurden abgeschnitten",
+        "Saturated at the planned peak" => "Gesättigt bei der geplanten Spitze",
+        "Load tests grade no pass mark" => "Die Lasttests bewerten kein Abnahmekriterium",
+        "Pass marks amended after evidence arrived" => {
+            "Abnahmekriterien nach Eingang der Nachweise geändert"
+        }
+        _ => return english,
+    };
+    let value = match (w.title.as_str(), &evidence.profile) {
+        ("Answers were cut off", Some((profile, _))) => format!(
+            "{} von {} erfolgreichen Anfragen am Gateway endeten an ihrer Token-Grenze \
+             (finish_reason = length, {}): Die Nutzer sahen unvollständige Antworten, und ihre \
+             Länge unterschätzt die Nachfrage.",
+            lang.number(profile.outcomes.truncated as f64, 0),
+            lang.number(profile.outcomes.ok as f64, 0),
+            lang.percent(profile.outcomes.truncation_rate)
+        ),
+        _ if w.title == "A small evaluation set" => {
+            let questions = evidence
+                .quality
+                .as_ref()
+                .and_then(|q| q.set.as_ref())
+                .map_or(0, |set| set.questions);
+            format!(
+                "Der Evaluationsdatensatz hat {questions} Fragen, weniger als die {} bis 100 \
+                 echten Fragen, die der Leitfaden verlangt: Die Intervalle seiner Genauigkeit \
+                 sind breit, und eine Frage verschiebt die Bewertung um {} Prozentpunkte.",
+                engine::verdict::samples::EVAL_SET_MINIMUM,
+                lang.number(
+                    if questions == 0 {
+                        100.0
+                    } else {
+                        100.0 / questions as f64
+                    },
+                    1
+                )
+            )
+        }
+        _ if w.title == "Saturated at the planned peak" => w
+            .detail
+            .strip_prefix("In ")
+            .and_then(|rest| rest.split_once(", TTFT p95"))
+            .and_then(|(head, _)| head.rsplit_once(" at concurrency "))
+            .map_or_else(
+                || w.detail.clone(),
+                |(source, concurrency)| {
+                    format!(
+                        "In {source} bei Parallelität {concurrency} sind TTFT p95 und p99 \
+                         zusammengelaufen: Jede Anfrage wartet in der Warteschlange; das System \
+                         ist bei der geplanten Last an seiner Grenze."
+                    )
+                },
+            ),
+        _ => w.detail.clone(),
+    };
+    Fact {
+        label: title.into(),
+        value,
         note: String::new(),
     }
 }
@@ -296,7 +375,17 @@ fn assemble(
             .caveats
             .iter()
             .filter(|c| !c.starts_with("Re-run the load test") || rec_caveats.is_empty())
-            .cloned(),
+            .map(|c| match lang {
+                Lang::De if c.starts_with("Re-run the load test on the production stack") => {
+                    "Vor dem Go-live den Lasttest auf dem Produktions-Stack wiederholen: Latenz \
+                     und Durchsatz gehören zur GPU, Engine-Version und den Einstellungen, auf \
+                     denen sie gemessen wurden; die Werte des Piloten lassen sich daher nicht \
+                     übertragen (die Empfehlung des Berichts nennt die genauen Befehle für vllm \
+                     bench serve und aiperf profile)."
+                        .to_string()
+                }
+                _ => c.clone(),
+            }),
     );
     let mut demand_facts = evidence
         .profile
@@ -354,7 +443,11 @@ fn assemble(
         verdict_headline: headline(verdict, lang),
         verdict_class: verdict_class.into(),
         summary,
-        warnings: verdict.warnings.iter().map(warning_fact).collect(),
+        warnings: verdict
+            .warnings
+            .iter()
+            .map(|w| warning_fact(w, evidence, lang))
+            .collect(),
         marks: verdict
             .rows
             .iter()

@@ -625,12 +625,21 @@ fn next_step(step: &NextStep, plan: &CapacityPlan, lang: Lang) -> Fact {
             configuration,
             sentence,
         } => Fact {
+            value: match (&plan.recommended, lang) {
+                (Some(r), Lang::De) => format!(
+                    "Vor dem Go-live den Evaluationsdatensatz auf dem Produktions-Stack wiederholen \
+                     (Gewichte {}, KV-Cache {}): Qualität gilt nur in der Präzision, in der sie \
+                     gemessen wurde.",
+                    r.configuration.weights.label(),
+                    r.configuration.kv_dtype.label().replace("-bit", "-Bit")
+                ),
+                _ => sentence.clone(),
+            },
             label: format!(
                 "{} {}",
                 lang.pick("Evaluation set on", "Evaluationsdatensatz auf"),
                 step_configuration(configuration, plan, lang)
             ),
-            value: sentence.clone(),
             note: String::new(),
         },
     }
