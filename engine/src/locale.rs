@@ -1,9 +1,10 @@
 //! Report languages (English, German) and their number and date formats.
 //!
 //! The report renders in either language, and some of its sentences are phrased here in the
-//! engine (pass marks, grading explanations, the capacity plan's story); those generators take
-//! a [`Lang`] so each sentence is written whole in each language instead of being patched
-//! word by word afterwards. The report's fixed words live with its template in `desk`.
+//! engine. Generators that have a German phrasing take a [`Lang`]
+//! (`PassMark::sentence_in`, `Metric::default_definition_in`, `Configuration::label_in`), so
+//! each sentence is written whole in each language instead of being patched word by word
+//! afterwards. The report's fixed words live with its template in `desk`.
 
 use serde::{Deserialize, Serialize};
 

@@ -12,7 +12,7 @@
 //! sentence, the empty-state sentences) come from the report language's
 //! [`super::locale::Labels`]; what the engine phrases (the arrival process, the load's source,
 //! the token shapes, the back-test method, warnings, the reason the twin gives for making no
-//! prediction) stays in English, as the locale module explains.
+//! prediction) is still English: those generators have no language yet (issue #22).
 
 use super::blocks::{Cell, Fact, Table};
 use super::locale::{Labels, Lang, LangLabels};
