@@ -50,6 +50,8 @@ pub mod password;
 #[cfg(feature = "server")]
 pub mod pilot_evidence;
 #[cfg(feature = "server")]
+pub mod recorded;
+#[cfg(feature = "server")]
 pub mod report;
 #[cfg(feature = "server")]
 pub mod store;

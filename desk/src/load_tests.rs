@@ -20,6 +20,10 @@ pub struct LoadTestSummary {
     pub import: engine::ingest::Import,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_context: Option<RunContext>,
+    /// Where each value of `run_context` came from (the file, typed, the pasted command, the
+    /// pilot's notes) and what was set aside; `None` on rows stored before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_context_provenance: Option<engine::run_context::Provenance>,
     /// How many per-request samples were taken at import and stored beside the row (0: the
     /// file has none, so goodput is graded on its percentiles). `None` only on rows stored
     /// before samples were taken; start-up fills them in (see `service::backfill_request_samples`).

@@ -11,6 +11,7 @@ use engine::loadtest::{
     PointGoodput, RequestSample, RequestSamples, capacity_by_scenario, classify_spread,
     grade_on_percentiles, grade_on_requests, latency_targets,
 };
+use engine::run_context::provenance::{ContextSource, Provenance, layer};
 use std::collections::{BTreeMap, HashMap};
 
 /// Load-test files up to this size keep their per-request records while being read, so the
@@ -48,13 +49,16 @@ pub const RUN_CONTEXT_FIELDS: [&str; 12] = [
     "serve_command",
 ];
 
-/// The run context of an upload: the form fields where filled in, else what the pasted
-/// `serve_command` (a `vllm serve …` line or a ServingRuntime YAML) says, else the pilot's
-/// notes (engine, version, GPU and count). Errors name the field.
-pub fn run_context_from_fields(
+/// The run context recorded with an upload of `points`, and where each value came from:
+/// what the file states about its own run, else the form fields where filled in, else what
+/// the pasted `serve_command` (a `vllm serve …` line or a ServingRuntime YAML) says, else the
+/// pilot's notes (engine, version, GPU and count); see `engine::run_context::provenance`.
+/// Errors name the field.
+pub fn recorded_run_context(
     fields: &BTreeMap<String, String>,
     pilot: &Pilot,
-) -> Result<RunContext, ServiceError> {
+    points: &[OperatingPoint],
+) -> Result<RecordedRunContext, ServiceError> {
     let text = |name: &str| {
         fields
             .get(name)
@@ -110,7 +114,25 @@ pub fn run_context_from_fields(
         gpu_count: u32::try_from(pilot.gpu_count).ok().filter(|n| *n > 0),
         ..RunContext::default()
     };
-    Ok(form.or(&pasted).or(&from_pilot))
+    let file = engine::run_context::stated_by(points);
+    let (context, provenance) = layer(&[
+        (ContextSource::File, &file),
+        (ContextSource::Form, &form),
+        (ContextSource::ServeCommand, &pasted),
+        (ContextSource::PilotNotes, &from_pilot),
+    ]);
+    Ok(RecordedRunContext {
+        context,
+        provenance: Some(provenance),
+    })
+}
+
+/// A load test's run context as it is recorded, with its provenance (`None` on rows from
+/// before it was kept).
+#[derive(Clone, Debug, Default)]
+pub struct RecordedRunContext {
+    pub context: RunContext,
+    pub provenance: Option<Provenance>,
 }
 
 /// Stores the V100 benchmark report's published percentiles as the demo pilot's load-test
@@ -129,13 +151,20 @@ pub async fn seed_demo_load_test(
         &ImportOptions::stats_only(),
     )
     .map_err(internal)?;
-    let context = engine::run_context::parse(demo::SERVING_RUNTIME)
-        .map_err(internal)?
-        .or(&RunContext {
-            gpu: Some("Tesla V100-SXM2-16GB".into()),
-            ..RunContext::default()
-        });
-    let (summary, derived) = prepare(services, pilot_id, import, context).await?;
+    let runtime = engine::run_context::parse(demo::SERVING_RUNTIME).map_err(internal)?;
+    let notes = RunContext {
+        gpu: Some("Tesla V100-SXM2-16GB".into()),
+        ..RunContext::default()
+    };
+    let (context, provenance) = layer(&[
+        (ContextSource::ServeCommand, &runtime),
+        (ContextSource::PilotNotes, &notes),
+    ]);
+    let recorded = RecordedRunContext {
+        context,
+        provenance: Some(provenance),
+    };
+    let (summary, derived) = prepare(services, pilot_id, import, recorded).await?;
     crate::evidence::keep_bytes_with(
         services,
         crate::evidence::EvidenceBytes {
@@ -159,8 +188,9 @@ pub async fn prepare(
     services: &Services,
     pilot_id: i64,
     mut import: Import,
-    run_context: RunContext,
+    recorded: RecordedRunContext,
 ) -> Result<(serde_json::Value, DerivedWrites), ServiceError> {
+    let run_context = recorded.context;
     let samples = RequestSamples::of_records(&std::mem::take(&mut import.requests));
     let plan = plan_targets(services, pilot_id).await?;
     let mut derived = DerivedWrites::default();
@@ -178,6 +208,7 @@ pub async fn prepare(
     }
     let summary = serde_json::to_value(LoadTestSummary {
         import,
+        run_context_provenance: recorded.provenance.filter(|_| !run_context.is_empty()),
         run_context: (!run_context.is_empty()).then_some(run_context),
         request_samples: Some(samples.len() as u64),
         request_samples_format: (!samples.is_empty()).then_some(RequestSamples::VERSION),

@@ -17,10 +17,12 @@
 //!   backslash escapes and `\`-newline continuations.
 
 mod flags;
+pub mod provenance;
 pub mod shell;
 pub mod yaml;
 
 pub use flags::{apply_vllm_args, human_readable_count};
+pub use provenance::{ContextSource, Provenance, framework_label, stated_by};
 pub use shell::shell_split;
 
 use serde::{Deserialize, Serialize};

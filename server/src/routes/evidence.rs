@@ -22,7 +22,7 @@
 use super::api_v1::{ApiCaller, ApiError, ErrorBody};
 use crate::AppState;
 use crate::evidence_import::{ReadSettings, Recognised, recognise_with};
-use crate::upload::receive_evidence;
+use crate::upload::{ReceivedFile, receive_evidence};
 use axum::Json;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
@@ -32,6 +32,7 @@ use desk::evidence::{CalibrationForm, calibration_settings, duplicate};
 use desk::load_tests::service as load_tests;
 use desk::model::{EvidenceKind, StartupLogSummary};
 use desk::quality;
+use desk::recorded::RecordedLine;
 use desk::store::evidence::{DerivedWrites, NewEvidence};
 use engine::ingest::OperatingPoint;
 use serde::Serialize;
@@ -108,6 +109,10 @@ pub struct StoredEvidence {
     /// What happened beside the upload (quality evidence: which set version a run was read
     /// against); `null` otherwise.
     pub note: Option<String>,
+    /// What was recorded, line by line (as the preview listed it).
+    pub recorded: Vec<RecordedLine>,
+    /// The importer's warnings, and typed or pasted values the file contradicted.
+    pub warnings: Vec<String>,
 }
 
 /// Uploads an evidence file to a pilot (assessors and admins).
@@ -141,118 +146,18 @@ pub async fn upload_evidence(
     multipart: Multipart,
 ) -> Result<(StatusCode, Json<StoredEvidence>), ApiError> {
     let user = authorise(Some(&user), Need::Editor)?;
+    let read = read_upload(&state, &user, pilot_id, multipart).await?;
     let services = &state.services;
-    let pilot = editable_pilot(&services.store, &user, pilot_id).await?;
-    let upload = receive_evidence(
-        multipart,
-        &services.data_dir.join("uploads"),
-        state.config.max_upload_bytes,
-    )
-    .await?;
-    let file = upload.file;
-    if let Some(existing) = services
-        .store
-        .evidence_by_hash(pilot_id, &file.sha256)
-        .await
-        .map_err(ServiceError::from)?
-    {
-        return Err(duplicate(&file.file_name, &existing).into());
-    }
-    let kind = match upload.fields.get("kind").filter(|k| !k.is_empty()) {
-        Some(name) => Some(
-            name.parse::<EvidenceKind>()
-                .map_err(|e| ServiceError::invalid(format!("kind: {e}")))?,
-        ),
-        None => None,
-    };
-    let eval_set = if kind == Some(EvidenceKind::EvalRun) {
-        Some(
-            quality::service::set_for_runs(services, pilot_id)
-                .await?
-                .ok_or_else(|| ServiceError::invalid(quality::service::NO_SET))?,
-        )
-    } else {
-        None
-    };
-    let settings = ReadSettings {
-        skip_bad_lines: desk::traffic::service::parse_skip_bad_lines(
-            upload.fields.get("skip_bad_lines").map(String::as_str),
-        )?,
-        scraped_at_ms: desk::traffic::service::parse_scraped_at(
-            upload
-                .fields
-                .get("scraped_at")
-                .map(String::as_str)
-                .unwrap_or(""),
-        )?,
-        eval_set: eval_set.as_ref().map(|run_set| run_set.set.clone()),
-    };
-    let (name, path) = (file.file_name.clone(), file.temp_path.clone());
-    let recognised =
-        tokio::task::spawn_blocking(move || recognise_with(&name, &path, kind, &settings))
-            .await
-            .map_err(|_| ServiceError::Internal)?
-            .map_err(|e| ServiceError::invalid(e.0))?;
-    let kind = recognised.kind();
-    // What is derived from the file is computed now and written in the same transaction as its
-    // row: a failure (or a crash) before the commit leaves the database as it was.
-    let mut derived = DerivedWrites::default();
-    let (summary, summary_json) = match recognised {
-        Recognised::LoadTest(import) => {
-            // The run context: form fields, else the pasted `serve_command`, else the pilot.
-            let context = load_tests::run_context_from_fields(&upload.fields, &pilot)?;
-            let (value, writes) = load_tests::prepare(services, pilot_id, import, context).await?;
-            derived = writes;
-            (value.clone(), value.to_string())
-        }
-        Recognised::GatewayLog(log) => {
-            let value = serde_json::to_value(&log).map_err(|_| ServiceError::Internal)?;
-            derived.traffic_profile = desk::traffic::service::combined_profile(
-                services,
-                pilot_id,
-                Some((file.file_name.clone(), file.temp_path.clone(), *log)),
-            )
-            .await?;
-            (value.clone(), value.to_string())
-        }
-        Recognised::MetricsScrape(scrape) => {
-            let value = serde_json::to_value(&scrape).map_err(|_| ServiceError::Internal)?;
-            (value.clone(), value.to_string())
-        }
-        Recognised::EvalSet(set) => {
-            let value = serde_json::to_value(&set).map_err(|_| ServiceError::Internal)?;
-            (value.clone(), value.to_string())
-        }
-        Recognised::EvalRun(run) => {
-            let field = |name: &str| upload.fields.get(name).cloned().unwrap_or_default();
-            let run = quality::service::run_config(field, &pilot, run)?;
-            let stored = quality::service::stored_run(eval_set.as_ref(), run);
-            let value = serde_json::to_value(&stored).map_err(|_| ServiceError::Internal)?;
-            (value.clone(), value.to_string())
-        }
-        Recognised::LmEval(results) => {
-            let value = serde_json::to_value(&results).map_err(|_| ServiceError::Internal)?;
-            (value.clone(), value.to_string())
-        }
-        Recognised::StartupLog(log) => {
-            let field = |name: &str| upload.fields.get(name).cloned().unwrap_or_default();
-            let form = CalibrationForm {
-                model: field("model"),
-                weights: field("weights"),
-                kv_dtype: field("kv_dtype"),
-                gpu: field("gpu"),
-                tp: field("tp"),
-                context: field("context"),
-            };
-            let settings = calibration_settings(&form, &log, &pilot)?;
-            let summary = StartupLogSummary {
-                log: *log,
-                settings,
-            };
-            let value = serde_json::to_value(&summary).map_err(|_| ServiceError::Internal)?;
-            (value.clone(), value.to_string())
-        }
-    };
+    let ReadUpload {
+        file,
+        kind,
+        summary,
+        derived,
+        eval_set,
+        recorded,
+        warnings,
+    } = read;
+    let summary_json = summary.to_string();
     let (file_name, sha256, size_bytes) =
         (file.file_name.clone(), file.sha256.clone(), file.size_bytes);
     let created = file.keep(&services.blobs).await?;
@@ -303,8 +208,209 @@ pub async fn upload_evidence(
             size_bytes,
             summary,
             note,
+            recorded,
+            warnings,
         }),
     ))
+}
+
+/// What an upload would record, without recording it.
+#[derive(Serialize, ToSchema)]
+pub struct EvidencePreview {
+    /// The kind it would be stored as.
+    pub kind: EvidenceKind,
+    pub file_name: String,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+    pub size_bytes: u64,
+    /// What would be recorded, line by line; a load test's run-context values carry their
+    /// `source` (`file`, `form`, `serve_command`, `pilot_notes`).
+    pub recorded: Vec<RecordedLine>,
+    /// What the person should know before storing it: the importer's warnings, and typed or
+    /// pasted values the file contradicts (the file's value is the one recorded).
+    pub warnings: Vec<String>,
+}
+
+/// Reads an evidence file as an upload would and answers what it would record, writing
+/// nothing (assessors and admins): the upload page's check before the person confirms.
+///
+/// The same multipart form as the upload; the same refusals (a duplicate is 409, an
+/// unreadable file 422), so a file that previews is a file that stores.
+#[utoipa::path(
+    post,
+    path = "/api/v1/pilots/{id}/evidence/preview",
+    tag = "evidence",
+    params(("id" = i64, Path, description = "The pilot's id.")),
+    request_body(content = EvidenceUpload, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Read; nothing was written.", body = EvidencePreview),
+        (status = 400, description = "The path id is not an integer, or the body is not a \
+            multipart form.", body = ErrorBody),
+        (status = 401, description = "No valid token or session.", body = ErrorBody),
+        (status = 403, description = "A staff role that may not add evidence (sales).", body = ErrorBody),
+        (status = 404, description = "No such pilot, or the caller may not see it.", body = ErrorBody),
+        (status = 409, description = "The same file is already stored on this pilot, or the \
+            pilot is archived.", body = ErrorBody),
+        (status = 413, description = "Larger than `MAX_UPLOAD_MB`.", body = ErrorBody),
+        (status = 422, description = "The file cannot be read as the kind (the message names \
+            the file, line and field), or a field is invalid.", body = ErrorBody),
+    )
+)]
+pub async fn preview_evidence(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path(pilot_id): Path<i64>,
+    multipart: Multipart,
+) -> Result<Json<EvidencePreview>, ApiError> {
+    let user = authorise(Some(&user), Need::Editor)?;
+    let read = read_upload(&state, &user, pilot_id, multipart).await?;
+    // Dropping the received file deletes it: a preview keeps nothing.
+    Ok(Json(EvidencePreview {
+        kind: read.kind,
+        file_name: read.file.file_name.clone(),
+        sha256: read.file.sha256.clone(),
+        size_bytes: read.file.size_bytes,
+        recorded: read.recorded,
+        warnings: read.warnings,
+    }))
+}
+
+/// An upload read and made ready to store; nothing is written yet.
+struct ReadUpload {
+    file: ReceivedFile,
+    kind: EvidenceKind,
+    summary: serde_json::Value,
+    derived: DerivedWrites,
+    eval_set: Option<quality::service::RunSet>,
+    recorded: Vec<RecordedLine>,
+    warnings: Vec<String>,
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value, ApiError> {
+    serde_json::to_value(value).map_err(|_| ServiceError::Internal.into())
+}
+
+/// Receives the multipart upload, refuses a duplicate, reads the file as its kind and
+/// prepares what would be written with it.
+async fn read_upload(
+    state: &AppState,
+    user: &desk::model::SessionUser,
+    pilot_id: i64,
+    multipart: Multipart,
+) -> Result<ReadUpload, ApiError> {
+    let services = &state.services;
+    let pilot = editable_pilot(&services.store, user, pilot_id).await?;
+    let upload = receive_evidence(
+        multipart,
+        &services.data_dir.join("uploads"),
+        state.config.max_upload_bytes,
+    )
+    .await?;
+    let file = upload.file;
+    if let Some(existing) = services
+        .store
+        .evidence_by_hash(pilot_id, &file.sha256)
+        .await
+        .map_err(ServiceError::from)?
+    {
+        return Err(duplicate(&file.file_name, &existing).into());
+    }
+    let kind = match upload.fields.get("kind").filter(|k| !k.is_empty()) {
+        Some(name) => Some(
+            name.parse::<EvidenceKind>()
+                .map_err(|e| ServiceError::invalid(format!("kind: {e}")))?,
+        ),
+        None => None,
+    };
+    let eval_set = if kind == Some(EvidenceKind::EvalRun) {
+        Some(
+            quality::service::set_for_runs(services, pilot_id)
+                .await?
+                .ok_or_else(|| ServiceError::invalid(quality::service::NO_SET))?,
+        )
+    } else {
+        None
+    };
+    let field = |name: &str| upload.fields.get(name).cloned().unwrap_or_default();
+    let settings = ReadSettings {
+        skip_bad_lines: desk::traffic::service::parse_skip_bad_lines(
+            upload.fields.get("skip_bad_lines").map(String::as_str),
+        )?,
+        scraped_at_ms: desk::traffic::service::parse_scraped_at(&field("scraped_at"))?,
+        eval_set: eval_set.as_ref().map(|run_set| run_set.set.clone()),
+    };
+    let (name, path) = (file.file_name.clone(), file.temp_path.clone());
+    let recognised =
+        tokio::task::spawn_blocking(move || recognise_with(&name, &path, kind, &settings))
+            .await
+            .map_err(|_| ServiceError::Internal)?
+            .map_err(|e| ServiceError::invalid(e.0))?;
+    let kind = recognised.kind();
+    // What is derived from the file is computed now and written in the same transaction as its
+    // row: a failure (or a crash) before the commit leaves the database as it was.
+    let mut derived = DerivedWrites::default();
+    let mut warnings = Vec::new();
+    let (summary, recorded) = match recognised {
+        Recognised::LoadTest(import) => {
+            let context = load_tests::recorded_run_context(&upload.fields, &pilot, &import.points)?;
+            warnings.extend(import.warnings.iter().cloned());
+            if let Some(provenance) = &context.provenance {
+                warnings.extend(provenance.conflicts.iter().map(|c| c.sentence()));
+            }
+            let recorded = desk::recorded::load_test(&import, &context);
+            let (value, writes) = load_tests::prepare(services, pilot_id, import, context).await?;
+            derived = writes;
+            (value, recorded)
+        }
+        Recognised::GatewayLog(log) => {
+            let value = to_json(&log)?;
+            let recorded = desk::recorded::gateway_log(&log);
+            derived.traffic_profile = desk::traffic::service::combined_profile(
+                services,
+                pilot_id,
+                Some((file.file_name.clone(), file.temp_path.clone(), *log)),
+            )
+            .await?;
+            (value, recorded)
+        }
+        Recognised::MetricsScrape(scrape) => {
+            (to_json(&scrape)?, desk::recorded::metrics_scrape(&scrape))
+        }
+        Recognised::EvalSet(set) => (to_json(&set)?, desk::recorded::eval_set(&set)),
+        Recognised::EvalRun(run) => {
+            let run = quality::service::run_config(field, &pilot, run)?;
+            let recorded = desk::recorded::eval_run(&run);
+            let stored = quality::service::stored_run(eval_set.as_ref(), run);
+            (to_json(&stored)?, recorded)
+        }
+        Recognised::LmEval(results) => (to_json(&results)?, desk::recorded::lm_eval(&results)),
+        Recognised::StartupLog(log) => {
+            let form = CalibrationForm {
+                model: field("model"),
+                weights: field("weights"),
+                kv_dtype: field("kv_dtype"),
+                gpu: field("gpu"),
+                tp: field("tp"),
+                context: field("context"),
+            };
+            let settings = calibration_settings(&form, &log, &pilot)?;
+            let recorded = desk::recorded::startup_log(&settings);
+            let summary = StartupLogSummary {
+                log: *log,
+                settings,
+            };
+            (to_json(&summary)?, recorded)
+        }
+    };
+    Ok(ReadUpload {
+        file,
+        kind,
+        summary,
+        derived,
+        eval_set,
+        recorded,
+        warnings,
+    })
 }
 
 /// `GET /api/v1/pilots/{id}/operating-points`: every operating point of the pilot's load-test

@@ -35,6 +35,15 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
                 .get(api_v1_evidence::list),
         )
         .route(
+            "/api/v1/pilots/{id}/evidence/preview",
+            post(evidence::preview_evidence)
+                .layer(DefaultBodyLimit::max(upload_limit))
+                .layer(axum::middleware::from_fn_with_state(
+                    max_upload_bytes,
+                    refuse_declared_over_limit,
+                )),
+        )
+        .route(
             "/pilots/{id}/evidence",
             post(evidence_form::upload_evidence_form)
                 .layer(DefaultBodyLimit::max(upload_limit))

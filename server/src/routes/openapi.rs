@@ -41,6 +41,7 @@ use utoipa::{Modify, OpenApi};
         api_v1_predict::predict,
         api_v1_recommendation::recommendation,
         evidence::upload_evidence,
+        evidence::preview_evidence,
         api_v1_evidence::list,
         api_v1_evidence::withdraw,
         api_v1_evidence::restore,

@@ -193,8 +193,15 @@ async fn every_fixture_uploads_with_its_run_context_and_shows_the_files_own_numb
         let status = response.status();
         let body: Value = response.json().await.unwrap();
         assert_eq!(status, StatusCode::CREATED, "{path}: {body}");
+        // The sweep's summary states the server's own `max_num_seqs=4`, which wins over the
+        // pasted 256.
+        let max_num_seqs = if path.contains("SERVE--max_num_seqs=4") {
+            4
+        } else {
+            256
+        };
         assert_eq!(
-            body["summary"]["run_context"]["max_num_seqs"], 256,
+            body["summary"]["run_context"]["max_num_seqs"], max_num_seqs,
             "{path}"
         );
         ids.push((path, body["id"].clone()));
@@ -232,7 +239,14 @@ async fn every_fixture_uploads_with_its_run_context_and_shows_the_files_own_numb
             assert_eq!(get(&shown["concurrency"]), file.concurrency, "{path}");
         }
         let context = &run["run_context"];
-        assert_eq!(context["gpu"], "NVIDIA H100 80GB HBM3");
+        // A file that states its own GPU (`--metadata gpu=4xNVIDIA_L40S`) keeps it; the typed
+        // one is set aside and named (see `upload_check`).
+        let gpu = if path.starts_with("nerdalert-vllm-bench-automation") {
+            "NVIDIA L40S"
+        } else {
+            "NVIDIA H100 80GB HBM3"
+        };
+        assert_eq!(context["gpu"], gpu, "{path}");
         assert_eq!(context["kv_cache_dtype"], "fp8");
         assert_eq!(context["model"], "meta-llama/Llama-3.1-8B-Instruct");
     }

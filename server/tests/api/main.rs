@@ -29,3 +29,4 @@ mod security;
 mod sizing;
 mod trace;
 mod traffic;
+mod upload_check;

@@ -1,0 +1,241 @@
+//! The upload's check before it stores (`POST /api/v1/pilots/{id}/evidence/preview`): it reads
+//! the file as the upload would, lists what will be recorded with each run-context value's
+//! source, names typed values the file contradicts, refuses what the upload would refuse, and
+//! writes nothing. Real files from `testdata/`.
+
+use crate::helpers::{TestApp, client, spawn_app};
+use reqwest::StatusCode;
+use reqwest::multipart::{Form, Part};
+use serde_json::Value;
+
+fn fixture(path: &str) -> Vec<u8> {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata");
+    std::fs::read(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+const BENCH: &str = "er0080-vllm-benchmarking/bench_serve_v0.25.1.json";
+/// `benchmark_serving.py --metadata gpu=4xNVIDIA_L40S …` (nerdalert/vllm-bench-automation).
+const L40S_METADATA: &str = "nerdalert-vllm-bench-automation/results.json";
+
+/// Sends `path` to `endpoint` (`evidence` or `evidence/preview`) with `fields`.
+async fn send(
+    app: &TestApp,
+    token: &str,
+    pilot: i64,
+    endpoint: &str,
+    path: &str,
+    fields: &[(&str, &str)],
+) -> (StatusCode, Value) {
+    let mut form = Form::new();
+    for (k, v) in fields {
+        form = form.text(k.to_string(), v.to_string());
+    }
+    let name = path.rsplit('/').next().unwrap().to_string();
+    form = form.part("file", Part::bytes(fixture(path)).file_name(name));
+    let response = client()
+        .post(app.url(&format!("/api/v1/pilots/{pilot}/{endpoint}")))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// The recorded line labelled `label`: (value, source).
+fn line(answer: &Value, label: &str) -> (String, String) {
+    let line = answer["recorded"]
+        .as_array()
+        .expect("recorded lines")
+        .iter()
+        .find(|l| l["label"] == label)
+        .unwrap_or_else(|| panic!("no line {label} in {answer}"));
+    (
+        line["value"].as_str().unwrap().to_string(),
+        line["source"].as_str().unwrap_or("").to_string(),
+    )
+}
+
+async fn files_stored(app: &TestApp, token: &str, pilot: i64) -> usize {
+    let list: Value = client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    list["files"].as_array().map_or(0, Vec::len)
+}
+
+#[tokio::test]
+async fn a_checked_file_lists_what_will_be_recorded_with_sources_and_stores_nothing() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+    let fields = [
+        ("tp", "2"),
+        (
+            "serve_command",
+            "vllm serve /mnt/models --dtype half --max-num-seqs 64",
+        ),
+    ];
+
+    let (status, preview) = send(&app, &token, pilot, "evidence/preview", BENCH, &fields).await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    assert_eq!(preview["kind"], "load_test");
+    assert_eq!(preview["file_name"], "bench_serve_v0.25.1.json");
+    assert_eq!(
+        line(&preview, "Tensor parallel"),
+        ("2".into(), "form".into())
+    );
+    assert_eq!(
+        line(&preview, "Weights precision"),
+        ("fp16".into(), "serve_command".into())
+    );
+    assert_eq!(
+        line(&preview, "max_num_seqs"),
+        ("64".into(), "serve_command".into())
+    );
+    // The pasted command says vLLM first; the pilot's notes give the version and the GPU.
+    assert_eq!(
+        line(&preview, "Engine"),
+        ("vLLM".into(), "serve_command".into())
+    );
+    assert_eq!(
+        line(&preview, "Engine version"),
+        ("0.11.0".into(), "pilot_notes".into())
+    );
+    assert_eq!(
+        line(&preview, "GPU"),
+        ("NVIDIA L40S".into(), "pilot_notes".into())
+    );
+    assert!(line(&preview, "Not stated").0.contains("KV-cache dtype"));
+    let model = line(&preview, "Model (as the tool reports it)").0;
+    assert!(!model.is_empty() && model != "not stated", "{model}");
+    assert_eq!(
+        files_stored(&app, &token, pilot).await,
+        0,
+        "a check stores nothing"
+    );
+
+    // Stored with the same fields, the file records exactly what the check listed.
+    let (status, stored) = send(&app, &token, pilot, "evidence", BENCH, &fields).await;
+    assert_eq!(status, StatusCode::CREATED, "{stored}");
+    assert_eq!(stored["recorded"], preview["recorded"]);
+    let provenance = &stored["summary"]["run_context_provenance"]["fields"];
+    assert!(
+        provenance
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["field"] == "tp" && f["source"] == "form"),
+        "{provenance}"
+    );
+    assert_eq!(files_stored(&app, &token, pilot).await, 1);
+
+    // What the upload refuses, the check refuses: the same file again.
+    let (status, duplicate) = send(&app, &token, pilot, "evidence/preview", BENCH, &[]).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{duplicate}");
+    assert_eq!(files_stored(&app, &token, pilot).await, 1);
+}
+
+#[tokio::test]
+async fn the_files_own_gpu_is_recorded_and_the_typed_one_it_contradicts_is_named() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+    let typed = [("gpu", "Tesla V100-SXM2-16GB")];
+
+    let (status, preview) = send(
+        &app,
+        &token,
+        pilot,
+        "evidence/preview",
+        L40S_METADATA,
+        &typed,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    assert_eq!(line(&preview, "GPU"), ("NVIDIA L40S".into(), "file".into()));
+    assert_eq!(line(&preview, "GPU count"), ("4".into(), "file".into()));
+    let warnings: Vec<&str> = preview["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        warnings.contains(
+            &"GPU: the file states NVIDIA L40S; the typed Tesla V100-SXM2-16GB was not used."
+        ),
+        "{warnings:?}"
+    );
+
+    let (status, stored) = send(&app, &token, pilot, "evidence", L40S_METADATA, &typed).await;
+    assert_eq!(status, StatusCode::CREATED, "{stored}");
+    assert_eq!(stored["summary"]["run_context"]["gpu"], "NVIDIA L40S");
+    assert_eq!(stored["summary"]["run_context"]["gpu_count"], 4);
+    assert_eq!(stored["warnings"], preview["warnings"]);
+}
+
+#[tokio::test]
+async fn a_file_that_cannot_be_read_is_refused_at_the_check_naming_it() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+    let mut form = Form::new();
+    form = form.part(
+        "file",
+        Part::bytes(b"{\"date\": \"20250101\", \"mean_ttft_ms\": ".to_vec())
+            .file_name("truncated.json"),
+    );
+    let response = client()
+        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence/preview")))
+        .bearer_auth(&token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = response.json().await.unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("truncated.json"),
+        "{body}"
+    );
+    assert_eq!(files_stored(&app, &token, pilot).await, 0);
+}
+
+#[tokio::test]
+async fn only_editors_may_check_a_file_and_a_customer_learns_nothing() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+    let customer = app
+        .user(&admin, "carol@acme.example", "customer", acme)
+        .await;
+    let staff = app.staff_organisation().await;
+    let sales = app.user(&admin, "sam@vendor.example", "sales", staff).await;
+    for (who, expected) in [
+        (&customer, StatusCode::NOT_FOUND),
+        (&sales, StatusCode::FORBIDDEN),
+    ] {
+        let form = Form::new().part("file", Part::bytes(fixture(BENCH)).file_name("b.json"));
+        let response = who
+            .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence/preview")))
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), expected);
+    }
+}
