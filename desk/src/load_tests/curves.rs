@@ -66,15 +66,21 @@ pub fn configuration_label(context: Option<&RunContext>) -> String {
     parts.join(" · ")
 }
 
-/// A framework as files write it (`sgl`, `vllm`, `trt`) as people name it.
-pub fn framework_label(written: &str) -> String {
-    match written.trim().to_ascii_lowercase().as_str() {
-        "sgl" | "sglang" => "SGLang".into(),
-        "vllm" => "vLLM".into(),
-        "trt" | "trtllm" | "trt-llm" | "tensorrt-llm" => "TensorRT-LLM".into(),
-        "tgi" => "TGI".into(),
-        _ => written.trim().to_string(),
+pub use engine::run_context::framework_label;
+
+/// `context` served by `framework`: a different engine drops the recorded version, which
+/// belonged to the other one.
+fn with_engine(context: Option<&RunContext>, framework: &str) -> RunContext {
+    let mut context = context.cloned().unwrap_or_default();
+    let same = context
+        .engine
+        .as_deref()
+        .is_some_and(|e| e.eq_ignore_ascii_case(framework));
+    if !same {
+        context.engine = Some(framework.to_string());
+        context.engine_version = None;
     }
+    context
 }
 
 /// `NVIDIA L40S` → `L40S`; `Tesla V100-SXM2-16GB` → `V100-SXM2-16GB`.
@@ -120,18 +126,13 @@ pub fn lines<'a>(
         for run in group {
             let configuration = configuration_label(run.run_context.as_ref());
             for point in run.points.iter().filter(|p| p.concurrency.is_some()) {
-                // A row's own framework (a file mixing vLLM and SGLang) is part of its
-                // configuration.
+                // A row's own framework (a file mixing vLLM and SGLang) is its configuration's
+                // engine, in place of the one the upload recorded for the file.
                 let configuration = match &point.framework {
-                    Some(f) if !configuration.contains(f.as_str()) => {
-                        [f.as_str(), configuration.as_str()]
-                            .iter()
-                            .filter(|p| !p.is_empty())
-                            .copied()
-                            .collect::<Vec<_>>()
-                            .join(" · ")
+                    Some(framework) => {
+                        configuration_label(Some(&with_engine(run.run_context.as_ref(), framework)))
                     }
-                    _ => configuration.clone(),
+                    None => configuration.clone(),
                 };
                 let key = LineKey {
                     configuration,
@@ -373,6 +374,26 @@ mod tests {
         let lines = lines(&runs, &[], false);
         let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["vLLM", "SGLang"]);
+    }
+
+    #[test]
+    fn a_row_s_framework_replaces_the_engine_recorded_for_its_file() {
+        let context = RunContext {
+            engine: Some("vLLM".into()),
+            engine_version: Some("0.11.0".into()),
+            gpu: Some("NVIDIA L40S".into()),
+            gpu_count: Some(2),
+            ..RunContext::default()
+        };
+        let mut sgl = point(1, "chat", 8.0, 150.0);
+        sgl.framework = Some(framework_label("sgl"));
+        let mut vllm = point(1, "chat", 8.0, 120.0);
+        vllm.framework = Some(framework_label("vllm"));
+        let runs = vec![run(1, Some(context), vec![vllm, sgl])];
+        let lines = lines(&runs, &[], false);
+        let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+        // Never "SGLang · vLLM 0.11.0 …": the vLLM version is not SGLang's.
+        assert_eq!(names, ["vLLM 0.11.0 · 2 × L40S", "SGLang · 2 × L40S"]);
     }
 
     #[test]
