@@ -41,14 +41,19 @@ fn or_unstated(value: &str) -> String {
     }
 }
 
-/// `16, 128, 768` (at most eight levels, then `…`).
+/// `16, 128, 768`: the distinct levels in ascending order (at most eight, then `…`).
 fn levels(values: impl Iterator<Item = f64>) -> String {
+    let mut values: Vec<f64> = values.filter(|v| v.is_finite()).collect();
+    values.sort_by(f64::total_cmp);
+    values.dedup();
     let all: Vec<String> = values
+        .into_iter()
         .map(|v| {
             if v.fract() == 0.0 {
                 engine::format::thousands_rounded(v)
             } else {
-                engine::format::num(v, 2)
+                let text = engine::format::num(v, 2);
+                text.trim_end_matches('0').trim_end_matches('.').to_string()
             }
         })
         .collect();
@@ -171,4 +176,13 @@ pub fn startup_log(settings: &CalibrationSettings) -> Vec<RecordedLine> {
         line("Weights", or_unstated(&settings.weights)),
         line("Context", format!("{} tokens", settings.context_tokens)),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn levels_are_distinct_and_ascending() {
+        let rates = [10.0, 30.0, 10.0, 30.0, 1.5];
+        assert_eq!(super::levels(rates.into_iter()), "1.5, 10, 30");
+    }
 }
