@@ -42,18 +42,44 @@ test("load-test files dropped on the evidence page upload with progress and show
   }, bytes);
   await page.locator(".dropzone").dispatchEvent("dragenter", { dataTransfer });
   await page.locator(".dropzone").dispatchEvent("drop", { dataTransfer });
+  // Dropping checks the file and stores nothing: its row lists what will be recorded, each
+  // run-context value with its source, and waits for the confirmation.
   const first = page.locator(".upload-item").filter({ hasText: "bench_serve_v0.25.1.json" });
+  await expect(first.locator(".upload-status")).toContainText("Checked: load test, not stored yet");
+  const recorded = first.locator(".upload-recorded-table");
+  // "Read settings from it" put the command's values into the fields, so they are typed; the
+  // command itself still names the engine, which has no field of its own filled.
+  await expect(recorded.locator("tr").filter({ hasText: "Tensor parallel" })).toContainText("2 (typed)");
+  await expect(recorded.locator("tr").filter({ hasText: "CUDA graphs" })).toContainText("off (typed)");
+  await expect(recorded.locator("tr").filter({ hasText: /^GPU\b/ }).first()).toContainText("(from the pilot's notes)");
+  await expect(recorded.locator("tr").filter({ hasText: "Not stated" })).toContainText("KV-cache dtype");
+  await expect(page.locator(".evidence-table")).not.toContainText("bench_serve_v0.25.1.json");
+  // This file alone gets KV-cache dtype fp8, checked again before storing.
+  await first.locator(".upload-override summary").click();
+  await first.locator(".upload-override input[name=kv_dtype]").fill("fp8");
+  await first.getByRole("button", { name: "Check again with these values" }).click();
+  await expect(recorded.locator("tr").filter({ hasText: "KV-cache dtype" })).toContainText("fp8 (typed)");
+  await expect(page.locator(".upload-confirm")).toContainText("1 file checked");
+  await page.getByRole("button", { name: "Store 1 file" }).click();
   await expect(first.locator(".upload-status")).toContainText("Stored as evidence #");
   await expect(first.locator("progress")).toHaveAttribute("value", "100");
+  await expect(first.locator(".upload-recorded-title")).toHaveText("Recorded");
   const stored = (await first.locator(".upload-status").textContent()) ?? "";
   const id = stored.match(/#(\d+)/)![1];
+  // Once stored, the shared run-context fields are empty: nothing sticks to the next file.
+  await expect(page.locator("#rc-tp")).toHaveValue("");
+  await expect(page.locator("#serve_command")).toHaveValue("");
 
-  // Several files through the zone's picker at once; a duplicate is recognised.
+  // Several files through the zone's picker at once; the duplicate is refused at the check.
   await page.locator("#evidence-file").setInputFiles([AIPERF, BENCH]);
-  await expect(page.locator(".upload-item").filter({ hasText: "profile_export_aiperf.json" }).locator(".upload-status"))
-    .toContainText("Stored as evidence #");
+  const aiperf = page.locator(".upload-item").filter({ hasText: "profile_export_aiperf.json" });
+  await expect(aiperf.locator(".upload-status")).toContainText("Checked: load test");
+  // The first file's TP 2 is not carried over: nothing states one for this file.
+  await expect(aiperf.locator(".upload-recorded-table tr").filter({ hasText: "Not stated" })).toContainText("Tensor parallel");
   await expect(page.locator(".upload-item.upload-error").filter({ hasText: "bench_serve_v0.25.1.json" }))
     .toContainText("Duplicate");
+  await page.getByRole("button", { name: "Store 1 file" }).click();
+  await expect(aiperf.locator(".upload-status")).toContainText("Stored as evidence #");
   await expect(page.locator(".evidence-table")).toContainText("bench_serve_v0.25.1.json");
   await expect(page.locator(".evidence-table")).toContainText("TP 2");
 

@@ -34,7 +34,14 @@ async function upload(page: Page, name: string, text: string, kind: string, prec
     await page.locator("#ev-weights_precision").fill(precision);
   }
   await page.locator("#evidence-file").setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
-  const status = page.locator(".upload-item").filter({ hasText: name }).locator(".upload-status");
+  const item = page.locator(".upload-item").filter({ hasText: name });
+  const status = item.locator(".upload-status");
+  // Checked first, listed with what will be recorded; stored on confirmation.
+  await expect(status).toContainText("Checked: " + kind.replace(/_/g, " "));
+  if (precision) {
+    await expect(item.locator(".upload-recorded-table tr").filter({ hasText: "Weights precision" })).toContainText(precision);
+  }
+  await page.getByRole("button", { name: "Store 1 file" }).click();
   await expect(status).toContainText("Stored as evidence #");
   return (await status.textContent()) ?? "";
 }

@@ -2,11 +2,21 @@
 //! and the run-context fields (or a pasted `vllm serve …` line / ServingRuntime YAML).
 //!
 //! Without JavaScript it is a plain multipart form posting one file to `POST /pilots/{id}/evidence`,
-//! which redirects back with the outcome. Once hydrated, a small script takes over: files dropped
-//! on the zone or chosen in the picker are each POSTed to `POST /api/v1/pilots/{id}/evidence` with
-//! the session cookie and the form's run-context fields, progress comes from XMLHttpRequest upload
-//! events, and each file ends with its outcome (stored as #…, or the importer's error naming file,
-//! line and field; a duplicate answers 409).
+//! which redirects back with the outcome. Once hydrated, a small script takes over, in two steps,
+//! because a run context stamped on the wrong file is a mislabelled measurement:
+//!
+//! 1. **Check.** Files dropped on the zone or chosen in the picker are each sent to `POST
+//!    /api/v1/pilots/{id}/evidence/preview` with a snapshot of the form's fields. The server
+//!    reads the file as the upload would and writes nothing; the file's row then lists what
+//!    will be recorded, each run-context value with its source (from the file, typed, the
+//!    pasted command, the pilot's notes), the importer's warnings and any typed value the file
+//!    contradicts. A load test's row can change its own run context and be checked again.
+//!    Refusals (the importer's error naming file, line and field; a duplicate's 409) show here,
+//!    before anything is stored.
+//! 2. **Confirm.** "Store N files" sends each checked file with the fields it was checked with to
+//!    `POST /api/v1/pilots/{id}/evidence`, with progress from XMLHttpRequest upload events, and
+//!    each row ends with its outcome and what was recorded. Then the shared run-context fields
+//!    empty, so nothing typed for one batch is stamped silently on the next.
 //!
 //! "What is it?" names the kind: detected (load tests, start-up logs, gateway logs, `/metrics`
 //! scrapes, lm-evaluation-harness results), or an evaluation set or run (CSV or JSON Lines,
@@ -19,9 +29,8 @@ use leptos::prelude::*;
 
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = r##"
-export function init_dropzone(formId, url, onDone) {
-  window.__pdUpload = { formId, url, onDone };
-  const fmtSize = (n) => n < 1024 ? n + " B" : n < 1048576 ? (n / 1024).toFixed(1) + " KiB" : (n / 1048576).toFixed(1) + " MiB";
+export function init_dropzone(formId, url, fieldsJson, onDone) {
+  window.__pdUpload = { formId, url, fields: JSON.parse(fieldsJson), onDone };
   const enhance = (tries) => {
     const form = document.getElementById(formId);
     if (!form) { if (tries > 0) setTimeout(() => enhance(tries - 1), 100); return; }
@@ -33,69 +42,177 @@ export function init_dropzone(formId, url, onDone) {
   enhance(50);
   if (window.__pdUploadBound) return;
   window.__pdUploadBound = true;
-  let pending = 0;
-  const send = (form, file) => {
-    const cfg = window.__pdUpload;
-    const list = form.querySelector(".upload-list");
-    const item = document.createElement("li");
-    item.className = "upload-item";
-    const name = document.createElement("span");
-    name.className = "upload-name";
-    name.textContent = file.name + " (" + fmtSize(file.size) + ")";
-    const bar = document.createElement("progress");
-    bar.max = 100; bar.value = 0;
-    const status = document.createElement("span");
-    status.className = "upload-status";
-    status.textContent = "waiting…";
-    item.append(name, bar, status);
-    list.append(item);
+  const fmtSize = (n) => n < 1024 ? n + " B" : n < 1048576 ? (n / 1024).toFixed(1) + " KiB" : (n / 1048576).toFixed(1) + " MiB";
+  const SOURCES = { file: "from the file", form: "typed", serve_command: "from the pasted command", pilot_notes: "from the pilot's notes" };
+  const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
+  // Files checked and waiting for the person's confirmation: { file, data, item }.
+  let staged = [];
+  let storing = 0;
+  const snapshot = (form) => {
     const data = new FormData(form);
     data.delete("file");
     for (const [k, v] of Array.from(data.entries())) { if (v === "") data.delete(k); }
-    data.append("file", file, file.name);
+    return data;
+  };
+  const post = (url, data, file, item, onLoad) => {
+    const bar = item.querySelector("progress");
+    const status = item.querySelector(".upload-status");
+    const body = new FormData();
+    for (const [k, v] of data.entries()) body.append(k, v);
+    body.append("file", file, file.name);
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", cfg.url);
+    xhr.open("POST", url);
     xhr.withCredentials = true;
+    bar.value = 0;
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) { bar.value = Math.round(e.loaded * 100 / e.total); status.textContent = bar.value + " %"; }
     };
-    pending += 1;
-    const finish = (ok, text) => {
-      bar.value = 100;
-      item.classList.add(ok ? "upload-ok" : "upload-error");
-      status.textContent = text;
-      status.setAttribute("role", ok ? "status" : "alert");
-      pending -= 1;
-      if (pending === 0) window.__pdUpload.onDone();
-    };
     xhr.onload = () => {
-      let body = {};
-      try { body = JSON.parse(xhr.responseText); } catch (_) {}
-      if (xhr.status === 201) {
-        const points = body.summary && body.summary.points ? ", " + body.summary.points.length + " operating point(s)" : "";
-        const note = body.note ? " — " + body.note : "";
-        finish(true, "Stored as evidence #" + body.id + " (" + body.kind + points + ")" + note);
-      } else if (xhr.status === 409) {
-        finish(false, "Duplicate: " + (body.error || "already stored"));
-      } else {
-        finish(false, "Refused (" + xhr.status + "): " + (body.error || xhr.statusText));
-      }
+      let answer = {};
+      try { answer = JSON.parse(xhr.responseText); } catch (_) {}
+      bar.value = 100;
+      onLoad(xhr.status, answer);
     };
-    xhr.onerror = () => finish(false, "Network error: the upload did not reach the server");
-    xhr.send(data);
+    xhr.onerror = () => onLoad(0, { error: "the upload did not reach the server" });
+    xhr.send(body);
+  };
+  const refusal = (code, answer) => code === 409 ? "Duplicate: " + (answer.error || "already stored")
+    : code === 0 ? "Network error: " + answer.error : "Refused (" + code + "): " + (answer.error || "");
+  const finish = (item, ok, text) => {
+    item.classList.remove("upload-ready");
+    item.classList.add(ok ? "upload-ok" : "upload-error");
+    const status = item.querySelector(".upload-status");
+    status.textContent = text;
+    status.setAttribute("role", ok ? "status" : "alert");
+  };
+  const showRecorded = (item, answer, heading) => {
+    for (const old of item.querySelectorAll(".upload-recorded, .upload-warnings")) old.remove();
+    const box = el("div", "upload-recorded");
+    box.append(el("p", "upload-recorded-title", heading));
+    const table = el("table", "upload-recorded-table");
+    for (const line of answer.recorded || []) {
+      const row = el("tr");
+      row.append(el("th", "", line.label));
+      const cell = el("td", "", line.value);
+      if (line.source) { cell.append(" ", el("span", "source source-" + line.source, "(" + SOURCES[line.source] + ")")); }
+      row.append(cell);
+      table.append(row);
+    }
+    box.append(table);
+    item.append(box);
+    if ((answer.warnings || []).length) {
+      const list = el("ul", "upload-warnings notice notice-warn");
+      list.setAttribute("role", "note");
+      for (const w of answer.warnings) list.append(el("li", "", w));
+      item.append(list);
+    }
+  };
+  const updateBar = (form) => {
+    const bar = form.querySelector(".upload-confirm");
+    const ready = staged.length;
+    bar.hidden = ready === 0;
+    bar.querySelector(".upload-confirm-text").textContent = ready === 1
+      ? "1 file checked. Nothing is stored until you confirm: store it with what is listed?"
+      : ready + " files checked. Nothing is stored until you confirm: store them with what is listed?";
+    bar.querySelector("[data-action=store]").textContent = ready === 1 ? "Store 1 file" : "Store " + ready + " files";
+  };
+  const unstage = (form, entry) => { staged = staged.filter((s) => s !== entry); updateBar(form); };
+  // The per-file fields: typed here, they override the form's for this file only.
+  const overrides = (form, entry) => {
+    const box = el("details", "upload-override");
+    box.append(el("summary", "", "Change the run context of this file"));
+    const grid = el("div", "run-context-grid");
+    for (const [name, label] of window.__pdUpload.fields) {
+      const id = "ov-" + Math.random().toString(36).slice(2) + "-" + name;
+      const cell = el("div");
+      const lab = el("label", "", label); lab.htmlFor = id;
+      const input = el("input"); input.id = id; input.name = name; input.type = "text";
+      input.value = entry.data.get(name) || "";
+      input.placeholder = "as listed above";
+      cell.append(lab, input); grid.append(cell);
+    }
+    const again = el("button", "button", "Check again with these values"); again.type = "button";
+    again.addEventListener("click", () => {
+      for (const input of grid.querySelectorAll("input")) {
+        if (input.value.trim() === "") entry.data.delete(input.name); else entry.data.set(input.name, input.value.trim());
+      }
+      unstage(form, entry);
+      check(form, entry);
+    });
+    box.append(grid, again);
+    return box;
+  };
+  const check = (form, entry) => {
+    const item = entry.item;
+    item.className = "upload-item";
+    item.querySelector(".upload-status").textContent = "checking…";
+    post(window.__pdUpload.url + "/preview", entry.data, entry.file, item, (code, answer) => {
+      if (code !== 200) { finish(item, false, refusal(code, answer)); return; }
+      item.classList.add("upload-ready");
+      item.querySelector(".upload-status").textContent = "Checked: " + answer.kind.replace(/_/g, " ") + ", not stored yet";
+      showRecorded(item, answer, "Will be recorded");
+      if (answer.kind === "load_test" && !item.querySelector(".upload-override")) item.append(overrides(form, entry));
+      staged.push(entry);
+      updateBar(form);
+    });
+  };
+  const stage = (form, file) => {
+    const item = el("li", "upload-item");
+    const head = el("div", "upload-head");
+    head.append(el("span", "upload-name", file.name + " (" + fmtSize(file.size) + ")"));
+    const bar = el("progress"); bar.max = 100; bar.value = 0;
+    head.append(bar, el("span", "upload-status", "waiting…"));
+    const drop = el("button", "button button-small upload-drop", "Don't store"); drop.type = "button";
+    head.append(drop);
+    item.append(head);
+    form.querySelector(".upload-list").append(item);
+    const entry = { file, data: snapshot(form), item };
+    drop.addEventListener("click", () => { unstage(form, entry); item.remove(); });
+    check(form, entry);
+  };
+  const storeAll = (form) => {
+    const batch = staged;
+    staged = [];
+    updateBar(form);
+    for (const entry of batch) {
+      const item = entry.item;
+      for (const b of item.querySelectorAll(".upload-drop, .upload-override")) b.remove();
+      item.querySelector(".upload-status").textContent = "storing…";
+      storing += 1;
+      post(window.__pdUpload.url, entry.data, entry.file, item, (code, answer) => {
+        if (code === 201) {
+          const note = answer.note ? " — " + answer.note : "";
+          finish(item, true, "Stored as evidence #" + answer.id + " (" + answer.kind + ")" + note);
+          showRecorded(item, answer, "Recorded");
+        } else {
+          finish(item, false, refusal(code, answer));
+        }
+        storing -= 1;
+        if (storing === 0) window.__pdUpload.onDone();
+      });
+    }
   };
   const formOf = (target) => target && target.closest ? target.closest("#" + window.__pdUpload.formId) : null;
-  const sendAll = (form, files) => { for (const f of Array.from(files)) send(form, f); };
+  const stageAll = (form, files) => { for (const f of Array.from(files)) stage(form, f); };
   document.addEventListener("change", (e) => {
     const form = formOf(e.target);
-    if (form && e.target.type === "file" && e.target.files.length) { sendAll(form, e.target.files); e.target.value = ""; }
+    if (form && e.target.type === "file" && e.target.files.length) { stageAll(form, e.target.files); e.target.value = ""; }
+  });
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest && e.target.closest(".upload-confirm button");
+    const form = formOf(button);
+    if (!form) return;
+    if (button.dataset.action === "store") storeAll(form);
+    if (button.dataset.action === "discard") { for (const s of staged) s.item.remove(); staged = []; updateBar(form); }
   });
   document.addEventListener("submit", (e) => {
     const form = formOf(e.target);
     if (!form) return;
     e.preventDefault();
     const input = form.querySelector("input[type=file]");
-    if (input.files.length) { sendAll(form, input.files); input.value = ""; } else { input.click(); }
+    if (input.files.length) { stageAll(form, input.files); input.value = ""; }
+    else if (staged.length) storeAll(form);
+    else input.click();
   }, true);
   for (const ev of ["dragenter", "dragover"]) document.addEventListener(ev, (e) => {
     const zone = e.target.closest && e.target.closest(".dropzone");
@@ -111,12 +228,12 @@ export function init_dropzone(formId, url, onDone) {
     if (!form) return;
     e.preventDefault();
     zone.classList.remove("dragging");
-    if (e.dataTransfer && e.dataTransfer.files.length) sendAll(form, e.dataTransfer.files);
+    if (e.dataTransfer && e.dataTransfer.files.length) stageAll(form, e.dataTransfer.files);
   });
 }
 "##)]
 extern "C" {
-    fn init_dropzone(form_id: &str, url: &str, on_done: wasm_bindgen::JsValue);
+    fn init_dropzone(form_id: &str, url: &str, fields_json: &str, on_done: wasm_bindgen::JsValue);
 }
 
 fn text(value: &Option<String>) -> String {
@@ -250,20 +367,33 @@ pub fn EvidenceUpload(
             Err(e) => Err(e.to_string()),
         }));
     };
+    // Once a batch is stored, the shared run-context fields empty: nothing typed or pasted for
+    // one batch is stamped on the next without being seen.
+    let clear = move || {
+        for signal in signals {
+            signal.set(String::new());
+        }
+        paste.set(String::new());
+        parsed.set(None);
+    };
     Effect::new(move |_| {
         #[cfg(feature = "hydrate")]
         {
             let done = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+                clear();
                 on_uploaded.run(());
             });
+            let fields = serde_json::to_string(&engine::run_context::provenance::FIELDS)
+                .unwrap_or_else(|_| "[]".into());
             init_dropzone(
                 form_id,
                 &format!("/api/v1/pilots/{pilot_id}/evidence"),
+                &fields,
                 done.into_js_value(),
             );
         }
         #[cfg(not(feature = "hydrate"))]
-        let _ = (form_id, on_uploaded);
+        let _ = (form_id, on_uploaded, clear);
     });
     view! {
         <section class="card upload-card">
@@ -297,14 +427,19 @@ pub fn EvidenceUpload(
                 </fieldset>
                 <div class="dropzone">
                     <p class="dropzone-title">"Drop evidence files here"</p>
-                    <p class="hint">"vllm bench serve JSON / JSON Lines, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm JSON / YAML, a vLLM start-up log, gateway logs, /metrics scrapes, lm-eval results — or, with the kind chosen above, an evaluation set or run. Several files at once."</p>
+                    <p class="hint">"vllm bench serve JSON / JSON Lines, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm JSON / YAML, a vLLM start-up log, gateway logs, /metrics scrapes, lm-eval results — or, with the kind chosen above, an evaluation set or run. Several files at once. Each file is checked first and listed with what will be recorded; nothing is stored until you confirm."</p>
                     <label for="evidence-file" class="button">"Choose files…"</label>
                     <input id="evidence-file" type="file" name="file" required class="file-input"/>
                     <ul class="upload-list" aria-live="polite"></ul>
+                    <div class="upload-confirm" hidden>
+                        <p class="upload-confirm-text"></p>
+                        <button type="button" class="button button-primary" data-action="store">"Store"</button>
+                        <button type="button" class="button" data-action="discard">"Discard all"</button>
+                    </div>
                 </div>
                 <details class="run-context" open>
                     <summary>"Run context: hardware and serving settings of these runs"</summary>
-                    <p class="hint">"Empty fields are taken from the pasted command line or YAML, then from the pilot's notes (engine, version, GPU, count). Stored with each file."</p>
+                    <p class="hint">"What a result file states about its own run (a GPU or framework in its metadata) is recorded first; empty fields are taken from the pasted command line or YAML, then from the pilot's notes (engine, version, GPU, count). Each file keeps the values it was checked with, and can be changed on its own before you store it; the fields empty once a batch is stored."</p>
                     <label for="serve_command">"Paste a " <code>"vllm serve …"</code> " command line or a KServe ServingRuntime YAML"</label>
                     <textarea id="serve_command" name="serve_command" rows="5" class="mono"
                         placeholder="vllm serve /mnt/models --tensor-parallel-size 4 --dtype half --enforce-eager …"
@@ -340,7 +475,7 @@ pub fn EvidenceUpload(
                         }).collect_view()}
                     </div>
                 </details>
-                <div class="form-actions">
+                <div class="form-actions upload-submit">
                     <button type="submit" class="button button-primary">"Upload"</button>
                 </div>
             </form>
