@@ -52,6 +52,15 @@ pub fn num(value: f64, decimals: usize) -> String {
     }
 }
 
+/// [`num`] in `lang`: English keeps `num`'s own format, German takes the locale's
+/// (`97.887,5`), so engine sentences that gained a German phrasing read as before in English.
+pub fn num_in(value: f64, decimals: usize, lang: crate::locale::Lang) -> String {
+    match lang {
+        crate::locale::Lang::En => num(value, decimals),
+        crate::locale::Lang::De => lang.number(value, decimals),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

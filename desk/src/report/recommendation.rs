@@ -18,7 +18,9 @@ use crate::Services;
 use crate::model::Pilot;
 use crate::pilot_evidence::PilotEvidence;
 use engine::production::CapacityPlan;
-use engine::production::capacity_plan::{CandidateForecast, Configuration, MarkForecast, NextStep};
+use engine::production::capacity_plan::{
+    CandidateForecast, Configuration, MarkForecast, NextStep, PilotVerdict,
+};
 use engine::production::demand_process::ArrivalBasis;
 
 /// The production recommendation section (filled from the capacity plan).
@@ -65,9 +67,20 @@ pub async fn section(
 ) -> Result<RecommendationSection, ServiceError> {
     let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
     let priced = edition.priced();
+    let verdict = crate::verdict::service::build(pilot.clone(), evidence);
+    let verdict = verdict.outcome.map(|outcome| PilotVerdict {
+        outcome,
+        tally: verdict.tally,
+    });
     Ok(
         match crate::capacity::capacity_plan(services, pilot, evidence, &catalog, priced).await? {
-            Ok(plan) => render(&plan, lang, priced, catalog.currency.as_deref()),
+            Ok(plan) => render(
+                &plan,
+                verdict.as_ref(),
+                lang,
+                priced,
+                catalog.currency.as_deref(),
+            ),
             Err(why) => RecommendationSection {
                 headline: format!("{}: {why}", lang.labels().no_recommendation),
                 ..RecommendationSection::default()
@@ -78,6 +91,7 @@ pub async fn section(
 
 fn render(
     plan: &CapacityPlan,
+    verdict: Option<&PilotVerdict>,
     lang: Lang,
     priced: bool,
     currency: Option<&str>,
@@ -85,7 +99,7 @@ fn render(
     let listed = listed(plan);
     RecommendationSection {
         headline: headline(plan, lang),
-        context_note: plan.story.clone(),
+        context_note: plan.story_in(verdict, crate::capacity::MAX_CARDS, lang),
         speed_note: uncertainty(plan, lang),
         ranked: candidates_table(plan, &listed, lang),
         costs: if priced {
@@ -101,7 +115,7 @@ fn render(
             .iter()
             .map(|s| next_step(s, plan, lang))
             .collect(),
-        notes: plan.warnings.clone(),
+        notes: notes(plan, lang),
         caveats: Vec::new(),
     }
 }
@@ -112,7 +126,10 @@ fn headline(plan: &CapacityPlan, lang: Lang) -> String {
             "{}: {}. {}",
             lang.pick("Recommended", "Empfohlen"),
             r.configuration.label_in(lang),
-            r.why
+            match lang {
+                Lang::En => r.why.clone(),
+                Lang::De => plan.why_in(lang).unwrap_or_else(|| r.why.clone()),
+            }
         ),
         None => lang.pick(
             "No configuration within the card limit holds every mark with one copy down; see the warnings.",
@@ -139,7 +156,13 @@ fn uncertainty(plan: &CapacityPlan, lang: Lang) -> String {
         .replace("{cards}", &n(r.cards.value))
         .replace("{cards_low}", &n(r.cards.low))
         .replace("{cards_high}", &n(r.cards.high));
-    text.push_str(&r.sensitivity.sentence);
+    text.push_str(&match lang {
+        Lang::En => r.sensitivity.sentence.clone(),
+        Lang::De => {
+            r.sensitivity
+                .sentence_in(&r.configuration.gpu_name, crate::capacity::MAX_CARDS, lang)
+        }
+    });
     if !r.unsettled.is_empty() {
         text.push_str(&format!(
             " {}: {}; {}",
@@ -147,7 +170,7 @@ fn uncertainty(plan: &CapacityPlan, lang: Lang) -> String {
                 "Ranges that cross their mark",
                 "Spannen, die ihr Kriterium überschreiten"
             ),
-            r.unsettled.join(", "),
+            r.unsettled_in(lang).join(", "),
             lang.pick(
                 "the load test below settles them.",
                 "der Lasttest unten klärt sie."
@@ -155,6 +178,23 @@ fn uncertainty(plan: &CapacityPlan, lang: Lang) -> String {
         ));
     }
     text
+}
+
+/// The plan's warnings; those the plan phrases itself from the recommendation (the ranges that
+/// cross their mark) in `lang`.
+fn notes(plan: &CapacityPlan, lang: Lang) -> Vec<String> {
+    let Some(r) = plan.recommended.as_ref().filter(|_| lang != Lang::En) else {
+        return plan.warnings.clone();
+    };
+    let english = r.unsettled_warnings_in(Lang::En);
+    let phrased = r.unsettled_warnings_in(lang);
+    plan.warnings
+        .iter()
+        .map(|w| match english.iter().position(|e| e == w) {
+            Some(i) => phrased[i].clone(),
+            None => w.clone(),
+        })
+        .collect()
 }
 
 /// The recommended configuration, the pilot's own, then the rest of the ranking.
@@ -599,6 +639,7 @@ fn next_step(step: &NextStep, plan: &CapacityPlan, lang: Lang) -> Fact {
             concurrency,
             sentence,
             commands,
+            replay_pilot_trace,
             ..
         } => Fact {
             label: format!(
@@ -607,7 +648,13 @@ fn next_step(step: &NextStep, plan: &CapacityPlan, lang: Lang) -> Fact {
                 step_configuration(configuration, plan, lang)
             ),
             value: format!(
-                "{sentence}\n{}: {}{}",
+                "{}\n{}: {}{}",
+                match &plan.recommended {
+                    Some(r) if lang != Lang::En && &r.configuration.label == configuration => {
+                        r.load_test_sentence_in(*replay_pilot_trace, lang)
+                    }
+                    _ => sentence.clone(),
+                },
                 lang.pick("Concurrency per copy", "Parallelität je Kopie"),
                 concurrency
                     .iter()

@@ -8,6 +8,7 @@ use super::{
 };
 use crate::ingest::MetricKey;
 use crate::loadtest::LatencyTarget;
+use crate::locale::Lang;
 use crate::plan::MeasurementPoint;
 use crate::production::operating_cost::cost_at;
 use crate::sizing::estimate::num;
@@ -526,21 +527,7 @@ impl<'a> Context<'a> {
             0.0,
         );
         let sensitivity = self.sensitivity(&prepared, &cards_for);
-        let unsettled = chosen
-            .predicted
-            .iter()
-            .filter(|m| m.range_crosses)
-            .map(|m| {
-                format!(
-                    "{} (predicted {} ms, range {}–{} ms with one copy down)",
-                    m.mark,
-                    num(m.value.unwrap_or(0.0), 0),
-                    num(m.low.unwrap_or(0.0), 0),
-                    num(m.high.unwrap_or(0.0), 0)
-                )
-            })
-            .collect();
-        Recommendation {
+        let mut recommendation = Recommendation {
             configuration: c.clone(),
             predicted: chosen.predicted.clone(),
             sessions,
@@ -550,9 +537,11 @@ impl<'a> Context<'a> {
                 high: f64::from(slow.max(c.cards)),
             },
             sensitivity,
-            unsettled,
+            unsettled: Vec::new(),
             why: super::story::why(chosen, self.basis()),
-        }
+        };
+        recommendation.unsettled = recommendation.unsettled_in(Lang::En);
+        recommendation
     }
 
     fn sensitivity(
@@ -570,25 +559,16 @@ impl<'a> Context<'a> {
         };
         let (half, twice) = (growth / 2.0, growth * 2.0);
         let (cards_at_half, cards_at_twice) = (at(half), at(twice));
-        let words = |c: Option<u32>| {
-            c.map_or(format!("more than {} cards", self.input.max_cards), |n| {
-                format!("{n} cards")
-            })
-        };
-        Sensitivity {
+        let mut sensitivity = Sensitivity {
             half_growth: half,
             cards_at_half,
             twice_growth: twice,
             cards_at_twice,
-            sentence: format!(
-                "At half the growth (×{}) {} would need {}; at twice it (×{}) {}.",
-                num(half, 2),
-                prepared.setup.gpu.name,
-                words(cards_at_half),
-                num(twice, 2),
-                words(cards_at_twice)
-            ),
-        }
+            sentence: String::new(),
+        };
+        sensitivity.sentence =
+            sensitivity.sentence_in(&prepared.setup.gpu.name, self.input.max_cards, Lang::En);
+        sensitivity
     }
 }
 

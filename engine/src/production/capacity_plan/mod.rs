@@ -437,12 +437,7 @@ pub fn plan_capacity(input: &CapacityPlanInput) -> CapacityPlan {
         warnings.push(story::nothing_holds(input, &candidates));
     }
     if let Some(r) = &recommended {
-        warnings.extend(r.unsettled.iter().map(|m| {
-            format!(
-                "{m}: its range crosses the mark; the load test on {} settles it.",
-                r.configuration.label
-            )
-        }));
+        warnings.extend(r.unsettled_warnings_in(Lang::En));
     }
     let basis = context.basis();
     let story = story::story(

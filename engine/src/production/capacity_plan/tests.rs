@@ -586,3 +586,92 @@ fn candidates_simulated_on_several_cores_give_the_same_plan_in_the_same_order() 
         jobs.iter().map(|j| j * j).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn the_story_reads_in_german_with_german_numbers() {
+    use crate::locale::Lang;
+    let plan = demo_plan();
+    let verdict = PilotVerdict {
+        outcome: crate::verdict::PlanOutcome::Incomplete,
+        tally: crate::verdict::Tally {
+            passed: 2,
+            failed: 0,
+            not_measured: 1,
+            not_comparable: 1,
+        },
+    };
+    assert_eq!(plan.story_in(Some(&verdict), 8, Lang::En), plan.story);
+    let story = plan.story_in(Some(&verdict), 8, Lang::De);
+    assert!(
+        story.starts_with(
+            "Ergebnis: Die Bewertung des Piloten ist unvollständig (2 von 4 erreicht, 0 verfehlt, 2 nicht gemessen). Nachfrage: "
+        ),
+        "{story}"
+    );
+    assert!(
+        story.contains("0,9 req/s") || story.contains("0,90 req/s"),
+        "{story}"
+    );
+    assert!(
+        story.contains("Zwilling: Die Konfiguration des Piloten ("),
+        "{story}"
+    );
+    let r = plan.recommended.as_ref().unwrap();
+    assert!(
+        story.contains(&format!(
+            "Empfohlen: {}. Sie hält",
+            r.configuration.label_in(Lang::De)
+        )),
+        "{story}"
+    );
+    assert!(story.contains("Bei halbem Wachstum (×"), "{story}");
+    assert!(!story.contains(" the "), "{story}");
+    assert_eq!(plan.why_in(Lang::En).as_deref(), Some(r.why.as_str()));
+}
+
+#[test]
+fn the_sensitivity_and_the_unsettled_ranges_read_in_german() {
+    use crate::locale::Lang;
+    let sensitivity = Sensitivity {
+        half_growth: 0.75,
+        cards_at_half: Some(1),
+        twice_growth: 3.0,
+        cards_at_twice: None,
+        sentence: String::new(),
+    };
+    assert_eq!(
+        sensitivity.sentence_in("Tesla V100", 8, Lang::De),
+        "Bei halbem Wachstum (×0,75) bräuchte Tesla V100 1 Karte, bei doppeltem (×3,00) mehr als 8 Karten."
+    );
+    assert_eq!(
+        sensitivity.sentence_in("Tesla V100", 8, Lang::En),
+        "At half the growth (×0.75) Tesla V100 would need 1 cards; at twice it (×3.00) more than 8 cards."
+    );
+    let mut input = demo_input();
+    input.gpus = vec![gpu_by_id("h100-pcie").unwrap()];
+    input.marks[1] = mark(MetricKey::TpotMs, "p99", 30.0, "TPOT p99 ≤ 30 ms");
+    let plan = plan_capacity(&input);
+    let r = plan.recommended.as_ref().expect("a recommendation");
+    assert_eq!(r.unsettled_in(Lang::En), r.unsettled);
+    let german = r.unsettled_in(Lang::De);
+    assert!(
+        german[0].starts_with("TPOT p99 ≤ 30 ms (vorhergesagt ")
+            && german[0].ends_with(" ms mit einer ausgefallenen Kopie)"),
+        "{german:?}"
+    );
+    assert!(
+        r.unsettled_warnings_in(Lang::De)[0].contains("; der Lasttest auf "),
+        "{:?}",
+        r.unsettled_warnings_in(Lang::De)
+    );
+    let sentence = r.load_test_sentence_in(false, Lang::De);
+    assert!(
+        sentence.starts_with("Lasttest einer Kopie von ")
+            && sentence.contains(" Er klärt TPOT p99"),
+        "{sentence}"
+    );
+    let NextStep::LoadTest { sentence, .. } = &plan.next_steps[0] else {
+        unreachable!()
+    };
+    assert_eq!(&r.load_test_sentence_in(false, Lang::En), sentence);
+}
