@@ -945,7 +945,10 @@ fn quality_section(evidence: &PilotEvidence, lang: Lang) -> (Option<Table>, Stri
     let decision = evidence
         .decision
         .as_ref()
-        .map(|d| d.reason.clone())
+        .map(|d| match lang {
+            Lang::En => d.reason.clone(),
+            Lang::De => d.reason_in(lang),
+        })
         .unwrap_or_default();
     let flips = report
         .comparison

@@ -26,6 +26,7 @@
 //! so in plain words.
 
 use super::score::{Estimate, RunScores};
+use crate::locale::Lang;
 use crate::plan::{Metric, PassMark, Unit};
 use crate::production::precision::kv_dtype_of_run;
 use crate::sizing::{KvDtype, WeightPrecision};
@@ -108,10 +109,16 @@ impl DecisionRow {
     /// The precision in words, with its KV cache when that is not 16-bit: `FP8`, `FP8 with an
     /// FP8 KV cache`.
     pub fn label(&self) -> String {
-        match self.kv_dtype {
-            Some(KvDtype::Bits16) => self.precision.clone(),
-            Some(KvDtype::Fp8) => format!("{} with an FP8 KV cache", self.precision),
-            None => format!("{} (KV {})", self.precision, self.kv_precision.trim()),
+        self.label_in(Lang::En)
+    }
+
+    /// [`DecisionRow::label`] in `lang`: `FP8 mit FP8-KV-Cache`.
+    pub fn label_in(&self, lang: Lang) -> String {
+        match (self.kv_dtype, lang) {
+            (Some(KvDtype::Bits16), _) => self.precision.clone(),
+            (Some(KvDtype::Fp8), Lang::En) => format!("{} with an FP8 KV cache", self.precision),
+            (Some(KvDtype::Fp8), Lang::De) => format!("{} mit FP8-KV-Cache", self.precision),
+            (None, _) => format!("{} (KV {})", self.precision, self.kv_precision.trim()),
         }
     }
 }
@@ -403,19 +410,7 @@ pub fn decide_precision(runs: &[DecisionInput], marks: &[PassMark]) -> Precision
         .copied()
         .filter(|r| r.passed == Some(true))
         .collect();
-    passing.sort_by(|a, b| {
-        let bytes = |r: &DecisionRow| r.bytes_per_weight.unwrap_or(f64::INFINITY);
-        let kv_bytes = |r: &DecisionRow| r.kv_dtype.map_or(2.0, KvDtype::bytes_per_element);
-        bytes(a)
-            .total_cmp(&bytes(b))
-            .then_with(|| kv_bytes(a).total_cmp(&kv_bytes(b)))
-            .then_with(|| {
-                b.accuracy
-                    .unwrap_or(f64::NEG_INFINITY)
-                    .total_cmp(&a.accuracy.unwrap_or(f64::NEG_INFINITY))
-            })
-            .then_with(|| a.precision.cmp(&b.precision))
-    });
+    passing.sort_by(|a, b| cheapest_first(a, b));
     let names = |filter: &dyn Fn(&DecisionRow) -> bool| -> Vec<String> {
         counted
             .iter()
@@ -449,25 +444,7 @@ pub fn decide_precision(runs: &[DecisionInput], marks: &[PassMark]) -> Precision
             passing_names.push(r.precision.clone());
         }
     }
-    let reason = if counted.is_empty() && !rows.is_empty() {
-        let why = rows
-            .iter()
-            .filter_map(|r| r.not_comparable.clone())
-            .collect::<Vec<_>>()
-            .join("; ");
-        format!(
-            "No comparable evaluation run, so no precision can be decided: {why}. Upload a run of the pilot's model."
-        )
-    } else {
-        reason(
-            has_quality_marks,
-            &counted,
-            &passing,
-            &failing,
-            &not_measured,
-        )
-    };
-    PrecisionDecision {
+    let mut decision = PrecisionDecision {
         has_quality_marks,
         passing: passing_names,
         passing_combinations,
@@ -475,9 +452,11 @@ pub fn decide_precision(runs: &[DecisionInput], marks: &[PassMark]) -> Precision
         not_measured,
         decided,
         decided_kv,
-        reason,
+        reason: String::new(),
         runs: rows,
-    }
+    };
+    decision.reason = decision.reason_in(Lang::En);
+    decision
 }
 
 fn accuracy_words(row: &DecisionRow) -> String {
@@ -497,13 +476,89 @@ fn accuracy_words(row: &DecisionRow) -> String {
     }
 }
 
-fn reason(
-    has_quality_marks: bool,
-    counted: &[&DecisionRow],
-    passing: &[&DecisionRow],
-    failing: &[String],
-    not_measured: &[String],
-) -> String {
+/// Passing rows in the order the decision takes them: least memory per weight, then the
+/// smaller KV cache, then the more accurate, then by name.
+fn cheapest_first(a: &DecisionRow, b: &DecisionRow) -> std::cmp::Ordering {
+    let bytes = |r: &DecisionRow| r.bytes_per_weight.unwrap_or(f64::INFINITY);
+    let kv_bytes = |r: &DecisionRow| r.kv_dtype.map_or(2.0, KvDtype::bytes_per_element);
+    bytes(a)
+        .total_cmp(&bytes(b))
+        .then_with(|| kv_bytes(a).total_cmp(&kv_bytes(b)))
+        .then_with(|| {
+            b.accuracy
+                .unwrap_or(f64::NEG_INFINITY)
+                .total_cmp(&a.accuracy.unwrap_or(f64::NEG_INFINITY))
+        })
+        .then_with(|| a.precision.cmp(&b.precision))
+}
+
+impl PrecisionDecision {
+    /// [`PrecisionDecision::reason`] in `lang`, from the decision's own rows.
+    pub fn reason_in(&self, lang: Lang) -> String {
+        let counted: Vec<&DecisionRow> = self.runs.iter().filter(|r| r.counts).collect();
+        if counted.is_empty() && !self.runs.is_empty() {
+            let why = self
+                .runs
+                .iter()
+                .filter_map(|r| r.not_comparable.clone())
+                .collect::<Vec<_>>()
+                .join("; ");
+            return match lang {
+                Lang::En => format!(
+                    "No comparable evaluation run, so no precision can be decided: {why}. Upload a run of the pilot's model."
+                ),
+                Lang::De => format!(
+                    "Kein vergleichbarer Evaluationslauf, daher lässt sich keine Präzision entscheiden: {why}. Laden Sie einen Lauf mit dem Modell des Piloten hoch."
+                ),
+            };
+        }
+        let mut passing: Vec<&DecisionRow> = counted
+            .iter()
+            .copied()
+            .filter(|r| r.passed == Some(true))
+            .collect();
+        passing.sort_by(|a, b| cheapest_first(a, b));
+        let names = |filter: &dyn Fn(&DecisionRow) -> bool| -> Vec<String> {
+            counted
+                .iter()
+                .filter(|r| filter(r))
+                .map(|r| r.label_in(lang))
+                .collect()
+        };
+        let failing = names(&|r| r.passed == Some(false));
+        let not_measured = if self.has_quality_marks {
+            names(&|r| r.passed.is_none())
+        } else {
+            Vec::new()
+        };
+        let rows = Rows {
+            counted: &counted,
+            passing: &passing,
+            failing: &failing,
+            not_measured: &not_measured,
+        };
+        match lang {
+            Lang::En => reason(self.has_quality_marks, &rows),
+            Lang::De => reason_de(self.has_quality_marks, &rows),
+        }
+    }
+}
+
+/// The rows a reason speaks of, their labels already in the reason's language.
+struct Rows<'a> {
+    counted: &'a [&'a DecisionRow],
+    passing: &'a [&'a DecisionRow],
+    failing: &'a [String],
+    not_measured: &'a [String],
+}
+
+fn reason(has_quality_marks: bool, rows: &Rows) -> String {
+    let Rows {
+        counted,
+        passing,
+        failing,
+        not_measured,
+    } = rows;
     if counted.is_empty() {
         return "No evaluation run yet, so no precision can be decided: upload the evaluation set and one run per serving precision.".into();
     }
@@ -519,7 +574,7 @@ fn reason(
     }
     let Some(chosen) = passing.first() else {
         let mut parts = Vec::new();
-        for row in counted {
+        for row in counted.iter() {
             let state = match row.passed {
                 Some(false) => "failed",
                 _ => "could not be graded",
@@ -569,6 +624,138 @@ fn reason(
         ));
     }
     text
+}
+
+/// The German [`reason`]: the same cases, phrased as German sentences.
+fn reason_de(has_quality_marks: bool, rows: &Rows) -> String {
+    let lang = Lang::De;
+    let Rows {
+        counted,
+        passing,
+        failing,
+        not_measured,
+    } = rows;
+    if counted.is_empty() {
+        return "Noch kein Evaluationslauf, daher lässt sich keine Präzision entscheiden: Laden Sie den Evaluationsdatensatz und einen Lauf je Serving-Präzision hoch.".into();
+    }
+    if !has_quality_marks {
+        let tried = counted
+            .iter()
+            .map(|r| format!("{} {}", r.label_in(lang), accuracy_words_in(r, lang)))
+            .collect::<Vec<_>>();
+        return format!(
+            "Keine Präzision entschieden: Der Plan hat kein Qualitätskriterium (Antwortbewertung, Trefferquote der Suche@k oder Anteil abgeschnittener Antworten), gegen das die Läufe bewertet werden könnten. Gemessen: {}. Nehmen Sie ein Qualitätskriterium in den Plan auf.",
+            list_in(&tried, lang)
+        );
+    }
+    let Some(chosen) = passing.first() else {
+        let parts: Vec<String> = counted
+            .iter()
+            .map(|row| {
+                let state = match row.passed {
+                    Some(false) => "verfehlt",
+                    _ => "nicht bewertbar",
+                };
+                format!(
+                    "{} {state} ({})",
+                    row.label_in(lang),
+                    checks_words_in(row, lang)
+                )
+            })
+            .collect();
+        return format!(
+            "Keine Präzision hat die Qualitätskriterien des Plans erfüllt: {}. Keine davon kommt für die Dimensionierung in Frage, bis ein Lauf sie erfüllt.",
+            parts.join("; ")
+        );
+    };
+    let mut text = format!(
+        "{} gewählt: {}",
+        chosen.label_in(lang),
+        checks_words_in(chosen, lang)
+    );
+    if passing.len() == 1 {
+        text.push_str("; sie ist die einzige Präzision, die bestanden hat.");
+    } else {
+        let bytes = chosen
+            .bytes_per_weight
+            .map(|b| format!(" ({} Byte je Gewicht)", lang.number(b, 2)))
+            .unwrap_or_default();
+        if passing[1].bytes_per_weight == chosen.bytes_per_weight {
+            text.push_str(&format!(
+                "; sie braucht von den bestandenen Präzisionen den wenigsten Speicher{bytes} und antwortet von den gleich kleinen am besten."
+            ));
+        } else {
+            text.push_str(&format!(
+                "; sie braucht von den bestandenen Präzisionen den wenigsten Speicher{bytes}."
+            ));
+        }
+        let others: Vec<String> = passing[1..]
+            .iter()
+            .map(|r| format!("{} ({})", r.label_in(lang), accuracy_words_in(r, lang)))
+            .collect();
+        text.push_str(&format!(
+            " Ebenfalls bestanden: {}.",
+            list_in(&others, lang)
+        ));
+    }
+    if !failing.is_empty() {
+        text.push_str(&format!(
+            " {} {}",
+            list_in(failing, lang),
+            if failing.len() == 1 {
+                "hat die Kriterien verfehlt und ist kein Kandidat."
+            } else {
+                "haben die Kriterien verfehlt und sind keine Kandidaten."
+            }
+        ));
+    }
+    if !not_measured.is_empty() {
+        text.push_str(&format!(
+            " {} ließ sich nicht gegen jedes Kriterium bewerten.",
+            list_in(not_measured, lang)
+        ));
+    }
+    text
+}
+
+/// [`accuracy_words`] in `lang`: `75,0 % (95-%-Intervall 47,0–91,0 %)`.
+fn accuracy_words_in(row: &DecisionRow, lang: Lang) -> String {
+    let Some(value) = row.accuracy else {
+        return lang.pick("no accuracy", "keine Genauigkeit").into();
+    };
+    let interval = match (row.accuracy_low, row.accuracy_high) {
+        (Some(low), Some(high)) => format!(
+            " (95-%-Intervall {}–{} %)",
+            lang.number(low * 100.0, 1),
+            lang.number(high * 100.0, 1)
+        ),
+        _ => String::new(),
+    };
+    format!("{}{interval}", lang.percent(value))
+}
+
+/// [`checks_words`] in `lang`; the mark stays in its notation.
+fn checks_words_in(row: &DecisionRow, lang: Lang) -> String {
+    row.marks
+        .iter()
+        .map(|check| {
+            let verb = match check.verdict.as_str() {
+                "pass" => lang.pick("meets", "erfüllt"),
+                "fail" => lang.pick("misses", "verfehlt"),
+                _ => lang.pick("cannot be graded against", "nicht bewertbar gegen"),
+            };
+            format!("{}: {} {verb}", check.mark, check.figure)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn list_in(names: &[String], lang: Lang) -> String {
+    match names {
+        [] => String::new(),
+        [only] => only.clone(),
+        [init @ .., last] => format!("{} {} {last}", init.join(", "), lang.pick("and", "und")),
+    }
 }
 
 #[cfg(test)]
@@ -707,6 +894,43 @@ mod tests {
         let d = decide_precision(&[], &[answer_at_least(70.0)]);
         assert!(d.decided.is_none() && d.runs.is_empty());
         assert!(d.reason.starts_with("No evaluation run yet"));
+    }
+
+    #[test]
+    fn the_decision_reads_in_german_with_german_numbers() {
+        let runs = [run(2, "AWQ-INT4", 9, 12), run(1, "FP16", 10, 12)];
+        let ttft = PassMark {
+            metric: Metric::Ttft,
+            statistic: Statistic::P95,
+            unit: Unit::Ms,
+            point: MeasurementPoint::Gateway,
+            ..mark(Metric::Ttft, Comparator::Le, 500.0)
+        };
+        let d = decide_precision(&runs, &[ttft]);
+        assert_eq!(d.reason_in(Lang::En), d.reason);
+        let german = d.reason_in(Lang::De);
+        assert!(
+            german.starts_with("Keine Präzision entschieden: Der Plan hat kein Qualitätskriterium"),
+            "{german}"
+        );
+        assert!(
+            german.contains("Gemessen: AWQ-INT4 75,0 % (95-%-Intervall 46,8–91,1 %) und FP16 "),
+            "{german}"
+        );
+
+        let d = decide_precision(&runs, &[answer_at_least(70.0)]);
+        assert_eq!(d.reason_in(Lang::En), d.reason);
+        let german = d.reason_in(Lang::De);
+        assert!(german.starts_with("AWQ-INT4 gewählt: "), "{german}");
+        assert!(
+            german.contains("Ebenfalls bestanden: FP16 (83,3 %"),
+            "{german}"
+        );
+        assert!(
+            decide_precision(&[], &[])
+                .reason_in(Lang::De)
+                .starts_with("Noch kein Evaluationslauf"),
+        );
     }
 
     #[test]
