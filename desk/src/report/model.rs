@@ -404,7 +404,7 @@ fn assemble(
                 )
                 .into()
             },
-            value: check.sentence.clone(),
+            value: in_flight_sentence(check, evidence, lang),
             note: format!(
                 "{} ±{} %",
                 lang.pick(
@@ -487,6 +487,22 @@ fn assemble(
         evidence: evidence_table(files, evidence, lang),
         internal_note: None,
         pdf_link: None,
+    }
+}
+
+/// An in-flight cross-check's sentence in `lang`: the log's check phrased again from the
+/// profile it was made on, the server's from its own figures.
+fn in_flight_sentence(
+    check: &engine::verdict::cross_check::InFlightCheck,
+    evidence: &PilotEvidence,
+    lang: Lang,
+) -> String {
+    use engine::verdict::cross_check::{log_in_flight_check, log_in_flight_check_in};
+    match &evidence.profile {
+        Some((profile, _)) if lang != Lang::En && log_in_flight_check(profile) == *check => {
+            log_in_flight_check_in(profile, lang).sentence
+        }
+        _ => check.sentence_in(lang),
     }
 }
 

@@ -18,6 +18,7 @@
 //!   a hundred real questions).
 
 use crate::demand::DemandProfile;
+use crate::locale::Lang;
 use crate::plan::PlanVersion;
 use serde::{Deserialize, Serialize};
 
@@ -53,41 +54,75 @@ fn relative(checked: f64, reference: f64) -> Option<f64> {
         .then(|| (checked - reference) / reference)
 }
 
+/// What one check compares, in English and German (`[en, de]`).
+struct Compared {
+    label: [&'static str; 2],
+    checked_definition: [String; 2],
+    reference_definition: [&'static str; 2],
+}
+
+const LOG_LABEL: [&str; 2] = [
+    "Requests in flight in the busiest hour, gateway log",
+    "Gleichzeitige Anfragen in der Spitzenstunde, Gateway-Log",
+];
+const LOG_REFERENCE: [&str; 2] = [
+    "the log's exact sweep over start and end times",
+    "exakter Verlauf des Logs über Start- und Endzeiten",
+];
+const SERVER_LABEL: [&str; 2] = [
+    "Requests in flight between the two /metrics scrapes",
+    "Gleichzeitige Anfragen zwischen den beiden /metrics-Abfragen",
+];
+const SERVER_DEFINITION: [&str; 2] = [
+    "vLLM: Δ vllm:e2e_request_latency_seconds_sum ÷ Δt, queued included, cancelled and gateway time not",
+    "vLLM: Δ vllm:e2e_request_latency_seconds_sum ÷ Δt, Wartende eingeschlossen, abgebrochene Anfragen und Gateway-Zeit nicht",
+];
+const SERVER_REFERENCE: [&str; 2] = [
+    "the gateway log's sweep over the same window",
+    "Verlauf des Gateway-Logs über dasselbe Fenster",
+];
+
+fn index(lang: Lang) -> usize {
+    match lang {
+        Lang::En => 0,
+        Lang::De => 1,
+    }
+}
+
+/// A figure rounded to two decimals, as the sentence shows it.
+fn shown(value: f64, lang: Lang) -> String {
+    let rounded = (value * 100.0).round() / 100.0;
+    match lang {
+        Lang::En => crate::plan::format_number(rounded),
+        Lang::De => crate::plan::format_number(rounded)
+            .replace(',', "\u{0}")
+            .replace('.', ",")
+            .replace('\u{0}', "."),
+    }
+}
+
 fn check(
-    label: &str,
+    compared: &Compared,
     checked: f64,
-    checked_definition: &str,
     reference: f64,
-    reference_definition: &str,
     tolerance: f64,
+    lang: Lang,
 ) -> InFlightCheck {
     let difference = relative(checked, reference);
     let agrees = match difference {
         Some(d) => d.abs() <= tolerance,
         None => checked.abs() < 1e-9,
     };
-    let diff_words = difference
-        .map(|d| {
-            if (d * 100.0).abs() < 0.05 {
-                "a difference of 0.0 %".to_string()
-            } else {
-                format!("a difference of {:+.1} %", d * 100.0)
-            }
-        })
-        .unwrap_or_else(|| "no reference".into());
-    let sentence = format!(
-        "{label}: {} ({checked_definition}) against {} ({reference_definition}), {diff_words}; {} the ±{} % tolerance.",
-        crate::plan::format_number((checked * 100.0).round() / 100.0),
-        crate::plan::format_number((reference * 100.0).round() / 100.0),
-        if agrees { "within" } else { "outside" },
-        crate::plan::format_number(tolerance * 100.0)
+    let i = index(lang);
+    let sentence = sentence(
+        compared, checked, reference, difference, agrees, tolerance, lang,
     );
     InFlightCheck {
-        label: label.to_string(),
+        label: compared.label[i].to_string(),
         checked,
-        checked_definition: checked_definition.to_string(),
+        checked_definition: compared.checked_definition[i].clone(),
         reference,
-        reference_definition: reference_definition.to_string(),
+        reference_definition: compared.reference_definition[i].to_string(),
         relative_difference: difference,
         tolerance,
         agrees,
@@ -95,21 +130,115 @@ fn check(
     }
 }
 
+fn sentence(
+    compared: &Compared,
+    checked: f64,
+    reference: f64,
+    difference: Option<f64>,
+    agrees: bool,
+    tolerance: f64,
+    lang: Lang,
+) -> String {
+    let i = index(lang);
+    let (label, checked_definition, reference_definition) = (
+        compared.label[i],
+        &compared.checked_definition[i],
+        compared.reference_definition[i],
+    );
+    let (checked, reference) = (shown(checked, lang), shown(reference, lang));
+    let tolerance = shown(tolerance * 100.0, lang);
+    match lang {
+        Lang::En => {
+            let diff_words = difference
+                .map(|d| {
+                    if (d * 100.0).abs() < 0.05 {
+                        "a difference of 0.0 %".to_string()
+                    } else {
+                        format!("a difference of {:+.1} %", d * 100.0)
+                    }
+                })
+                .unwrap_or_else(|| "no reference".into());
+            format!(
+                "{label}: {checked} ({checked_definition}) against {reference} ({reference_definition}), {diff_words}; {} the ±{tolerance} % tolerance.",
+                if agrees { "within" } else { "outside" },
+            )
+        }
+        Lang::De => {
+            let diff_words = difference
+                .map(|d| {
+                    let sign = if d > 0.0 && (d * 100.0).abs() >= 0.05 {
+                        "+"
+                    } else {
+                        ""
+                    };
+                    format!("eine Abweichung von {sign}{} %", lang.number(d * 100.0, 1))
+                })
+                .unwrap_or_else(|| "kein Vergleichswert".into());
+            format!(
+                "{label}: {checked} ({checked_definition}) gegenüber {reference} ({reference_definition}), {diff_words}; {} der Toleranz von ±{tolerance} %.",
+                if agrees { "innerhalb" } else { "außerhalb" },
+            )
+        }
+    }
+}
+
 /// Little's law on the gateway log's busiest hour against its own sweep.
 pub fn log_in_flight_check(profile: &DemandProfile) -> InFlightCheck {
+    log_in_flight_check_in(profile, Lang::En)
+}
+
+/// [`log_in_flight_check`] with its label, definitions and sentence in `lang`.
+pub fn log_in_flight_check_in(profile: &DemandProfile, lang: Lang) -> InFlightCheck {
     let little = &profile.littles_law;
+    let rate = (little.arrival_rate_per_s * 1e4).round() / 1e4;
+    let time = shown(little.mean_time_in_system_s, lang);
+    let rate_de = crate::plan::format_number(rate)
+        .replace(',', "\u{0}")
+        .replace('.', ",")
+        .replace('\u{0}', ".");
+    let compared = Compared {
+        label: LOG_LABEL,
+        checked_definition: [
+            format!(
+                "Little's law: {} req/s × {} s mean time in system",
+                crate::plan::format_number(rate),
+                shown(little.mean_time_in_system_s, Lang::En)
+            ),
+            format!("Littles Gesetz: {rate_de} req/s × {time} s mittlere Verweildauer"),
+        ],
+        reference_definition: LOG_REFERENCE,
+    };
     check(
-        "Requests in flight in the busiest hour, gateway log",
+        &compared,
         little.predicted_in_flight,
-        &format!(
-            "Little's law: {} req/s × {} s mean time in system",
-            crate::plan::format_number((little.arrival_rate_per_s * 1e4).round() / 1e4),
-            crate::plan::format_number((little.mean_time_in_system_s * 100.0).round() / 100.0)
-        ),
         little.measured_in_flight,
-        "the log's exact sweep over start and end times",
         LOG_TOLERANCE,
+        lang,
     )
+}
+
+impl InFlightCheck {
+    /// The sentence in `lang`. A check of the log on itself names Little's law's own figures,
+    /// which only [`log_in_flight_check_in`] has; this keeps its English sentence.
+    pub fn sentence_in(&self, lang: Lang) -> String {
+        if lang == Lang::En || self.label != SERVER_LABEL[0] {
+            return self.sentence.clone();
+        }
+        let compared = Compared {
+            label: SERVER_LABEL,
+            checked_definition: SERVER_DEFINITION.map(String::from),
+            reference_definition: SERVER_REFERENCE,
+        };
+        sentence(
+            &compared,
+            self.checked,
+            self.reference,
+            self.relative_difference,
+            self.agrees,
+            self.tolerance,
+            lang,
+        )
+    }
 }
 
 /// The busiest hour's start and end, Unix ms.
@@ -134,14 +263,12 @@ pub fn server_in_flight_check(
         return None;
     }
     let log = profile.in_flight_curve.mean_between(from, to)?;
-    Some(check(
-        "Requests in flight between the two /metrics scrapes",
-        server,
-        "vLLM: Δ vllm:e2e_request_latency_seconds_sum ÷ Δt, queued included, cancelled and gateway time not",
-        log,
-        "the gateway log's sweep over the same window",
-        SERVER_TOLERANCE,
-    ))
+    let compared = Compared {
+        label: SERVER_LABEL,
+        checked_definition: SERVER_DEFINITION.map(String::from),
+        reference_definition: SERVER_REFERENCE,
+    };
+    Some(check(&compared, server, log, SERVER_TOLERANCE, Lang::En))
 }
 
 /// Why no server-side cross-check was made, when scrapes exist but do not span the busiest hour.
@@ -237,6 +364,49 @@ mod tests {
             "Requests in flight in the busiest hour, gateway log: 0.5 (Little's law: 0.1 req/s × 5 s mean time in system) against 0.5"
         ), "{}", check.sentence);
         assert!(check.sentence.ends_with("within the ±10 % tolerance."));
+    }
+
+    #[test]
+    fn the_german_check_says_the_same_with_decimal_commas() {
+        let profile = steady_log();
+        let check = log_in_flight_check_in(&profile, Lang::De);
+        assert_eq!(
+            check.label,
+            "Gleichzeitige Anfragen in der Spitzenstunde, Gateway-Log"
+        );
+        assert!(check.sentence.starts_with(
+            "Gleichzeitige Anfragen in der Spitzenstunde, Gateway-Log: 0,5 (Littles Gesetz: 0,1 req/s × 5 s mittlere Verweildauer) gegenüber 0,5 (exakter Verlauf des Logs"
+        ), "{}", check.sentence);
+        assert!(
+            check
+                .sentence
+                .ends_with("; innerhalb der Toleranz von ±10 %."),
+            "{}",
+            check.sentence
+        );
+        assert_eq!(
+            log_in_flight_check(&profile),
+            log_in_flight_check_in(&profile, Lang::En)
+        );
+    }
+
+    #[test]
+    fn the_server_check_is_phrased_in_german_from_its_figures() {
+        let profile = steady_log();
+        let (from, to) = busiest_hour_ms(&profile);
+        let check = server_in_flight_check(&profile, Some(0.75), Some(from), Some(to)).unwrap();
+        let german = check.sentence_in(Lang::De);
+        assert!(
+            german.starts_with(
+                "Gleichzeitige Anfragen zwischen den beiden /metrics-Abfragen: 0,75 (vLLM:"
+            ),
+            "{german}"
+        );
+        assert!(
+            german.contains("eine Abweichung von +50,0 %; außerhalb der Toleranz von ±20 %."),
+            "{german}"
+        );
+        assert_eq!(check.sentence_in(Lang::En), check.sentence);
     }
 
     #[test]
