@@ -29,6 +29,7 @@ use crate::Services;
 use crate::model::{Pilot, SizingCatalog};
 use crate::pilot_evidence::PilotEvidence;
 use crate::verdict::RecommendationHeadline;
+use crate::verdict::SizingDemand;
 use engine::demand::DemandProfile;
 use engine::demand::{ContextBasis, DemandScaling, production_demand_for};
 use engine::production::capacity_plan::{
@@ -102,17 +103,42 @@ pub async fn headline(
         start_computing(key, input);
         return Ok(RecommendationHeadline::Computing);
     };
+    let demand = SizingDemand {
+        context_tokens_per_session: plan.demand.context_tokens_per_session,
+        sessions: plan.demand.sessions.p99.max(1),
+    };
     Ok(match &plan.recommended {
         Some(r) => RecommendationHeadline::Recommended {
             label: r.configuration.label.clone(),
             why: r.why.clone(),
             cards: format!("{} ({}–{})", r.cards.value, r.cards.low, r.cards.high),
             unsettled: r.unsettled.clone(),
+            sizing_query: sizing_query(&input.model.id, &r.configuration, &demand),
+            demand,
         },
         None => RecommendationHeadline::NothingHolds {
             reason: plan.warnings.last().cloned().unwrap_or_default(),
+            demand,
         },
     })
+}
+
+/// The sizing page's query for `configuration` of `model_id` at `demand`.
+fn sizing_query(
+    model_id: &str,
+    configuration: &engine::production::capacity_plan::Configuration,
+    demand: &SizingDemand,
+) -> String {
+    format!(
+        "model={model_id}&weights={}&kv={}&gpu={}&tp={}&pp={}&copies={}&{}",
+        configuration.weights.as_str(),
+        configuration.kv_dtype.as_str(),
+        configuration.gpu_id,
+        configuration.tp,
+        configuration.pp,
+        configuration.copies,
+        demand.query()
+    )
 }
 
 /// Computes and keeps the plan of `key` unless that is already under way.

@@ -118,13 +118,39 @@ pub enum RecommendationHeadline {
         /// Cards, central (low–high across the range).
         cards: String,
         unsettled: Vec<String>,
+        /// The sizing page's query for the recommended configuration at the production
+        /// demand (`model=…&weights=…&gpu=…&tp=…&copies=…&context=…&sessions=…`).
+        sizing_query: String,
+        demand: SizingDemand,
     },
     /// Every candidate was simulated and none holds with one copy down.
-    NothingHolds { reason: String },
+    NothingHolds {
+        reason: String,
+        demand: SizingDemand,
+    },
     /// Being computed in the background (every candidate is simulated; seconds).
     Computing,
     /// Why there is no recommendation yet (no approved plan, no gateway log, …).
     Unavailable { reason: String },
+}
+
+/// The production demand as the sizing page takes it, from the capacity plan.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SizingDemand {
+    /// Tokens of context each session holds (also vLLM's `--max-model-len`).
+    pub context_tokens_per_session: u32,
+    /// Sessions to hold: the p99 of the simulated sessions in flight at production load.
+    pub sessions: u32,
+}
+
+impl SizingDemand {
+    /// `context=…&sessions=…`, appended to a sizing link.
+    pub fn query(&self) -> String {
+        format!(
+            "context={}&sessions={}",
+            self.context_tokens_per_session, self.sessions
+        )
+    }
 }
 
 #[cfg(feature = "server")]

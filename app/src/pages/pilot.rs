@@ -77,10 +77,14 @@ mod render {
                 why,
                 cards,
                 unsettled,
+                sizing_query,
+                demand,
             } => view! {
                 <p class="recommended" id="pilot-recommended"><strong>{label}</strong></p>
                 <p>{why}</p>
                 <p class="small muted">{format!("Cards across the range of the estimate: {cards}. Estimated from the pilot's load tests transferred to this card, at production load with one copy down.")}</p>
+                <p class="small"><a id="recommended-sizing" href=format!("/sizing?{sizing_query}")>"Open this configuration in sizing"</a>
+                    {format!(" (its memory arithmetic at {} sessions of {} tokens: the p99 of sessions in flight at production load)", demand.sessions, engine::format::thousands(u64::from(demand.context_tokens_per_session)))}</p>
                 {(!unsettled.is_empty()).then(|| view! {
                     <div class="notice notice-warn" role="note">
                         <p>"Not settled by the evidence yet: the load test named in the report decides."</p>
@@ -89,7 +93,7 @@ mod render {
                 })}
             }
             .into_any(),
-            RecommendationHeadline::NothingHolds { reason } => view! {
+            RecommendationHeadline::NothingHolds { reason, .. } => view! {
                 <p id="pilot-recommended">"No configuration holds every mark with one copy down."</p>
                 <p class="small">{reason}</p>
             }
@@ -116,8 +120,15 @@ mod render {
         let view = overview.pilot;
         let p = view.pilot;
         let decision = overview.decision;
-        let (sizing_href, catalog_gaps) =
+        let (mut sizing_href, catalog_gaps) =
             super::super::sizing::pilot_sizing_link(&p, decision.as_ref());
+        // With a capacity plan, the link carries the production demand too.
+        if let RecommendationHeadline::Recommended { demand, .. }
+        | RecommendationHeadline::NothingHolds { demand, .. } = &overview.recommendation
+        {
+            let separator = if sizing_href.contains('?') { '&' } else { '?' };
+            sizing_href = format!("{sizing_href}{separator}{}", demand.query());
+        }
         let hardware = p.hardware();
         let serving = p.serving();
         let subtitle = format!("Pilot for {}", p.organisation_name);

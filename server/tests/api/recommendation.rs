@@ -153,6 +153,33 @@ async fn staff_customers_and_the_command_line_get_the_same_recommendation() {
         !page.contains("per month"),
         "no money on the customer's page"
     );
+    // Both links into sizing carry the production demand the plan sized for: the pilot's own
+    // hardware ("Size this pilot") and the recommended configuration.
+    let demand_query = format!(
+        "context={}&amp;sessions={}",
+        demand["context_tokens_per_session"], demand["sessions"]["p99"]
+    );
+    let gpu = recommended["gpu_id"].as_str().unwrap();
+    let recommended_link = page
+        .split("id=\"recommended-sizing\" href=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no sizing link for the recommendation in {page}"));
+    assert!(
+        recommended_link.starts_with("/sizing?model=qwen2.5-7b")
+            && recommended_link.contains(&format!("gpu={gpu}"))
+            && recommended_link.ends_with(&demand_query),
+        "{recommended_link} ({demand_query})"
+    );
+    let own = page
+        .split("\" title=\"The sizing what-if with this pilot")
+        .next()
+        .and_then(|before| before.rsplit("href=\"").next())
+        .unwrap();
+    assert!(
+        own.starts_with("/sizing?model=qwen2.5-7b") && own.ends_with(&demand_query),
+        "{own}"
+    );
     let openapi = get(&app, &staff_token, "/api/v1/openapi.json").await.1;
     assert!(openapi["paths"]["/api/v1/pilots/{id}/recommendation"]["get"].is_object());
 
