@@ -158,6 +158,7 @@ pub fn router(state: AppState) -> Router {
 pub struct Application {
     listener: tokio::net::TcpListener,
     router: Router,
+    services: desk::Services,
     /// What the first start created (printed once by `main`).
     pub first_start: Option<FirstStart>,
     pub store: Store,
@@ -248,11 +249,25 @@ impl Application {
             services,
             config: Arc::new(config),
         };
+        let services = state.services.clone();
         Ok(Application {
             listener,
             router: router(state),
+            services,
             first_start,
             store,
+        })
+    }
+
+    /// Computes every open pilot's capacity plan in the background (see
+    /// `desk::capacity::warm_up`), so the first pilot page after a start is served warm and
+    /// names its recommendation. The handle answers how many plans were kept.
+    pub fn warm_up(&self) -> tokio::task::JoinHandle<usize> {
+        let services = self.services.clone();
+        tokio::spawn(async move {
+            let kept = desk::capacity::warm_up(&services).await;
+            tracing::info!(kept, "capacity plans computed at start-up");
+            kept
         })
     }
 

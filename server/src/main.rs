@@ -149,6 +149,7 @@ async fn serve(config: server::config::Config) -> anyhow::Result<()> {
         outln!();
     }
     let addr = app.local_addr();
+    app.warm_up();
     tracing::info!("Pilot Desk listening on http://{addr}");
     outln!("Pilot Desk is running on http://{addr}");
     app.run_until_stopped().await

@@ -44,6 +44,24 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts the application with a fresh database and a configuration adjusted by `adjust`.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
+    start(adjust, false).await.0
+}
+
+/// Starts the application as `server serve` does, with its start-up warm-up, and returns once
+/// the warm-up has finished, with how many capacity plans it kept.
+pub async fn spawn_app_warmed() -> (TestApp, usize) {
+    let (app, warm_up) = start(|_| {}, true).await;
+    let kept = match warm_up {
+        Some(handle) => handle.await.expect("the warm-up finishes"),
+        None => 0,
+    };
+    (app, kept)
+}
+
+async fn start(
+    adjust: impl FnOnce(&mut Config),
+    warm: bool,
+) -> (TestApp, Option<tokio::task::JoinHandle<usize>>) {
     log_server_errors_into_test_output();
     let data_dir = tempfile::tempdir().expect("temp dir");
     let (database_url, pg_schema) = match std::env::var("TEST_DATABASE_URL") {
@@ -77,8 +95,9 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
         .expect("first start on a fresh database");
     let store = application.store.clone();
     let base = format!("http://{}", application.local_addr());
+    let warm_up = warm.then(|| application.warm_up());
     tokio::spawn(application.run_until_stopped());
-    TestApp {
+    let app = TestApp {
         base,
         database_url: database_url.clone(),
         store,
@@ -86,7 +105,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
         demo_pilot: first.demo_pilot,
         _data_dir: data_dir,
         postgres: pg_schema.map(|schema| (database_url, schema)),
-    }
+    };
+    (app, warm_up)
 }
 
 /// The configuration tests start the application with (before their adjustments).

@@ -2,7 +2,7 @@
 //! caller and every edition, with its ranges, story and next steps; prices only for staff.
 
 use crate::cli::server_binary;
-use crate::helpers::{TestApp, client, spawn_app};
+use crate::helpers::{TestApp, client, spawn_app, spawn_app_warmed};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -228,4 +228,25 @@ async fn a_pilot_without_an_approved_plan_is_422_and_another_organisations_404()
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn after_the_start_up_warm_up_the_first_pilot_page_names_the_recommendation() {
+    let (app, kept) = spawn_app_warmed().await;
+    assert_eq!(kept, 1, "the demo pilot's plan is computed at start-up");
+    let admin = app.admin().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let fragment = app
+        .call_ok(&admin, "page_pilot", &[("pilot_id", &demo.to_string())])
+        .await;
+    let page = fragment["html"].as_str().unwrap();
+    let named = page
+        .split("id=\"pilot-recommended\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no recommendation in {page}"));
+    assert!(
+        named[..named.len().min(80)].contains("<strong>") && !page.contains("Being computed"),
+        "{}",
+        &named[..named.len().min(300)]
+    );
 }
