@@ -17,40 +17,30 @@ pub mod traffic_trace;
 use crate::AppState;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 
 /// The plain routes; `max_upload_bytes` bounds evidence uploads (`MAX_UPLOAD_MB`).
 pub fn router(max_upload_bytes: u64) -> Router<AppState> {
-    let upload_limit = usize::try_from(max_upload_bytes + 1024 * 1024).unwrap_or(usize::MAX);
+    // Every route that receives an evidence file: the upload, its check and the plain form.
+    let bounded = |route: MethodRouter<AppState>| {
+        let upload_limit = usize::try_from(max_upload_bytes + 1024 * 1024).unwrap_or(usize::MAX);
+        route.layer(DefaultBodyLimit::max(upload_limit)).layer(
+            axum::middleware::from_fn_with_state(max_upload_bytes, refuse_declared_over_limit),
+        )
+    };
     Router::new()
         .route("/health", get(health::health))
         .route(
             "/api/v1/pilots/{id}/evidence",
-            post(evidence::upload_evidence)
-                .layer(DefaultBodyLimit::max(upload_limit))
-                .layer(axum::middleware::from_fn_with_state(
-                    max_upload_bytes,
-                    refuse_declared_over_limit,
-                ))
-                .get(api_v1_evidence::list),
+            bounded(post(evidence::upload_evidence)).get(api_v1_evidence::list),
         )
         .route(
             "/api/v1/pilots/{id}/evidence/preview",
-            post(evidence::preview_evidence)
-                .layer(DefaultBodyLimit::max(upload_limit))
-                .layer(axum::middleware::from_fn_with_state(
-                    max_upload_bytes,
-                    refuse_declared_over_limit,
-                )),
+            bounded(post(evidence::preview_evidence)),
         )
         .route(
             "/pilots/{id}/evidence",
-            post(evidence_form::upload_evidence_form)
-                .layer(DefaultBodyLimit::max(upload_limit))
-                .layer(axum::middleware::from_fn_with_state(
-                    max_upload_bytes,
-                    refuse_declared_over_limit,
-                )),
+            bounded(post(evidence_form::upload_evidence_form)),
         )
         .route("/pilots/{id}/archive", post(evidence_form::archive_form))
         .route("/pilots/{id}/delete", post(evidence_form::delete_form))
