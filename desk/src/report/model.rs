@@ -357,6 +357,9 @@ fn assemble(
         summary.push(format!("{}: {}.", t.warnings, verdict.warnings.len()));
     }
     let plan = evidence.plan.as_ref();
+    let explained = plan
+        .filter(|_| lang == Lang::De)
+        .map(|p| engine::verdict::grade_plan_in(&p.content, &evidence.figures(), lang));
     let mut caveats: Vec<String> = vec![
         t.caveat_latency.into(),
         t.caveat_ceiling.into(),
@@ -457,7 +460,15 @@ fn assemble(
                 let mark = plan
                     .and_then(|p| p.content.pass_marks.get(i))
                     .filter(|m| m.notation() == r.notation);
-                mark_line(r, mark, lang)
+                let mut line = mark_line(r, mark, lang);
+                // The grade's explanation in the report's language: the same grading, phrased
+                // by the engine in `lang` (the verdict rows carry the English one).
+                if let (Some(_), Some(graded)) = (mark, explained.as_ref().map(|g| &g.marks))
+                    && let Some(graded) = graded.get(i)
+                {
+                    line.explanation = graded.grade.explanation.clone();
+                }
+                line
             })
             .collect(),
         scenarios: plan

@@ -29,9 +29,10 @@
 //! *not measured*.
 
 use super::evidence::EvidenceStatistic;
+use super::german;
+use crate::locale::Lang;
 use crate::plan::{
-    Metric, MetricFamily, PassMark, PilotServing, Quantity, Statistic, format_quantity,
-    same_definition,
+    Metric, MetricFamily, PassMark, PilotServing, Quantity, Statistic, same_definition,
 };
 use serde::{Deserialize, Serialize};
 
@@ -90,88 +91,142 @@ fn mismatch(aspect: &'static str, reason: String) -> Mismatch {
 }
 
 /// Why a figure of another metric cannot grade the mark.
-pub(crate) fn metric_reason(mark: &Metric, figure: &Metric) -> String {
-    let tpot = "TPOT, each request's average (E2E − TTFT) ÷ (output tokens − 1)";
-    let itl = "ITL, every gap between streamed chunks pooled over requests";
-    match (mark, figure) {
-        (Metric::Tpot, Metric::Itl) => format!(
-            "the mark is on {tpot}; this figure is {itl}. They differ whenever a chunk carries \
-             several tokens, so one cannot stand in for the other"
+/// Phrased in `lang`.
+pub(crate) fn metric_reason_in(mark: &Metric, figure: &Metric, lang: Lang) -> String {
+    let (tpot, itl) = match lang {
+        Lang::En => (
+            "TPOT, each request's average (E2E − TTFT) ÷ (output tokens − 1)",
+            "ITL, every gap between streamed chunks pooled over requests",
         ),
-        (Metric::Itl, Metric::Tpot) => format!(
-            "the mark is on {itl}; this figure is {tpot}. They differ whenever a chunk carries \
-             several tokens, so one cannot stand in for the other"
+        Lang::De => (
+            "TPOT, dem Durchschnitt jeder Anfrage (E2E − TTFT) ÷ (Ausgabe-Token − 1)",
+            "ITL, jeder Lücke zwischen gestreamten Chunks, über alle Anfragen zusammengefasst",
         ),
-        (Metric::Tpot, Metric::OutputSpeedPerUser) | (Metric::OutputSpeedPerUser, Metric::Tpot) => {
-            format!(
-                "the mark is on {}, this figure is {}: speed is 1000 ÷ TPOT request by request, \
-                 but a mean or percentile of one is not 1000 ÷ the same statistic of the other",
-                mark.short_label(),
-                figure.short_label()
-            )
+    };
+    let (a, b) = (mark.short_label(), figure.short_label());
+    let pair = |first: &str, second: &str| match lang {
+        Lang::En => format!(
+            "the mark is on {first}; this figure is {second}. They differ whenever a chunk \
+             carries several tokens, so one cannot stand in for the other"
+        ),
+        Lang::De => format!(
+            "das Kriterium gilt {first}; dieser Wert ist {second}. Beide unterscheiden sich, \
+             sobald ein Chunk mehrere Token trägt, daher kann keiner für den anderen stehen"
+        ),
+    };
+    match (mark, figure, lang) {
+        (Metric::Tpot, Metric::Itl, _) => pair(tpot, itl),
+        (Metric::Itl, Metric::Tpot, _) => pair(itl, tpot),
+        (Metric::Tpot, Metric::OutputSpeedPerUser, Lang::En)
+        | (Metric::OutputSpeedPerUser, Metric::Tpot, Lang::En) => format!(
+            "the mark is on {a}, this figure is {b}: speed is 1000 ÷ TPOT request by request, \
+             but a mean or percentile of one is not 1000 ÷ the same statistic of the other"
+        ),
+        (Metric::Tpot, Metric::OutputSpeedPerUser, Lang::De)
+        | (Metric::OutputSpeedPerUser, Metric::Tpot, Lang::De) => format!(
+            "das Kriterium gilt {a}, dieser Wert ist {b}: Die Geschwindigkeit ist 1000 ÷ TPOT \
+             Anfrage für Anfrage, doch ein Mittelwert oder Perzentil des einen ist nicht \
+             1000 ÷ dieselbe Kennzahl des anderen"
+        ),
+        (_, _, Lang::En) => format!("the mark is on {a}, this figure is {b}: a different metric"),
+        (_, _, Lang::De) => {
+            format!("das Kriterium gilt {a}, dieser Wert ist {b}: eine andere Metrik")
         }
-        _ => format!(
-            "the mark is on {}, this figure is {}: a different metric",
-            mark.short_label(),
-            figure.short_label()
-        ),
     }
 }
 
-fn statistic_reason(mark: Statistic, figure: Statistic) -> String {
-    match (mark.is_percentile(), figure) {
-        (true, figure) if figure.is_percentile() => {
+fn statistic_reason(mark: Statistic, figure: Statistic, lang: Lang) -> String {
+    match (mark.is_percentile(), figure, lang) {
+        (true, figure, Lang::En) if figure.is_percentile() => {
             format!("the mark is on {mark}; this figure is {figure}, a different percentile")
         }
-        (true, Statistic::Mean) => {
+        (true, figure, Lang::De) if figure.is_percentile() => {
+            format!(
+                "das Kriterium gilt dem {mark}; dieser Wert ist das {figure}, ein anderes Perzentil"
+            )
+        }
+        (true, Statistic::Mean, Lang::En) => {
             format!("the mark is on {mark}; this figure is a mean, which hides the tail")
         }
-        _ => format!("the mark is on the {mark}; this figure is the {figure}"),
+        (true, Statistic::Mean, Lang::De) => format!(
+            "das Kriterium gilt dem {mark}; dieser Wert ist ein Mittelwert, der die langsamen \
+             Anfragen verdeckt"
+        ),
+        (_, _, Lang::En) => format!("the mark is on the {mark}; this figure is the {figure}"),
+        (_, _, Lang::De) => format!(
+            "das Kriterium gilt der Kennzahl {}; dieser Wert ist {}",
+            german::statistic(mark),
+            german::statistic(figure)
+        ),
     }
 }
 
-/// Every way `figure` differs from the number `mark` is about (the metric is assumed equal).
-/// `serving` adds the GPU and engine-version checks of plan grading.
-pub(crate) fn mismatches(
+/// Every way `figure` differs from the number `mark` is about (the metric is assumed equal),
+/// each reason phrased in `lang`. `serving` adds the GPU and engine-version checks of plan
+/// grading. A file's own reason ([`EvidenceStatistic::not_comparable`], stored with the
+/// figure) stays as recorded.
+pub(crate) fn mismatches_in(
     mark: &PassMark,
     figure: &EvidenceStatistic,
     serving: Option<&PilotServing>,
+    lang: Lang,
 ) -> Vec<Mismatch> {
+    let de = lang == Lang::De;
     let mut found = Vec::new();
     if let Some(reason) = &figure.not_comparable {
         found.push(mismatch("evidence", reason.clone()));
     }
     if mark.point != figure.point {
-        let reason = if mark.metric.family() == MetricFamily::Latency {
-            format!(
+        let latency = mark.metric.family() == MetricFamily::Latency;
+        let reason = match (latency, lang) {
+            (true, Lang::En) => format!(
                 "the mark is measured at {}, which {}; this figure was measured at {}, which {}",
                 mark.point.noun(),
                 mark.point.includes(),
                 figure.point.noun(),
                 figure.point.includes()
-            )
-        } else {
-            format!(
+            ),
+            (true, Lang::De) => format!(
+                "das Kriterium wird {} gemessen, was {}; dieser Wert wurde {} gemessen, was {}",
+                german::at(mark.point),
+                german::includes(mark.point),
+                german::at(figure.point),
+                german::includes(figure.point)
+            ),
+            (false, Lang::En) => format!(
                 "the mark is measured at {}; this figure comes from {}",
                 mark.point.noun(),
                 figure.point.noun()
-            )
+            ),
+            (false, Lang::De) => format!(
+                "das Kriterium wird {} gemessen; dieser Wert wurde {} erhoben",
+                german::at(mark.point),
+                german::at(figure.point)
+            ),
         };
         found.push(mismatch("measurement point", reason));
     }
     if mark.statistic != figure.statistic {
         found.push(mismatch(
             "statistic",
-            statistic_reason(mark.statistic, figure.statistic),
+            statistic_reason(mark.statistic, figure.statistic, lang),
         ));
     }
     if !mark.scope.same_as(&figure.scope) {
         found.push(mismatch(
             "scope",
-            format!(
-                "the mark covers {}; this figure covers {}",
-                mark.scope, figure.scope
-            ),
+            if de {
+                format!(
+                    "das Kriterium gilt für {}; dieser Wert gilt für {}",
+                    german::scope(&mark.scope),
+                    german::scope(&figure.scope)
+                )
+            } else {
+                format!(
+                    "the mark covers {}; this figure covers {}",
+                    mark.scope, figure.scope
+                )
+            },
         ));
     }
     let mark_definition = mark.effective_definition();
@@ -181,24 +236,24 @@ pub(crate) fn mismatches(
         && !figure.definition.trim().is_empty()
         && !same_definition(mark_definition, &figure.definition)
     {
+        let (metric, theirs) = (mark.metric.short_label(), figure.definition.trim());
         found.push(mismatch(
             "definition",
-            format!(
-                "the mark defines {} as “{}”; this figure is defined as “{}”",
-                mark.metric.short_label(),
-                mark_definition,
-                figure.definition.trim()
-            ),
+            if de {
+                format!(
+                    "das Kriterium definiert {metric} als „{mark_definition}“; dieser Wert ist \
+                     als „{theirs}“ definiert"
+                )
+            } else {
+                format!(
+                    "the mark defines {metric} as “{mark_definition}”; this figure is defined \
+                     as “{theirs}”"
+                )
+            },
         ));
     }
     if figure.unit.convert(1.0, mark.unit).is_none() {
-        found.push(mismatch(
-            "unit",
-            format!(
-                "this figure is in {} and the mark in {}, with no exact conversion between them",
-                figure.unit, mark.unit
-            ),
-        ));
+        found.push(mismatch("unit", unit_reason(figure.unit, mark.unit, lang)));
     }
     if let Some(serving) = serving
         && mark.metric.depends_on_serving()
@@ -208,51 +263,90 @@ pub(crate) fn mismatches(
         };
         let other_gpu = crate::sizing::gpu::same_gpu_name(&figure.gpu, &serving.gpu) == Some(false);
         if other_gpu {
+            let (theirs, ours) = (figure.gpu.trim(), serving.gpu.trim());
             found.push(mismatch(
                 "GPU",
-                format!(
-                    "this figure was measured on {}, but the pilot serves on {}: latency and \
-                     throughput belong to the GPU they were measured on",
-                    figure.gpu.trim(),
-                    serving.gpu.trim()
-                ),
+                if de {
+                    format!(
+                        "dieser Wert wurde auf {theirs} gemessen, der Pilot läuft aber auf \
+                         {ours}: Latenz und Durchsatz gehören zu der GPU, auf der sie gemessen \
+                         wurden"
+                    )
+                } else {
+                    format!(
+                        "this figure was measured on {theirs}, but the pilot serves on {ours}: \
+                         latency and throughput belong to the GPU they were measured on"
+                    )
+                },
             ));
         }
         if differs(&figure.engine_version, &serving.engine_version) {
+            let (theirs, ours) = (figure.engine_version.trim(), serving.engine_version.trim());
             found.push(mismatch(
                 "engine version",
-                format!(
-                    "this figure was measured with engine version {}, but the pilot serves with \
-                     {}",
-                    figure.engine_version.trim(),
-                    serving.engine_version.trim()
-                ),
+                if de {
+                    format!(
+                        "dieser Wert wurde mit der Engine-Version {theirs} gemessen, der Pilot \
+                         läuft aber mit {ours}"
+                    )
+                } else {
+                    format!(
+                        "this figure was measured with engine version {theirs}, but the pilot \
+                         serves with {ours}"
+                    )
+                },
             ));
         }
     }
     if mark.statistic == figure.statistic
-        && let Some(m) = super::samples::insufficient(mark, figure)
+        && let Some(m) = super::samples::insufficient_in(mark, figure, lang)
     {
         found.push(m);
     }
     found
 }
 
-/// One reason, naming the other aspects that differ too.
-pub(crate) fn combined_reason(found: &[Mismatch]) -> String {
-    match found {
-        [] => String::new(),
-        [only] => only.reason.clone(),
-        [first, rest @ ..] => {
-            let aspects: Vec<&str> = rest.iter().map(|m| m.aspect).collect();
-            format!("{} (its {} differ too)", first.reason, aspects.join(", "))
-        }
+fn unit_reason(figure: crate::plan::Unit, mark: crate::plan::Unit, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "this figure is in {figure} and the mark in {mark}, with no exact conversion between \
+             them"
+        ),
+        Lang::De => format!(
+            "dieser Wert ist in {} angegeben und das Kriterium in {}, ohne exakte Umrechnung \
+             zwischen beiden",
+            german::unit_symbol(figure),
+            german::unit_symbol(mark)
+        ),
     }
 }
 
-pub(crate) fn not_comparable(reason: String) -> MarkGrade {
+/// One reason, naming the other aspects that differ too.
+/// Phrased in `lang`.
+pub(crate) fn combined_reason_in(found: &[Mismatch], lang: Lang) -> String {
+    match found {
+        [] => String::new(),
+        [only] => only.reason.clone(),
+        [first, rest @ ..] => match lang {
+            Lang::En => {
+                let aspects: Vec<&str> = rest.iter().map(|m| m.aspect).collect();
+                format!("{} (its {} differ too)", first.reason, aspects.join(", "))
+            }
+            Lang::De => {
+                let aspects: Vec<&str> = rest.iter().map(|m| german::aspect(m.aspect)).collect();
+                format!("{} (auch {} weichen ab)", first.reason, aspects.join(", "))
+            }
+        },
+    }
+}
+
+/// A not-comparable grade whose explanation is phrased in `lang` (the reason already is).
+pub(crate) fn not_comparable_in(reason: String, lang: Lang) -> MarkGrade {
     MarkGrade {
-        explanation: format!("Not comparable: {reason}."),
+        explanation: match lang {
+            Lang::En => format!("Not comparable: {reason}."),
+            Lang::De => format!("Nicht vergleichbar: {reason}."),
+        },
         verdict: Verdict::NotComparable { reason },
         value_used: None,
     }
@@ -273,30 +367,53 @@ fn source_suffix(figure: &EvidenceStatistic) -> String {
     }
 }
 
+/// The figure's label in `lang`, with its source in English (the German report prints the
+/// source in a column of its own, in the importer's words, so its sentences leave it out).
+fn figure_label(figure: &EvidenceStatistic, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("The {} figure{}", figure.label(), source_suffix(figure)),
+        Lang::De => format!(
+            "Der Wert {}",
+            german::key_label(&crate::plan::MarkKey {
+                metric: figure.metric.clone(),
+                statistic: figure.statistic,
+                point: figure.point,
+                scope: figure.scope.clone(),
+            })
+        ),
+    }
+}
+
+fn no_value(figure: &EvidenceStatistic, lang: Lang) -> MarkGrade {
+    not_measured(match lang {
+        Lang::En => format!("{} has no value.", figure_label(figure, lang)),
+        Lang::De => format!("{} hat keinen Zahlenwert.", figure_label(figure, lang)),
+    })
+}
+
 /// Grades a comparable figure: converts it to the mark's unit, respects bounds, compares.
-pub(crate) fn evaluate(mark: &PassMark, figure: &EvidenceStatistic) -> MarkGrade {
-    let label = mark.key().label();
-    let limit = format!("{} {}", mark.comparator.symbol(), mark.threshold_text());
+/// Phrased in `lang`.
+pub(crate) fn evaluate_in(mark: &PassMark, figure: &EvidenceStatistic, lang: Lang) -> MarkGrade {
+    let de = lang == Lang::De;
+    let label = match lang {
+        Lang::En => mark.key().label(),
+        Lang::De => german::key_label(&mark.key()),
+    };
+    let quantity = |value: f64| german::quantity(value, mark.unit, lang);
+    let limit = format!("{} {}", mark.comparator.symbol(), quantity(mark.threshold));
     let Some(raw) = figure.finite_value() else {
-        return not_measured(format!(
-            "The {} figure{} has no value.",
-            figure.label(),
-            source_suffix(figure)
-        ));
+        return no_value(figure, lang);
     };
     let Some(value) = figure.unit.convert(raw, mark.unit) else {
-        return not_comparable(format!(
-            "this figure is in {} and the mark in {}, with no exact conversion between them",
-            figure.unit, mark.unit
-        ));
+        return not_comparable_in(unit_reason(figure.unit, mark.unit, lang), lang);
     };
     let shown = if figure.unit == mark.unit {
-        format_quantity(value, mark.unit)
+        quantity(value)
     } else {
         format!(
             "{} (= {})",
-            figure.value_text(),
-            format_quantity(value, mark.unit)
+            german::quantity(raw, figure.unit, lang),
+            quantity(value)
         )
     };
     if let Some(bounds) = figure.bounds {
@@ -307,12 +424,23 @@ pub(crate) fn evaluate(mark: &PassMark, figure: &EvidenceStatistic) -> MarkGrade
             mark.comparator.admits(high, mark.threshold),
         );
         if low_passes != high_passes {
-            return not_comparable(format!(
-                "this figure ({shown}) is only known to lie between {} and {}, which straddles \
-                 the {limit} mark; exact per-request numbers (the gateway log) decide it",
-                format_quantity(low, mark.unit),
-                format_quantity(high, mark.unit)
-            ));
+            let (low, high) = (quantity(low), quantity(high));
+            return not_comparable_in(
+                if de {
+                    format!(
+                        "von diesem Wert ({shown}) ist nur bekannt, dass er zwischen {low} und \
+                         {high} liegt, also auf beiden Seiten des Kriteriums {limit}; erst \
+                         genaue Werte je Anfrage (das Gateway-Log) entscheiden es"
+                    )
+                } else {
+                    format!(
+                        "this figure ({shown}) is only known to lie between {low} and {high}, \
+                         which straddles the {limit} mark; exact per-request numbers (the \
+                         gateway log) decide it"
+                    )
+                },
+                lang,
+            );
         }
     }
     let used = Some(Quantity {
@@ -320,10 +448,14 @@ pub(crate) fn evaluate(mark: &PassMark, figure: &EvidenceStatistic) -> MarkGrade
         unit: mark.unit,
     });
     let mut caveats = figure.caveats.clone();
-    caveats.extend(super::samples::small_sample_note(mark, figure));
+    caveats.extend(super::samples::small_sample_note_in(mark, figure, lang));
     let source = format!(
         "{}{}",
-        source_suffix(figure),
+        if de {
+            String::new()
+        } else {
+            source_suffix(figure)
+        },
         if caveats.is_empty() {
             String::new()
         } else {
@@ -334,14 +466,27 @@ pub(crate) fn evaluate(mark: &PassMark, figure: &EvidenceStatistic) -> MarkGrade
         return MarkGrade {
             verdict: Verdict::Pass,
             value_used: used,
-            explanation: format!("{label}: {shown} meets {limit}{source}."),
+            explanation: match lang {
+                Lang::En => format!("{label}: {shown} meets {limit}{source}."),
+                Lang::De => format!("{label}: {shown} erreicht {limit}{source}."),
+            },
         };
     }
     let explanation = if crate::plan::comparator::nearly_equal(value, mark.threshold) {
-        format!("{label}: {shown} is exactly the limit, which {limit} excludes{source}.")
+        match lang {
+            Lang::En => {
+                format!("{label}: {shown} is exactly the limit, which {limit} excludes{source}.")
+            }
+            Lang::De => format!(
+                "{label}: {shown} liegt genau auf der Grenze, die {limit} ausschließt{source}."
+            ),
+        }
     } else {
-        let by = format_quantity((value - mark.threshold).abs(), mark.unit);
-        format!("{label}: {shown} misses {limit} by {by}{source}.")
+        let by = quantity((value - mark.threshold).abs());
+        match lang {
+            Lang::En => format!("{label}: {shown} misses {limit} by {by}{source}."),
+            Lang::De => format!("{label}: {shown} verfehlt {limit} um {by}{source}."),
+        }
     };
     MarkGrade {
         verdict: Verdict::Fail,
@@ -354,27 +499,32 @@ pub(crate) fn evaluate(mark: &PassMark, figure: &EvidenceStatistic) -> MarkGrade
 /// the module notes), then compares; never guesses across metrics, points, statistics, scopes,
 /// definitions or inexact units.
 pub fn grade(mark: &PassMark, figure: Option<&EvidenceStatistic>) -> MarkGrade {
+    grade_in(mark, figure, Lang::En)
+}
+
+/// [`grade`] with the explanation (and a not-comparable reason) phrased in `lang`, for the
+/// report; the verdict and the value are the same in every language.
+pub fn grade_in(mark: &PassMark, figure: Option<&EvidenceStatistic>, lang: Lang) -> MarkGrade {
     let Some(figure) = figure else {
-        return not_measured(format!(
-            "No figure for {} has been recorded.",
-            mark.key().label()
-        ));
+        return not_measured(match lang {
+            Lang::En => format!("No figure for {} has been recorded.", mark.key().label()),
+            Lang::De => format!(
+                "Für {} wurde noch kein Wert erfasst.",
+                german::key_label(&mark.key())
+            ),
+        });
     };
     if !mark.metric.same_as(&figure.metric) {
-        return not_comparable(metric_reason(&mark.metric, &figure.metric));
+        return not_comparable_in(metric_reason_in(&mark.metric, &figure.metric, lang), lang);
     }
     if figure.finite_value().is_none() {
-        return not_measured(format!(
-            "The {} figure{} has no value.",
-            figure.label(),
-            source_suffix(figure)
-        ));
+        return no_value(figure, lang);
     }
-    let found = mismatches(mark, figure, None);
+    let found = mismatches_in(mark, figure, None, lang);
     if !found.is_empty() {
-        return not_comparable(combined_reason(&found));
+        return not_comparable_in(combined_reason_in(&found, lang), lang);
     }
-    evaluate(mark, figure)
+    evaluate_in(mark, figure, lang)
 }
 
 #[cfg(test)]
@@ -849,6 +999,141 @@ mod tests {
             reason(&graded).ends_with("(its statistic, scope differ too)"),
             "{}",
             reason(&graded)
+        );
+    }
+
+    /// Every case of this module, graded in English through `grade_in(Lang::En)` and through
+    /// `grade`: the same grade, byte for byte.
+    #[test]
+    fn grading_in_english_is_the_english_grade() {
+        let tpot = mark(Metric::Tpot, Statistic::P99, Comparator::Le, 40.0, Unit::Ms);
+        let strict = PassMark {
+            comparator: Comparator::Lt,
+            ..ttft_p95()
+        };
+        let cases: Vec<(PassMark, Option<EvidenceStatistic>)> = vec![
+            (ttft_p95(), Some(ttft(Statistic::P95, 480.0))),
+            (
+                ttft_p95(),
+                Some(ttft(Statistic::P95, 620.0).recorded("gateway log, week 2", 5)),
+            ),
+            (strict.clone(), Some(ttft(Statistic::P95, 500.0))),
+            (
+                strict,
+                Some(ttft(Statistic::P95, 420.0).with_bounds(250.0, 500.0)),
+            ),
+            (ttft_p95(), Some(ttft(Statistic::P99, 400.0))),
+            (ttft_p95(), Some(ttft(Statistic::Mean, 400.0))),
+            (
+                tpot.clone(),
+                Some(figure(Metric::Itl, Statistic::P99, 35.0, Unit::Ms)),
+            ),
+            (
+                ttft_p95(),
+                Some(figure(Metric::E2e, Statistic::P95, 3.0, Unit::S)),
+            ),
+            (
+                mark(Metric::Ttft, Statistic::P99, Comparator::Le, 2.0, Unit::S),
+                Some(ttft(Statistic::P99, 2000.0)),
+            ),
+            (
+                ttft_p95(),
+                Some(EvidenceStatistic {
+                    point: MeasurementPoint::Engine,
+                    ..ttft(Statistic::P99, 400.0).with_scope(Scope::PlannedPeak)
+                }),
+            ),
+            (ttft_p95(), None),
+            (ttft_p95(), Some(ttft(Statistic::P95, f64::NAN))),
+        ];
+        for (mark, figure) in cases {
+            assert_eq!(
+                grade_in(&mark, figure.as_ref(), Lang::En),
+                grade(&mark, figure.as_ref())
+            );
+        }
+    }
+
+    #[test]
+    fn a_german_grade_reads_german_with_german_numbers() {
+        let de = |mark: &PassMark, figure: &EvidenceStatistic| {
+            grade_in(mark, Some(figure), Lang::De).explanation
+        };
+        let two_seconds = mark(Metric::Ttft, Statistic::P99, Comparator::Le, 2.0, Unit::S);
+        assert_eq!(
+            de(&two_seconds, &ttft(Statistic::P99, 2000.0)),
+            "p99 TTFT am Gateway: 2.000 ms (= 2 s) erreicht ≤ 2 s."
+        );
+        let tpot = mark(Metric::Tpot, Statistic::P99, Comparator::Le, 40.0, Unit::Ms);
+        // The source is left out: the report prints it in its own column.
+        let slow = figure(Metric::Tpot, Statistic::P99, 43.5, Unit::Ms).recorded("run 3", 1);
+        assert_eq!(
+            de(&tpot, &slow),
+            "p99 TPOT am Gateway: 43,5 ms verfehlt ≤ 40 ms um 3,5 ms."
+        );
+        let strict = PassMark {
+            comparator: Comparator::Lt,
+            ..ttft_p95()
+        };
+        assert_eq!(
+            de(&strict, &ttft(Statistic::P95, 500.0)),
+            "p95 TTFT am Gateway: 500 ms liegt genau auf der Grenze, die < 500 ms ausschließt."
+        );
+        let client_mark = PassMark {
+            point: MeasurementPoint::Client,
+            ..ttft_p95()
+        };
+        let engine = EvidenceStatistic {
+            point: MeasurementPoint::Engine,
+            ..ttft(Statistic::P95, 300.0)
+        };
+        let graded = grade_in(&client_mark, Some(&engine), Lang::De);
+        assert!(matches!(graded.verdict, Verdict::NotComparable { .. }));
+        assert_eq!(
+            graded.explanation,
+            "Nicht vergleichbar: das Kriterium wird am Client gemessen, was das Netz, ein \
+             etwaiges Gateway und die Warteschlange einschließt; dieser Wert wurde an der Engine \
+             gemessen, was erst in der Engine beginnt und Netz und Gateway auslässt."
+        );
+        let several = EvidenceStatistic {
+            point: MeasurementPoint::Engine,
+            ..ttft(Statistic::P99, 400.0).with_scope(Scope::PlannedPeak)
+        };
+        assert!(
+            de(&ttft_p95(), &several).ends_with("(auch Statistik, Geltungsbereich weichen ab)."),
+            "{}",
+            de(&ttft_p95(), &several)
+        );
+        assert_eq!(
+            de(
+                &strict,
+                &ttft(Statistic::P95, 420.5).with_bounds(250.0, 500.0)
+            ),
+            "Nicht vergleichbar: von diesem Wert (420,5 ms) ist nur bekannt, dass er zwischen \
+             250 ms und 500 ms liegt, also auf beiden Seiten des Kriteriums < 500 ms; erst \
+             genaue Werte je Anfrage (das Gateway-Log) entscheiden es."
+        );
+        assert_eq!(
+            grade_in(&ttft_p95(), None, Lang::De).explanation,
+            "Für p95 TTFT am Gateway wurde noch kein Wert erfasst."
+        );
+        let throughput = mark(
+            Metric::AggregateOutputThroughput,
+            Statistic::Mean,
+            Comparator::Ge,
+            1000.0,
+            Unit::TokensPerS,
+        );
+        let measured = figure(
+            Metric::AggregateOutputThroughput,
+            Statistic::Mean,
+            1234.5,
+            Unit::TokensPerS,
+        );
+        assert!(
+            de(&throughput, &measured).ends_with(": 1.234,5 Token/s erreicht ≥ 1.000 Token/s."),
+            "{}",
+            de(&throughput, &measured)
         );
     }
 

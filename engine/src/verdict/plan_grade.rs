@@ -14,9 +14,12 @@
 //! caller's choice; see [`crate::plan::in_force_at`].
 
 use super::evidence::EvidenceStatistic;
+use super::german;
 use super::grade::{
-    MarkGrade, Verdict, combined_reason, evaluate, mismatches, not_comparable, not_measured,
+    MarkGrade, Verdict, combined_reason_in, evaluate_in, mismatches_in, not_comparable_in,
+    not_measured,
 };
+use crate::locale::Lang;
 use crate::plan::{PassMark, PlanContent};
 use serde::{Deserialize, Serialize};
 
@@ -91,16 +94,21 @@ fn grade_mark(
     mark_index: usize,
     mark: &PassMark,
     evidence: &[EvidenceStatistic],
+    lang: Lang,
 ) -> GradedMark {
     let graded = |evidence_index, other_matches, grade| GradedMark {
         mark_index,
         pass_mark: mark.clone(),
-        sentence: mark.sentence(),
+        sentence: mark.sentence_in(lang),
         evidence_index,
         other_matches,
         grade,
     };
-    let label = mark.key().label();
+    let de = lang == Lang::De;
+    let label = match lang {
+        Lang::En => mark.key().label(),
+        Lang::De => german::key_label(&mark.key()),
+    };
     let metric = mark.metric.short_label();
     let same_metric: Vec<usize> = (0..evidence.len())
         .filter(|&i| evidence[i].metric.same_as(&mark.metric))
@@ -109,7 +117,11 @@ fn grade_mark(
         return graded(
             None,
             0,
-            not_measured(format!("No {metric} figure has been recorded for {label}.")),
+            not_measured(if de {
+                format!("Für {label} wurde kein {metric}-Wert erfasst.")
+            } else {
+                format!("No {metric} figure has been recorded for {label}.")
+            }),
         );
     }
     let with_value: Vec<usize> = same_metric
@@ -121,12 +133,21 @@ fn grade_mark(
         return graded(
             Some(same_metric[0]),
             0,
-            not_measured(format!("The {metric} figures recorded have no value.")),
+            not_measured(if de {
+                format!("Die erfassten {metric}-Werte haben keinen Zahlenwert.")
+            } else {
+                format!("The {metric} figures recorded have no value.")
+            }),
         );
     }
     let differences: Vec<(usize, Vec<_>)> = with_value
         .iter()
-        .map(|&i| (i, mismatches(mark, &evidence[i], Some(&plan.serving))))
+        .map(|&i| {
+            (
+                i,
+                mismatches_in(mark, &evidence[i], Some(&plan.serving), lang),
+            )
+        })
         .collect();
     let matching: Vec<usize> = differences
         .iter()
@@ -135,13 +156,21 @@ fn grade_mark(
         .collect();
     if !matching.is_empty() {
         let chosen = choose_latest(&matching, evidence);
-        let mut grade = evaluate(mark, &evidence[chosen]);
+        let mut grade = evaluate_in(mark, &evidence[chosen], lang);
         if matching.len() > 1 && !matches!(grade.verdict, Verdict::NotComparable { .. }) {
-            grade.explanation = format!(
-                "{} Latest of {} matching figures.",
-                grade.explanation,
-                matching.len()
-            );
+            grade.explanation = if de {
+                format!(
+                    "{} Der jüngste von {} passenden Werten.",
+                    grade.explanation,
+                    Lang::De.number(matching.len() as f64, 0)
+                )
+            } else {
+                format!(
+                    "{} Latest of {} matching figures.",
+                    grade.explanation,
+                    matching.len()
+                )
+            };
         }
         return graded(Some(chosen), matching.len() - 1, grade);
     }
@@ -160,23 +189,36 @@ fn grade_mark(
         .iter()
         .min_by_key(|(_, found)| weight(found))
         .expect("at least one candidate");
-    let mut reason = combined_reason(found);
+    let mut reason = combined_reason_in(found, lang);
     if with_value.len() > 1 {
-        reason = format!(
-            "none of the {} {metric} figures is {label}; the closest: {reason}",
-            with_value.len()
-        );
+        reason = if de {
+            format!(
+                "keiner der {} {metric}-Werte ist {label}; der nächstliegende: {reason}",
+                Lang::De.number(with_value.len() as f64, 0)
+            )
+        } else {
+            format!(
+                "none of the {} {metric} figures is {label}; the closest: {reason}",
+                with_value.len()
+            )
+        };
     }
-    graded(Some(*closest), 0, not_comparable(reason))
+    graded(Some(*closest), 0, not_comparable_in(reason, lang))
 }
 
 /// Grades every mark of `plan` against `evidence`, picking for each mark the best matching figure.
 pub fn grade_plan(plan: &PlanContent, evidence: &[EvidenceStatistic]) -> PlanGrade {
+    grade_plan_in(plan, evidence, Lang::En)
+}
+
+/// [`grade_plan`] with each mark's sentence and explanation phrased in `lang`, for the report;
+/// the verdicts, values and figures chosen are the same in every language.
+pub fn grade_plan_in(plan: &PlanContent, evidence: &[EvidenceStatistic], lang: Lang) -> PlanGrade {
     let marks: Vec<GradedMark> = plan
         .pass_marks
         .iter()
         .enumerate()
-        .map(|(index, mark)| grade_mark(plan, index, mark, evidence))
+        .map(|(index, mark)| grade_mark(plan, index, mark, evidence, lang))
         .collect();
     let mut tally = Tally::default();
     for mark in &marks {
@@ -274,6 +316,49 @@ mod tests {
             "p99 TTFT at the client: 400 ms meets ≤ 450 ms (run 3). Latest of 3 matching figures."
         );
         assert_eq!(graded.outcome, PlanOutcome::Passed);
+    }
+
+    #[test]
+    fn a_german_plan_grade_reads_german_and_english_is_unchanged() {
+        let latest = vec![
+            client(Metric::Ttft, Statistic::P99, 600.0, Unit::Ms).recorded("run 1", 1_000),
+            client(Metric::Ttft, Statistic::P99, 1_400.5, Unit::Ms).recorded("run 3", 3_000),
+            client(Metric::Ttft, Statistic::P99, 500.0, Unit::Ms).recorded("run 2", 2_000),
+            client(Metric::Tpot, Statistic::P99, 30.0, Unit::Ms),
+        ];
+        let german = grade_plan_in(&interactive(), &latest, Lang::De);
+        assert_eq!(
+            german.marks[0].grade.explanation,
+            "p99 TTFT am Client: 1.400,5 ms verfehlt ≤ 450 ms um 950,5 ms. Der jüngste von 3 \
+             passenden Werten."
+        );
+        let closest = vec![
+            EvidenceStatistic::new(
+                Metric::Ttft,
+                Statistic::P50,
+                300.0,
+                Unit::Ms,
+                MeasurementPoint::Engine,
+            ),
+            client(Metric::Ttft, Statistic::P95, 300.0, Unit::Ms),
+        ];
+        let german = grade_plan_in(&interactive(), &closest, Lang::De);
+        assert_eq!(
+            german.marks[0].grade.explanation,
+            "Nicht vergleichbar: keiner der 2 TTFT-Werte ist p99 TTFT am Client; der \
+             nächstliegende: das Kriterium gilt dem p99; dieser Wert ist das p95, ein anderes \
+             Perzentil."
+        );
+        assert_eq!(
+            german.marks[1].grade.explanation,
+            "Für p99 TPOT am Client wurde kein TPOT-Wert erfasst."
+        );
+        for evidence in [latest, closest] {
+            assert_eq!(
+                grade_plan_in(&interactive(), &evidence, Lang::En),
+                grade_plan(&interactive(), &evidence)
+            );
+        }
     }
 
     #[test]

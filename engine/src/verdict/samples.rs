@@ -29,7 +29,9 @@
 //! flagged.
 
 use super::evidence::EvidenceStatistic;
+use super::german;
 use super::mismatch::Mismatch;
+use crate::locale::Lang;
 use crate::plan::{Comparator, MeasurementPoint, PassMark, Statistic, Unit};
 
 /// The fewest questions an evaluation set should have: the guide's RAG advice is fifty to a
@@ -43,6 +45,11 @@ fn ceil_tolerant(x: f64) -> u64 {
 
 /// The fewest samples `mark` needs, and why; `None` when one is enough.
 pub fn minimum_samples(mark: &PassMark) -> Option<(u64, String)> {
+    minimum_samples_in(mark, Lang::En)
+}
+
+/// [`minimum_samples`] with the reason phrased in `lang`.
+pub fn minimum_samples_in(mark: &PassMark, lang: Lang) -> Option<(u64, String)> {
     let percentile = match mark.statistic {
         Statistic::P50 => Some(0.50),
         Statistic::P90 => Some(0.90),
@@ -52,12 +59,19 @@ pub fn minimum_samples(mark: &PassMark) -> Option<(u64, String)> {
     };
     if let Some(p) = percentile {
         let needed = ceil_tolerant(1.0 / (1.0 - p));
+        let statistic = mark.statistic;
         return Some((
             needed,
-            format!(
-                "a {} needs at least {needed} requests: with fewer than 1 ÷ (1 − {p}) not even one request is expected above it, so the figure is just the slowest of the sample",
-                mark.statistic
-            ),
+            match lang {
+                Lang::En => format!(
+                    "a {statistic} needs at least {needed} requests: with fewer than 1 ÷ (1 − {p}) not even one request is expected above it, so the figure is just the slowest of the sample"
+                ),
+                Lang::De => format!(
+                    "ein {statistic} braucht mindestens {}: bei weniger als 1 ÷ (1 − {}) ist nicht einmal eine Anfrage darüber zu erwarten, der Wert ist also nur die langsamste der Stichprobe",
+                    german::requests(needed),
+                    german::number(p)
+                ),
+            },
         ));
     }
     if mark.statistic != Statistic::Rate
@@ -70,23 +84,36 @@ pub fn minimum_samples(mark: &PassMark) -> Option<(u64, String)> {
     if !r.is_finite() {
         return None;
     }
+    let limit = match lang {
+        Lang::En => crate::plan::format_number(r),
+        Lang::De => german::number(r),
+    };
     let smaller = r.min(100.0 - r);
     if smaller <= 0.0 {
         return Some((
             100,
-            format!(
-                "a rate limit of {} % needs at least 100 requests, the size at which a 1 % event rate would likely show",
-                crate::plan::format_number(r)
-            ),
+            match lang {
+                Lang::En => format!(
+                    "a rate limit of {limit} % needs at least 100 requests, the size at which a 1 % event rate would likely show"
+                ),
+                Lang::De => format!(
+                    "eine Grenze von {limit} % für eine Rate braucht mindestens 100 Anfragen, die Größe, ab der sich eine Rate von 1 % wahrscheinlich zeigt"
+                ),
+            },
         ));
     }
     let needed = ceil_tolerant(100.0 / smaller);
     Some((
         needed,
-        format!(
-            "a rate limit of {} % needs at least {needed} requests: below that one single request already moves the rate past the limit, so the sample cannot tell it from zero",
-            crate::plan::format_number(r)
-        ),
+        match lang {
+            Lang::En => format!(
+                "a rate limit of {limit} % needs at least {needed} requests: below that one single request already moves the rate past the limit, so the sample cannot tell it from zero"
+            ),
+            Lang::De => format!(
+                "eine Grenze von {limit} % für eine Rate braucht mindestens {}: darunter schiebt schon eine einzige Anfrage die Rate über die Grenze, die Stichprobe kann sie also nicht von null unterscheiden",
+                german::requests(needed)
+            ),
+        },
     ))
 }
 
@@ -106,31 +133,52 @@ fn conclusive_miss(mark: &PassMark, figure: &EvidenceStatistic) -> bool {
 
 /// The note a conclusive miss on a small sample carries (see [`conclusive_miss`]); `None` when
 /// the sample is large enough or its size unknown.
-pub(crate) fn small_sample_note(mark: &PassMark, figure: &EvidenceStatistic) -> Option<String> {
+/// Phrased in `lang`.
+pub(crate) fn small_sample_note_in(
+    mark: &PassMark,
+    figure: &EvidenceStatistic,
+    lang: Lang,
+) -> Option<String> {
     let samples = figure.samples?;
     let (needed, _) = minimum_samples(mark)?;
-    (samples < needed).then(|| {
-        format!(
-            "{} {}: too few to show a {} is met (it needs {needed}), enough to show it is missed, since a small sample understates a high percentile",
+    let statistic = mark.statistic;
+    (samples < needed).then(|| match lang {
+        Lang::En => format!(
+            "{} {}: too few to show a {statistic} is met (it needs {needed}), enough to show it is missed, since a small sample understates a high percentile",
             crate::format::thousands(samples),
             if samples == 1 { "request" } else { "requests" },
-            mark.statistic
-        )
+        ),
+        Lang::De => format!(
+            "{}: zu wenige, um zu zeigen, dass ein {statistic} erreicht ist (dafür braucht es {}), genug, um zu zeigen, dass es verfehlt ist, denn eine kleine Stichprobe unterschätzt ein hohes Perzentil",
+            german::requests(samples),
+            Lang::De.number(needed as f64, 0)
+        ),
     })
 }
 
 /// Why `figure` has too few samples for `mark`; `None` when it has enough, does not say, or
 /// already misses an upper percentile limit (a conclusive fail, see the module notes).
-pub(crate) fn insufficient(mark: &PassMark, figure: &EvidenceStatistic) -> Option<Mismatch> {
+/// Phrased in `lang`.
+pub(crate) fn insufficient_in(
+    mark: &PassMark,
+    figure: &EvidenceStatistic,
+    lang: Lang,
+) -> Option<Mismatch> {
     let samples = figure.samples?;
-    let (needed, why) = minimum_samples(mark)?;
+    let (needed, why) = minimum_samples_in(mark, lang)?;
     (samples < needed && !conclusive_miss(mark, figure)).then(|| Mismatch {
         aspect: "sample size",
-        reason: format!(
-            "too few samples: this figure rests on {} {}, and {why}",
-            crate::format::thousands(samples),
-            if samples == 1 { "request" } else { "requests" }
-        ),
+        reason: match lang {
+            Lang::En => format!(
+                "too few samples: this figure rests on {} {}, and {why}",
+                crate::format::thousands(samples),
+                if samples == 1 { "request" } else { "requests" }
+            ),
+            Lang::De => format!(
+                "zu kleine Stichprobe: dieser Wert beruht auf {}, und {why}",
+                german::requests(samples)
+            ),
+        },
     })
 }
 
@@ -220,6 +268,55 @@ mod tests {
         // With enough requests the note goes.
         figure.samples = Some(100);
         assert!(!grade(&p99, Some(&figure)).explanation.contains("too few"));
+    }
+
+    #[test]
+    fn the_sample_size_reasons_read_german_with_a_decimal_comma() {
+        use crate::locale::Lang;
+        use crate::verdict::grade_in;
+        let p99 = mark(Metric::Ttft, Statistic::P99, 450.0, Unit::Ms);
+        let mut figure = EvidenceStatistic::new(
+            Metric::Ttft,
+            Statistic::P99,
+            400.0,
+            Unit::Ms,
+            MeasurementPoint::Gateway,
+        );
+        figure.samples = Some(30);
+        assert_eq!(
+            grade_in(&p99, Some(&figure), Lang::De).explanation,
+            "Nicht vergleichbar: zu kleine Stichprobe: dieser Wert beruht auf 30 Anfragen, und \
+             ein p99 braucht mindestens 100 Anfragen: bei weniger als 1 ÷ (1 − 0,99) ist nicht \
+             einmal eine Anfrage darüber zu erwarten, der Wert ist also nur die langsamste der \
+             Stichprobe."
+        );
+        assert_eq!(
+            grade_in(&p99, Some(&figure), Lang::En),
+            grade(&p99, Some(&figure))
+        );
+        // The demo's V100 point: a conclusive miss on 30 requests.
+        figure.value = Some(572.0);
+        assert_eq!(
+            grade_in(&p99, Some(&figure), Lang::De).explanation,
+            "p99 TTFT am Gateway: 572 ms verfehlt ≤ 450 ms um 122 ms [30 Anfragen: zu wenige, \
+             um zu zeigen, dass ein p99 erreicht ist (dafür braucht es 100), genug, um zu \
+             zeigen, dass es verfehlt ist, denn eine kleine Stichprobe unterschätzt ein hohes \
+             Perzentil]."
+        );
+        assert_eq!(
+            grade_in(&p99, Some(&figure), Lang::En),
+            grade(&p99, Some(&figure))
+        );
+        let errors = mark(Metric::ErrorRate, Statistic::Rate, 0.5, Unit::Percent);
+        assert_eq!(
+            minimum_samples_in(&errors, Lang::De).unwrap().1,
+            "eine Grenze von 0,5 % für eine Rate braucht mindestens 200 Anfragen: darunter \
+             schiebt schon eine einzige Anfrage die Rate über die Grenze, die Stichprobe kann \
+             sie also nicht von null unterscheiden"
+        );
+        for mark in [p99, errors] {
+            assert_eq!(minimum_samples_in(&mark, Lang::En), minimum_samples(&mark));
+        }
     }
 
     #[test]

@@ -1,0 +1,117 @@
+//! The German words of the grading explanations: labels, numbers, points and scopes as the
+//! German report writes them (`p99 TTFT am Client`, `2.000 ms`, `alle Anfragen`).
+//!
+//! Each English sentence of [`super::grade`], [`super::samples`] and [`super::plan_grade`] has a
+//! whole German counterpart next to it; these are only the pieces they share.
+
+use crate::locale::Lang;
+use crate::plan::{MeasurementPoint, MetricFamily, Scope, Statistic, Unit, format_number};
+
+/// [`format_number`] with a decimal comma and dots between thousands (`2.000`, `43,5`).
+pub(crate) fn number(value: f64) -> String {
+    format_number(value)
+        .chars()
+        .map(|c| match c {
+            ',' => '.',
+            '.' => ',',
+            c => c,
+        })
+        .collect()
+}
+
+/// [`crate::plan::format_quantity`] in `lang`: `2.000 ms`, `25 Token/s`.
+pub(crate) fn quantity(value: f64, unit: Unit, lang: Lang) -> String {
+    match (lang, unit) {
+        (Lang::En, unit) => crate::plan::format_quantity(value, unit),
+        (Lang::De, Unit::Score) => number(value),
+        (Lang::De, unit) => format!("{} {}", number(value), unit_symbol(unit)),
+    }
+}
+
+/// The unit's symbol as the German report writes it.
+pub(crate) fn unit_symbol(unit: Unit) -> String {
+    unit.symbol().replace("tokens/s", "Token/s")
+}
+
+/// A count of requests: `30 Anfragen`, `1 Anfrage`.
+pub(crate) fn requests(count: u64) -> String {
+    format!(
+        "{} {}",
+        Lang::De.number(count as f64, 0),
+        if count == 1 { "Anfrage" } else { "Anfragen" }
+    )
+}
+
+/// The statistic as a noun phrase: `das p99`, `der Mittelwert`.
+pub(crate) fn statistic(statistic: Statistic) -> String {
+    match statistic {
+        Statistic::Mean => "der Mittelwert".into(),
+        Statistic::Max => "das Maximum".into(),
+        Statistic::Rate => "die Rate".into(),
+        percentile => format!("das {percentile}"),
+    }
+}
+
+/// `alle Anfragen`, `das Szenario „RAG“`, `die geplante Spitzen-Parallelität`.
+pub(crate) fn scope(scope: &Scope) -> String {
+    match scope {
+        Scope::AllTraffic => "alle Anfragen".into(),
+        Scope::Scenario(name) => format!("das Szenario „{}“", name.trim()),
+        Scope::PlannedPeak => "die geplante Spitzen-Parallelität".into(),
+    }
+}
+
+/// What a time measured at `point` includes, as a relative clause (`das Netz … einschließt`).
+pub(crate) fn includes(point: MeasurementPoint) -> &'static str {
+    match point {
+        MeasurementPoint::Client => {
+            "das Netz, ein etwaiges Gateway und die Warteschlange einschließt"
+        }
+        MeasurementPoint::Gateway => {
+            "das Gateway und alles dahinter einschließt, nicht aber das Netz des Clients"
+        }
+        MeasurementPoint::Engine => "erst in der Engine beginnt und Netz und Gateway auslässt",
+        MeasurementPoint::EvaluationSet => "auf dem Evaluationsdatensatz bewertet wird",
+    }
+}
+
+/// `am Client`, `an der Engine`.
+pub(crate) fn at(point: MeasurementPoint) -> &'static str {
+    crate::plan::sentence::german_at(point)
+}
+
+/// [`crate::plan::MarkKey::label`] in German: `p99 TTFT am Client`,
+/// `error rate am Gateway (Szenario „RAG“)`.
+pub(crate) fn key_label(key: &crate::plan::MarkKey) -> String {
+    let statistic = match key.statistic {
+        Statistic::Rate => String::new(),
+        Statistic::Max if key.metric.family() == MetricFamily::Throughput => "Spitzen-".into(),
+        Statistic::P50 if key.metric.family() != MetricFamily::Latency => "Median ".into(),
+        statistic => format!("{statistic} "),
+    };
+    let scope = match &key.scope {
+        Scope::AllTraffic => String::new(),
+        Scope::Scenario(name) => format!(" (Szenario „{}“)", name.trim()),
+        Scope::PlannedPeak => " (bei der geplanten Spitzen-Parallelität)".into(),
+    };
+    format!(
+        "{statistic}{} {}{scope}",
+        key.metric.short_label(),
+        at(key.point)
+    )
+}
+
+/// A mismatch's aspect, for "(auch … weichen ab)".
+pub(crate) fn aspect(aspect: &str) -> &str {
+    match aspect {
+        "evidence" => "Nachweis",
+        "measurement point" => "Messpunkt",
+        "statistic" => "Statistik",
+        "scope" => "Geltungsbereich",
+        "definition" => "Definition",
+        "unit" => "Einheit",
+        "engine version" => "Engine-Version",
+        "sample size" => "Stichprobengröße",
+        other => other,
+    }
+}
