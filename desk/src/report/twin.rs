@@ -10,8 +10,9 @@
 //!
 //! The section's own words (caption, figure labels and notes, the basis words, the back-test
 //! sentence, the empty-state sentences) come from the report language's
-//! [`super::locale::Labels`]; what the engine phrases (the arrival process, the load's source,
-//! the token shapes, the back-test method, warnings, the reason the twin gives for making no
+//! [`super::locale::Labels`]; the back-test method is the engine's, in the report's language
+//! ([`engine::twin::Backtest::method_in`]). What else the engine phrases (the arrival process,
+//! the load's source, the token shapes, warnings, the reason the twin gives for making no
 //! prediction) is still English: those generators have no language yet (issue #22).
 
 use super::blocks::{Cell, Fact, Table};
@@ -181,6 +182,7 @@ pub fn render(prediction: &Prediction, load: String, lang: Lang) -> TwinSection 
         },
     ];
     let b = &p.backtest;
+    let method = b.method_in(lang);
     let backtest = match (b.median_abs_error_pct, b.max_abs_error_pct) {
         // The method (the engine's words) goes in last, so nothing in it is taken for a
         // placeholder.
@@ -189,8 +191,8 @@ pub fn render(prediction: &Prediction, load: String, lang: Lang) -> TwinSection 
             .replace("{median}", &lang.number(median, 1))
             .replace("{worst}", &lang.number(worst, 1))
             .replace("{compared}", &lang.number(b.compared as f64, 0))
-            .replace("{method}", &b.method),
-        _ => t.twin_backtest_without_error.replace("{method}", &b.method),
+            .replace("{method}", &method),
+        _ => t.twin_backtest_without_error.replace("{method}", &method),
     };
     TwinSection {
         empty: None,

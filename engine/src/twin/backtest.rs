@@ -15,6 +15,7 @@ use super::fit::{FitOptions, fit_with, median, point_errors, rerun};
 use super::serving_limits::ServingLimits;
 use super::workload::TokenLengths;
 use crate::ingest::{OperatingPoint, RequestRecord};
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 
 /// One comparison of a predicted with a measured percentile.
@@ -63,7 +64,33 @@ pub struct Backtest {
     pub skipped: Vec<String>,
 }
 
+/// What the leave-one-out back-test over `usable` measured points does, in `lang`.
+fn leave_one_out_method(usable: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "leave-one-out over {usable} measured points: each refitted without it and its run \
+             re-simulated; TTFT and TPOT p50/p95/p99 compared"
+        ),
+        Lang::De => format!(
+            "Leave-one-out über {} gemessene Punkte: jeder Punkt ohne sich selbst neu angepasst \
+             und sein Lauf neu simuliert; verglichen wurden TTFT- und TPOT-p50/p95/p99",
+            Lang::De.number(usable as f64, 0)
+        ),
+    }
+}
+
 impl Backtest {
+    /// [`Backtest::method`] in `lang`: the leave-one-out sentence is rebuilt from the points
+    /// it held out (each became a point or a skipped one); a reason the back-test did not run
+    /// stays as recorded.
+    pub fn method_in(&self, lang: Lang) -> String {
+        let usable = self.points.len() + self.skipped.len();
+        if lang != Lang::En && self.method == leave_one_out_method(usable, Lang::En) {
+            return leave_one_out_method(usable, lang);
+        }
+        self.method.clone()
+    }
+
     /// A back-test that could not run, saying why.
     pub fn not_run(why: impl Into<String>) -> Self {
         Backtest {
@@ -92,11 +119,7 @@ pub fn backtest(
         ));
     }
     let mut out = Backtest {
-        method: format!(
-            "leave-one-out over {} measured points: each refitted without it and its run \
-             re-simulated; TTFT and TPOT p50/p95/p99 compared",
-            usable.len()
-        ),
+        method: leave_one_out_method(usable.len(), Lang::En),
         ..Default::default()
     };
     for &held in &usable {
@@ -192,4 +215,51 @@ pub fn backtest(
     out.ttft_median_abs_error_pct = median(abs_of(Some("ttft_ms")));
     out.tpot_median_abs_error_pct = median(abs_of(Some("tpot_ms")));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn held_out(points: usize, skipped: usize) -> Backtest {
+        Backtest {
+            method: leave_one_out_method(points + skipped, Lang::En),
+            points: vec![
+                BacktestPoint {
+                    source: "run.json".into(),
+                    scenario: "chat".into(),
+                    load: "concurrency 16".into(),
+                    comparisons: Vec::new(),
+                    median_abs_error_pct: None,
+                    max_abs_error_pct: None,
+                };
+                points
+            ],
+            skipped: vec!["run.json: the only point of its scenario".into(); skipped],
+            ..Backtest::default()
+        }
+    }
+
+    #[test]
+    fn the_method_reads_german_and_english_stays_as_stored() {
+        let twelve = held_out(11, 1);
+        assert_eq!(
+            twelve.method,
+            "leave-one-out over 12 measured points: each refitted without it and its run \
+             re-simulated; TTFT and TPOT p50/p95/p99 compared"
+        );
+        assert_eq!(twelve.method_in(Lang::En), twelve.method);
+        assert_eq!(
+            twelve.method_in(Lang::De),
+            "Leave-one-out über 12 gemessene Punkte: jeder Punkt ohne sich selbst neu angepasst \
+             und sein Lauf neu simuliert; verglichen wurden TTFT- und TPOT-p50/p95/p99"
+        );
+        assert!(
+            held_out(1_000, 200)
+                .method_in(Lang::De)
+                .starts_with("Leave-one-out über 1.200 gemessene Punkte:")
+        );
+        let not_run = Backtest::not_run("not run");
+        assert_eq!(not_run.method_in(Lang::De), "not run");
+    }
 }
