@@ -10,10 +10,11 @@
 //!
 //! The section's own words (caption, figure labels and notes, the basis words, the back-test
 //! sentence, the empty-state sentences) come from the report language's
-//! [`super::locale::Labels`]; the back-test method is the engine's, in the report's language
-//! ([`engine::twin::Backtest::method_in`]). What else the engine phrases (the arrival process,
-//! the load's source, the token shapes, warnings, the reason the twin gives for making no
-//! prediction) is still English: those generators have no language yet (issue #22).
+//! [`super::locale::Labels`]; the back-test method and the twin's own notes are the engine's,
+//! in the report's language ([`engine::twin::Backtest::method_in`],
+//! [`engine::twin::Prediction::warnings_in`]). What else the engine phrases (the arrival
+//! process, the load's source, the token shapes, other warnings, the reason the twin gives for
+//! making no prediction) is still English: those generators have no language yet (issue #22).
 
 use super::blocks::{Cell, Fact, Table};
 use super::locale::{Labels, Lang, LangLabels};
@@ -200,6 +201,6 @@ pub fn render(prediction: &Prediction, load: String, lang: Lang) -> TwinSection 
         table,
         figures,
         backtest,
-        warnings: p.warnings.clone(),
+        warnings: p.warnings_in(lang),
     }
 }

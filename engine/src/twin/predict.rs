@@ -29,6 +29,7 @@ use super::simulate::{SimulationOptions, simulate};
 use super::statistics::{Percentiles, RunStatistics, Window};
 use super::timing::{EngineLimits, LimitSource, StepCost, TimingModel};
 use super::workload::{TokenLengths, Workload};
+use crate::locale::Lang;
 use crate::plan::Statistic;
 use serde::{Deserialize, Serialize};
 
@@ -156,6 +157,87 @@ impl Prediction {
             self.basis
         }
     }
+
+    /// [`Prediction::warnings`] in `lang`. The notes the twin words itself (percentiles the
+    /// file does not report, the scenario whose lengths are used, prompt lengths inferred from
+    /// TTFT) are rebuilt in `lang` from their parts, each only when the stored note is exactly
+    /// that note's English; any other warning stays as recorded.
+    pub fn warnings_in(&self, lang: Lang) -> Vec<String> {
+        self.warnings
+            .iter()
+            .map(|warning| match lang {
+                Lang::En => warning.clone(),
+                lang => self
+                    .note_in(warning, lang)
+                    .unwrap_or_else(|| warning.clone()),
+            })
+            .collect()
+    }
+
+    fn note_in(&self, warning: &str, lang: Lang) -> Option<String> {
+        if *warning == not_reported_note(&self.filled_by_simulation, Lang::En) {
+            return Some(not_reported_note(&self.filled_by_simulation, lang));
+        }
+        if let Some(rest) = warning.strip_prefix("the load tests hold ")
+            && let Some((count, rest)) = rest.split_once(" scenarios; the lengths of \"")
+            && let Some(name) = rest.strip_suffix("\" are used")
+            && let Ok(count) = count.parse::<usize>()
+            && *warning == scenario_note(count, name, Lang::En)
+        {
+            return Some(scenario_note(count, name, lang));
+        }
+        if let Some(rest) = warning.strip_prefix("the load tests state no prompt lengths for \"")
+            && let Some((name, rest)) = rest.split_once("\": its prompts are ")
+            && let Some((tokens, _)) = rest.split_once(' ')
+            && let Ok(tokens) = tokens.parse::<f64>()
+            && *warning == inferred_prompts_note(name, tokens, Lang::En)
+        {
+            return Some(inferred_prompts_note(name, tokens, lang));
+        }
+        None
+    }
+}
+
+/// The note on percentiles a measured point's file does not report (`ttft_ms.p90`).
+fn not_reported_note(filled: &[String], lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "the file does not report {}; those are simulated",
+            filled.join(", ")
+        ),
+        Lang::De => format!(
+            "die Datei nennt {} nicht; diese Werte sind simuliert",
+            filled.join(", ")
+        ),
+    }
+}
+
+/// The note on which of several scenarios lends its token lengths.
+fn scenario_note(count: usize, name: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => {
+            format!("the load tests hold {count} scenarios; the lengths of \"{name}\" are used")
+        }
+        Lang::De => format!(
+            "die Lasttests enthalten {} Szenarien; verwendet werden die Längen von „{name}“",
+            Lang::De.number(count as f64, 0)
+        ),
+    }
+}
+
+/// The note on prompt lengths inferred from the measured TTFT.
+fn inferred_prompts_note(name: &str, tokens: f64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "the load tests state no prompt lengths for \"{name}\": its prompts are {tokens:.0} \
+             effective tokens (the length whose prefill cost matches the measured TTFT)"
+        ),
+        Lang::De => format!(
+            "die Lasttests nennen für „{name}“ keine Prompt-Längen: Seine Prompts zählen {} \
+             effektive Token (die Länge, deren Prefill-Kosten zur gemessenen TTFT passen)",
+            Lang::De.number(tokens, 0)
+        ),
+    }
 }
 
 /// Predicts with the model alone (the back-test is left empty: see [`super::Twin`] for both).
@@ -191,11 +273,7 @@ fn pick_scenario<'a>(
     if model.scenarios.len() > 1
         && let Some(s) = chosen
     {
-        warnings.push(format!(
-            "the load tests hold {} scenarios; the lengths of \"{}\" are used",
-            model.scenarios.len(),
-            s.name
-        ));
+        warnings.push(scenario_note(model.scenarios.len(), &s.name, Lang::En));
     }
     chosen
 }
@@ -344,10 +422,10 @@ pub fn predict_with(model: &TimingModel, backtest: &Backtest, question: &Questio
         }
     }
     if let Some(s) = shape.filter(|s| !s.prompt_tokens_stated && question.prompt_tokens.is_none()) {
-        warnings.push(format!(
-            "the load tests state no prompt lengths for \"{}\": its prompts are {:.0} effective \
-             tokens (the length whose prefill cost matches the measured TTFT)",
-            s.name, s.prompt_tokens_mean
+        warnings.push(inferred_prompts_note(
+            &s.name,
+            s.prompt_tokens_mean,
+            Lang::En,
         ));
     }
     warnings.append(&mut prediction.warnings);
@@ -451,10 +529,9 @@ fn use_measured(
     prediction.basis = Basis::Measured;
     prediction.measured_source = Some(m.source.clone());
     if !filled.is_empty() {
-        prediction.warnings.push(format!(
-            "the file does not report {}; those are simulated",
-            filled.join(", ")
-        ));
+        prediction
+            .warnings
+            .push(not_reported_note(&filled, Lang::En));
     }
     prediction.filled_by_simulation = filled;
 }

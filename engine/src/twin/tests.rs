@@ -317,6 +317,39 @@ fn a_rate_above_saturation_is_estimated_and_says_why() {
 }
 
 #[test]
+fn the_twins_notes_read_german_and_english_stays_as_stored() {
+    use crate::locale::Lang;
+    let mut p = predict(&busy_model(), &Question::concurrency(4));
+    p.filled_by_simulation = vec!["ttft_ms.p90".into(), "itl_ms.p50".into()];
+    let scenario = "dataset ShareGPT long prompt → short answer";
+    p.warnings = vec![
+        "the file does not report ttft_ms.p90, itl_ms.p50; those are simulated".into(),
+        format!("the load tests hold 12 scenarios; the lengths of \"{scenario}\" are used"),
+        format!(
+            "the load tests state no prompt lengths for \"{scenario}\": its prompts are 1814 \
+             effective tokens (the length whose prefill cost matches the measured TTFT)"
+        ),
+        "a warning the twin words elsewhere".into(),
+    ];
+    assert_eq!(p.warnings_in(Lang::En), p.warnings);
+    assert_eq!(
+        p.warnings_in(Lang::De),
+        [
+            "die Datei nennt ttft_ms.p90, itl_ms.p50 nicht; diese Werte sind simuliert".to_string(),
+            format!(
+                "die Lasttests enthalten 12 Szenarien; verwendet werden die Längen von „{scenario}“"
+            ),
+            format!(
+                "die Lasttests nennen für „{scenario}“ keine Prompt-Längen: Seine Prompts zählen \
+                 1.814 effektive Token (die Länge, deren Prefill-Kosten zur gemessenen TTFT \
+                 passen)"
+            ),
+            "a warning the twin words elsewhere".to_string(),
+        ]
+    );
+}
+
+#[test]
 fn the_prediction_serialises_with_the_field_names_of_the_issue() {
     let value = serde_json::to_value(predict(&busy_model(), &Question::concurrency(4))).unwrap();
     for field in [
