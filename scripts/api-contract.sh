@@ -48,7 +48,7 @@ run() {
     --max-time "${SCHEMATHESIS_SECONDS:-60}" \
     --seed "${SCHEMATHESIS_SEED:-20261202}" \
     --request-timeout 60 \
-    --workers 2 \
+    --workers 1 \
     --suppress-health-check all \
     --no-color \
     "$@"
