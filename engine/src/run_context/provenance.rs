@@ -12,8 +12,9 @@
 //! Decisions:
 //! * **The file first.** A value the file states about its own run is the closest witness to
 //!   what ran; a typed or pasted value that disagrees is set aside and named, never silently
-//!   used. The pilot's notes are fallbacks, not statements: a file that differs from them is no
-//!   conflict (the evidence checks compare files with the pilot's hardware elsewhere).
+//!   used. The pilot's notes are fallbacks, not statements: a typed value that differs from them
+//!   is no conflict, but a file that does is named (the run measured other hardware or
+//!   settings than the pilot's).
 //! * **Only agreed values are detected.** [`stated_by`] takes a key only when every operating
 //!   point that states it agrees: a file that mixes vLLM and SGLang rows states no engine for
 //!   the file, and each row keeps its own framework.
@@ -80,6 +81,13 @@ pub struct ContextConflict {
 impl ContextConflict {
     /// `GPU: the file states NVIDIA L40S; the typed Tesla V100 was not used.`
     pub fn sentence(&self) -> String {
+        if self.ignored_from == ContextSource::PilotNotes {
+            return format!(
+                "{}: the file states {}; the pilot's notes say {}, so this run measured other \
+                 hardware or settings than the pilot's.",
+                self.label, self.recorded, self.ignored
+            );
+        }
         let from = match self.recorded_from {
             ContextSource::File => "the file states".to_string(),
             other => format!("{} says", source_noun(other)),
@@ -197,7 +205,9 @@ pub fn layer(layers: &[(ContextSource, &RunContext)]) -> (RunContext, Provenance
             continue;
         };
         for (other, ignored) in &stated[1..] {
-            if *other != ContextSource::PilotNotes && !same(&value, ignored) {
+            // The notes are a fallback: only the file contradicting them is worth saying.
+            let stated = *other != ContextSource::PilotNotes || source == ContextSource::File;
+            if stated && !same(&value, ignored) {
                 provenance.conflicts.push(ContextConflict {
                     field: name.into(),
                     label: label.into(),
@@ -376,12 +386,22 @@ mod tests {
         assert_eq!(source("tp"), Some(ContextSource::Form));
         assert_eq!(source("engine"), Some(ContextSource::PilotNotes));
         assert_eq!(source("precision"), None);
-        // The notes' 8 GPUs are a fallback, not a statement: no conflict.
-        assert_eq!(provenance.conflicts.len(), 1);
+        // The notes' 8 GPUs are a fallback: recorded from the file, and the difference named.
+        let sentences: Vec<String> = provenance.conflicts.iter().map(|c| c.sentence()).collect();
         assert_eq!(
-            provenance.conflicts[0].sentence(),
-            "GPU: the file states NVIDIA L40S; the typed Tesla V100-SXM2-16GB was not used."
+            sentences,
+            [
+                "GPU: the file states NVIDIA L40S; the typed Tesla V100-SXM2-16GB was not used.",
+                "GPU count: the file states 4; the pilot's notes say 8, so this run measured \
+                 other hardware or settings than the pilot's."
+            ]
         );
+        // A typed value differing from the notes is the person's choice: nothing to say.
+        let (_, typed_over_notes) = layer(&[
+            (ContextSource::Form, &typed),
+            (ContextSource::PilotNotes, &file),
+        ]);
+        assert!(typed_over_notes.conflicts.is_empty());
         assert!(provenance.unstated().contains(&"Weights precision"));
     }
 

@@ -177,6 +177,14 @@ async fn the_files_own_gpu_is_recorded_and_the_typed_one_it_contradicts_is_named
         ),
         "{warnings:?}"
     );
+    // The pilot runs 2 cards; the file measured 4: said before it is stored.
+    assert!(
+        warnings.contains(
+            &"GPU count: the file states 4; the pilot's notes say 2, so this run measured other \
+              hardware or settings than the pilot's."
+        ),
+        "{warnings:?}"
+    );
 
     let (status, stored) = send(&app, &token, pilot, "evidence", L40S_METADATA, &typed).await;
     assert_eq!(status, StatusCode::CREATED, "{stored}");
