@@ -142,7 +142,7 @@ fn sizing_query(
 }
 
 /// Computes and keeps the capacity plan of every pilot that is not archived, one after another,
-/// and answers how many now have one kept. Start-up runs it in the background: without it the
+/// and answers how many have one kept or being computed. Start-up runs it in the background: without it the
 /// first visit to a pilot page after a start read the catalog and the evidence cold (600 ms
 /// against 100 ms warm, debug build) and showed "Being computed" instead of the
 /// recommendation. A pilot whose plan cannot be made yet is skipped; errors are logged.
@@ -154,9 +154,16 @@ pub async fn warm_up(services: &Services) -> usize {
             return 0;
         }
     };
+    let catalog = match crate::catalog::service::effective_catalog(&services.store).await {
+        Ok(catalog) => catalog,
+        Err(error) => {
+            tracing::warn!(%error, "warming up the capacity plans: catalog unreadable");
+            return 0;
+        }
+    };
     let mut kept_plans = 0;
     for pilot in pilots.into_iter().filter(|p| p.archived_ms.is_none()) {
-        match warm_pilot(services, &pilot).await {
+        match warm_pilot(services, &pilot, &catalog).await {
             Ok(true) => kept_plans += 1,
             Ok(false) => {}
             Err(error) => {
@@ -167,34 +174,56 @@ pub async fn warm_up(services: &Services) -> usize {
     kept_plans
 }
 
-async fn warm_pilot(services: &Services, pilot: &Pilot) -> Result<bool, ServiceError> {
+async fn warm_pilot(
+    services: &Services,
+    pilot: &Pilot,
+    catalog: &SizingCatalog,
+) -> Result<bool, ServiceError> {
     let evidence = crate::pilot_evidence::gather(services, pilot.id).await?;
-    let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
-    match plan_input(services, pilot, &evidence, &catalog).await? {
-        Ok((input, _)) => {
-            kept_plan(input).await?;
-            Ok(true)
+    let Ok((input, _)) = plan_input(services, pilot, &evidence, catalog).await? else {
+        return Ok(false);
+    };
+    // Through the same claim as a page visit's background plan, so a visit during the
+    // warm-up does not simulate the same plan a second time.
+    let key = input_key(&input)?;
+    if claim(key) {
+        compute_claimed(key, input).await;
+    }
+    Ok(true)
+}
+
+/// The plans being computed in the background, by key.
+fn under_way() -> &'static Mutex<Vec<[u8; 32]>> {
+    static UNDER_WAY: OnceLock<Mutex<Vec<[u8; 32]>>> = OnceLock::new();
+    UNDER_WAY.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Marks the plan of `key` as being computed; false when it already is.
+fn claim(key: [u8; 32]) -> bool {
+    match under_way().lock() {
+        Ok(mut keys) if !keys.contains(&key) => {
+            keys.push(key);
+            true
         }
-        Err(_) => Ok(false),
+        _ => false,
+    }
+}
+
+/// Computes and keeps the plan of a claimed `key`, then releases the claim.
+async fn compute_claimed(key: [u8; 32], input: CapacityPlanInput) {
+    if kept_plan(input).await.is_err() {
+        tracing::warn!("the background capacity plan failed");
+    }
+    if let Ok(mut keys) = under_way().lock() {
+        keys.retain(|k| *k != key);
     }
 }
 
 /// Computes and keeps the plan of `key` unless that is already under way.
 fn start_computing(key: [u8; 32], input: CapacityPlanInput) {
-    static UNDER_WAY: OnceLock<Mutex<Vec<[u8; 32]>>> = OnceLock::new();
-    let under_way = UNDER_WAY.get_or_init(|| Mutex::new(Vec::new()));
-    match under_way.lock() {
-        Ok(mut keys) if !keys.contains(&key) => keys.push(key),
-        _ => return,
+    if claim(key) {
+        tokio::spawn(compute_claimed(key, input));
     }
-    tokio::spawn(async move {
-        if kept_plan(input).await.is_err() {
-            tracing::warn!("the background capacity plan failed");
-        }
-        if let Ok(mut keys) = under_way.lock() {
-            keys.retain(|k| *k != key);
-        }
-    });
 }
 
 /// The SHA-256 of the input's JSON: the key plans are kept by.
