@@ -23,8 +23,73 @@ use serde::{Deserialize, Serialize};
 pub struct DefaultLoad {
     pub rate_per_s: Option<f64>,
     pub concurrency: Option<u32>,
-    /// "the plan's peak arrival rate", "the plan's planned peak concurrency", …
+    /// "the plan's peak arrival rate", "the plan's planned peak concurrency", … (English;
+    /// [`DefaultLoad::source_in`] words it in another language).
     pub source: String,
+    /// Which of the four sources chose the load.
+    pub chosen_by: LoadSource,
+}
+
+/// Where the default load comes from, in the order [`service::default_load`] tries them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum LoadSource {
+    /// The plan's production peak arrival rate (plan version `plan`).
+    PlanPeakRate { plan: u32 },
+    /// The plan's planned peak concurrency (plan version `plan`).
+    PlanPeakConcurrency { plan: u32 },
+    /// The heaviest concurrency a load test measured.
+    HeaviestMeasured,
+    /// Nothing states a load: one request per second.
+    Fallback,
+}
+
+impl LoadSource {
+    /// The source in `lang`.
+    pub fn describe_in(self, lang: engine::locale::Lang) -> String {
+        use engine::locale::Lang;
+        match (self, lang) {
+            (LoadSource::PlanPeakRate { plan }, Lang::En) => {
+                format!("the peak arrival rate of plan version {plan} (production)")
+            }
+            (LoadSource::PlanPeakRate { plan }, Lang::De) => {
+                format!("die Spitzen-Ankunftsrate der Planversion {plan} (Produktion)")
+            }
+            (LoadSource::PlanPeakConcurrency { plan }, Lang::En) => {
+                format!("the planned peak concurrency of plan version {plan}")
+            }
+            (LoadSource::PlanPeakConcurrency { plan }, Lang::De) => {
+                format!("die geplante Spitzen-Parallelität der Planversion {plan}")
+            }
+            (LoadSource::HeaviestMeasured, Lang::En) => {
+                "the heaviest concurrency the load tests measured (the plan states no peak load)"
+                    .into()
+            }
+            (LoadSource::HeaviestMeasured, Lang::De) => {
+                "die höchste in den Lasttests gemessene Parallelität (der Plan nennt keine \
+                 Spitzenlast)"
+                    .into()
+            }
+            (LoadSource::Fallback, Lang::En) => {
+                "1 request per second (neither the plan nor the load tests state a load)".into()
+            }
+            (LoadSource::Fallback, Lang::De) => {
+                "1 Anfrage pro Sekunde (weder der Plan noch die Lasttests nennen eine Last)".into()
+            }
+        }
+    }
+}
+
+impl DefaultLoad {
+    /// A default load chosen by `chosen_by`, its English source written from it.
+    pub fn new(rate_per_s: Option<f64>, concurrency: Option<u32>, chosen_by: LoadSource) -> Self {
+        DefaultLoad {
+            rate_per_s,
+            concurrency,
+            source: chosen_by.describe_in(engine::locale::Lang::En),
+            chosen_by,
+        }
+    }
 }
 
 /// What the capacity-twin card shows.

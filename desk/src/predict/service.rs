@@ -417,24 +417,12 @@ pub async fn default_load(
     if let Some(plan) = services.store.plan_in_force(pilot_id).await? {
         let demand = &plan.content.demand;
         if let Some(rate) = demand.peak_arrival_rate_req_s.filter(|r| *r > 0.0) {
-            return Ok(DefaultLoad {
-                rate_per_s: Some(rate),
-                concurrency: None,
-                source: format!(
-                    "the peak arrival rate of plan version {} (production)",
-                    plan.number
-                ),
-            });
+            let chosen_by = LoadSource::PlanPeakRate { plan: plan.number };
+            return Ok(DefaultLoad::new(Some(rate), None, chosen_by));
         }
         if let Some(n) = demand.planned_peak_concurrency.filter(|n| *n > 0) {
-            return Ok(DefaultLoad {
-                rate_per_s: None,
-                concurrency: Some(n),
-                source: format!(
-                    "the planned peak concurrency of plan version {}",
-                    plan.number
-                ),
-            });
+            let chosen_by = LoadSource::PlanPeakConcurrency { plan: plan.number };
+            return Ok(DefaultLoad::new(None, Some(n), chosen_by));
         }
     }
     let heaviest = points
@@ -443,20 +431,10 @@ pub async fn default_load(
         .filter(|c| c.is_finite() && *c >= 1.0)
         .fold(0.0_f64, f64::max);
     Ok(if heaviest >= 1.0 {
-        DefaultLoad {
-            rate_per_s: None,
-            concurrency: Some(heaviest.round().min(f64::from(u32::MAX)) as u32),
-            source:
-                "the heaviest concurrency the load tests measured (the plan states no peak load)"
-                    .into(),
-        }
+        let n = heaviest.round().min(f64::from(u32::MAX)) as u32;
+        DefaultLoad::new(None, Some(n), LoadSource::HeaviestMeasured)
     } else {
-        DefaultLoad {
-            rate_per_s: Some(1.0),
-            concurrency: None,
-            source: "1 request per second (neither the plan nor the load tests state a load)"
-                .into(),
-        }
+        DefaultLoad::new(Some(1.0), None, LoadSource::Fallback)
     })
 }
 

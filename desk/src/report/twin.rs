@@ -12,9 +12,11 @@
 //! sentence, the empty-state sentences) come from the report language's
 //! [`super::locale::Labels`]; the back-test method and the twin's own notes are the engine's,
 //! in the report's language ([`engine::twin::Backtest::method_in`],
-//! [`engine::twin::Prediction::warnings_in`]). What else the engine phrases (the arrival
-//! process, the load's source, the token shapes, other warnings, the reason the twin gives for
-//! making no prediction) is still English: those generators have no language yet (issue #22).
+//! [`engine::twin::Prediction::warnings_in`]), and so are the load line's parts: the arrival
+//! process and token shapes ([`engine::twin::Prediction::arrivals_in`],
+//! [`engine::twin::Prediction::token_shapes_in`]) and where the load comes from
+//! ([`crate::predict::LoadSource::describe_in`]). Warnings the twin words from free text and
+//! the reason it gives for making no prediction stay as the engine recorded them.
 
 use super::blocks::{Cell, Fact, Table};
 use super::locale::{Labels, Lang, LangLabels};
@@ -61,14 +63,15 @@ pub async fn section(
             ..TwinSection::default()
         });
     };
+    let (prompts, answers) = prediction.token_shapes_in(lang);
     let load = format!(
         "{}, {} · {} {} · {} {}{} · {} {}{}.",
-        prediction.arrivals,
-        view.default_load.source,
+        prediction.arrivals_in(lang),
+        view.default_load.chosen_by.describe_in(lang),
         t.twin_prompts,
-        prediction.prompt_tokens,
+        prompts,
         t.twin_answers,
-        prediction.output_tokens,
+        answers,
         view.configuration
             .as_ref()
             .filter(|c| *c != "all points")

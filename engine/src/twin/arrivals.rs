@@ -20,6 +20,7 @@
 
 use super::rng::Rng;
 use super::workload::Workload;
+use crate::locale::Lang;
 use crate::traffic::{GatewayRecord, RequestStatus};
 use serde::{Deserialize, Serialize};
 
@@ -49,14 +50,19 @@ pub enum ArrivalProcess {
 impl ArrivalProcess {
     /// One line for people: `Poisson arrivals at 12.5 req/s`, `closed loop at concurrency 16`.
     pub fn describe(&self) -> String {
+        self.summary().describe_in(Lang::En)
+    }
+
+    /// What [`ArrivalSummary::describe_in`] needs, without a replay's requests.
+    pub fn summary(&self) -> ArrivalSummary {
         match self {
-            ArrivalProcess::Poisson { rate_per_s } => {
-                format!("Poisson arrivals at {rate_per_s} req/s")
-            }
-            ArrivalProcess::ClosedLoop { concurrency } => {
-                format!("closed loop at concurrency {concurrency}")
-            }
-            ArrivalProcess::Burst => "every request at once (burst)".to_string(),
+            ArrivalProcess::Poisson { rate_per_s } => ArrivalSummary::Poisson {
+                rate_per_s: *rate_per_s,
+            },
+            ArrivalProcess::ClosedLoop { concurrency } => ArrivalSummary::ClosedLoop {
+                concurrency: *concurrency,
+            },
+            ArrivalProcess::Burst => ArrivalSummary::Burst,
             ArrivalProcess::Replay { requests } => {
                 let span_s = requests.last().map(|r| r.at_ms / 1000.0).unwrap_or(0.0);
                 let rate = if span_s > 0.0 {
@@ -64,12 +70,73 @@ impl ArrivalProcess {
                 } else {
                     0.0
                 };
-                format!(
-                    "replay of {} gateway requests at {:.3} req/s",
-                    requests.len(),
-                    rate
-                )
+                ArrivalSummary::Replay {
+                    requests: requests.len(),
+                    rate_per_s: rate,
+                }
             }
+        }
+    }
+}
+
+/// An arrival process as a prediction keeps it: small (a replay's requests are counted, not
+/// kept), so the sentence can be written again in the report's language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ArrivalSummary {
+    Poisson {
+        rate_per_s: f64,
+    },
+    ClosedLoop {
+        concurrency: u32,
+    },
+    #[default]
+    Burst,
+    Replay {
+        requests: usize,
+        rate_per_s: f64,
+    },
+}
+
+impl ArrivalSummary {
+    /// The process in `lang`: `closed loop at concurrency 16` / `geschlossene Schleife bei
+    /// Parallelität 16`. English keeps Rust's shortest number form (`12.5`), as the API
+    /// always wrote it; German formats numbers for its locale.
+    pub fn describe_in(self, lang: Lang) -> String {
+        match (self, lang) {
+            (ArrivalSummary::Poisson { rate_per_s }, Lang::En) => {
+                format!("Poisson arrivals at {rate_per_s} req/s")
+            }
+            (ArrivalSummary::Poisson { rate_per_s }, Lang::De) => {
+                format!("Poisson-Ankünfte mit {} req/s", lang.figure(rate_per_s))
+            }
+            (ArrivalSummary::ClosedLoop { concurrency }, Lang::En) => {
+                format!("closed loop at concurrency {concurrency}")
+            }
+            (ArrivalSummary::ClosedLoop { concurrency }, Lang::De) => {
+                format!("geschlossene Schleife bei Parallelität {concurrency}")
+            }
+            (ArrivalSummary::Burst, Lang::En) => "every request at once (burst)".to_string(),
+            (ArrivalSummary::Burst, Lang::De) => "alle Anfragen auf einmal (Burst)".to_string(),
+            (
+                ArrivalSummary::Replay {
+                    requests,
+                    rate_per_s,
+                },
+                Lang::En,
+            ) => format!("replay of {requests} gateway requests at {rate_per_s:.3} req/s"),
+            (
+                ArrivalSummary::Replay {
+                    requests,
+                    rate_per_s,
+                },
+                Lang::De,
+            ) => format!(
+                "Wiedergabe von {} Gateway-Anfragen mit {} req/s",
+                lang.number(requests as f64, 0),
+                lang.number(rate_per_s, 3)
+            ),
         }
     }
 }

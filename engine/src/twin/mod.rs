@@ -52,7 +52,8 @@ pub mod workload;
 mod tests;
 
 pub use arrivals::{
-    ArrivalProcess, GatewayReplay, TimedRequest, mooncake_trace, replay_from_gateway,
+    ArrivalProcess, ArrivalSummary, GatewayReplay, TimedRequest, mooncake_trace,
+    replay_from_gateway,
 };
 pub use backtest::{Backtest, BacktestComparison, BacktestPoint, backtest};
 pub use evidence::{Configuration, MeasuredPoint, ReportedPercentiles, configurations};
@@ -69,7 +70,7 @@ pub use transfer::{
     EngineGeneration, Execution, GpuFamily, Ranged, RangedPercentiles, ServingSetup, TransferError,
     TransferredPrediction, TransferredTwin, predict_transferred, prior_twin, transfer,
 };
-pub use workload::{TokenLengths, Workload};
+pub use workload::{LengthSummary, TokenLengths, Workload};
 
 use crate::ingest::{OperatingPoint, RequestRecord};
 

@@ -22,13 +22,13 @@
 //! (at least 10 per user) and leaves out the first tenth of the run (the start-up transient:
 //! a closed loop's users all start at once). Bursts and replays are reported whole.
 
-use super::arrivals::ArrivalProcess;
+use super::arrivals::{ArrivalProcess, ArrivalSummary};
 use super::backtest::Backtest;
 use super::fit::rerun;
 use super::simulate::{SimulationOptions, simulate};
 use super::statistics::{Percentiles, RunStatistics, Window};
 use super::timing::{EngineLimits, LimitSource, StepCost, TimingModel};
-use super::workload::{TokenLengths, Workload};
+use super::workload::{LengthSummary, TokenLengths, Workload};
 use crate::locale::Lang;
 use crate::plan::Statistic;
 use serde::{Deserialize, Serialize};
@@ -139,9 +139,38 @@ pub struct Prediction {
     pub step: StepCost,
     pub request_overhead_ms: f64,
     pub limits: EngineLimits,
+    /// The asked arrival process, as [`Prediction::arrivals`] words it, kept to word it again
+    /// in another language ([`Prediction::arrivals_in`]).
+    #[serde(default)]
+    pub arrival_process: ArrivalSummary,
+    /// The prompt and answer shapes behind [`Prediction::prompt_tokens`] and
+    /// [`Prediction::output_tokens`] ([`Prediction::token_shapes_in`]).
+    #[serde(default)]
+    pub prompt_shape: LengthSummary,
+    #[serde(default)]
+    pub output_shape: LengthSummary,
 }
 
 impl Prediction {
+    /// [`Prediction::arrivals`] in `lang`.
+    pub fn arrivals_in(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.arrivals.clone(),
+            lang => self.arrival_process.describe_in(lang),
+        }
+    }
+
+    /// [`Prediction::prompt_tokens`] and [`Prediction::output_tokens`] in `lang`.
+    pub fn token_shapes_in(&self, lang: Lang) -> (String, String) {
+        match lang {
+            Lang::En => (self.prompt_tokens.clone(), self.output_tokens.clone()),
+            lang => (
+                self.prompt_shape.describe_in(lang),
+                self.output_shape.describe_in(lang),
+            ),
+        }
+    }
+
     /// The basis of one figure (`field` as `ttft_ms`, `percentile` as `p90`): the prediction's,
     /// except a percentile a Measured point's file does not report, which the simulation
     /// filled in and which is therefore Simulated.
@@ -364,6 +393,16 @@ pub fn predict_with(model: &TimingModel, backtest: &Backtest, question: &Questio
         ));
     }
 
+    let (prompt_shape, output_shape) = match &question.arrivals {
+        ArrivalProcess::Replay { .. } => (
+            LengthSummary::AsLogged { mean: prompt_mean },
+            LengthSummary::AsLogged { mean: output_mean },
+        ),
+        _ => (
+            workload.prompt_tokens.summary(),
+            workload.output_tokens.summary(),
+        ),
+    };
     let mut prediction = Prediction {
         ttft_ms: stats.ttft_ms,
         tpot_ms: stats.tpot_ms,
@@ -376,6 +415,9 @@ pub fn predict_with(model: &TimingModel, backtest: &Backtest, question: &Questio
         backtest: backtest.clone(),
         warnings: Vec::new(),
         arrivals: question.arrivals.describe(),
+        arrival_process: question.arrivals.summary(),
+        prompt_shape,
+        output_shape,
         concurrency: match question.arrivals {
             ArrivalProcess::ClosedLoop { concurrency } => Some(concurrency),
             _ => None,
@@ -385,14 +427,8 @@ pub fn predict_with(model: &TimingModel, backtest: &Backtest, question: &Questio
             _ => None,
         },
         scenario: shape.map(|s| s.name.clone()),
-        prompt_tokens: match (&question.arrivals, question.prompt_tokens) {
-            (ArrivalProcess::Replay { .. }, _) => format!("as logged, mean {prompt_mean:.0}"),
-            _ => workload.prompt_tokens.describe(),
-        },
-        output_tokens: match (&question.arrivals, question.output_tokens) {
-            (ArrivalProcess::Replay { .. }, _) => format!("as logged, mean {output_mean:.0}"),
-            _ => workload.output_tokens.describe(),
-        },
+        prompt_tokens: prompt_shape.describe_in(Lang::En),
+        output_tokens: output_shape.describe_in(Lang::En),
         prompt_tokens_mean: prompt_mean,
         output_tokens_mean: output_mean,
         mean_in_flight: simulation.mean_in_system,

@@ -16,6 +16,7 @@
 
 use super::rng::Rng;
 use crate::ingest::MetricStats;
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 
 /// A distribution of token counts (at least 1 is ever drawn).
@@ -163,25 +164,87 @@ impl TokenLengths {
         }
     }
 
-    /// One line for people: `fixed 512`, `p50 249 / p99 769 (reported percentiles)`.
+    /// One line for people: `fixed 512`, `mean 250, p50 249, p99 769 (from the reported
+    /// percentiles)`.
     pub fn describe(&self) -> String {
+        self.summary().describe_in(Lang::En)
+    }
+
+    /// What [`LengthSummary::describe_in`] needs, without the knots or observed counts.
+    pub fn summary(&self) -> LengthSummary {
         match self {
-            TokenLengths::Fixed { tokens } => format!("fixed {tokens}"),
-            TokenLengths::Quantiles { knots } => format!(
-                "mean {:.0}, p50 {:.0}, p99 {:.0} (from the reported percentiles)",
-                self.mean(),
-                quantile_at(knots, 0.5),
-                quantile_at(knots, 0.99)
+            TokenLengths::Fixed { tokens } => LengthSummary::Fixed { tokens: *tokens },
+            TokenLengths::Quantiles { knots } => LengthSummary::Quantiles {
+                mean: self.mean(),
+                p50: quantile_at(knots, 0.5),
+                p99: quantile_at(knots, 0.99),
+            },
+            TokenLengths::LogNormal { mean, std } => LengthSummary::LogNormal {
+                mean: *mean,
+                std: *std,
+            },
+            TokenLengths::Observed { tokens } => LengthSummary::Observed {
+                mean: self.mean(),
+                requests: tokens.len(),
+            },
+        }
+    }
+}
+
+/// A token shape as a prediction keeps it, so its sentence can be written again in the
+/// report's language. `AsLogged` is a replay's: every request keeps its logged lengths.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum LengthSummary {
+    Fixed { tokens: u32 },
+    Quantiles { mean: f64, p50: f64, p99: f64 },
+    LogNormal { mean: f64, std: f64 },
+    Observed { mean: f64, requests: usize },
+    AsLogged { mean: f64 },
+}
+
+impl Default for LengthSummary {
+    fn default() -> Self {
+        LengthSummary::Fixed { tokens: 1 }
+    }
+}
+
+impl LengthSummary {
+    /// The shape in `lang`, counts rounded to whole tokens.
+    pub fn describe_in(self, lang: Lang) -> String {
+        let n = |v: f64| lang.number(v, 0);
+        match (self, lang) {
+            (LengthSummary::Fixed { tokens }, Lang::En) => format!("fixed {tokens}"),
+            (LengthSummary::Fixed { tokens }, Lang::De) => format!("fest {tokens}"),
+            (LengthSummary::Quantiles { mean, p50, p99 }, Lang::En) => format!(
+                "mean {mean:.0}, p50 {p50:.0}, p99 {p99:.0} (from the reported percentiles)"
             ),
-            TokenLengths::LogNormal { mean, std } => {
+            (LengthSummary::Quantiles { mean, p50, p99 }, Lang::De) => format!(
+                "Mittel {}, p50 {}, p99 {} (aus den berichteten Perzentilen)",
+                n(mean),
+                n(p50),
+                n(p99)
+            ),
+            (LengthSummary::LogNormal { mean, std }, Lang::En) => {
                 format!("mean {mean:.0}, std {std:.0} (log-normal)")
             }
-            TokenLengths::Observed { tokens } => {
-                format!(
-                    "mean {:.0} over {} observed requests",
-                    self.mean(),
-                    tokens.len()
-                )
+            (LengthSummary::LogNormal { mean, std }, Lang::De) => format!(
+                "Mittel {}, Standardabweichung {} (log-normal)",
+                n(mean),
+                n(std)
+            ),
+            (LengthSummary::Observed { mean, requests }, Lang::En) => {
+                format!("mean {mean:.0} over {requests} observed requests")
+            }
+            (LengthSummary::Observed { mean, requests }, Lang::De) => format!(
+                "Mittel {} über {} beobachtete Anfragen",
+                n(mean),
+                n(requests as f64)
+            ),
+            (LengthSummary::AsLogged { mean }, Lang::En) => format!("as logged, mean {mean:.0}"),
+            (LengthSummary::AsLogged { mean }, Lang::De) => {
+                format!("wie protokolliert, Mittel {}", n(mean))
             }
         }
     }
