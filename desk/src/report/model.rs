@@ -193,7 +193,7 @@ fn mark_line(row: &VerdictRow, mark: Option<&engine::plan::PassMark>, lang: Lang
         measured: row.measured.clone(),
         point,
         definition,
-        source: row.source.clone(),
+        source: engine::verdict::source_in(&row.source, lang),
         explanation: row.explanation.clone(),
         samples: row
             .samples

@@ -166,6 +166,28 @@ impl Metric {
         }
     }
 
+    /// [`Metric::short_label`] in `lang`: the abbreviations stay, the names are German nouns
+    /// (`Ausgabedurchsatz gesamt`, `Fehlerrate`), so `Spitzen-` or `Median` can stand before
+    /// them.
+    pub fn short_label_in(&self, lang: crate::locale::Lang) -> String {
+        if lang == crate::locale::Lang::En {
+            return self.short_label();
+        }
+        match self {
+            Metric::E2e => "E2E-Latenz".into(),
+            Metric::OutputSpeedPerUser => "Ausgabegeschwindigkeit je Nutzer".into(),
+            Metric::AggregateOutputThroughput => "Ausgabedurchsatz gesamt".into(),
+            Metric::Goodput => "Goodput".into(),
+            Metric::ErrorRate => "Fehlerrate".into(),
+            Metric::TimeoutRate => "Timeout-Rate".into(),
+            Metric::CancellationRate => "Abbruchrate".into(),
+            Metric::TruncationRate => "Kürzungsrate".into(),
+            Metric::RetrievalHitRate => "Retrieval-Trefferquote@k".into(),
+            Metric::AnswerScore => "Antwortbewertung".into(),
+            other => other.short_label(),
+        }
+    }
+
     /// The full name for form options and table headers.
     pub fn label(&self) -> String {
         match self {

@@ -230,7 +230,7 @@ impl PassMark {
         };
         format!(
             "{}{statistic} beträgt {} {}",
-            capitalised(&self.metric.short_label()),
+            capitalised(&self.metric.short_label_in(Lang::De)),
             german_words(self.comparator),
             self.german_limit()
         )

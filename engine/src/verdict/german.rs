@@ -81,7 +81,7 @@ pub(crate) fn at(point: MeasurementPoint) -> &'static str {
 }
 
 /// [`crate::plan::MarkKey::label`] in German: `p99 TTFT am Client`,
-/// `error rate am Gateway (Szenario „RAG“)`.
+/// `Fehlerrate am Gateway (Szenario „RAG“)`.
 pub(crate) fn key_label(key: &crate::plan::MarkKey) -> String {
     let statistic = match key.statistic {
         Statistic::Rate => String::new(),
@@ -96,7 +96,7 @@ pub(crate) fn key_label(key: &crate::plan::MarkKey) -> String {
     };
     format!(
         "{statistic}{} {}{scope}",
-        key.metric.short_label(),
+        key.metric.short_label_in(Lang::De),
         at(key.point)
     )
 }
@@ -113,5 +113,99 @@ pub(crate) fn aspect(aspect: &str) -> &str {
         "engine version" => "Engine-Version",
         "sample size" => "Stichprobengröße",
         other => other,
+    }
+}
+
+/// A figure's source ([`super::EvidenceStatistic::source`]) in `lang`. The source is the
+/// evidence's name (a file name, a tool: data, kept as recorded) joined with the words
+/// [`super::collect`] and the pilot's evidence add around it: the kind of file
+/// (`gateway log`, `evaluation run`, `/metrics scrape`), `, concurrency N`,
+/// `, scenario “X”` and `(worst of N scenarios)`. Those words are swapped for their German;
+/// anything else stays as recorded.
+pub fn source_in(source: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return source.to_string();
+    }
+    let mut text = source.to_string();
+    for (en, de) in [
+        ("gateway log", "Gateway-Log"),
+        ("evaluation run ", "Evaluationslauf "),
+        ("/metrics scrape ", "/metrics-Scrape "),
+        ("upload of ", "Upload von "),
+    ] {
+        if let Some(rest) = text.strip_prefix(en) {
+            text = format!("{de}{rest}");
+            break;
+        }
+    }
+    if let Some(at) = text.rfind(" (worst of ")
+        && let Some(count) = text[at..]
+            .strip_prefix(" (worst of ")
+            .and_then(|r| r.strip_suffix(" scenarios)"))
+            .filter(|c| c.chars().all(|ch| ch.is_ascii_digit()))
+    {
+        text = format!("{} (das schlechteste von {count} Szenarien)", &text[..at]);
+    }
+    if let Some(at) = text.find(", scenario “")
+        && let Some(end) = text[at..].find('”')
+    {
+        let name = &text[at + ", scenario “".len()..at + end];
+        text = format!(
+            "{}, Szenario „{name}“{}",
+            &text[..at],
+            &text[at + end + '”'.len_utf8()..]
+        );
+    }
+    if let Some(at) = text.find(", concurrency ") {
+        let digits = grouped_number(&text[at + ", concurrency ".len()..]);
+        let value = digits.replace(',', ".");
+        text = format!(
+            "{}, Parallelität {value}{}",
+            &text[..at],
+            &text[at + ", concurrency ".len() + digits.len()..]
+        );
+    }
+    text
+}
+
+/// The leading number of `text` with its thousands separators ("1,024"),
+/// stopping before a comma that ends the clause (", scenario").
+fn grouped_number(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let mut end = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    while bytes.get(end) == Some(&b',')
+        && bytes.len() >= end + 4
+        && bytes[end + 1..end + 4].iter().all(u8::is_ascii_digit)
+        && !bytes.get(end + 4).is_some_and(u8::is_ascii_digit)
+    {
+        end += 4;
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_keep_their_data_and_change_their_words() {
+        let source = "vllm bench serve, run.jsonl, concurrency 1,024, scenario “long → short” \
+                      (worst of 3 scenarios)";
+        assert_eq!(
+            source_in(source, Lang::De),
+            "vllm bench serve, run.jsonl, Parallelität 1.024, Szenario „long → short“ \
+             (das schlechteste von 3 Szenarien)"
+        );
+        assert_eq!(source_in(source, Lang::En), source);
+        assert_eq!(
+            source_in("gateway log", Lang::De),
+            "Gateway-Log",
+            "the kind alone"
+        );
+        assert_eq!(
+            source_in("evaluation run q.jsonl (m, fp16)", Lang::De),
+            "Evaluationslauf q.jsonl (m, fp16)"
+        );
+        assert_eq!(source_in("lab notes", Lang::De), "lab notes");
     }
 }

@@ -103,7 +103,7 @@ pub(crate) fn metric_reason_in(mark: &Metric, figure: &Metric, lang: Lang) -> St
             "ITL, jeder Lücke zwischen gestreamten Chunks, über alle Anfragen zusammengefasst",
         ),
     };
-    let (a, b) = (mark.short_label(), figure.short_label());
+    let (a, b) = (mark.short_label_in(lang), figure.short_label_in(lang));
     let pair = |first: &str, second: &str| match lang {
         Lang::En => format!(
             "the mark is on {first}; this figure is {second}. They differ whenever a chunk \
@@ -236,7 +236,7 @@ pub(crate) fn mismatches_in(
         && !figure.definition.trim().is_empty()
         && !same_definition(mark_definition, &figure.definition)
     {
-        let (metric, theirs) = (mark.metric.short_label(), figure.definition.trim());
+        let (metric, theirs) = (mark.metric.short_label_in(lang), figure.definition.trim());
         found.push(mismatch(
             "definition",
             if de {

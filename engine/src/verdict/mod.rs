@@ -23,12 +23,13 @@ pub mod collect;
 pub mod comparability;
 pub mod cross_check;
 pub mod evidence;
-mod german;
+pub(crate) mod german;
 pub mod grade;
 mod mismatch;
 pub mod plan_grade;
 pub mod samples;
 
 pub use evidence::{EvidenceStatistic, ValueBounds};
+pub use german::source_in;
 pub use grade::{MarkGrade, Verdict, grade, grade_in};
 pub use plan_grade::{GradedMark, PlanGrade, PlanOutcome, Tally, grade_plan, grade_plan_in};

@@ -109,7 +109,7 @@ fn grade_mark(
         Lang::En => mark.key().label(),
         Lang::De => german::key_label(&mark.key()),
     };
-    let metric = mark.metric.short_label();
+    let metric = mark.metric.short_label_in(lang);
     let same_metric: Vec<usize> = (0..evidence.len())
         .filter(|&i| evidence[i].metric.same_as(&mark.metric))
         .collect();
