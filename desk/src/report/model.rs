@@ -886,7 +886,7 @@ fn load_table(run: &LoadTestRun, lang: Lang) -> Table {
         .into_iter()
         .map(|p| {
             vec![
-                text(p.scenario.clone()),
+                text(crate::load_tests::curves::scenario_label(&p.scenario)),
                 num(ms(p.concurrency, lang)),
                 num(format!(
                     "{} / {}",
@@ -1084,7 +1084,7 @@ fn evidence_table(
                 .unwrap_or_default();
             let settings = run
                 .and_then(|r| r.run_context.as_ref())
-                .map(|c| c.summary())
+                .map(|c| c.summary_in(lang))
                 .unwrap_or_default();
             vec![
                 text(file.file_name.clone()),

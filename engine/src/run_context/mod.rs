@@ -25,6 +25,7 @@ pub use flags::{apply_vllm_args, human_readable_count};
 pub use provenance::{ContextSource, Provenance, framework_label, stated_by};
 pub use shell::shell_split;
 
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 
 /// The hardware and serving settings a load test ran with. `None`: not stated.
@@ -93,6 +94,19 @@ impl RunContext {
 
     /// One line for pages: `vLLM 0.8.5 · 4 × Tesla V100 · fp16 · TP 4 · prefix caching off …`.
     pub fn summary(&self) -> String {
+        self.summary_in(Lang::En)
+    }
+
+    /// [`RunContext::summary`] in `lang`: the flags' names (`TP`, `max_model_len`) stay as
+    /// vLLM spells them, the words around them change.
+    pub fn summary_in(&self, lang: Lang) -> String {
+        let pick = |en: &'static str, de: &'static str| if lang == Lang::De { de } else { en };
+        let on_off = |b: bool| match (b, lang) {
+            (true, Lang::De) => "an",
+            (false, Lang::De) => "aus",
+            (true, _) => "on",
+            (false, _) => "off",
+        };
         let mut parts: Vec<String> = Vec::new();
         let serving = format!(
             "{} {}",
@@ -109,7 +123,7 @@ impl RunContext {
             (None, None) => {}
         }
         if let Some(p) = &self.precision {
-            parts.push(format!("weights {p}"));
+            parts.push(format!("{} {p}", pick("weights", "Gewichte")));
         }
         if let Some(k) = &self.kv_cache_dtype {
             parts.push(format!("KV {k}"));
@@ -127,23 +141,30 @@ impl RunContext {
             parts.push(format!("max_num_seqs {n}"));
         }
         if let Some(b) = self.prefix_caching {
-            parts.push(format!("prefix caching {}", on_off(b)));
+            parts.push(format!(
+                "{} {}",
+                pick("prefix caching", "Prefix-Caching"),
+                on_off(b)
+            ));
         }
         if let Some(b) = self.cuda_graphs {
-            parts.push(format!("CUDA graphs {}", on_off(b)));
+            parts.push(format!(
+                "{} {}",
+                pick("CUDA graphs", "CUDA-Graphen"),
+                on_off(b)
+            ));
         }
         if let Some(n) = self.max_model_len {
             parts.push(format!("max_model_len {n}"));
         }
         if let Some(s) = &self.speculative_decoding {
-            parts.push(format!("speculative decoding {s}"));
+            parts.push(format!(
+                "{} {s}",
+                pick("speculative decoding", "spekulatives Decoding")
+            ));
         }
         parts.join(" · ")
     }
-}
-
-fn on_off(b: bool) -> &'static str {
-    if b { "on" } else { "off" }
 }
 
 /// Why a pasted text could not be read.

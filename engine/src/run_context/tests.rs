@@ -96,6 +96,10 @@ fn summaries_name_every_stated_setting() {
         context.summary(),
         "vLLM 0.8.5 · 4 GPU(s) · weights fp16 · TP 4 · prefix caching off · CUDA graphs off · max_model_len 8192"
     );
+    assert_eq!(
+        context.summary_in(crate::locale::Lang::De),
+        "vLLM 0.8.5 · 4 GPU(s) · Gewichte fp16 · TP 4 · Prefix-Caching aus · CUDA-Graphen aus · max_model_len 8192"
+    );
 }
 
 #[test]
