@@ -45,7 +45,7 @@ pub async fn get_load_tests(pilot_id: i64, percentile: String) -> Result<LoadTes
             let percentile = normalise_percentile(&percentile);
             let plan = ssr::plan_targets(&services, pilot_id).await?;
             let runs = ssr::load_runs(&services, pilot_id, &plan).await?;
-            let charts = ssr::charts(&runs, &[], &plan, percentile);
+            let charts = ssr::charts(&runs, &[], &plan, percentile, engine::locale::Lang::En);
             let capacity = ssr::capacity(&runs);
             Ok(LoadTestView {
                 pilot,

@@ -227,19 +227,30 @@ mod render {
     #[component]
     fn TrafficCharts(profile: DemandProfile) -> impl IntoView {
         use engine::charts::{arrivals_chart, in_flight_chart, token_histogram_chart};
+        use engine::locale::Lang;
         let chart = |result: Result<String, engine::charts::ChartError>| result.unwrap_or_default();
         let arrivals = chart(arrivals_chart(
             &profile.arrivals_per_minute,
             profile.busiest_hour_start.unix_ms,
+            Lang::En,
         ));
         let in_flight = chart(in_flight_chart(
             &profile.in_flight_curve,
             profile.peak_in_flight,
             profile.peak_in_flight_at.unix_ms,
+            Lang::En,
         ));
         let histogram = |title: &str, d: &Option<TokenDistribution>| {
             d.as_ref()
-                .map(|d| chart(token_histogram_chart(title, &d.histogram, d.p50, d.p95)))
+                .map(|d| {
+                    chart(token_histogram_chart(
+                        title,
+                        &d.histogram,
+                        d.p50,
+                        d.p95,
+                        Lang::En,
+                    ))
+                })
                 .unwrap_or_default()
         };
         let prompt = histogram("Prompt tokens", &profile.prompt_tokens);

@@ -11,6 +11,7 @@ use engine::loadtest::{
     PointGoodput, RequestSample, RequestSamples, capacity_by_scenario, classify_spread,
     grade_on_percentiles, grade_on_requests, latency_targets,
 };
+use engine::locale::Lang;
 use engine::run_context::provenance::{ContextSource, Provenance, layer};
 use std::collections::{BTreeMap, HashMap};
 
@@ -603,11 +604,12 @@ pub fn capacity(runs: &[LoadTestRun]) -> Vec<Capacity> {
 }
 
 /// What each chart draws.
+/// Each text is `(English, German)`.
 struct Figure {
     id: &'static str,
-    title: &'static str,
-    unit: &'static str,
-    footnote: &'static str,
+    title: (&'static str, &'static str),
+    unit: (&'static str, &'static str),
+    footnote: (&'static str, &'static str),
     metric: Option<MetricKey>,
     higher_is_better: bool,
     value: fn(&PointRow, Statistic) -> Option<f64>,
@@ -617,54 +619,72 @@ fn figures() -> Vec<Figure> {
     vec![
         Figure {
             id: "ttft",
-            title: "TTFT",
-            unit: "ms",
-            footnote: "TTFT: request sent → first content token. Measured at the client (the load generator), per request; percentile over requests.",
+            title: ("TTFT", "TTFT"),
+            unit: ("ms", "ms"),
+            footnote: (
+                "TTFT: request sent → first content token. Measured at the client (the load generator), per request; percentile over requests.",
+                "TTFT: Anfrage gesendet → erstes Inhalts-Token. Gemessen am Client (dem Lastgenerator), je Anfrage; Perzentil über die Anfragen.",
+            ),
             metric: Some(MetricKey::TtftMs),
             higher_is_better: false,
             value: |p, pc| p.ttft.get(pc),
         },
         Figure {
             id: "tpot",
-            title: "TPOT",
-            unit: "ms",
-            footnote: "TPOT: (E2E − TTFT) ÷ (output tokens − 1), one value per request. Measured at the client (the load generator); percentile over requests.",
+            title: ("TPOT", "TPOT"),
+            unit: ("ms", "ms"),
+            footnote: (
+                "TPOT: (E2E − TTFT) ÷ (output tokens − 1), one value per request. Measured at the client (the load generator); percentile over requests.",
+                "TPOT: (E2E − TTFT) ÷ (Ausgabe-Token − 1), ein Wert je Anfrage. Gemessen am Client (dem Lastgenerator); Perzentil über die Anfragen.",
+            ),
             metric: Some(MetricKey::TpotMs),
             higher_is_better: false,
             value: |p, pc| p.tpot.get(pc),
         },
         Figure {
             id: "itl",
-            title: "ITL",
-            unit: "ms",
-            footnote: "ITL: every gap between consecutive streamed chunks, pooled over requests. Measured at the client (the load generator).",
+            title: ("ITL", "ITL"),
+            unit: ("ms", "ms"),
+            footnote: (
+                "ITL: every gap between consecutive streamed chunks, pooled over requests. Measured at the client (the load generator).",
+                "ITL: jede Lücke zwischen aufeinanderfolgenden gestreamten Blöcken, über alle Anfragen gepoolt. Gemessen am Client (dem Lastgenerator).",
+            ),
             metric: Some(MetricKey::ItlMs),
             higher_is_better: false,
             value: |p, pc| p.itl.get(pc),
         },
         Figure {
             id: "e2e",
-            title: "E2E latency",
-            unit: "ms",
-            footnote: "E2E: request sent → last token received. Measured at the client (the load generator), per request; percentile over requests.",
+            title: ("E2E latency", "E2E-Latenz"),
+            unit: ("ms", "ms"),
+            footnote: (
+                "E2E: request sent → last token received. Measured at the client (the load generator), per request; percentile over requests.",
+                "E2E: Anfrage gesendet → letztes Token empfangen. Gemessen am Client (dem Lastgenerator), je Anfrage; Perzentil über die Anfragen.",
+            ),
             metric: Some(MetricKey::E2eMs),
             higher_is_better: false,
             value: |p, pc| p.e2e.get(pc),
         },
         Figure {
             id: "per-stream",
-            title: "Output tokens/s per stream",
-            unit: "tokens/s",
-            footnote: "Per stream: one user's decode speed — the file's mean per-user figure, else 1000 ÷ TPOT p50. Measured at the client (the load generator).",
+            title: ("Output tokens/s per stream", "Ausgabe-Token/s je Stream"),
+            unit: ("tokens/s", "Token/s"),
+            footnote: (
+                "Per stream: one user's decode speed — the file's mean per-user figure, else 1000 ÷ TPOT p50. Measured at the client (the load generator).",
+                "Je Stream: die Decode-Geschwindigkeit eines Nutzers — der mittlere Wert je Nutzer aus der Datei, sonst 1000 ÷ TPOT p50. Gemessen am Client (dem Lastgenerator).",
+            ),
             metric: None,
             higher_is_better: true,
             value: |p, _| p.per_stream_tokens_per_s,
         },
         Figure {
             id: "aggregate",
-            title: "Output tokens/s, aggregate",
-            unit: "tokens/s",
-            footnote: "Aggregate: output tokens of successful requests ÷ run duration, all streams together. Measured at the client (the load generator).",
+            title: ("Output tokens/s, aggregate", "Ausgabe-Token/s, gesamt"),
+            unit: ("tokens/s", "Token/s"),
+            footnote: (
+                "Aggregate: output tokens of successful requests ÷ run duration, all streams together. Measured at the client (the load generator).",
+                "Gesamt: Ausgabe-Token erfolgreicher Anfragen ÷ Laufdauer, alle Streams zusammen. Gemessen am Client (dem Lastgenerator).",
+            ),
             metric: None,
             higher_is_better: true,
             value: |p, _| p.output_tokens_per_s,
@@ -681,14 +701,16 @@ pub fn charts(
     baseline: &[LoadTestRun],
     plan: &PlanTargets,
     percentile: Statistic,
+    lang: Lang,
 ) -> Vec<Chart> {
     let lines = super::curves::lines(runs, baseline, !baseline.is_empty());
+    let word = |pair: (&'static str, &'static str)| lang.pick(pair.0, pair.1);
     let mut out = Vec::new();
     for figure in figures() {
         let series: Vec<CurveSeries> = lines
             .iter()
             .map(|line| CurveSeries {
-                name: line.name.clone(),
+                name: series_name(&line.name, lang),
                 points: line
                     .points
                     .iter()
@@ -708,23 +730,32 @@ pub fn charts(
                 .iter()
                 .filter(|t| t.metric == metric && t.statistic == percentile)
                 .map(|t| Threshold {
-                    label: format!("target {}", t.label),
+                    label: match lang {
+                        Lang::En => format!("target {}", t.label),
+                        Lang::De => format!("Ziel {}", german_digits(&t.label)),
+                    },
                     value: t.limit_ms,
                 })
                 .collect(),
             None => Vec::new(),
         };
+        let versus = word((" vs concurrency", " über der Parallelität"));
         let title = match figure.metric {
-            Some(_) => format!("{} {percentile} vs concurrency", figure.title),
-            None => format!("{} vs concurrency", figure.title),
+            Some(_) => format!("{} {percentile}{versus}", word(figure.title)),
+            None => format!("{}{versus}", word(figure.title)),
         };
         let chart = CurveChart {
             title: title.clone(),
-            y_unit: figure.unit.into(),
-            x_label: "concurrency (requests in flight)".into(),
-            footnote: figure.footnote.into(),
+            y_unit: word(figure.unit).into(),
+            x_label: word((
+                "concurrency (requests in flight)",
+                "Parallelität (laufende Anfragen)",
+            ))
+            .into(),
+            footnote: word(figure.footnote).into(),
             series,
             thresholds,
+            lang,
         };
         match load_curve_chart(&chart) {
             Ok(svg) => out.push(Chart {
@@ -736,6 +767,42 @@ pub fn charts(
         }
     }
     out
+}
+
+/// A line's name in `lang`: the words [`super::curves`] adds (`baseline`, `configuration not
+/// stated`) change; the recorded names (scenario, GPU, framework) stay.
+fn series_name(name: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => name.to_string(),
+        Lang::De => {
+            let name = name.replace("configuration not stated", "Konfiguration nicht angegeben");
+            match name.strip_prefix("baseline ") {
+                Some(rest) => format!("Vergleichsbasis {rest}"),
+                None => name,
+            }
+        }
+    }
+}
+
+/// A label's numbers with German separators: `1,500` → `1.500`, `0.5` → `0,5` (a comma or a
+/// point between two digits swaps; any other stays).
+fn german_digits(label: &str) -> String {
+    let chars: Vec<char> = label.chars().collect();
+    let between_digits = |i: usize| {
+        i > 0
+            && i + 1 < chars.len()
+            && chars[i - 1].is_ascii_digit()
+            && chars[i + 1].is_ascii_digit()
+    };
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| match c {
+            ',' if between_digits(i) => '.',
+            '.' if between_digits(i) => ',',
+            other => other,
+        })
+        .collect()
 }
 
 /// Picks runs by token: `12` is evidence 12 whole, `12:3` its point 3 alone.
@@ -815,10 +882,10 @@ fn compare_rows(
                 scenario: super::curves::scenario_label(&p.scenario),
                 concurrency: p.concurrency,
                 figure: match figure.metric {
-                    Some(_) => format!("{} {percentile}", figure.title),
-                    None => figure.title.to_string(),
+                    Some(_) => format!("{} {percentile}", figure.title.0),
+                    None => figure.title.0.to_string(),
                 },
-                unit: figure.unit.into(),
+                unit: figure.unit.0.into(),
                 baseline: bv,
                 value: v,
                 difference_pct: pct(bv, v),
@@ -862,7 +929,13 @@ pub fn compare(
     Ok(Comparison {
         baseline_label: label(&base),
         runs: blocks,
-        charts: charts(&picked, std::slice::from_ref(&base), plan, percentile),
+        charts: charts(
+            &picked,
+            std::slice::from_ref(&base),
+            plan,
+            percentile,
+            Lang::En,
+        ),
         percentile: percentile.as_str().to_string(),
     })
 }

@@ -737,7 +737,7 @@ fn demand_charts(p: &DemandProfile, lang: Lang) -> Vec<ReportChart> {
     use engine::charts::{arrivals_chart, in_flight_chart, token_histogram_chart};
     let tr = |en, de| lang.pick(en, de);
     let mut charts = Vec::new();
-    if let Ok(svg) = arrivals_chart(&p.arrivals_per_minute, p.busiest_hour_start.unix_ms) {
+    if let Ok(svg) = arrivals_chart(&p.arrivals_per_minute, p.busiest_hour_start.unix_ms, lang) {
         charts.push(ReportChart {
             title: tr(
                 "Arrivals per minute (busiest hour shaded)",
@@ -751,6 +751,7 @@ fn demand_charts(p: &DemandProfile, lang: Lang) -> Vec<ReportChart> {
         &p.in_flight_curve,
         p.peak_in_flight,
         p.peak_in_flight_at.unix_ms,
+        lang,
     ) {
         charts.push(ReportChart {
             title: tr(
@@ -763,10 +764,14 @@ fn demand_charts(p: &DemandProfile, lang: Lang) -> Vec<ReportChart> {
     }
     if let Some(d) = &p.context_tokens
         && let Ok(svg) = token_histogram_chart(
-            "Context tokens (prompt + answer)",
+            tr(
+                "Context tokens (prompt + answer)",
+                "Kontext-Token (Prompt + Antwort)",
+            ),
             &d.histogram,
             d.p50,
             d.p95,
+            lang,
         )
     {
         charts.push(ReportChart {
@@ -792,18 +797,10 @@ fn load_charts(evidence: &PilotEvidence, lang: Lang) -> Vec<ReportChart> {
         note: String::new(),
     };
     let runs: Vec<LoadTestRun> = evidence.runs.iter().map(|c| c.run.clone()).collect();
-    let title = |title: String| match lang {
-        Lang::En => title,
-        Lang::De => title
-            .replace(" vs concurrency", " über der Parallelität")
-            .replace("E2E latency", "E2E-Latenz")
-            .replace("Output tokens/s per stream", "Ausgabe-Token/s je Stream")
-            .replace("Output tokens/s, aggregate", "Ausgabe-Token/s, gesamt"),
-    };
-    crate::load_tests::service::charts(&runs, &[], &plan, engine::plan::Statistic::P99)
+    crate::load_tests::service::charts(&runs, &[], &plan, engine::plan::Statistic::P99, lang)
         .into_iter()
         .map(|c| ReportChart {
-            title: title(c.title),
+            title: c.title,
             svg: c.svg,
         })
         .collect()

@@ -7,6 +7,7 @@
 //! positive, since load tests double the concurrency; ticks sit on the tested levels.
 
 use super::{ChartError, chart_error, palette};
+use crate::locale::Lang;
 use plotters::prelude::*;
 use plotters::style::RGBColor;
 
@@ -42,6 +43,9 @@ pub struct CurveChart {
     pub footnote: String,
     pub series: Vec<CurveSeries>,
     pub thresholds: Vec<Threshold>,
+    /// The language of the words the chart adds itself (the axis scale, its footnote) and of
+    /// the tick numbers; the caller words the title, labels and footnote.
+    pub lang: Lang,
 }
 
 /// Series colours (colour-blind friendly, distinct on white).
@@ -83,15 +87,15 @@ fn nice_step(max: f64, n: f64) -> f64 {
     nice * magnitude
 }
 
-fn fmt_tick(v: f64) -> String {
+/// A tick label: grouped from 10,000 up (`12,500` / `12.500`), one decimal below 10 when the
+/// tick is not whole (`2.5` / `2,5`).
+fn fmt_tick(v: f64, lang: Lang) -> String {
     if v.abs() >= 10_000.0 {
-        crate::format::thousands_rounded(v)
-    } else if v.fract() == 0.0 {
+        lang.number(v, 0)
+    } else if v.fract() == 0.0 || v.abs() >= 10.0 {
         format!("{v:.0}")
-    } else if v.abs() < 10.0 {
-        format!("{v:.1}")
     } else {
-        format!("{v:.0}")
+        lang.number(v, 1)
     }
 }
 
@@ -287,7 +291,7 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
         let small = TextStyle::from(("sans-serif", 14).into_font()).color(&palette::INK_SOFT);
         let ink = TextStyle::from(("sans-serif", 14).into_font()).color(&palette::INK);
         let scale = match y_axis {
-            YAxis::Log { .. } => ", log scale",
+            YAxis::Log { .. } => chart.lang.pick(", log scale", ", logarithmisch"),
             YAxis::Linear { .. } => "",
         };
         root.draw(&Text::new(
@@ -304,7 +308,7 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
                 palette::LINE.stroke_width(1),
             ))
             .map_err(chart_error)?;
-            let label = fmt_tick(y);
+            let label = fmt_tick(y, chart.lang);
             let w = label.chars().count() as i32 * 7;
             root.draw(&Text::new(label, (LEFT - 6 - w, py - 6), small.clone()))
                 .map_err(chart_error)?;
@@ -329,7 +333,7 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
                 palette::INK_SOFT.stroke_width(1),
             ))
             .map_err(chart_error)?;
-            let label = fmt_tick(*x);
+            let label = fmt_tick(*x, chart.lang);
             let w = label.chars().count() as i32 * 4;
             root.draw(&Text::new(label, (px - w, base + 7), small.clone()))
                 .map_err(chart_error)?;
@@ -338,7 +342,11 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
             format!(
                 "{}{}",
                 chart.x_label,
-                if log_x { " — log scale" } else { "" }
+                if log_x {
+                    chart.lang.pick(" — log scale", " — logarithmisch")
+                } else {
+                    ""
+                }
             ),
             (LEFT + (plot_w as i32) / 2 - 130, base + 22),
             small.clone(),
@@ -437,9 +445,15 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
         let foot_y = legend_top + legend_rows * LEGEND_ROW + 4;
         let footnote = match y_axis {
             YAxis::Log { .. } => format!(
-                "{} The y axis is logarithmic: the measured values reach more than five times \
-                 the highest target, and a linear axis would flatten the curve near it.",
-                chart.footnote
+                "{} {}",
+                chart.footnote,
+                chart.lang.pick(
+                    "The y axis is logarithmic: the measured values reach more than five times \
+                     the highest target, and a linear axis would flatten the curve near it.",
+                    "Die y-Achse ist logarithmisch: Die Messwerte erreichen mehr als das \
+                     Fünffache des höchsten Zielwerts, eine lineare Achse würde die Kurve dort \
+                     flach drücken."
+                )
             ),
             YAxis::Linear { .. } => chart.footnote.clone(),
         };
@@ -464,6 +478,7 @@ mod tests {
             footnote:
                 "TTFT: request sent → first content token; measured at the client (load generator)."
                     .into(),
+            lang: Lang::En,
             series: vec![
                 CurveSeries {
                     name: "long prompt → short answer".into(),
@@ -534,6 +549,23 @@ mod tests {
         // Near the target, a linear axis stays.
         c.series[0].points = vec![(16.0, 120.0), (128.0, 900.0)];
         assert!(matches!(YAxis::for_chart(&c), YAxis::Linear { .. }));
+    }
+
+    #[test]
+    fn a_german_chart_words_its_own_additions_in_german_with_german_numbers() {
+        let mut c = chart();
+        c.series[0].points = vec![(16.0, 120.0), (128.0, 900.0), (768.0, 40_000.0)];
+        c.series.truncate(1);
+        c.thresholds[0].value = 600.0;
+        c.lang = Lang::De;
+        let svg = load_curve_chart(&c).unwrap();
+        assert!(svg.contains("(ms, logarithmisch)"), "the title's scale");
+        assert!(svg.contains("y-Achse"), "the footnote");
+        assert!(
+            svg.contains("\n50.000\n</text>"),
+            "a German thousands separator"
+        );
+        assert!(!svg.contains("log scale") && !svg.contains("The y axis"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::{ChartError, chart_error, palette};
 use crate::demand::ArrivalSeries;
+use crate::locale::Lang;
 use crate::stats::{HistogramBin, InFlightCurve};
 use crate::traffic::timestamp::format_rfc3339_ms;
 use plotters::coord::Shift;
@@ -229,7 +230,11 @@ fn draw_area(
 /// Arrivals per step (a minute, or coarser for a long, sparse log: the series says) over the
 /// log, the busiest hour (`busiest_start_ms`, 60 minutes) shaded. Where a pixel covers several
 /// steps it shows the highest of them.
-pub fn arrivals_chart(series: &ArrivalSeries, busiest_start_ms: i64) -> Result<String, ChartError> {
+pub fn arrivals_chart(
+    series: &ArrivalSeries,
+    busiest_start_ms: i64,
+    lang: Lang,
+) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
@@ -252,8 +257,11 @@ pub fn arrivals_chart(series: &ArrivalSeries, busiest_start_ms: i64) -> Result<S
         draw_axes(
             &root,
             &frame,
-            &format!("Arrivals per {per} (busiest hour shaded)"),
-            &format!("requests / {per}"),
+            &match lang {
+                Lang::En => format!("Arrivals per {per} (busiest hour shaded)"),
+                Lang::De => format!("Ankünfte je {per} (Spitzenstunde schattiert)"),
+            },
+            &format!("{} / {per}", lang.pick("requests", "Anfragen")),
             step,
         )?;
         let columns = column_max(&series.counts, frame.width() as usize);
@@ -265,7 +273,8 @@ pub fn arrivals_chart(series: &ArrivalSeries, busiest_start_ms: i64) -> Result<S
         .map_err(chart_error)?;
         root.draw(&Text::new(
             format!(
-                "busiest hour from {}",
+                "{} {}",
+                lang.pick("busiest hour from", "Spitzenstunde ab"),
                 &format_rfc3339_ms(busiest_start_ms)[..16]
             ),
             (
@@ -302,6 +311,7 @@ pub fn in_flight_chart(
     curve: &InFlightCurve,
     peak: u64,
     peak_at_ms: i64,
+    lang: Lang,
 ) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
@@ -315,8 +325,11 @@ pub fn in_flight_chart(
         draw_axes(
             &root,
             &frame,
-            "Requests in flight (highest per step; peak marked)",
-            "requests",
+            lang.pick(
+                "Requests in flight (highest per step; peak marked)",
+                "Gleichzeitige Anfragen (Höchstwert je Schritt; Spitze markiert)",
+            ),
+            lang.pick("requests", "Anfragen"),
             step,
         )?;
         let columns = column_max(&curve.max, frame.width() as usize);
@@ -332,7 +345,9 @@ pub fn in_flight_chart(
         root.draw(&Circle::new((px, py), 4, palette::FAIL.filled()))
             .map_err(chart_error)?;
         let label = format!(
-            "peak {peak} at {}",
+            "{} {peak} {} {}",
+            lang.pick("peak", "Spitze"),
+            lang.pick("at", "um"),
             format_rfc3339_ms(peak_at_ms)[..16].replace('T', " ")
         );
         let lx = if px > frame.x1 - 200 {
@@ -359,6 +374,7 @@ pub fn token_histogram_chart(
     bins: &[HistogramBin],
     p50: f64,
     p95: f64,
+    lang: Lang,
 ) -> Result<String, ChartError> {
     const W: u32 = 370;
     const H: u32 = 210;
@@ -375,7 +391,13 @@ pub fn token_histogram_chart(
             y1: H as i32 - 36,
             y_max: (highest / step).ceil().max(1.0) * step,
         };
-        draw_axes(&root, &frame, title, "requests", step)?;
+        draw_axes(
+            &root,
+            &frame,
+            title,
+            lang.pick("requests", "Anfragen"),
+            step,
+        )?;
         let lower = bins.first().map(|b| b.lower).unwrap_or(0);
         let upper = bins.last().map(|b| b.upper).unwrap_or(1).max(lower + 1);
         let range = f64::from(upper - lower);
@@ -406,7 +428,7 @@ pub fn token_histogram_chart(
                 .map_err(chart_error)?;
         }
         root.draw(&Text::new(
-            "tokens".to_string(),
+            lang.pick("tokens", "Token").to_string(),
             ((frame.x0 + frame.x1) / 2 - 20, frame.y1 + 6),
             style,
         ))
@@ -451,7 +473,7 @@ mod tests {
             step_ms: 60_000,
             counts,
         };
-        let svg = arrivals_chart(&series, T0 + 30 * 3_600_000).unwrap();
+        let svg = arrivals_chart(&series, T0 + 30 * 3_600_000, Lang::En).unwrap();
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("busiest hour from 2026-03-03T06:00"));
         assert!(
@@ -470,10 +492,13 @@ mod tests {
             max: vec![0, 1, 3, 7, 2, 0],
             mean: vec![0.0, 0.5, 2.0, 4.0, 1.0, 0.0],
         };
-        let svg = in_flight_chart(&curve, 7, T0 + 3 * 60_000 + 12_000).unwrap();
+        let svg = in_flight_chart(&curve, 7, T0 + 3 * 60_000 + 12_000, Lang::En).unwrap();
         assert!(svg.contains("peak 7 at 2026-03-02 00:03"));
         assert!(svg.contains("<circle"));
         assert!(svg.contains("00:00"), "hour labels on a short log");
+        let german = in_flight_chart(&curve, 7, T0 + 3 * 60_000 + 12_000, Lang::De).unwrap();
+        assert!(german.contains("Spitze 7 um 2026-03-02 00:03"));
+        assert!(german.contains("Gleichzeitige Anfragen") && !german.contains("requests"));
     }
 
     #[test]
@@ -495,7 +520,7 @@ mod tests {
                 count: 0,
             },
         ];
-        let svg = token_histogram_chart("Prompt tokens", &bins, 120.0, 260.0).unwrap();
+        let svg = token_histogram_chart("Prompt tokens", &bins, 120.0, 260.0, Lang::En).unwrap();
         assert!(svg.contains("Prompt tokens"));
         assert!(svg.contains("p50 120") && svg.contains("p95 260"));
         assert!(svg.matches("<rect").count() >= 3);
@@ -508,15 +533,15 @@ mod tests {
             step_ms: 60_000,
             counts: vec![],
         };
-        assert!(arrivals_chart(&series, T0).is_ok());
-        assert!(token_histogram_chart("Answer tokens", &[], 0.0, 0.0).is_ok());
+        assert!(arrivals_chart(&series, T0, Lang::En).is_ok());
+        assert!(token_histogram_chart("Answer tokens", &[], 0.0, 0.0, Lang::En).is_ok());
         let curve = InFlightCurve {
             start_ms: T0,
             step_ms: 1,
             max: vec![],
             mean: vec![],
         };
-        assert!(in_flight_chart(&curve, 0, T0).is_ok());
+        assert!(in_flight_chart(&curve, 0, T0, Lang::En).is_ok());
     }
 
     #[test]
