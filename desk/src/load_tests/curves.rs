@@ -10,6 +10,7 @@
 //! order the runs arrive in.
 
 use super::{LoadTestRun, PointRow};
+use engine::locale::Lang;
 use engine::run_context::RunContext;
 
 /// What a line is: its serving configuration, scenario and (in a comparison, where each
@@ -115,11 +116,13 @@ pub fn scenario_label(scenario: &str) -> String {
 /// The lines of `runs` (and of a comparison's `baseline`, dashed). `separate_runs` keeps each
 /// run a line of its own (a comparison); otherwise the points of one configuration and
 /// scenario join into one line, and where two files measured the same concurrency the later
-/// upload's point is drawn.
+/// upload's point is drawn. The words a name adds (`baseline`, `configuration not stated`)
+/// are in `lang`; the recorded parts (scenario, GPU, framework) stay as recorded.
 pub fn lines<'a>(
     runs: &'a [LoadTestRun],
     baseline: &'a [LoadTestRun],
     separate_runs: bool,
+    lang: Lang,
 ) -> Vec<Line<'a>> {
     let mut lines: Vec<Line<'a>> = Vec::new();
     for (is_baseline, group) in [(false, runs), (true, baseline)] {
@@ -166,7 +169,7 @@ pub fn lines<'a>(
                 .total_cmp(&b.concurrency.unwrap_or(0.0))
         });
     }
-    name_and_colour(&mut lines);
+    name_and_colour(&mut lines, lang);
     lines
 }
 
@@ -184,7 +187,7 @@ fn add_point<'a>(points: &mut Vec<&'a PointRow>, point: &'a PointRow) {
 
 /// Names each line by the parts of its key that differ between the lines, and colours it by
 /// its key's place among the sorted keys.
-fn name_and_colour(lines: &mut [Line<'_>]) {
+fn name_and_colour(lines: &mut [Line<'_>], lang: Lang) {
     let varies = |part: fn(&LineKey) -> String| {
         let mut values: Vec<String> = lines.iter().map(|l| part(&l.key)).collect();
         values.sort();
@@ -205,7 +208,8 @@ fn name_and_colour(lines: &mut [Line<'_>]) {
         }
         if configuration_varies {
             parts.push(if key.configuration.is_empty() {
-                "configuration not stated".into()
+                lang.pick("configuration not stated", "Konfiguration nicht angegeben")
+                    .into()
             } else {
                 key.configuration.clone()
             });
@@ -215,7 +219,7 @@ fn name_and_colour(lines: &mut [Line<'_>]) {
         }
         let name = parts.join(" · ");
         line.name = if line.baseline {
-            format!("baseline {name}")
+            format!("{} {name}", lang.pick("baseline", "Vergleichsbasis"))
         } else {
             name
         };
@@ -302,7 +306,7 @@ mod tests {
             run(8, Some(l40s()), vec![point(8, SHAREGPT, 128.0, 900.0)]),
             run(7, Some(l40s()), vec![point(7, SHAREGPT, 16.0, 120.0)]),
         ];
-        let lines = lines(&runs, &[], false);
+        let lines = lines(&runs, &[], false, Lang::En);
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].name, "inputs-qwen3-4b");
         let levels: Vec<f64> = lines[0]
@@ -322,8 +326,8 @@ mod tests {
         let a = run(1, Some(l40s()), vec![point(1, "chat", 1.0, 100.0)]);
         let b = run(2, Some(h100), vec![point(2, "chat", 1.0, 60.0)]);
         let (in_order, reversed) = (vec![a.clone(), b.clone()], vec![b, a]);
-        let forward = lines(&in_order, &[], false);
-        let backward = lines(&reversed, &[], false);
+        let forward = lines(&in_order, &[], false, Lang::En);
+        let backward = lines(&reversed, &[], false, Lang::En);
         let names: Vec<&str> = forward.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(
             names,
@@ -345,7 +349,7 @@ mod tests {
             run(3, None, vec![point(3, "chat", 8.0, 200.0)]),
             run(5, None, vec![point(5, "chat", 8.0, 180.0)]),
         ];
-        let lines = lines(&runs, &[], false);
+        let lines = lines(&runs, &[], false, Lang::En);
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].points.len(), 1);
         assert_eq!(lines[0].points[0].evidence_id, 5);
@@ -358,7 +362,7 @@ mod tests {
             run(6, Some(l40s()), vec![point(6, "chat", 1.0, 95.0)]),
         ];
         let base = vec![run(2, Some(l40s()), vec![point(2, "chat", 1.0, 80.0)])];
-        let lines = lines(&picked, &base, true);
+        let lines = lines(&picked, &base, true, Lang::En);
         let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["#4", "#6", "baseline #2"]);
         assert!(lines[2].baseline);
@@ -371,7 +375,7 @@ mod tests {
         let mut vllm = point(1, "chat", 8.0, 120.0);
         vllm.framework = Some(framework_label("vllm"));
         let runs = vec![run(1, None, vec![vllm, sgl])];
-        let lines = lines(&runs, &[], false);
+        let lines = lines(&runs, &[], false, Lang::En);
         let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["vLLM", "SGLang"]);
     }
@@ -390,7 +394,7 @@ mod tests {
         let mut vllm = point(1, "chat", 8.0, 120.0);
         vllm.framework = Some(framework_label("vllm"));
         let runs = vec![run(1, Some(context), vec![vllm, sgl])];
-        let lines = lines(&runs, &[], false);
+        let lines = lines(&runs, &[], false, Lang::En);
         let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
         // Never "SGLang · vLLM 0.11.0 …": the vLLM version is not SGLang's.
         assert_eq!(names, ["vLLM 0.11.0 · 2 × L40S", "SGLang · 2 × L40S"]);

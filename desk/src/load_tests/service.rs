@@ -703,14 +703,14 @@ pub fn charts(
     percentile: Statistic,
     lang: Lang,
 ) -> Vec<Chart> {
-    let lines = super::curves::lines(runs, baseline, !baseline.is_empty());
+    let lines = super::curves::lines(runs, baseline, !baseline.is_empty(), lang);
     let word = |pair: (&'static str, &'static str)| lang.pick(pair.0, pair.1);
     let mut out = Vec::new();
     for figure in figures() {
         let series: Vec<CurveSeries> = lines
             .iter()
             .map(|line| CurveSeries {
-                name: series_name(&line.name, lang),
+                name: line.name.clone(),
                 points: line
                     .points
                     .iter()
@@ -730,10 +730,7 @@ pub fn charts(
                 .iter()
                 .filter(|t| t.metric == metric && t.statistic == percentile)
                 .map(|t| Threshold {
-                    label: match lang {
-                        Lang::En => format!("target {}", t.label),
-                        Lang::De => format!("Ziel {}", german_digits(&t.label)),
-                    },
+                    label: format!("{} {}", word(("target", "Ziel")), t.label_in(lang)),
                     value: t.limit_ms,
                 })
                 .collect(),
@@ -767,42 +764,6 @@ pub fn charts(
         }
     }
     out
-}
-
-/// A line's name in `lang`: the words [`super::curves`] adds (`baseline`, `configuration not
-/// stated`) change; the recorded names (scenario, GPU, framework) stay.
-fn series_name(name: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => name.to_string(),
-        Lang::De => {
-            let name = name.replace("configuration not stated", "Konfiguration nicht angegeben");
-            match name.strip_prefix("baseline ") {
-                Some(rest) => format!("Vergleichsbasis {rest}"),
-                None => name,
-            }
-        }
-    }
-}
-
-/// A label's numbers with German separators: `1,500` → `1.500`, `0.5` → `0,5` (a comma or a
-/// point between two digits swaps; any other stays).
-fn german_digits(label: &str) -> String {
-    let chars: Vec<char> = label.chars().collect();
-    let between_digits = |i: usize| {
-        i > 0
-            && i + 1 < chars.len()
-            && chars[i - 1].is_ascii_digit()
-            && chars[i + 1].is_ascii_digit()
-    };
-    chars
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| match c {
-            ',' if between_digits(i) => '.',
-            '.' if between_digits(i) => ',',
-            other => other,
-        })
-        .collect()
 }
 
 /// Picks runs by token: `12` is evidence 12 whole, `12:3` its point 3 alone.

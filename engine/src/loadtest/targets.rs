@@ -1,7 +1,10 @@
 //! The plan's latency pass marks as limits a load test's statistics can be held against.
 
 use crate::ingest::{MetricKey, MetricStats};
-use crate::plan::{MeasurementPoint, Metric, PlanContent, Scope, Statistic, Unit, format_number};
+use crate::locale::Lang;
+use crate::plan::{
+    MeasurementPoint, Metric, PlanContent, Scope, Statistic, Unit, format_number_in,
+};
 use serde::{Deserialize, Serialize};
 
 /// One latency limit from the plan: "TTFT p99 ≤ 450 ms".
@@ -55,6 +58,21 @@ impl LatencyTarget {
         }
     }
 
+    /// [`LatencyTarget::label`] with `lang`'s number separators (`E2E p99 ≤ 1.500 ms`).
+    pub fn label_in(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.label.clone(),
+            lang => label(
+                self.metric,
+                self.statistic,
+                self.inclusive,
+                self.limit_ms,
+                self.scenario.as_deref(),
+                lang,
+            ),
+        }
+    }
+
     /// The percentile (0–100) the target limits; 100 for max.
     pub fn percentile(&self) -> f64 {
         self.statistic.percentile().map_or(100.0, f64::from)
@@ -69,6 +87,30 @@ fn metric_key(metric: &Metric) -> Option<MetricKey> {
         Metric::E2e => MetricKey::E2eMs,
         _ => return None,
     })
+}
+
+/// `TTFT p99 ≤ 450 ms (RAG)`: an upper limit's label, its number in `lang`.
+fn label(
+    metric: MetricKey,
+    statistic: Statistic,
+    inclusive: bool,
+    limit_ms: f64,
+    scenario: Option<&str>,
+    lang: Lang,
+) -> String {
+    format!(
+        "{} {} {} {} ms{}",
+        match metric {
+            MetricKey::TtftMs => "TTFT",
+            MetricKey::TpotMs => "TPOT",
+            MetricKey::ItlMs => "ITL",
+            _ => "E2E",
+        },
+        statistic.as_str(),
+        if inclusive { "≤" } else { "<" },
+        format_number_in(limit_ms, lang),
+        scenario.map(|s| format!(" ({s})")).unwrap_or_default()
+    )
 }
 
 /// Every latency pass mark of the plan that limits a percentile or the maximum from above, as a
@@ -86,27 +128,20 @@ pub fn latency_targets(content: &PlanContent) -> Vec<LatencyTarget> {
                 Scope::Scenario(name) => Some(name.clone()),
                 _ => None,
             };
-            let label = format!(
-                "{} {} {} {} ms{}",
-                match key {
-                    MetricKey::TtftMs => "TTFT",
-                    MetricKey::TpotMs => "TPOT",
-                    MetricKey::ItlMs => "ITL",
-                    _ => "E2E",
-                },
-                m.statistic.as_str(),
-                m.comparator.symbol(),
-                format_number(limit_ms),
-                scenario
-                    .as_ref()
-                    .map(|s| format!(" ({s})"))
-                    .unwrap_or_default()
+            let inclusive = m.comparator.is_inclusive();
+            let label = label(
+                key,
+                m.statistic,
+                inclusive,
+                limit_ms,
+                scenario.as_deref(),
+                Lang::En,
             );
             Some(LatencyTarget {
                 metric: key,
                 statistic: m.statistic,
                 limit_ms,
-                inclusive: m.comparator.is_inclusive(),
+                inclusive,
                 scenario,
                 label,
                 point: m.point,
@@ -131,5 +166,20 @@ mod tests {
         assert!(targets[0].admits(450.0));
         assert!(!targets[0].admits(450.1));
         assert_eq!(targets[0].percentile(), 99.0);
+    }
+
+    #[test]
+    fn a_label_in_german_writes_its_limit_with_german_separators() {
+        let mut target = latency_targets(
+            &templates::by_id("mlperf-v6-llama2-70b-interactive")
+                .unwrap()
+                .content(),
+        )
+        .remove(0);
+        assert_eq!(target.label_in(Lang::En), target.label);
+        target.limit_ms = 1500.5;
+        target.inclusive = false;
+        target.scenario = Some("RAG".into());
+        assert_eq!(target.label_in(Lang::De), "TTFT p99 < 1.500,5 ms (RAG)");
     }
 }

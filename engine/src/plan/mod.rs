@@ -47,7 +47,7 @@ pub use pass_mark::{MarkKey, PassMark, same_definition};
 pub use point::MeasurementPoint;
 pub use scope::Scope;
 pub use statistic::Statistic;
-pub use unit::{Quantity, Unit, format_number, format_quantity};
+pub use unit::{Quantity, Unit, format_number, format_number_in, format_quantity};
 pub use version::{
     Approval, Approver, LifecycleError, PlanStatus, PlanVersion, can_approve_plans, can_edit_plans,
     current_approved, in_force_at, latest,
