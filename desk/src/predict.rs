@@ -23,8 +23,9 @@ use serde::{Deserialize, Serialize};
 pub struct DefaultLoad {
     pub rate_per_s: Option<f64>,
     pub concurrency: Option<u32>,
-    /// "the plan's peak arrival rate", "the plan's planned peak concurrency", … (English;
-    /// [`DefaultLoad::source_in`] words it in another language).
+    /// "the peak arrival rate of plan version 1 (production)", … in English, written from
+    /// `chosen_by` (whose [`LoadSource::describe_in`] words it in another language); kept
+    /// for the API's clients.
     pub source: String,
     /// Which of the four sources chose the load.
     pub chosen_by: LoadSource,

@@ -100,12 +100,13 @@ impl RunContext {
     /// [`RunContext::summary`] in `lang`: the flags' names (`TP`, `max_model_len`) stay as
     /// vLLM spells them, the words around them change.
     pub fn summary_in(&self, lang: Lang) -> String {
-        let pick = |en: &'static str, de: &'static str| if lang == Lang::De { de } else { en };
-        let on_off = |b: bool| match (b, lang) {
-            (true, Lang::De) => "an",
-            (false, Lang::De) => "aus",
-            (true, _) => "on",
-            (false, _) => "off",
+        let pick = |en, de| lang.pick(en, de);
+        let on_off = |b: bool| {
+            if b {
+                pick("on", "an")
+            } else {
+                pick("off", "aus")
+            }
         };
         let mut parts: Vec<String> = Vec::new();
         let serving = format!(

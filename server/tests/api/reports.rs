@@ -863,19 +863,22 @@ fn text_nodes(html: &str) -> Vec<String> {
     visible
         .split('<')
         .filter_map(|piece| piece.split_once('>').map(|(_, text)| text))
-        .map(|text| {
-            text.split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .replace("&#34;", "\"")
-                .replace("&#39;", "'")
-                .replace("&quot;", "\"")
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("&amp;", "&")
-        })
+        .map(plain)
         .filter(|text| !text.is_empty())
         .collect()
+}
+
+/// A text node as it reads: whitespace collapsed, the template's escapes decoded.
+fn plain(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("&#34;", "\"")
+        .replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
 }
 
 /// The charts' words: every `<text>` of the report's SVG, whitespace collapsed.
@@ -884,14 +887,7 @@ fn chart_text_nodes(html: &str) -> Vec<String> {
         .skip(1)
         .filter_map(|piece| piece.split_once('>'))
         .filter_map(|(_, rest)| rest.split_once("</text>").map(|(text, _)| text))
-        .map(|text| {
-            text.split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("&amp;", "&")
-        })
+        .map(plain)
         .filter(|text| !text.is_empty())
         .collect()
 }
