@@ -7,7 +7,6 @@
 use crate::cli::server_binary;
 use crate::helpers::{TestApp, client, spawn_app};
 use reqwest::StatusCode;
-use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
 /// A gateway log of `n` successful requests, one a minute from 09:00 UTC on 2 March 2026,
@@ -30,14 +29,7 @@ async fn upload(
     name: &str,
     bytes: Vec<u8>,
 ) -> (StatusCode, Value) {
-    let form = Form::new().part("file", Part::bytes(bytes).file_name(name.to_string()));
-    let response = client()
-        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let response = app.upload_evidence(token, pilot, name, bytes, &[]).await;
     let status = response.status();
     (status, response.json().await.unwrap_or(Value::Null))
 }

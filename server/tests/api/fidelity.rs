@@ -3,18 +3,9 @@
 //! GPU that grade nothing, the lasting-queue alarm, pass marks written after the data, and
 //! "Size this pilot" for a model the catalog does not know.
 
-use crate::helpers::{TestApp, client, spawn_app};
+use crate::helpers::{TestApp, fixture, spawn_app};
 use reqwest::Client;
-use reqwest::multipart::{Form, Part};
 use serde_json::Value;
-use std::path::PathBuf;
-
-fn fixture(path: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../testdata")
-        .join(path);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 async fn upload(
     app: &TestApp,
@@ -24,18 +15,7 @@ async fn upload(
     bytes: Vec<u8>,
     fields: &[(&str, &str)],
 ) -> Value {
-    let mut form = Form::new();
-    for (k, v) in fields {
-        form = form.text(k.to_string(), v.to_string());
-    }
-    form = form.part("file", Part::bytes(bytes).file_name(name.to_string()));
-    let response = client()
-        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let response = app.upload_evidence(token, pilot, name, bytes, fields).await;
     let status = response.status();
     let body: Value = response.json().await.unwrap();
     assert!(status.is_success(), "{name}: {status} {body}");
@@ -43,7 +23,7 @@ async fn upload(
 }
 
 /// A pilot of `model` on one `gpu`.
-async fn pilot(app: &TestApp, admin: &Client, name: &str, model: &str, gpu: &str) -> i64 {
+pub async fn pilot(app: &TestApp, admin: &Client, name: &str, model: &str, gpu: &str) -> i64 {
     let org = app.organisation(admin, &format!("{name} Corp")).await;
     let org = org.to_string();
     app.call_ok(
@@ -67,7 +47,7 @@ async fn pilot(app: &TestApp, admin: &Client, name: &str, model: &str, gpu: &str
 }
 
 /// Creates the plan from `template`, sets the planned peak and approves it.
-async fn approved_plan(app: &TestApp, admin: &Client, pilot: i64, template: &str, peak: &str) {
+pub async fn approved_plan(app: &TestApp, admin: &Client, pilot: i64, template: &str, peak: &str) {
     let id = pilot.to_string();
     app.call_ok(
         admin,

@@ -346,3 +346,51 @@ impl TestApp {
 
 /// The password test users get.
 pub const PASSWORD: &str = "a long test password";
+
+/// The bytes of `path` under the repository's `testdata/` (real files, sources in its
+/// `SOURCES.md`).
+pub fn fixture(path: &str) -> Vec<u8> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata")
+        .join(path);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Uploads `bytes` as the evidence file `name` of `pilot` on the instance at `base`, with the
+/// upload form's other `fields` (`kind`, `gpu`, `scraped_at` …), as the holder of `token`.
+pub async fn upload_evidence_to(
+    base: &str,
+    token: &str,
+    pilot: i64,
+    name: &str,
+    bytes: Vec<u8>,
+    fields: &[(&str, &str)],
+) -> Response {
+    use reqwest::multipart::{Form, Part};
+    let mut form = Form::new();
+    for (key, value) in fields {
+        form = form.text(key.to_string(), value.to_string());
+    }
+    form = form.part("file", Part::bytes(bytes).file_name(name.to_string()));
+    client()
+        .post(format!("{base}/api/v1/pilots/{pilot}/evidence"))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .expect("upload sent")
+}
+
+impl TestApp {
+    /// [`upload_evidence_to`] this app.
+    pub async fn upload_evidence(
+        &self,
+        token: &str,
+        pilot: i64,
+        name: &str,
+        bytes: Vec<u8>,
+        fields: &[(&str, &str)],
+    ) -> Response {
+        upload_evidence_to(&self.base, token, pilot, name, bytes, fields).await
+    }
+}

@@ -6,9 +6,8 @@
 //! On SQLite (the embedded default, one instance by design) there is nothing to share and the
 //! test says so; CI runs it on PostgreSQL.
 
-use crate::helpers::{ADMIN, Instance, TestApp, client, spawn_app};
+use crate::helpers::{ADMIN, Instance, TestApp, client, spawn_app, upload_evidence_to};
 use reqwest::StatusCode;
-use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 
 const LOG: &str = concat!(
@@ -24,17 +23,8 @@ const LATER_LOG: &str = concat!(
 );
 
 async fn upload(base: &str, token: &str, pilot: i64, name: &str, text: &str) -> StatusCode {
-    let form = Form::new().part(
-        "file",
-        Part::bytes(text.as_bytes().to_vec()).file_name(name.to_string()),
-    );
-    client()
-        .post(format!("{base}/api/v1/pilots/{pilot}/evidence"))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
+    upload_evidence_to(base, token, pilot, name, text.as_bytes().to_vec(), &[])
         .await
-        .unwrap()
         .status()
 }
 

@@ -43,18 +43,7 @@ async fn upload(
     bytes: Vec<u8>,
     fields: &[(&str, &str)],
 ) -> reqwest::Response {
-    let mut form = Form::new();
-    for (k, v) in fields {
-        form = form.text(k.to_string(), v.to_string());
-    }
-    form = form.part("file", Part::bytes(bytes).file_name(name.to_string()));
-    client()
-        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap()
+    app.upload_evidence(token, pilot, name, bytes, fields).await
 }
 
 async fn view(app: &TestApp, who: &Client, pilot: i64) -> Value {

@@ -3,7 +3,6 @@
 
 use crate::helpers::{TestApp, client, spawn_app};
 use reqwest::StatusCode;
-use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 
 /// Four questions; `d` has no accepted passage (its retrieval cannot be scored).
@@ -66,24 +65,16 @@ async fn setup() -> Setup {
 
 impl Setup {
     async fn upload(&self, name: &str, body: &str, fields: &[(&str, &str)]) -> (StatusCode, Value) {
-        let mut form = Form::new().part(
-            "file",
-            Part::bytes(body.as_bytes().to_vec()).file_name(name.to_string()),
-        );
-        for (key, value) in fields {
-            form = form.text(key.to_string(), value.to_string());
-        }
         let response = self
-            .http
-            .post(
-                self.app
-                    .url(&format!("/api/v1/pilots/{}/evidence", self.pilot)),
+            .app
+            .upload_evidence(
+                &self.token,
+                self.pilot,
+                name,
+                body.as_bytes().to_vec(),
+                fields,
             )
-            .bearer_auth(&self.token)
-            .multipart(form)
-            .send()
-            .await
-            .unwrap();
+            .await;
         let status = response.status();
         (status, response.json().await.unwrap())
     }

@@ -4,7 +4,6 @@
 //! left out and named on the pilot's pages instead.
 
 use crate::helpers::{TestApp, client, spawn_app};
-use reqwest::multipart::{Form, Part};
 use reqwest::{Client, StatusCode};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -142,20 +141,14 @@ async fn upload(
     body: String,
     kind: &str,
 ) -> (StatusCode, Value) {
-    let mut form = Form::new().part(
-        "file",
-        Part::bytes(body.into_bytes()).file_name(name.to_string()),
-    );
-    if !kind.is_empty() {
-        form = form.text("kind", kind.to_string());
-    }
-    let response = client()
-        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let fields: &[(&str, &str)] = if kind.is_empty() {
+        &[]
+    } else {
+        &[("kind", kind)]
+    };
+    let response = app
+        .upload_evidence(token, pilot, name, body.into_bytes(), fields)
+        .await;
     let status = response.status();
     (status, response.json().await.unwrap_or(Value::Null))
 }

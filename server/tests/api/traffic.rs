@@ -5,7 +5,6 @@
 
 use crate::helpers::{TestApp, client, spawn_app};
 use reqwest::StatusCode;
-use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
@@ -77,17 +76,9 @@ async fn upload(
     bytes: Vec<u8>,
     fields: &[(&str, &str)],
 ) -> (StatusCode, Value) {
-    let mut form = Form::new().part("file", Part::bytes(bytes).file_name(file_name.to_string()));
-    for (name, value) in fields {
-        form = form.text(name.to_string(), value.to_string());
-    }
-    let response = client()
-        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let response = app
+        .upload_evidence(token, pilot, file_name, bytes, fields)
+        .await;
     let status = response.status();
     let body = response.text().await.unwrap();
     (
