@@ -18,7 +18,7 @@ use engine::verdict::collect::{
     LatencyPercentiles, LoadPoint, QualityFigures, gateway_figures_checked, load_test_figures,
     quality_figures,
 };
-use engine::verdict::comparability::{FileCheck, PilotIdentity, check_file};
+use engine::verdict::comparability::{FileCheck, FileKind, PilotIdentity, check_file};
 
 fn percentiles(stat: &Stat3) -> LatencyPercentiles {
     LatencyPercentiles {
@@ -71,6 +71,45 @@ struct StoredPoint {
     settings: std::collections::BTreeMap<String, String>,
 }
 
+/// The models a load-test file states: its points' models, else the run context's served
+/// model name or model argument.
+fn models_of(points: &StoredPoints, context: &engine::run_context::RunContext) -> Vec<String> {
+    let mut models: Vec<String> = Vec::new();
+    for m in points.points.iter().filter_map(|p| p.model.clone()) {
+        if !models.contains(&m) {
+            models.push(m);
+        }
+    }
+    if models.is_empty() {
+        models.extend(context.served_model_name.clone());
+        models.extend(context.model.clone());
+    }
+    models
+}
+
+/// A stored load test (its file and summary JSON) checked against the pilot, as [`gather`]
+/// checks it: for readers that fit on the stored rows (the capacity twin), which must leave
+/// out another model's or GPU's runs just as grading does.
+pub(crate) fn load_test_check(
+    identity: &PilotIdentity,
+    file: &crate::model::EvidenceFile,
+    summary: &str,
+) -> FileCheck {
+    let points: StoredPoints = serde_json::from_str(summary).unwrap_or_default();
+    let context = serde_json::from_str::<crate::load_tests::LoadTestSummary>(summary)
+        .ok()
+        .and_then(|s| s.run_context)
+        .unwrap_or_default();
+    check_file(
+        identity,
+        FileKind::LoadTest,
+        &file.file_name,
+        &models_of(&points, &context),
+        context.gpu.as_deref(),
+        true,
+    )
+}
+
 /// The models a load-test file states and any speculative-decoding setting in it.
 async fn load_test_models(
     services: &Services,
@@ -91,17 +130,8 @@ async fn load_test_models(
                 .find(|(f, _)| f.id == run.evidence.id)
                 .and_then(|(_, s)| serde_json::from_str(s).ok())
                 .unwrap_or_default();
-            let mut models: Vec<String> = Vec::new();
-            for m in points.points.iter().filter_map(|p| p.model.clone()) {
-                if !models.contains(&m) {
-                    models.push(m);
-                }
-            }
             let context = run.run_context.clone().unwrap_or_default();
-            if models.is_empty() {
-                models.extend(context.served_model_name.clone());
-                models.extend(context.model.clone());
-            }
+            let models = models_of(&points, &context);
             let speculative = context.speculative_decoding.clone().or_else(|| {
                 points.points.iter().find_map(|p| {
                     p.settings
@@ -142,9 +172,9 @@ pub struct PilotEvidence {
     /// The evaluation run that grades quality marks (the decided precision's).
     pub graded_run: Option<RunView>,
     /// Preemptions and lasting queues of the comparable scrapes: the pilot hit its limit.
-    pub alarms: Vec<String>,
+    pub alarms: Vec<engine::metrics::vllm::LimitAlarm>,
     /// Requests waiting at single scrapes: notes, not alarms.
-    pub limit_notes: Vec<String>,
+    pub limit_notes: Vec<engine::metrics::vllm::WaitingNote>,
     /// The pilot's model and GPU, which every file is checked against.
     pub identity: PilotIdentity,
     /// The gateway log's check.
@@ -282,7 +312,8 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
         let context = run.run_context.clone().unwrap_or_default();
         let check = check_file(
             &identity,
-            &format!("the load test {}", run.evidence.file_name),
+            FileKind::LoadTest,
+            &run.evidence.file_name,
             &models,
             context.gpu.as_deref(),
             true,
@@ -329,9 +360,9 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
         });
     let limits =
         crate::traffic::service::limit_signals(&scrapes, window.as_ref().map(|w| &w.window));
-    let mut alarms: Vec<String> = limits.alarms.iter().map(|a| a.message.clone()).collect();
-    alarms.sort();
-    alarms.dedup();
+    let mut alarms = limits.alarms.clone();
+    alarms.sort_by(|a, b| a.message.cmp(&b.message));
+    alarms.dedup_by(|a, b| a.message == b.message);
     let in_flight = match &profile {
         Some((p, _)) => {
             crate::traffic::service::in_flight_cross_check(services, pilot_id, p, &scrapes).await?
@@ -357,7 +388,8 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
             .unwrap_or_else(|| summary.settings.gpu_id.clone());
         let check = check_file(
             &identity,
-            &format!("the start-up log {}", file.file_name),
+            FileKind::StartupLog,
+            &file.file_name,
             &models,
             Some(gpu.as_str()),
             true,
@@ -374,7 +406,7 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
         decision,
         graded_run,
         alarms,
-        limit_notes: limits.notes,
+        limit_notes: limits.waiting,
         identity,
         profile_check,
         scrapes,

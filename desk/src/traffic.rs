@@ -101,6 +101,19 @@ pub struct InFlightCrossCheck {
     pub checks: Vec<InFlightCheck>,
     /// Why vLLM's figure could not be set against the log, when scrapes exist.
     pub gap: Option<String>,
+    /// The same reason in German, for the report.
+    #[serde(skip)]
+    pub gap_de: Option<String>,
+}
+
+impl InFlightCrossCheck {
+    /// [`InFlightCrossCheck::gap`] in `lang`.
+    pub fn gap_in(&self, lang: engine::locale::Lang) -> Option<&String> {
+        match lang {
+            engine::locale::Lang::De => self.gap_de.as_ref().or(self.gap.as_ref()),
+            engine::locale::Lang::En => self.gap.as_ref(),
+        }
+    }
 }
 
 /// What the pilot's scrapes say about its own limit.
@@ -110,6 +123,9 @@ pub struct LimitSignals {
     pub alarms: Vec<LimitAlarm>,
     /// Requests waiting at single scrapes: notes, not alarms.
     pub notes: Vec<String>,
+    /// The same notes as data, for the report's language.
+    #[serde(skip)]
+    pub waiting: Vec<engine::metrics::vllm::WaitingNote>,
 }
 
 /// Everything the traffic page shows.

@@ -113,6 +113,69 @@ pub fn scenario_label(scenario: &str) -> String {
     s.to_string()
 }
 
+/// [`scenario_label`] for a reader of `lang`. The words the importers write when a file
+/// names no scenario of its own (`input 512 / output 128 tokens`, `observed mean input …`,
+/// `unspecified`; [`scenario_label`] already drops the `dataset` prefix) are translated with their numbers; a scenario the
+/// file named stays as named.
+pub fn scenario_label_in(scenario: &str, lang: Lang) -> String {
+    let label = scenario_label(scenario);
+    if lang == Lang::En {
+        return label;
+    }
+    if let Some(lengths) = german_lengths(&label) {
+        return lengths;
+    }
+    match label.split_once(", ") {
+        Some((dataset, lengths)) => match german_lengths(lengths) {
+            Some(lengths) => format!("{dataset}, {lengths}"),
+            None => label,
+        },
+        None => label,
+    }
+}
+
+/// The importers' token-length scenario in German (`Eingabe 1.000 / Ausgabe 500 Token`);
+/// `None` for any other text.
+fn german_lengths(text: &str) -> Option<String> {
+    if text == "unspecified" {
+        return Some("nicht angegeben".into());
+    }
+    let (observed, text) = match text.strip_prefix("observed mean ") {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let number = |t: &str| {
+        let digits = t.trim();
+        digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+            .then(|| {
+                digits
+                    .replace(',', "\u{0}")
+                    .replace('.', ",")
+                    .replace('\u{0}', ".")
+            })
+    };
+    let body = text.strip_suffix(" tokens")?;
+    let words = match body.split_once(" / ") {
+        Some((input, output)) => format!(
+            "Eingabe {} / Ausgabe {} Token",
+            number(input.strip_prefix("input ")?)?,
+            number(output.strip_prefix("output ")?)?
+        ),
+        None => match (body.strip_prefix("input "), body.strip_prefix("output ")) {
+            (Some(n), _) => format!("Eingabe {} Token", number(n)?),
+            (_, Some(n)) => format!("Ausgabe {} Token", number(n)?),
+            _ => return None,
+        },
+    };
+    Some(if observed {
+        format!("beobachtetes Mittel: {words}")
+    } else {
+        words
+    })
+}
+
 /// The lines of `runs` (and of a comparison's `baseline`, dashed). `separate_runs` keeps each
 /// run a line of its own (a comparison); otherwise the points of one configuration and
 /// scenario join into one line, and where two files measured the same concurrency the later
@@ -139,7 +202,7 @@ pub fn lines<'a>(
                 };
                 let key = LineKey {
                     configuration,
-                    scenario: scenario_label(&point.scenario),
+                    scenario: scenario_label_in(&point.scenario, lang),
                     run: (separate_runs || is_baseline).then_some(run.evidence.id),
                 };
                 let line = match lines
@@ -411,6 +474,32 @@ mod tests {
         assert_eq!(
             scenario_label("prompt_tokens=512,output_tokens=128"),
             "prompt_tokens=512,output_tokens=128"
+        );
+    }
+
+    #[test]
+    fn the_importers_own_scenario_words_are_german_and_named_scenarios_stay() {
+        let de = |s: &str| scenario_label_in(s, Lang::De);
+        assert_eq!(de("output 250 tokens"), "Ausgabe 250 Token");
+        assert_eq!(
+            de("input 1,000 / output 500 tokens"),
+            "Eingabe 1.000 / Ausgabe 500 Token"
+        );
+        assert_eq!(
+            de("observed mean input 12.5 / output 3 tokens"),
+            "beobachtetes Mittel: Eingabe 12,5 / Ausgabe 3 Token"
+        );
+        assert_eq!(de("unspecified"), "nicht angegeben");
+        assert_eq!(
+            de("dataset sharegpt, input 512 / output 128 tokens"),
+            "sharegpt, Eingabe 512 / Ausgabe 128 Token"
+        );
+        assert_eq!(de(SHAREGPT), "inputs-qwen3-4b");
+        assert_eq!(de("ShareGPT balanced chat"), "ShareGPT balanced chat");
+        assert_eq!(de("input lots of tokens"), "input lots of tokens");
+        assert_eq!(
+            scenario_label_in("output 250 tokens", Lang::En),
+            "output 250 tokens"
         );
     }
 }

@@ -766,7 +766,8 @@ pub fn lm_eval_check(
     let models: Vec<String> = results.model_name.iter().cloned().collect();
     engine::verdict::comparability::check_file(
         identity,
-        &format!("the lm-eval results {file_name}"),
+        engine::verdict::comparability::FileKind::LmEvalResults,
+        file_name,
         &models,
         None,
         false,
@@ -780,7 +781,8 @@ pub fn eval_run_check(
 ) -> engine::verdict::comparability::FileCheck {
     engine::verdict::comparability::check_file(
         identity,
-        &format!("the evaluation run {}", run.evidence.file_name),
+        engine::verdict::comparability::FileKind::EvaluationRun,
+        &run.evidence.file_name,
         std::slice::from_ref(&run.model),
         None,
         false,

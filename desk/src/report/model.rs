@@ -7,7 +7,7 @@ use crate::evidence_history::{EvidenceEntry, EvidenceStatus, HistoryAction};
 use crate::load_tests::{LoadTestRun, PointRow};
 use crate::model::{EvidenceFile, Pilot};
 use crate::pilot_evidence::{PilotEvidence, gather};
-use crate::verdict::service::build;
+use crate::verdict::service::build_in;
 use crate::verdict::{VerdictRow, VerdictView, VerdictWarning};
 use engine::demand::{DemandProfile, TokenDistribution};
 
@@ -84,7 +84,7 @@ pub async fn build_report(
     now_ms: i64,
 ) -> Result<ReportModel, ServiceError> {
     let evidence = gather(services, pilot.id).await?;
-    let verdict = build(pilot.clone(), &evidence);
+    let verdict = build_in(pilot.clone(), &evidence, lang);
     let files = services.store.evidence_register(pilot.id).await?;
     let events = services.store.evidence_events(pilot.id).await?;
     let files: Vec<_> = files
@@ -161,26 +161,10 @@ fn grade_label(verdict: &engine::verdict::Verdict, lang: Lang) -> String {
         .unwrap_or_default()
 }
 
-fn mark_line(row: &VerdictRow, mark: Option<&engine::plan::PassMark>, lang: Lang) -> MarkLine {
-    let tr = |en, de| lang.pick(en, de);
-    // A definition the assessor stated stays as written; the domain's default is translated.
-    let definition = match mark {
-        Some(m)
-            if m.definition.trim().is_empty()
-                || m.definition.trim() == m.metric.default_definition() =>
-        {
-            m.metric.default_definition_in(lang).to_string()
-        }
-        _ => row.definition.clone(),
-    };
-    let point = match row.point.as_str() {
-        "Evaluation set" => tr("Evaluation set", "Evaluationsdatensatz").to_string(),
-        other => other.to_string(),
-    };
+/// A verdict row (already worded in the report's language) as the report prints it.
+fn mark_line(row: &VerdictRow, lang: Lang) -> MarkLine {
     MarkLine {
-        sentence: mark
-            .filter(|_| lang == Lang::De)
-            .map_or_else(|| row.sentence.clone(), |m| m.sentence_in(lang)),
+        sentence: row.sentence.clone(),
         notation: match lang {
             Lang::En => row.notation.clone(),
             Lang::De => german_notation(&row.notation),
@@ -191,13 +175,13 @@ fn mark_line(row: &VerdictRow, mark: Option<&engine::plan::PassMark>, lang: Lang
         },
         status_class: row.verdict.as_str().to_string(),
         measured: row.measured.clone(),
-        point,
-        definition,
-        source: engine::verdict::source_in(&row.source, lang),
+        point: row.point.clone(),
+        definition: row.definition.clone(),
+        source: row.source.clone(),
         explanation: row.explanation.clone(),
         samples: row
             .samples
-            .map(|n| format!("n = {}", engine::format::thousands(n)))
+            .map(|n| format!("n = {}", lang.number(n as f64, 0)))
             .unwrap_or_default(),
     }
 }
@@ -219,89 +203,11 @@ fn german_notation(notation: &str) -> String {
     }
 }
 
-/// A verdict warning for the report. The verdict service words its warnings for the pages in
-/// English; the report gives each title in its language, and rewrites the details it can
-/// phrase from the evidence itself.
-fn warning_fact(w: &VerdictWarning, evidence: &PilotEvidence, lang: Lang) -> Fact {
-    let english = Fact {
+/// A verdict warning (already worded in the report's language) as a fact of the report.
+fn warning_fact(w: &VerdictWarning) -> Fact {
+    Fact {
         label: w.title.clone(),
         value: w.detail.clone(),
-        note: String::new(),
-    };
-    if lang == Lang::En {
-        return english;
-    }
-    let title = match w.title.as_str() {
-        "The pilot hit its own limit" => "Der Pilot stieß an seine eigene Grenze",
-        "Requests waited at one scrape (a note, not the alarm)" => {
-            "Anfragen warteten bei einer Abfrage (ein Hinweis, kein Alarm)"
-        }
-        "Evidence not comparable" => "Nachweise nicht vergleichbar",
-        "Evidence that does not say what it measured" => {
-            "Nachweise, die nicht sagen, was sie gemessen haben"
-        }
-        "Requests in flight do not add up" => "Die gleichzeitigen Anfragen gehen nicht auf",
-        "Pass marks written after the data" => "Abnahmekriterien nach den Daten geschrieben",
-        "A small evaluation set" => "Ein kleiner Evaluationsdatensatz",
-        "Answers were cut off" => "Antworten wurden abgeschnitten",
-        "Evaluation answers were cut off" => "Antworten der Evaluation wurden abgeschnitten",
-        "Saturated at the planned peak" => "Gesättigt bei der geplanten Spitze",
-        "Load tests grade no pass mark" => "Die Lasttests bewerten kein Abnahmekriterium",
-        "Pass marks amended after evidence arrived" => {
-            "Abnahmekriterien nach Eingang der Nachweise geändert"
-        }
-        _ => return english,
-    };
-    let value = match (w.title.as_str(), &evidence.profile) {
-        ("Answers were cut off", Some((profile, _))) => format!(
-            "{} von {} erfolgreichen Anfragen am Gateway endeten an ihrer Token-Grenze \
-             (finish_reason = length, {}): Die Nutzer sahen unvollständige Antworten, und ihre \
-             Länge unterschätzt die Nachfrage.",
-            lang.number(profile.outcomes.truncated as f64, 0),
-            lang.number(profile.outcomes.ok as f64, 0),
-            lang.percent(profile.outcomes.truncation_rate)
-        ),
-        _ if w.title == "A small evaluation set" => {
-            let questions = evidence
-                .quality
-                .as_ref()
-                .and_then(|q| q.set.as_ref())
-                .map_or(0, |set| set.questions);
-            format!(
-                "Der Evaluationsdatensatz hat {questions} Fragen, weniger als die {} bis 100 \
-                 echten Fragen, die der Leitfaden verlangt: Die Intervalle seiner Genauigkeit \
-                 sind breit, und eine Frage verschiebt die Bewertung um {} Prozentpunkte.",
-                engine::verdict::samples::EVAL_SET_MINIMUM,
-                lang.number(
-                    if questions == 0 {
-                        100.0
-                    } else {
-                        100.0 / questions as f64
-                    },
-                    1
-                )
-            )
-        }
-        _ if w.title == "Saturated at the planned peak" => w
-            .detail
-            .strip_prefix("In ")
-            .and_then(|rest| rest.split_once(", TTFT p95"))
-            .and_then(|(head, _)| head.rsplit_once(" at concurrency "))
-            .map_or_else(
-                || w.detail.clone(),
-                |(source, concurrency)| {
-                    format!(
-                        "In {source} bei Parallelität {concurrency} sind TTFT p95 und p99 \
-                         zusammengelaufen: Jede Anfrage wartet in der Warteschlange; das System \
-                         ist bei der geplanten Last an seiner Grenze."
-                    )
-                },
-            ),
-        _ => w.detail.clone(),
-    };
-    Fact {
-        label: title.into(),
-        value,
         note: String::new(),
     }
 }
@@ -335,31 +241,49 @@ fn assemble(
         summary.push(precision_decision.clone());
     }
     if let Some((profile, _)) = &evidence.profile {
+        let (arrivals, in_flight) = (profile.busiest_hour_arrivals, profile.peak_in_flight);
+        let one = |n: u64, singular: &'static str, plural: &'static str| match n {
+            1 => singular,
+            _ => plural,
+        };
+        let (arrivals_words, in_flight_words) = match lang {
+            Lang::En => (
+                one(
+                    arrivals,
+                    "request in the busiest hour",
+                    "requests in the busiest hour",
+                ),
+                one(
+                    in_flight,
+                    "request in flight at the peak (gateway)",
+                    "requests in flight at the peak (gateway)",
+                ),
+            ),
+            Lang::De => (
+                one(
+                    arrivals,
+                    "Anfrage in der Spitzenstunde",
+                    "Anfragen in der Spitzenstunde",
+                ),
+                one(
+                    in_flight,
+                    "gleichzeitige Anfrage in der Spitze (Gateway)",
+                    "gleichzeitige Anfragen in der Spitze (Gateway)",
+                ),
+            ),
+        };
         summary.push(format!(
-            "{}: {} req/s ({} {}), {} {}.",
+            "{}: {} req/s ({} {arrivals_words}), {} {in_flight_words}.",
             t.demand,
             lang.figure(profile.busiest_hour_arrivals_per_s),
-            lang.number(profile.busiest_hour_arrivals as f64, 0),
-            if lang == Lang::De {
-                "Anfragen in der Spitzenstunde"
-            } else {
-                "requests in the busiest hour"
-            },
-            lang.number(profile.peak_in_flight as f64, 0),
-            if lang == Lang::De {
-                "gleichzeitige Anfragen in der Spitze (Gateway)"
-            } else {
-                "requests in flight at the peak (gateway)"
-            },
+            lang.number(arrivals as f64, 0),
+            lang.number(in_flight as f64, 0),
         ));
     }
     if !verdict.warnings.is_empty() {
         summary.push(format!("{}: {}.", t.warnings, verdict.warnings.len()));
     }
     let plan = evidence.plan.as_ref();
-    let explained = plan
-        .filter(|_| lang == Lang::De)
-        .map(|p| engine::verdict::grade_plan_in(&p.content, &evidence.figures(), lang));
     let mut caveats: Vec<String> = vec![
         t.caveat_latency.into(),
         t.caveat_ceiling.into(),
@@ -418,7 +342,7 @@ fn assemble(
             ),
         });
     }
-    if let Some(gap) = &evidence.in_flight.gap {
+    if let Some(gap) = evidence.in_flight.gap_in(lang) {
         demand_facts.push(Fact {
             label: lang
                 .pick(
@@ -446,31 +370,8 @@ fn assemble(
         verdict_headline: headline(verdict, lang),
         verdict_class: verdict_class.into(),
         summary,
-        warnings: verdict
-            .warnings
-            .iter()
-            .map(|w| warning_fact(w, evidence, lang))
-            .collect(),
-        marks: verdict
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                // The row's own mark, for its sentence and definition in the report's language.
-                let mark = plan
-                    .and_then(|p| p.content.pass_marks.get(i))
-                    .filter(|m| m.notation() == r.notation);
-                let mut line = mark_line(r, mark, lang);
-                // The grade's explanation in the report's language: the same grading, phrased
-                // by the engine in `lang` (the verdict rows carry the English one).
-                if let (Some(_), Some(graded)) = (mark, explained.as_ref().map(|g| &g.marks))
-                    && let Some(graded) = graded.get(i)
-                {
-                    line.explanation = graded.grade.explanation.clone();
-                }
-                line
-            })
-            .collect(),
+        warnings: verdict.warnings.iter().map(warning_fact).collect(),
+        marks: verdict.rows.iter().map(|r| mark_line(r, lang)).collect(),
         scenarios: plan
             .map(|p| p.content.scenarios.iter().map(|s| s.summary()).collect())
             .unwrap_or_default(),
@@ -558,18 +459,30 @@ fn plan_facts(content: &engine::plan::PlanContent, lang: Lang) -> Vec<Fact> {
             "Lasttest-Kriterien werden bei dieser Parallelität bewertet",
         ),
     );
-    let serving = format!(
-        "{} {} · {} · {} · KV {}",
-        s.engine, s.engine_version, s.gpu, s.precision, s.kv_cache_dtype
-    );
-    push(
-        tr("Pilot serving", "Serving des Piloten"),
-        Some(serving),
-        tr(
-            "latency figures belong to it",
-            "die Latenzwerte gelten für diese Konfiguration",
-        ),
-    );
+    // Only what the plan states: a part left blank is no "·  ·" gap, and a plan that states
+    // nothing beyond the engine leaves the line to the pilot's own hardware and engine above.
+    let kv =
+        (!s.kv_cache_dtype.trim().is_empty()).then(|| format!("KV {}", s.kv_cache_dtype.trim()));
+    let stated: Vec<String> = [
+        format!("{} {}", s.engine.trim(), s.engine_version.trim()),
+        s.gpu.trim().to_string(),
+        s.precision.trim().to_string(),
+    ]
+    .into_iter()
+    .map(|part| part.trim().to_string())
+    .chain(kv)
+    .filter(|part| !part.is_empty())
+    .collect();
+    if stated.len() > 1 || !s.engine_version.trim().is_empty() {
+        push(
+            tr("Pilot serving", "Serving des Piloten"),
+            Some(stated.join(" · ")),
+            tr(
+                "latency figures belong to it",
+                "die Latenzwerte gelten für diese Konfiguration",
+            ),
+        );
+    }
     if let Some(q) = content.quality.questions {
         push(
             tr("Evaluation set", "Evaluationsdatensatz"),
@@ -810,6 +723,14 @@ fn ms(value: Option<f64>, lang: Lang) -> String {
     value.map(|v| lang.figure(v)).unwrap_or_else(|| "—".into())
 }
 
+/// Requests in flight: a whole number as one (`16`, not `16.0`), a mean as a figure.
+fn in_flight(value: Option<f64>, lang: Lang) -> String {
+    match value {
+        Some(v) if v.fract() == 0.0 => lang.number(v, 0),
+        other => ms(other, lang),
+    }
+}
+
 fn goodput_text(point: &PointRow, lang: Lang) -> String {
     let Some(g) = &point.goodput else {
         return "—".into();
@@ -883,8 +804,11 @@ fn load_table(run: &LoadTestRun, lang: Lang) -> Table {
         .into_iter()
         .map(|p| {
             vec![
-                text(crate::load_tests::curves::scenario_label(&p.scenario)),
-                num(ms(p.concurrency, lang)),
+                text(crate::load_tests::curves::scenario_label_in(
+                    &p.scenario,
+                    lang,
+                )),
+                num(in_flight(p.concurrency, lang)),
                 num(format!(
                     "{} / {}",
                     ms(p.ttft.p50, lang),

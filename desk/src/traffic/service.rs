@@ -274,7 +274,14 @@ pub fn identity(pilot: &crate::model::Pilot) -> PilotIdentity {
 /// A gateway log's models (as clients asked for them) against the pilot's.
 pub fn gateway_check(identity: &PilotIdentity, profile: &DemandProfile) -> FileCheck {
     let models: Vec<String> = profile.models.iter().map(|m| m.model.clone()).collect();
-    engine::verdict::comparability::check_file(identity, "the gateway log", &models, None, false)
+    engine::verdict::comparability::check_file(
+        identity,
+        engine::verdict::comparability::FileKind::GatewayLog,
+        "",
+        &models,
+        None,
+        false,
+    )
 }
 
 /// The pilot's scrapes with their checks, in the order they were taken.
@@ -291,7 +298,8 @@ pub async fn checked_scrapes(
         let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
         let check = engine::verdict::comparability::check_file(
             identity,
-            &format!("the /metrics scrape {}", evidence.file_name),
+            engine::verdict::comparability::FileKind::Scrape,
+            &evidence.file_name,
             &summary.report.model_names,
             None,
             false,
@@ -323,7 +331,7 @@ pub fn limit_signals(scrapes: &[ScrapeFile], window: Option<&VllmWindow>) -> Lim
             requests_waiting: s.summary.report.gauges.requests_waiting,
         })
         .collect();
-    let (queue, mut notes) = engine::metrics::vllm::lasting_queue(&samples);
+    let (queue, mut waiting) = engine::metrics::vllm::lasting_queue(&samples);
     alarms.extend(queue);
     if let Some(window) = window {
         for alarm in &window.alarms {
@@ -336,9 +344,17 @@ pub fn limit_signals(scrapes: &[ScrapeFile], window: Option<&VllmWindow>) -> Lim
         .iter()
         .any(|a| a.kind == engine::metrics::AlarmKind::WaitingQueue)
     {
-        notes.clear();
+        waiting.clear();
     }
-    LimitSignals { alarms, notes }
+    let notes = waiting
+        .iter()
+        .map(|n| n.text_in(engine::locale::Lang::En))
+        .collect();
+    LimitSignals {
+        alarms,
+        notes,
+        waiting,
+    }
 }
 
 /// Little's law on the log, and vLLM's mean in flight between the comparable scrapes that
@@ -350,12 +366,13 @@ pub async fn in_flight_cross_check(
     profile: &DemandProfile,
     scrapes: &[ScrapeFile],
 ) -> Result<InFlightCrossCheck, ServiceError> {
+    use engine::locale::Lang;
     use engine::verdict::cross_check::{
-        busiest_hour_ms, log_in_flight_check, server_check_gap, server_in_flight_check,
+        busiest_hour_ms, log_in_flight_check, server_check_gap_in, server_in_flight_check,
     };
     let mut out = InFlightCrossCheck {
         checks: vec![log_in_flight_check(profile)],
-        gap: None,
+        ..Default::default()
     };
     let timed: Vec<&ScrapeFile> = scrapes
         .iter()
@@ -370,7 +387,8 @@ pub async fn in_flight_cross_check(
     let (Some(before), Some(after)) = (before, after) else {
         let first = timed.first().map(|s| s.at_ms());
         let last = timed.last().map(|s| s.at_ms());
-        out.gap = server_check_gap(profile, first, last);
+        out.gap = server_check_gap_in(profile, first, last, Lang::En);
+        out.gap_de = server_check_gap_in(profile, first, last, Lang::De);
         return Ok(out);
     };
     let window = window(

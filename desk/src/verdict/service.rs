@@ -2,10 +2,11 @@ use super::*;
 use crate::ServiceError;
 use crate::Services;
 use engine::loadtest::SpreadState;
+use engine::locale::Lang;
 use engine::plan::{MeasurementPoint, PlanContent};
-use engine::verdict::collect::{load_test_gaps, planned_peak_indices};
+use engine::verdict::collect::{load_test_gaps_in, planned_peak_indices};
 use engine::verdict::comparability::FileCheck;
-use engine::verdict::{EvidenceStatistic, grade_plan};
+use engine::verdict::{EvidenceStatistic, grade_plan_in};
 
 use crate::pilot_evidence::{PilotEvidence, gather};
 use crate::quality::service::eval_run_check;
@@ -29,7 +30,13 @@ pub async fn verdict(services: &Services, pilot: Pilot) -> Result<VerdictView, S
 
 /// Grades the evidence against the plan in force and collects the warnings.
 pub fn build(pilot: Pilot, evidence: &PilotEvidence) -> VerdictView {
-    build_graded(pilot, evidence, &evidence.figures()).0
+    build_in(pilot, evidence, Lang::En)
+}
+
+/// [`build`] worded in `lang` (the report's language): the same grades, values and figures,
+/// with every sentence, reason, source and warning written in `lang`.
+pub fn build_in(pilot: Pilot, evidence: &PilotEvidence, lang: Lang) -> VerdictView {
+    build_graded_in(pilot, evidence, &evidence.figures(), lang).0
 }
 
 /// [`build`] on figures already drawn from `evidence`, also giving the plan grade it made
@@ -39,6 +46,16 @@ pub fn build_graded(
     evidence: &PilotEvidence,
     figures: &[EvidenceStatistic],
 ) -> (VerdictView, Option<(u32, engine::verdict::PlanGrade)>) {
+    build_graded_in(pilot, evidence, figures, Lang::En)
+}
+
+/// [`build_graded`] worded in `lang`.
+pub fn build_graded_in(
+    pilot: Pilot,
+    evidence: &PilotEvidence,
+    figures: &[EvidenceStatistic],
+    lang: Lang,
+) -> (VerdictView, Option<(u32, engine::verdict::PlanGrade)>) {
     let Some(plan) = &evidence.plan else {
         let view = VerdictView {
             pilot,
@@ -47,39 +64,18 @@ pub fn build_graded(
             outcome: None,
             tally: Tally::default(),
             rows: Vec::new(),
-            warnings: warnings(evidence, None),
+            warnings: warnings(evidence, None, lang),
             caveats: caveats(evidence),
             figures: figures.len(),
             can_edit: false,
         };
         return (view, None);
     };
-    let grade = grade_plan(&plan.content, figures);
+    let grade = grade_plan_in(&plan.content, figures, lang);
     let rows = grade
         .marks
         .iter()
-        .map(|mark| {
-            let figure = mark.evidence_index.and_then(|i| figures.get(i));
-            let graded = matches!(mark.grade.verdict, Verdict::Pass | Verdict::Fail);
-            VerdictRow {
-                sentence: mark.sentence.clone(),
-                notation: mark.pass_mark.notation(),
-                verdict: mark.grade.verdict.clone(),
-                measured: mark
-                    .grade
-                    .value_used
-                    .as_ref()
-                    .filter(|_| graded)
-                    .map(|q| q.to_string())
-                    .unwrap_or_else(|| "—".into()),
-                definition: mark.pass_mark.effective_definition().to_string(),
-                point: mark.pass_mark.point.label().to_string(),
-                source: figure.map(|f| f.source.clone()).unwrap_or_default(),
-                evidence_link: figure.map(|f| link(pilot.id, f.point)),
-                explanation: mark.grade.explanation.clone(),
-                samples: figure.and_then(|f| f.samples),
-            }
-        })
+        .map(|mark| row(mark, figures, pilot.id, lang))
         .collect();
     let view = VerdictView {
         plan_version: Some(plan.number),
@@ -87,13 +83,56 @@ pub fn build_graded(
         outcome: Some(grade.outcome),
         tally: grade.tally,
         rows,
-        warnings: warnings(evidence, Some(&plan.content)),
+        warnings: warnings(evidence, Some(&plan.content), lang),
         caveats: caveats(evidence),
         figures: figures.len(),
         can_edit: false,
         pilot,
     };
     (view, Some((plan.number, grade)))
+}
+
+/// One graded mark as the verdict shows it, worded in `lang`.
+fn row(
+    mark: &engine::verdict::GradedMark,
+    figures: &[EvidenceStatistic],
+    pilot_id: i64,
+    lang: Lang,
+) -> VerdictRow {
+    let figure = mark.evidence_index.and_then(|i| figures.get(i));
+    let graded = matches!(mark.grade.verdict, Verdict::Pass | Verdict::Fail);
+    let pass_mark = &mark.pass_mark;
+    // A definition the assessor stated stays as written; the domain's default is translated.
+    let definition = match pass_mark.effective_definition() {
+        stated if stated.trim() == pass_mark.metric.default_definition() => {
+            pass_mark.metric.default_definition_in(lang).to_string()
+        }
+        stated => stated.to_string(),
+    };
+    VerdictRow {
+        sentence: mark.sentence.clone(),
+        notation: pass_mark.notation(),
+        verdict: mark.grade.verdict.clone(),
+        measured: mark
+            .grade
+            .value_used
+            .as_ref()
+            .filter(|_| graded)
+            .map(|q| q.text_in(lang))
+            .unwrap_or_else(|| "—".into()),
+        definition,
+        point: match pass_mark.point {
+            MeasurementPoint::EvaluationSet => lang.pick("Evaluation set", "Evaluationsdatensatz"),
+            point => point.label(),
+        }
+        .to_string(),
+        source: figure
+            .map(|f| engine::verdict::source_in(&f.source, lang))
+            .unwrap_or_default(),
+        evidence_link: figure.map(|f| link(pilot_id, f.point)),
+        explanation: mark.grade.explanation.clone(),
+        samples: figure.and_then(|f| f.samples),
+    }
 }
 
 /// What must still be done or known before trusting the results in production: always the
@@ -112,145 +151,249 @@ pub fn caveats(evidence: &PilotEvidence) -> Vec<String> {
     out
 }
 
-fn warnings(evidence: &PilotEvidence, plan: Option<&PlanContent>) -> Vec<VerdictWarning> {
-    let pilot_link = |page: &str| Some(page.to_string());
+/// A warning titled in `lang`.
+fn warning(lang: Lang, title: (&str, &str), detail: String, page: &str) -> VerdictWarning {
+    VerdictWarning {
+        title: lang.pick(title.0, title.1).to_string(),
+        detail,
+        link: Some(page.to_string()),
+    }
+}
+
+/// Everything that changes how the verdict reads, worded in `lang`.
+fn warnings(
+    evidence: &PilotEvidence,
+    plan: Option<&PlanContent>,
+    lang: Lang,
+) -> Vec<VerdictWarning> {
     let mut warnings = Vec::new();
     for alarm in &evidence.alarms {
-        warnings.push(VerdictWarning {
-            title: "The pilot hit its own limit".into(),
-            detail: alarm.clone(),
-            link: pilot_link("traffic"),
-        });
+        warnings.push(warning(
+            lang,
+            (
+                "The pilot hit its own limit",
+                "Der Pilot stieß an seine eigene Grenze",
+            ),
+            alarm.message_in(lang).to_string(),
+            "traffic",
+        ));
     }
     for note in &evidence.limit_notes {
-        warnings.push(VerdictWarning {
-            title: "Requests waited at one scrape (a note, not the alarm)".into(),
-            detail: note.clone(),
-            link: pilot_link("traffic"),
-        });
-    }
-    // Files of another model or GPU: their figures grade nothing.
-    let mut not_comparable: Vec<(String, &str)> = Vec::new();
-    let mut unstated: Vec<String> = Vec::new();
-    let mut note_file = |name: String, check: &FileCheck, page: &'static str| {
-        if let Some(reason) = &check.not_comparable {
-            not_comparable.push((reason.clone(), page));
-        } else if !check.caveats.is_empty() {
-            unstated.push(format!("{name}: {}", check.caveats.join(", ")));
-        }
-    };
-    for checked in &evidence.runs {
-        note_file(
-            format!("load test {}", checked.run.evidence.file_name),
-            &checked.check,
-            "load-tests",
-        );
-    }
-    if evidence.profile.is_some() {
-        note_file("gateway log".into(), &evidence.profile_check, "traffic");
-    }
-    for scrape in &evidence.scrapes {
-        note_file(
-            format!("/metrics scrape {}", scrape.evidence.file_name),
-            &scrape.check,
+        warnings.push(warning(
+            lang,
+            (
+                "Requests waited at one scrape (a note, not the alarm)",
+                "Anfragen warteten bei einem Scrape (ein Hinweis, kein Alarm)",
+            ),
+            note.text_in(lang),
             "traffic",
-        );
+        ));
     }
-    for (file, check) in &evidence.startup_logs {
-        note_file(
-            format!("start-up log {}", file.file_name),
-            check,
-            "calibration",
-        );
-    }
-    if let Some(report) = &evidence.quality {
-        for run in &report.runs {
-            note_file(
-                format!("evaluation run {}", run.evidence.file_name),
-                &eval_run_check(&evidence.identity, run),
-                "quality",
-            );
-        }
-    }
-    for (reason, page) in not_comparable {
-        warnings.push(VerdictWarning {
-            title: "Evidence not comparable".into(),
-            detail: format!("{reason}. Its figures grade no pass mark."),
-            link: pilot_link(page),
-        });
-    }
-    if !unstated.is_empty() {
-        warnings.push(VerdictWarning {
-            title: "Evidence that does not say what it measured".into(),
-            detail: format!(
-                "Graded as the pilot's, but flagged: {}.",
-                unstated.join("; ")
-            ),
-            link: pilot_link("evidence"),
-        });
-    }
+    file_warnings(evidence, lang, &mut warnings);
     for check in evidence.in_flight.checks.iter().filter(|c| !c.agrees) {
-        warnings.push(VerdictWarning {
-            title: "Requests in flight do not add up".into(),
-            detail: format!(
-                "{} The measurements may not describe the same traffic (clocks, missing requests, another server or period).",
-                check.sentence
+        let sentence = match (&evidence.profile, lang) {
+            (Some((profile, _)), Lang::De)
+                if engine::verdict::cross_check::log_in_flight_check(profile) == *check =>
+            {
+                engine::verdict::cross_check::log_in_flight_check_in(profile, lang).sentence
+            }
+            _ => check.sentence.clone(),
+        };
+        warnings.push(warning(
+            lang,
+            (
+                "Requests in flight do not add up",
+                "Die gleichzeitigen Anfragen gehen nicht auf",
             ),
-            link: pilot_link("traffic"),
-        });
+            format!(
+                "{sentence} {}",
+                lang.pick(
+                    "The measurements may not describe the same traffic (clocks, missing requests, another server or period).",
+                    "Die Messungen beschreiben womöglich nicht denselben Verkehr (Uhren, fehlende Anfragen, ein anderer Server oder Zeitraum).",
+                )
+            ),
+            "traffic",
+        ));
     }
-    if let Some(first) = engine::verdict::cross_check::first_approval_after_evidence(
+    if let Some(first) = engine::verdict::cross_check::first_approval_after_evidence_in(
         &evidence.versions,
         evidence
             .first_evidence
             .as_ref()
             .map(|(at, name)| (*at, name.as_str())),
+        lang,
     ) {
-        warnings.push(VerdictWarning {
-            title: "Pass marks written after the data".into(),
-            detail: first,
-            link: pilot_link("plan/history"),
-        });
+        warnings.push(warning(
+            lang,
+            (
+                "Pass marks written after the data",
+                "Abnahmekriterien nach den Daten geschrieben",
+            ),
+            first,
+            "plan/history",
+        ));
     }
     if let Some(set) = evidence.quality.as_ref().and_then(|q| q.set.as_ref())
-        && let Some(small) = engine::verdict::cross_check::small_eval_set(set.questions)
+        && let Some(small) = engine::verdict::cross_check::small_eval_set_in(set.questions, lang)
     {
-        warnings.push(VerdictWarning {
-            title: "A small evaluation set".into(),
-            detail: small,
-            link: pilot_link("quality"),
-        });
+        warnings.push(warning(
+            lang,
+            ("A small evaluation set", "Ein kleiner Evaluationsdatensatz"),
+            small,
+            "quality",
+        ));
     }
+    cut_off_warnings(evidence, lang, &mut warnings);
+    load_test_warnings(evidence, plan, lang, &mut warnings);
+    amendment_warnings(evidence, lang, &mut warnings);
+    warnings
+}
+
+/// Files of another model or GPU (their figures grade nothing) and files that do not say what
+/// they measured (graded, but flagged).
+fn file_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<VerdictWarning>) {
+    use engine::verdict::comparability::{FileKind, caveat_in};
+    let mut not_comparable: Vec<(String, &str)> = Vec::new();
+    let mut unstated: Vec<String> = Vec::new();
+    let kind_name = |kind: FileKind| match (kind, lang) {
+        (FileKind::LoadTest, Lang::En) => "load test",
+        (FileKind::GatewayLog, Lang::En) => "gateway log",
+        (FileKind::Scrape, Lang::En) => "/metrics scrape",
+        (FileKind::StartupLog, Lang::En) => "start-up log",
+        (FileKind::EvaluationRun | FileKind::LmEvalResults, Lang::En) => "evaluation run",
+        (FileKind::LoadTest, Lang::De) => "Lasttest",
+        (FileKind::GatewayLog, Lang::De) => "Gateway-Log",
+        (FileKind::Scrape, Lang::De) => "/metrics-Scrape",
+        (FileKind::StartupLog, Lang::De) => "Start-Log",
+        (FileKind::EvaluationRun | FileKind::LmEvalResults, Lang::De) => "Evaluationslauf",
+    };
+    let mut note_file = |kind: FileKind, file: &str, check: &FileCheck, page: &'static str| {
+        if let Some(reason) = check.reason_in(lang) {
+            not_comparable.push((reason, page));
+        } else if !check.caveats.is_empty() {
+            let caveats: Vec<String> = check.caveats.iter().map(|c| caveat_in(c, lang)).collect();
+            let name = match file {
+                "" => kind_name(kind).to_string(),
+                file => format!("{} {file}", kind_name(kind)),
+            };
+            unstated.push(format!("{name}: {}", caveats.join(", ")));
+        }
+    };
+    for checked in &evidence.runs {
+        let file = &checked.run.evidence.file_name;
+        note_file(FileKind::LoadTest, file, &checked.check, "load-tests");
+    }
+    if evidence.profile.is_some() {
+        note_file(FileKind::GatewayLog, "", &evidence.profile_check, "traffic");
+    }
+    for scrape in &evidence.scrapes {
+        let file = &scrape.evidence.file_name;
+        note_file(FileKind::Scrape, file, &scrape.check, "traffic");
+    }
+    for (file, check) in &evidence.startup_logs {
+        note_file(FileKind::StartupLog, &file.file_name, check, "calibration");
+    }
+    if let Some(report) = &evidence.quality {
+        for run in &report.runs {
+            let check = eval_run_check(&evidence.identity, run);
+            note_file(
+                FileKind::EvaluationRun,
+                &run.evidence.file_name,
+                &check,
+                "quality",
+            );
+        }
+    }
+    for (reason, page) in not_comparable {
+        warnings.push(warning(
+            lang,
+            ("Evidence not comparable", "Nachweise nicht vergleichbar"),
+            format!(
+                "{reason}. {}",
+                lang.pick(
+                    "Its figures grade no pass mark.",
+                    "Seine Zahlen bewerten kein Abnahmekriterium."
+                )
+            ),
+            page,
+        ));
+    }
+    if !unstated.is_empty() {
+        warnings.push(warning(
+            lang,
+            (
+                "Evidence that does not say what it measured",
+                "Nachweise, die nicht sagen, was sie gemessen haben",
+            ),
+            format!(
+                "{}: {}.",
+                lang.pick(
+                    "Graded as the pilot's, but flagged",
+                    "Als Nachweis des Piloten bewertet, aber markiert"
+                ),
+                unstated.join("; ")
+            ),
+            "evidence",
+        ));
+    }
+}
+
+/// Answers cut off at their token limit, at the gateway and in the graded evaluation run.
+fn cut_off_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<VerdictWarning>) {
     if let Some((profile, _)) = &evidence.profile
         && profile.outcomes.truncated > 0
     {
-        warnings.push(VerdictWarning {
-            title: "Answers were cut off".into(),
-            detail: format!(
-                "{} of {} successful requests at the gateway ended at their token limit (finish_reason = length, {:.1} %): users saw incomplete answers, and their length understates demand.",
-                engine::format::thousands(profile.outcomes.truncated),
-                engine::format::thousands(profile.outcomes.ok),
-                profile.outcomes.truncation_rate * 100.0
+        let truncated = lang.number(profile.outcomes.truncated as f64, 0);
+        let ok = lang.number(profile.outcomes.ok as f64, 0);
+        let rate = lang.percent(profile.outcomes.truncation_rate);
+        let detail = match lang {
+            Lang::En => format!(
+                "{truncated} of {ok} successful requests at the gateway ended at their token limit (finish_reason = length, {rate}): users saw incomplete answers, and their length understates demand."
             ),
-            link: pilot_link("traffic"),
-        });
+            Lang::De => format!(
+                "{truncated} von {ok} erfolgreichen Anfragen am Gateway endeten an ihrer Token-Grenze (finish_reason = length, {rate}): Die Nutzer sahen unvollständige Antworten, und ihre Länge unterschätzt die Nachfrage."
+            ),
+        };
+        warnings.push(warning(
+            lang,
+            ("Answers were cut off", "Antworten wurden abgeschnitten"),
+            detail,
+            "traffic",
+        ));
     }
     if let Some(run) = &evidence.graded_run
         && let Some(truncation) = &run.scores.truncation
         && truncation.successes.unwrap_or(0) > 0
     {
-        warnings.push(VerdictWarning {
-            title: "Evaluation answers were cut off".into(),
-            detail: format!(
-                "{} of {} answers of the evaluation run {} ({}) ended at their token limit.",
-                truncation.successes.unwrap_or(0),
-                truncation.n,
-                run.evidence.file_name,
-                run.weights_precision
+        let (cut, n) = (truncation.successes.unwrap_or(0), truncation.n);
+        let (file, precision) = (&run.evidence.file_name, &run.weights_precision);
+        let detail = match lang {
+            Lang::En => format!(
+                "{cut} of {n} answers of the evaluation run {file} ({precision}) ended at their token limit."
             ),
-            link: pilot_link("quality"),
-        });
+            Lang::De => format!(
+                "{cut} von {n} Antworten des Evaluationslaufs {file} ({precision}) endeten an ihrer Token-Grenze."
+            ),
+        };
+        warnings.push(warning(
+            lang,
+            (
+                "Evaluation answers were cut off",
+                "Antworten der Evaluation wurden abgeschnitten",
+            ),
+            detail,
+            "quality",
+        ));
     }
+}
+
+/// A load test saturated at the planned peak, and load tests that grade nothing.
+fn load_test_warnings(
+    evidence: &PilotEvidence,
+    plan: Option<&PlanContent>,
+    lang: Lang,
+    warnings: &mut Vec<VerdictWarning>,
+) {
     let load_points = evidence.load_points();
     if let Some(peak) = evidence.planned_peak() {
         let spreads: Vec<Option<SpreadState>> = evidence
@@ -259,57 +402,82 @@ fn warnings(evidence: &PilotEvidence, plan: Option<&PlanContent>) -> Vec<Verdict
             .flat_map(|checked| checked.run.points.iter().map(|p| p.spread))
             .collect();
         for index in planned_peak_indices(&load_points, peak) {
-            if matches!(spreads[index], Some(SpreadState::Saturated))
-                && load_points[index].check.is_comparable()
+            let chosen = &load_points[index];
+            if !matches!(spreads[index], Some(SpreadState::Saturated))
+                || !chosen.check.is_comparable()
             {
-                let chosen = &load_points[index];
-                warnings.push(VerdictWarning {
-                    title: "Saturated at the planned peak".into(),
-                    detail: format!(
-                        "In {} at concurrency {}, TTFT p95 and p99 have converged: every request queues, so the system is at its limit at the planned load.",
-                        chosen.source,
-                        chosen.concurrency.unwrap_or_default()
-                    ),
-                    link: pilot_link("load-tests"),
-                });
+                continue;
             }
+            let source = engine::verdict::source_in(&chosen.source, lang);
+            let concurrency = lang.number(chosen.concurrency.unwrap_or_default(), 0);
+            let detail = match lang {
+                Lang::En => format!(
+                    "In {source} at concurrency {concurrency}, TTFT p95 and p99 have converged: every request queues, so the system is at its limit at the planned load."
+                ),
+                Lang::De => format!(
+                    "In {source} bei Parallelität {concurrency} sind TTFT p95 und p99 zusammengelaufen: Jede Anfrage wartet in der Warteschlange; das System ist bei der geplanten Last an seiner Grenze."
+                ),
+            };
+            warnings.push(warning(
+                lang,
+                (
+                    "Saturated at the planned peak",
+                    "Gesättigt bei der geplanten Spitze",
+                ),
+                detail,
+                "load-tests",
+            ));
         }
     }
     if plan.is_some()
-        && let Some(gap) = load_test_gaps(&load_points, evidence.planned_peak())
+        && let Some(gap) = load_test_gaps_in(&load_points, evidence.planned_peak(), lang)
     {
-        warnings.push(VerdictWarning {
-            title: "Load tests grade no pass mark".into(),
-            detail: gap,
-            link: pilot_link("plan/edit"),
-        });
+        warnings.push(warning(
+            lang,
+            (
+                "Load tests grade no pass mark",
+                "Die Lasttests bewerten kein Abnahmekriterium",
+            ),
+            gap,
+            "plan/edit",
+        ));
     }
+}
+
+/// Plan versions changed after the first evidence arrived. The change itself is described in
+/// the plan history's words (English).
+fn amendment_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<VerdictWarning>) {
     let first_evidence = evidence
         .runs
         .iter()
         .map(|checked| checked.run.evidence.uploaded_ms)
         .chain(evidence.profile.as_ref().map(|(_, at)| *at))
         .min();
-    if let Some(at) = first_evidence {
-        for change in engine::plan::changed_after(at, &evidence.versions)
-            .into_iter()
-            .filter(|c| c.version > 1)
-        {
-            let reason = change
-                .reason
-                .as_deref()
-                .map(|r| format!(" (reason: {r})"))
-                .unwrap_or_default();
-            warnings.push(VerdictWarning {
-                title: "Pass marks amended after evidence arrived".into(),
-                detail: format!(
-                    "Version {}: {}{reason}",
-                    change.version,
-                    change.change.describe()
-                ),
-                link: pilot_link("plan/history"),
-            });
-        }
+    let Some(at) = first_evidence else {
+        return;
+    };
+    for change in engine::plan::changed_after(at, &evidence.versions)
+        .into_iter()
+        .filter(|c| c.version > 1)
+    {
+        let reason = change
+            .reason
+            .as_deref()
+            .map(|r| format!(" ({}: {r})", lang.pick("reason", "Begründung")))
+            .unwrap_or_default();
+        warnings.push(warning(
+            lang,
+            (
+                "Pass marks amended after evidence arrived",
+                "Abnahmekriterien nach Eingang der Nachweise geändert",
+            ),
+            format!(
+                "{} {}: {}{reason}",
+                lang.pick("Version", "Version"),
+                change.version,
+                change.change.describe()
+            ),
+            "plan/history",
+        ));
     }
-    warnings
 }

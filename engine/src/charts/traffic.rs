@@ -254,12 +254,17 @@ pub fn arrivals_chart(
         ))
         .map_err(chart_error)?;
         let per = step_words(step_ms);
+        // The title says a whole minute in words, as the report's caption above it does.
+        let step_name = match step_ms {
+            60_000 => lang.pick("minute", "Minute").to_string(),
+            _ => per.clone(),
+        };
         draw_axes(
             &root,
             &frame,
             &match lang {
-                Lang::En => format!("Arrivals per {per} (busiest hour shaded)"),
-                Lang::De => format!("Ankünfte je {per} (Spitzenstunde schattiert)"),
+                Lang::En => format!("Arrivals per {step_name} (busiest hour shaded)"),
+                Lang::De => format!("Ankünfte pro {step_name} (Spitzenstunde schattiert)"),
             },
             &format!("{} / {per}", lang.pick("requests", "Anfragen")),
             step,

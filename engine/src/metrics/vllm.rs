@@ -54,6 +54,10 @@ use thiserror::Error;
 /// What the pilot's measurements mean when an alarm fires.
 pub const LIMIT_MESSAGE: &str = "the pilot hit its own limit: measured latencies understate demand";
 
+/// [`LIMIT_MESSAGE`] in German, for the report.
+pub const LIMIT_MESSAGE_DE: &str =
+    "der Pilot stieß an seine eigene Grenze: die gemessenen Latenzen unterschätzen die Nachfrage";
+
 /// Mean requests waiting over a window (Δ queue-time sum ÷ Δt) from which the queue counts as
 /// lasting (see the module docs).
 pub const LASTING_QUEUE_MEAN_WAITING: f64 = 0.5;
@@ -239,6 +243,20 @@ pub struct LimitAlarm {
     pub value: f64,
     /// One sentence for the report, starting with [`LIMIT_MESSAGE`].
     pub message: String,
+    /// The same sentence in German, starting with [`LIMIT_MESSAGE_DE`]; empty on alarms
+    /// stored before it existed ([`LimitAlarm::message_in`] then gives the English one).
+    #[serde(default)]
+    pub message_de: String,
+}
+
+impl LimitAlarm {
+    /// The alarm's sentence in `lang`.
+    pub fn message_in(&self, lang: crate::locale::Lang) -> &str {
+        match lang {
+            crate::locale::Lang::De if !self.message_de.is_empty() => &self.message_de,
+            _ => &self.message,
+        }
+    }
 }
 
 /// What a single scrape can tell.
@@ -457,6 +475,10 @@ impl VllmSnapshot {
                     "{LIMIT_MESSAGE} ({preemptions} preemptions since the server started; a \
                      second scrape tells whether they happened during the pilot)"
                 ),
+                message_de: format!(
+                    "{LIMIT_MESSAGE_DE} ({preemptions} Verdrängungen seit dem Start des Servers; \
+                     ein zweiter Scrape zeigt, ob sie während des Piloten geschahen)"
+                ),
             });
         }
         let limit_notes = waiting_note(self.gauges.requests_waiting, "at this scrape")
@@ -614,6 +636,9 @@ pub fn vllm_window(
             kind: AlarmKind::Preemptions,
             value: preemptions,
             message: format!("{LIMIT_MESSAGE} ({preemptions} preemptions between the scrapes)"),
+            message_de: format!(
+                "{LIMIT_MESSAGE_DE} ({preemptions} Verdrängungen zwischen den Scrapes)"
+            ),
         });
     }
     let queue_sum = histograms
@@ -633,6 +658,9 @@ pub fn vllm_window(
             message: format!(
                 "{LIMIT_MESSAGE} (requests waiting in vLLM's queue at both scrapes, {a} and {b}: a lasting queue)"
             ),
+            message_de: format!(
+                "{LIMIT_MESSAGE_DE} (wartende Anfragen in vLLMs Warteschlange bei beiden Scrapes, {a} und {b}: eine anhaltende Warteschlange)"
+            ),
         });
     } else if let Some(mean) = mean_waiting.filter(|m| *m >= LASTING_QUEUE_MEAN_WAITING) {
         alarms.push(LimitAlarm {
@@ -641,6 +669,10 @@ pub fn vllm_window(
             message: format!(
                 "{LIMIT_MESSAGE} ({:.2} requests waiting on average between the scrapes, Δ queue time ÷ Δt: a lasting queue)",
                 mean
+            ),
+            message_de: format!(
+                "{LIMIT_MESSAGE_DE} ({} wartende Anfragen im Mittel zwischen den Scrapes, Δ Wartezeit ÷ Δt: eine anhaltende Warteschlange)",
+                crate::locale::Lang::De.number(mean, 2)
             ),
         });
     } else {
@@ -691,6 +723,30 @@ fn waiting_note(waiting: Option<f64>, when: &str) -> Option<String> {
     ))
 }
 
+/// Requests waiting at one of a pilot's scrapes only: a note, not the alarm.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaitingNote {
+    pub waiting: f64,
+    /// The scrape, for people (`#12 metrics-0900.txt`).
+    pub scrape: String,
+}
+
+impl WaitingNote {
+    /// The note in `lang`.
+    pub fn text_in(&self, lang: crate::locale::Lang) -> String {
+        match lang {
+            crate::locale::Lang::En => {
+                waiting_note(Some(self.waiting), &format!("at {}", self.scrape)).unwrap_or_default()
+            }
+            crate::locale::Lang::De => format!(
+                "{} Anfragen warteten bei {} in vLLMs Warteschlange: Ein Scrape erfasst einen Schub, keine anhaltende Warteschlange; ein zweiter Scrape mit wartenden Anfragen hieße, dass der Pilot an seine eigene Grenze stieß.",
+                lang.number(self.waiting, 0),
+                self.scrape
+            ),
+        }
+    }
+}
+
 /// The waiting gauge of one scrape, in time order, for [`lasting_queue`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WaitingSample {
@@ -703,7 +759,7 @@ pub struct WaitingSample {
 /// The queue alarm over a pilot's scrapes in time order: requests waiting in two or more
 /// consecutive scrapes is a lasting queue (the alarm); waiting at single scrapes only gives a
 /// note each.
-pub fn lasting_queue(samples: &[WaitingSample]) -> (Option<LimitAlarm>, Vec<String>) {
+pub fn lasting_queue(samples: &[WaitingSample]) -> (Option<LimitAlarm>, Vec<WaitingNote>) {
     let waiting = |s: &WaitingSample| s.requests_waiting.filter(|w| *w > 0.0);
     for pair in samples.windows(2) {
         if let (Some(a), Some(b)) = (waiting(&pair[0]), waiting(&pair[1])) {
@@ -715,6 +771,10 @@ pub fn lasting_queue(samples: &[WaitingSample]) -> (Option<LimitAlarm>, Vec<Stri
                         "{LIMIT_MESSAGE} (requests waiting in vLLM's queue in consecutive scrapes: {a} at {}, {b} at {}; a lasting queue)",
                         pair[0].label, pair[1].label
                     ),
+                    message_de: format!(
+                        "{LIMIT_MESSAGE_DE} (wartende Anfragen in vLLMs Warteschlange in aufeinanderfolgenden Scrapes: {a} bei {}, {b} bei {}; eine anhaltende Warteschlange)",
+                        pair[0].label, pair[1].label
+                    ),
                 }),
                 Vec::new(),
             );
@@ -722,7 +782,12 @@ pub fn lasting_queue(samples: &[WaitingSample]) -> (Option<LimitAlarm>, Vec<Stri
     }
     let notes = samples
         .iter()
-        .filter_map(|s| waiting_note(waiting(s), &format!("at {}", s.label)))
+        .filter_map(|s| {
+            waiting(s).map(|waiting| WaitingNote {
+                waiting,
+                scrape: s.label.clone(),
+            })
+        })
         .collect();
     (None, notes)
 }

@@ -174,6 +174,18 @@ pub struct Quantity {
     pub unit: Unit,
 }
 
+impl Quantity {
+    /// The quantity for a reader of `lang`: `380.533 ms` / `380,533 ms`, `25 Token/s`.
+    pub fn text_in(&self, lang: crate::locale::Lang) -> String {
+        let number = format_number_in(self.value, lang);
+        match (self.unit, lang) {
+            (Unit::Score, _) => number,
+            (Unit::TokensPerS, crate::locale::Lang::De) => format!("{number} Token/s"),
+            (unit, _) => format!("{number} {}", unit.symbol()),
+        }
+    }
+}
+
 impl fmt::Display for Quantity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&format_quantity(self.value, self.unit))

@@ -29,6 +29,7 @@
 
 use super::evidence::EvidenceStatistic;
 use crate::demand::DemandProfile;
+use crate::locale::Lang;
 use crate::plan::{MeasurementPoint, Metric, Scope, Statistic, Unit};
 use crate::stats::Percentiles;
 use serde::{Deserialize, Serialize};
@@ -300,29 +301,48 @@ fn peak_figures(points: &[LoadPoint], peak: u32, summarise: bool) -> Vec<Evidenc
 
 /// Why load tests grade nothing, in plain words; `None` when they grade something.
 pub fn load_test_gaps(points: &[LoadPoint], planned_peak: Option<u32>) -> Option<String> {
+    load_test_gaps_in(points, planned_peak, Lang::En)
+}
+
+/// [`load_test_gaps`] in `lang`.
+pub fn load_test_gaps_in(
+    points: &[LoadPoint],
+    planned_peak: Option<u32>,
+    lang: Lang,
+) -> Option<String> {
     if points.is_empty() {
         return None;
     }
     let Some(peak) = planned_peak else {
-        return Some(
+        return Some(lang.pick(
             "The plan states no planned peak concurrency, so load-test figures grade no pass mark \
-             (set it in the plan's demand assumptions)."
-                .into(),
-        );
+             (set it in the plan's demand assumptions).",
+            "Der Plan nennt keine geplante Spitzen-Parallelität, daher bewerten die Lasttests kein \
+             Abnahmekriterium (in den Annahmen zur Nachfrage des Plans eintragen).",
+        )
+        .into());
     };
     let highest = points
         .iter()
         .filter_map(|p| p.concurrency)
         .fold(f64::NEG_INFINITY, f64::max);
     if points_at_planned_peak(points, peak).is_empty() {
-        return Some(if highest.is_finite() {
-            format!(
+        let peak = lang.number(f64::from(peak), 0);
+        return Some(match (highest.is_finite(), lang) {
+            (true, Lang::En) => format!(
                 "No load test reached the planned peak of {peak} requests in flight (highest tested: {}).",
-                crate::format::thousands(highest.round() as u64)
-            )
-        } else {
-            "The load tests do not state their concurrency, so none can be placed at the planned peak."
-                .into()
+                lang.number(highest.round(), 0)
+            ),
+            (true, Lang::De) => format!(
+                "Kein Lasttest erreichte die geplante Spitze von {peak} gleichzeitigen Anfragen (höchste getestete: {}).",
+                lang.number(highest.round(), 0)
+            ),
+            (false, _) => lang
+                .pick(
+                    "The load tests do not state their concurrency, so none can be placed at the planned peak.",
+                    "Die Lasttests nennen ihre Parallelität nicht, daher lässt sich keiner der geplanten Spitze zuordnen.",
+                )
+                .into(),
         });
     }
     None
@@ -730,6 +750,7 @@ mod tests {
         let mut other = point("gpt-oss", 100.0, 900.0);
         other.check = FileCheck {
             not_comparable: Some("another model".into()),
+            mismatch: None,
             caveats: Vec::new(),
         };
         let own = point("chat", 128.0, 300.0);

@@ -20,6 +20,7 @@
 //! the verdict lists it as a warning. A file that does not say is graded, flagged "model not
 //! stated in the file".
 
+use crate::locale::Lang;
 use crate::sizing::gpu::same_gpu_name;
 use serde::{Deserialize, Serialize};
 
@@ -33,8 +34,12 @@ pub struct PilotIdentity {
 /// The outcome for one file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct FileCheck {
-    /// Why the file's figures are not the pilot's; `None` when they may be graded.
+    /// Why the file's figures are not the pilot's, in English; `None` when they may be graded.
     pub not_comparable: Option<String>,
+    /// The same reason as data, to be worded in any language ([`Mismatch::reason_in`]).
+    /// Absent on checks stored before it existed: their English reason then stands.
+    #[serde(default)]
+    pub mismatch: Option<Mismatch>,
     /// What the file leaves unstated (graded, but flagged): `model not stated in the file`.
     pub caveats: Vec<String>,
 }
@@ -43,6 +48,130 @@ impl FileCheck {
     /// True when the figures may be graded.
     pub fn is_comparable(&self) -> bool {
         self.not_comparable.is_none()
+    }
+
+    /// Why the file's figures are not the pilot's, in `lang`; `None` when they may be graded.
+    pub fn reason_in(&self, lang: Lang) -> Option<String> {
+        reason_in(&self.not_comparable, &self.mismatch, lang)
+    }
+}
+
+/// A stored English `reason` or its `mismatch` worded in `lang`.
+pub fn reason_in(
+    reason: &Option<String>,
+    mismatch: &Option<Mismatch>,
+    lang: Lang,
+) -> Option<String> {
+    match mismatch {
+        Some(m) => Some(m.reason_in(lang)),
+        None => reason.clone(),
+    }
+}
+
+/// A figure's caveat in `lang`: the ones this module and [`super::collect`] write are
+/// translated, any other stays as written.
+pub fn caveat_in(caveat: &str, lang: Lang) -> String {
+    let german = match caveat {
+        "model not stated in the file" => "Modell in der Datei nicht angegeben",
+        "GPU not stated in the file" => "GPU in der Datei nicht angegeben",
+        "sample count not stated in the file" => "Zahl der Anfragen in der Datei nicht angegeben",
+        _ => caveat,
+    };
+    lang.pick(caveat, german).to_string()
+}
+
+/// Which kind of evidence file a check is about: the reason names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileKind {
+    LoadTest,
+    Scrape,
+    GatewayLog,
+    StartupLog,
+    EvaluationRun,
+    LmEvalResults,
+}
+
+impl FileKind {
+    /// The file's kind with its article: `the load test` / `Lasttest` (German names the kind
+    /// as a label, which needs no grammatical gender).
+    fn name_in(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (FileKind::LoadTest, Lang::En) => "the load test",
+            (FileKind::Scrape, Lang::En) => "the /metrics scrape",
+            (FileKind::GatewayLog, Lang::En) => "the gateway log",
+            (FileKind::StartupLog, Lang::En) => "the start-up log",
+            (FileKind::EvaluationRun, Lang::En) => "the evaluation run",
+            (FileKind::LmEvalResults, Lang::En) => "the lm-eval results",
+            (FileKind::LoadTest, Lang::De) => "Lasttest",
+            (FileKind::Scrape, Lang::De) => "/metrics-Scrape",
+            (FileKind::GatewayLog, Lang::De) => "Gateway-Log",
+            (FileKind::StartupLog, Lang::De) => "Start-Log",
+            (FileKind::EvaluationRun, Lang::De) => "Evaluationslauf",
+            (FileKind::LmEvalResults, Lang::De) => "lm-eval-Ergebnisse",
+        }
+    }
+}
+
+/// A file that is not about the pilot: which file, and what it was measured with instead.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mismatch {
+    pub kind: FileKind,
+    /// The file's name as uploaded; empty when the kind alone names it (the gateway log).
+    pub file: String,
+    pub other: Other,
+}
+
+/// What a file was measured with instead of the pilot's own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum Other {
+    /// The models the file states, none of them the pilot's.
+    Model { stated: Vec<String>, pilot: String },
+    /// The GPU the file states, not the pilot's.
+    Gpu { stated: String, pilot: String },
+}
+
+impl Mismatch {
+    /// The reason in `lang`: `the load test a.json was measured with model “m”, but the pilot
+    /// serves “p”: its figures are another model's`.
+    pub fn reason_in(&self, lang: Lang) -> String {
+        let file = match self.file.trim() {
+            "" => self.kind.name_in(lang).to_string(),
+            name => format!("{} {name}", self.kind.name_in(lang)),
+        };
+        let quoted = |names: &[String], lang: Lang| {
+            names
+                .iter()
+                .map(|m| match lang {
+                    Lang::En => format!("“{}”", m.trim()),
+                    Lang::De => format!("„{}“", m.trim()),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match (&self.other, lang) {
+            (Other::Model { stated, pilot }, Lang::En) => format!(
+                "{file} was measured with model {}, but the pilot serves “{}”: its figures are another model's",
+                quoted(stated, lang),
+                pilot.trim()
+            ),
+            (Other::Model { stated, pilot }, Lang::De) => format!(
+                "{file}: mit dem Modell {} gemessen, der Pilot betreibt aber „{}“; die Zahlen gehören zu einem anderen Modell",
+                quoted(stated, lang),
+                pilot.trim()
+            ),
+            (Other::Gpu { stated, pilot }, Lang::En) => format!(
+                "{file} was measured on {}, but the pilot runs on {}: latency and throughput belong to the GPU they were measured on",
+                stated.trim(),
+                pilot.trim()
+            ),
+            (Other::Gpu { stated, pilot }, Lang::De) => format!(
+                "{file}: auf {} gemessen, der Pilot läuft aber auf {}; Latenz und Durchsatz gehören zu der GPU, auf der sie gemessen wurden",
+                stated.trim(),
+                pilot.trim()
+            ),
+        }
     }
 }
 
@@ -117,21 +246,28 @@ pub fn same_model(a: &str, b: &str) -> Option<bool> {
     }))
 }
 
-/// Checks a file stating `models` (any of them may be the pilot's: a gateway log can carry
-/// several) and `gpu` against the pilot. `kind` names the file for the reason (`the load test
-/// run.json`); `hardware_bound` says whether its figures belong to the GPU.
+/// Checks the file `file` of `kind` stating `models` (any of them may be the pilot's: a
+/// gateway log can carry several) and `gpu` against the pilot; `hardware_bound` says whether
+/// its figures belong to the GPU.
 pub fn check_file(
     pilot: &PilotIdentity,
-    kind: &str,
+    kind: FileKind,
+    file: &str,
     models: &[String],
     gpu: Option<&str>,
     hardware_bound: bool,
 ) -> FileCheck {
     let mut out = FileCheck::default();
-    let stated: Vec<&String> = models
+    let stated: Vec<String> = models
         .iter()
         .filter(|m| !model_forms(m).is_empty())
+        .map(|m| m.trim().to_string())
         .collect();
+    let mismatch = |other: Other| Mismatch {
+        kind,
+        file: file.trim().to_string(),
+        other,
+    };
     if stated.is_empty() {
         out.caveats.push("model not stated in the file".into());
     } else if !pilot.model.trim().is_empty()
@@ -139,30 +275,24 @@ pub fn check_file(
             .iter()
             .any(|m| same_model(m, &pilot.model) == Some(true))
     {
-        let names = stated
-            .iter()
-            .map(|m| format!("“{}”", m.trim()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        out.not_comparable = Some(format!(
-            "{kind} was measured with model {names}, but the pilot serves “{}”: its figures are another model's",
-            pilot.model.trim()
-        ));
-        return out;
+        out.mismatch = Some(mismatch(Other::Model {
+            stated,
+            pilot: pilot.model.trim().to_string(),
+        }));
     }
-    if hardware_bound {
+    if hardware_bound && out.mismatch.is_none() {
         match gpu.map(str::trim).filter(|g| !g.is_empty()) {
             None => out.caveats.push("GPU not stated in the file".into()),
-            Some(gpu) => {
-                if same_gpu_name(gpu, &pilot.gpu) == Some(false) {
-                    out.not_comparable = Some(format!(
-                        "{kind} was measured on {gpu}, but the pilot runs on {}: latency and throughput belong to the GPU they were measured on",
-                        pilot.gpu.trim()
-                    ));
-                }
+            Some(gpu) if same_gpu_name(gpu, &pilot.gpu) == Some(false) => {
+                out.mismatch = Some(mismatch(Other::Gpu {
+                    stated: gpu.to_string(),
+                    pilot: pilot.gpu.trim().to_string(),
+                }));
             }
+            Some(_) => {}
         }
     }
+    out.not_comparable = out.mismatch.as_ref().map(|m| m.reason_in(Lang::En));
     out
 }
 
@@ -203,7 +333,8 @@ mod tests {
     fn another_models_file_is_not_comparable_and_says_why() {
         let scrape = check_file(
             &pilot(),
-            "the /metrics scrape opt.txt",
+            FileKind::Scrape,
+            "opt.txt",
             &["facebook/opt-125m".into()],
             None,
             false,
@@ -214,12 +345,25 @@ mod tests {
                 "the /metrics scrape opt.txt was measured with model “facebook/opt-125m”, but the pilot serves “RedHatAI/Qwen2.5-7B-Instruct”: its figures are another model's"
             )
         );
+        assert_eq!(
+            scrape.reason_in(Lang::De).as_deref(),
+            Some(
+                "/metrics-Scrape opt.txt: mit dem Modell „facebook/opt-125m“ gemessen, der Pilot betreibt aber „RedHatAI/Qwen2.5-7B-Instruct“; die Zahlen gehören zu einem anderen Modell"
+            )
+        );
         let other_gpu = check_file(
             &pilot(),
-            "the load test h100.json",
+            FileKind::LoadTest,
+            "h100.json",
             &["Qwen/Qwen2.5-7B-Instruct".into()],
             Some("NVIDIA H100 80GB HBM3"),
             true,
+        );
+        assert!(
+            other_gpu
+                .reason_in(Lang::De)
+                .unwrap()
+                .starts_with("Lasttest h100.json: auf NVIDIA H100 80GB HBM3 gemessen, der Pilot läuft aber auf Tesla V100-SXM2-16GB;")
         );
         assert!(
             other_gpu
@@ -229,7 +373,8 @@ mod tests {
         );
         let same = check_file(
             &pilot(),
-            "the load test v100.json",
+            FileKind::LoadTest,
+            "v100.json",
             &["redhataiqwen25-7b-instruct".into()],
             Some("V100"),
             true,
@@ -241,7 +386,8 @@ mod tests {
     fn a_file_that_does_not_say_is_graded_but_flagged() {
         let silent = check_file(
             &pilot(),
-            "the load test x.json",
+            FileKind::LoadTest,
+            "x.json",
             &["/mnt/models".into()],
             None,
             true,
@@ -254,7 +400,8 @@ mod tests {
         // An evaluation run's answers do not belong to a GPU.
         let eval = check_file(
             &pilot(),
-            "the evaluation run",
+            FileKind::EvaluationRun,
+            "",
             &["Qwen2.5-7B-Instruct".into()],
             Some("H100"),
             false,

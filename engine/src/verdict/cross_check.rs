@@ -277,17 +277,41 @@ pub fn server_check_gap(
     from_ms: Option<i64>,
     to_ms: Option<i64>,
 ) -> Option<String> {
+    server_check_gap_in(profile, from_ms, to_ms, Lang::En)
+}
+
+/// [`server_check_gap`] in `lang`.
+pub fn server_check_gap_in(
+    profile: &DemandProfile,
+    from_ms: Option<i64>,
+    to_ms: Option<i64>,
+    lang: Lang,
+) -> Option<String> {
     let (hour_from, hour_to) = busiest_hour_ms(profile);
+    let at = |ms: i64| match lang {
+        Lang::En => crate::traffic::timestamp::format_rfc3339_ms(ms) + " UTC",
+        Lang::De => lang.date_time(ms),
+    };
     match (from_ms, to_ms) {
         (Some(from), Some(to)) if from <= hour_from && to >= hour_to => None,
-        (Some(_), Some(_)) => Some(format!(
-            "The /metrics scrapes do not span the busiest hour ({} to {} UTC), so vLLM's mean in flight cannot be set against the log's: scrape before and after it.",
-            crate::traffic::timestamp::format_rfc3339_ms(hour_from),
-            crate::traffic::timestamp::format_rfc3339_ms(hour_to)
-        )),
+        (Some(_), Some(_)) => Some(match lang {
+            Lang::En => format!(
+                "The /metrics scrapes do not span the busiest hour ({} to {}), so vLLM's mean in flight cannot be set against the log's: scrape before and after it.",
+                at(hour_from),
+                at(hour_to)
+            ),
+            Lang::De => format!(
+                "Die /metrics-Scrapes umfassen die Spitzenstunde ({} bis {}) nicht, daher lässt sich vLLMs Mittel gleichzeitiger Anfragen nicht dem des Logs gegenüberstellen: vor und nach ihr abfragen.",
+                at(hour_from),
+                at(hour_to)
+            ),
+        }),
         _ => Some(
-            "The /metrics scrapes carry no times, so vLLM's mean in flight cannot be placed against the log's busiest hour."
-                .into(),
+            lang.pick(
+                "The /metrics scrapes carry no times, so vLLM's mean in flight cannot be placed against the log's busiest hour.",
+                "Die /metrics-Scrapes tragen keine Zeiten, daher lässt sich vLLMs Mittel gleichzeitiger Anfragen nicht der Spitzenstunde des Logs zuordnen.",
+            )
+            .into(),
         ),
     }
 }
@@ -298,30 +322,58 @@ pub fn first_approval_after_evidence(
     versions: &[PlanVersion],
     first_evidence: Option<(i64, &str)>,
 ) -> Option<String> {
+    first_approval_after_evidence_in(versions, first_evidence, Lang::En)
+}
+
+/// [`first_approval_after_evidence`] in `lang`.
+pub fn first_approval_after_evidence_in(
+    versions: &[PlanVersion],
+    first_evidence: Option<(i64, &str)>,
+    lang: Lang,
+) -> Option<String> {
     let (evidence_ms, file) = first_evidence?;
     let first = versions
         .iter()
         .filter_map(|v| v.in_force_since_ms().map(|at| (at, v.number)))
         .min()?;
-    (first.0 > evidence_ms).then(|| {
-        format!(
-            "Pass marks written after the data: plan version {} was first approved at {} UTC, after the first evidence ({}, uploaded {} UTC). The marks may have been set knowing the results.",
+    let at = |ms: i64| crate::traffic::timestamp::format_rfc3339_ms(ms);
+    (first.0 > evidence_ms).then(|| match lang {
+        Lang::En => format!(
+            "Pass marks written after the data: plan version {} was first approved at {} UTC, after the first evidence ({file}, uploaded {} UTC). The marks may have been set knowing the results.",
             first.1,
-            crate::traffic::timestamp::format_rfc3339_ms(first.0),
-            file,
-            crate::traffic::timestamp::format_rfc3339_ms(evidence_ms)
-        )
+            at(first.0),
+            at(evidence_ms)
+        ),
+        Lang::De => format!(
+            "Abnahmekriterien nach den Daten geschrieben: Planversion {} wurde erstmals am {} freigegeben, nach dem ersten Nachweis ({file}, hochgeladen am {}). Die Kriterien wurden womöglich in Kenntnis der Ergebnisse gesetzt.",
+            first.1,
+            lang.date_time(first.0),
+            lang.date_time(evidence_ms)
+        ),
     })
 }
 
 /// A warning for an evaluation set of fewer than [`super::samples::EVAL_SET_MINIMUM`] questions.
 pub fn small_eval_set(questions: usize) -> Option<String> {
+    small_eval_set_in(questions, Lang::En)
+}
+
+/// [`small_eval_set`] in `lang`.
+pub fn small_eval_set_in(questions: usize, lang: Lang) -> Option<String> {
     let minimum = super::samples::EVAL_SET_MINIMUM;
-    (questions < minimum).then(|| {
-        format!(
-            "The evaluation set has {questions} questions, fewer than the {minimum} to 100 real questions the guide asks for: its accuracy intervals are wide and one question moves the score by {:.1} percentage points.",
-            if questions == 0 { 100.0 } else { 100.0 / questions as f64 }
-        )
+    let step = if questions == 0 {
+        100.0
+    } else {
+        100.0 / questions as f64
+    };
+    (questions < minimum).then(|| match lang {
+        Lang::En => format!(
+            "The evaluation set has {questions} questions, fewer than the {minimum} to 100 real questions the guide asks for: its accuracy intervals are wide and one question moves the score by {step:.1} percentage points."
+        ),
+        Lang::De => format!(
+            "Der Evaluationsdatensatz hat {questions} Fragen, weniger als die {minimum} bis 100 echten Fragen, die der Leitfaden verlangt: Die Intervalle seiner Genauigkeit sind breit, und eine Frage verschiebt die Bewertung um {} Prozentpunkte.",
+            lang.number(step, 1)
+        ),
     })
 }
 

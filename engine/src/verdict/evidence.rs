@@ -61,6 +61,9 @@ pub struct EvidenceStatistic {
     /// the figure grades nothing and this is why.
     #[serde(default)]
     pub not_comparable: Option<String>,
+    /// The same reason as data, to be worded in the report's language.
+    #[serde(default)]
+    pub mismatch: Option<super::comparability::Mismatch>,
     /// What the file leaves unstated (`model not stated in the file`): graded, but flagged.
     #[serde(default)]
     pub caveats: Vec<String>,
@@ -93,6 +96,7 @@ impl EvidenceStatistic {
             samples: None,
             model: String::new(),
             not_comparable: None,
+            mismatch: None,
             caveats: Vec::new(),
         }
     }
@@ -106,6 +110,7 @@ impl EvidenceStatistic {
     /// The same figure with the outcome of its file's comparability check.
     pub fn checked(mut self, check: &super::comparability::FileCheck) -> Self {
         self.not_comparable = check.not_comparable.clone();
+        self.mismatch = check.mismatch.clone();
         for caveat in &check.caveats {
             if !self.caveats.contains(caveat) {
                 self.caveats.push(caveat.clone());

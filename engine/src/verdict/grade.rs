@@ -163,8 +163,8 @@ fn statistic_reason(mark: Statistic, figure: Statistic, lang: Lang) -> String {
 
 /// Every way `figure` differs from the number `mark` is about (the metric is assumed equal),
 /// each reason phrased in `lang`. `serving` adds the GPU and engine-version checks of plan
-/// grading. A file's own reason ([`EvidenceStatistic::not_comparable`], stored with the
-/// figure) stays as recorded.
+/// grading. A file's own reason ([`EvidenceStatistic::not_comparable`]) is worded in `lang`
+/// from its [`EvidenceStatistic::mismatch`] where the figure carries one.
 pub(crate) fn mismatches_in(
     mark: &PassMark,
     figure: &EvidenceStatistic,
@@ -173,8 +173,10 @@ pub(crate) fn mismatches_in(
 ) -> Vec<Mismatch> {
     let de = lang == Lang::De;
     let mut found = Vec::new();
-    if let Some(reason) = &figure.not_comparable {
-        found.push(mismatch("evidence", reason.clone()));
+    if let Some(reason) =
+        super::comparability::reason_in(&figure.not_comparable, &figure.mismatch, lang)
+    {
+        found.push(mismatch("evidence", reason));
     }
     if mark.point != figure.point {
         let latency = mark.metric.family() == MetricFamily::Latency;
@@ -447,7 +449,11 @@ pub(crate) fn evaluate_in(mark: &PassMark, figure: &EvidenceStatistic, lang: Lan
         value,
         unit: mark.unit,
     });
-    let mut caveats = figure.caveats.clone();
+    let mut caveats: Vec<String> = figure
+        .caveats
+        .iter()
+        .map(|c| super::comparability::caveat_in(c, lang))
+        .collect();
     caveats.extend(super::samples::small_sample_note_in(mark, figure, lang));
     let source = format!(
         "{}{}",

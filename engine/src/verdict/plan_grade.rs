@@ -513,6 +513,7 @@ mod tests {
 
         let other_model = client(Metric::Tpot, Statistic::P99, 20.0, Unit::Ms).checked(&FileCheck {
             not_comparable: Some("the load test gpt-oss.json was measured with model “openai/gpt-oss-20b”, but the pilot serves “Qwen/Qwen3-4B”: its figures are another model's".into()),
+            mismatch: None,
             caveats: Vec::new(),
         });
         let graded = grade_plan(&interactive(), &[other_model]);
@@ -530,6 +531,7 @@ mod tests {
             .with_samples(200)
             .checked(&FileCheck {
                 not_comparable: None,
+                mismatch: None,
                 caveats: vec!["model not stated in the file".into()],
             })
             .recorded("vllm bench serve, run.json", 1);
