@@ -38,7 +38,17 @@ pub const ANSWERS_KEPT: usize = 32;
 pub type FitKey = [u8; 32];
 
 /// A fitted twin: the configuration it was fitted on (its label) and the model.
-pub type Fit = Result<(String, Arc<Twin>), ServiceError>;
+pub type Fit = Result<(String, Arc<Twin>), FitFailure>;
+
+/// Why a fit failed.
+#[derive(Clone, Debug)]
+pub enum FitFailure {
+    /// The evidence itself refuses it (nothing to fit, several configurations): kept, since
+    /// the same evidence fails the same way.
+    Refused(crate::predict::service::FitRefusal),
+    /// The store or a task failed: not kept, the next caller tries again.
+    Service(ServiceError),
+}
 
 struct Entry {
     key: FitKey,
@@ -102,9 +112,8 @@ fn entry(key: FitKey) -> Arc<Entry> {
 }
 
 /// The twin for `key`: the kept one, or `fit()` run once (concurrent callers wait for it).
-/// A fit the evidence itself refuses ([`ServiceError::Invalid`]: nothing to fit, several
-/// configurations) is kept too, since the same evidence fails the same way; any other failure
-/// (the store, a panicked task) is not, and the next caller tries again.
+/// A fit the evidence itself refuses ([`FitFailure::Refused`]) is kept too; any other failure
+/// is not.
 pub async fn fitted<F, Fut>(key: FitKey, fit: F) -> (Fitted, Fit)
 where
     F: FnOnce() -> Fut,
@@ -115,7 +124,7 @@ where
         .fit
         .get_or_try_init(|| async {
             match fit().await {
-                Err(error) if !matches!(error, ServiceError::Invalid(_)) => Err(error),
+                Err(FitFailure::Service(error)) => Err(FitFailure::Service(error)),
                 kept => Ok(kept),
             }
         })
@@ -207,10 +216,15 @@ mod tests {
         for _ in 0..3 {
             let (_, fit) = fitted(key, || async {
                 calls.fetch_add(1, Ordering::SeqCst);
-                Err(ServiceError::invalid("nothing to fit"))
+                Err(FitFailure::Refused(
+                    crate::predict::service::FitRefusal::NoLoadTest,
+                ))
             })
             .await;
-            assert_eq!(fit.unwrap_err(), ServiceError::invalid("nothing to fit"));
+            assert!(matches!(
+                fit.unwrap_err(),
+                FitFailure::Refused(crate::predict::service::FitRefusal::NoLoadTest)
+            ));
         }
         assert_eq!(calls.load(Ordering::SeqCst), 1, "a refusal is kept");
 
@@ -219,10 +233,13 @@ mod tests {
         for _ in 0..2 {
             let (_, fit) = fitted(key, || async {
                 calls.fetch_add(1, Ordering::SeqCst);
-                Err(ServiceError::Internal)
+                Err(FitFailure::Service(ServiceError::Internal))
             })
             .await;
-            assert_eq!(fit.unwrap_err(), ServiceError::Internal);
+            assert!(matches!(
+                fit.unwrap_err(),
+                FitFailure::Service(ServiceError::Internal)
+            ));
         }
         assert_eq!(
             calls.load(Ordering::SeqCst),

@@ -9,6 +9,7 @@ use crate::model::{EvidenceFile, EvidenceKind, StartupLogSummary};
 use crate::traffic::MetricsScrapeSummary;
 use engine::ingest::{OperatingPoint, RequestRecord};
 use engine::loadtest::RequestSamples;
+use engine::locale::Lang;
 use engine::metrics::CacheConfig;
 use engine::run_context::RunContext;
 use engine::sizing::StartupLog;
@@ -56,6 +57,75 @@ pub enum TwinInputError {
     SeveralConfigurations { count: usize, available: String },
     #[error("{0}")]
     Fit(#[from] TwinError),
+}
+
+impl TwinInputError {
+    /// Why no twin could be built, in `lang`.
+    pub fn text_in(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (TwinInputError::Fit(e), lang) => e.text_in(lang),
+            (other, Lang::En) => other.to_string(),
+            (TwinInputError::NoPoints, Lang::De) => {
+                "es gibt keine Betriebspunkte aus Lasttests, an die sich der Kapazitäts-Zwilling anpassen ließe".into()
+            }
+            (TwinInputError::NoSuchConfiguration { asked, available }, Lang::De) => format!(
+                "Konfiguration {asked}: keine solche Serving-Konfiguration; die Lasttests enthalten: {available}"
+            ),
+            (TwinInputError::SeveralConfigurations { count, available }, Lang::De) => format!(
+                "die Lasttests enthalten {count} Serving-Konfigurationen; eine wählen: {available}"
+            ),
+        }
+    }
+}
+
+/// Why the pilot's evidence gives no twin: worded for either language, and kept by
+/// [`crate::twin_cache`] since the same evidence fails the same way.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FitRefusal {
+    /// The pilot has no load test of its own model and GPU.
+    NoLoadTest,
+    Input(TwinInputError),
+}
+
+impl FitRefusal {
+    /// The reason in `lang` on its own, for a page that already says it is about the twin.
+    pub fn reason_in(&self, lang: Lang) -> String {
+        match self {
+            FitRefusal::Input(e) => e.text_in(lang),
+            FitRefusal::NoLoadTest => self.text_in(lang),
+        }
+    }
+
+    /// The reason in `lang`, naming what to change (`configuration: …`, `capacity twin: …`).
+    pub fn text_in(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (FitRefusal::NoLoadTest, Lang::En) => "the pilot has no load test to fit the capacity twin on: upload vllm bench serve, AIPerf, GenAI-Perf or guidellm results first".into(),
+            (FitRefusal::NoLoadTest, Lang::De) => "der Pilot hat keinen Lasttest, an den sich der Kapazitäts-Zwilling anpassen ließe: zuerst Ergebnisse von vllm bench serve, AIPerf, GenAI-Perf oder guidellm hochladen".into(),
+            (
+                FitRefusal::Input(
+                    e @ (TwinInputError::NoSuchConfiguration { .. }
+                    | TwinInputError::SeveralConfigurations { .. }),
+                ),
+                lang,
+            ) => format!("{}: {}", lang.pick("configuration", "Konfiguration"), e.text_in(lang)),
+            (FitRefusal::Input(e), lang) => format!(
+                "{}: {}",
+                lang.pick("capacity twin", "Kapazitäts-Zwilling"),
+                e.text_in(lang)
+            ),
+        }
+    }
+}
+
+impl From<crate::twin_cache::FitFailure> for ServiceError {
+    fn from(failure: crate::twin_cache::FitFailure) -> Self {
+        match failure {
+            crate::twin_cache::FitFailure::Refused(why) => {
+                ServiceError::Invalid(why.text_in(Lang::En))
+            }
+            crate::twin_cache::FitFailure::Service(e) => e,
+        }
+    }
 }
 
 /// The points of one serving configuration, ready to fit.
@@ -198,6 +268,14 @@ impl StoredRows {
         let store = &services.store;
         let mut load_tests =
             crate::readable::in_force(store, pilot_id, Some(EvidenceKind::LoadTest)).await?;
+        // Another model's or GPU's run grades nothing, and it fits nothing either: it would
+        // join the fit as a second serving configuration (or skew the only one).
+        if let Some(pilot) = store.pilot(pilot_id).await? {
+            let identity = crate::traffic::service::identity(&pilot);
+            load_tests.retain(|(file, summary)| {
+                crate::pilot_evidence::load_test_check(&identity, file, summary).is_comparable()
+            });
+        }
         load_tests.sort_by_key(|(file, _)| file.id);
         Ok(StoredRows {
             load_tests,
@@ -302,26 +380,28 @@ pub async fn fit_rows(
     rows: &StoredRows,
     configuration: Option<String>,
 ) -> Result<PilotFit, ServiceError> {
+    Ok(fit_rows_or_refusal(services, rows, configuration).await?)
+}
+
+/// [`fit_rows`] with the evidence's refusal kept as data ([`FitRefusal`]), for a reader that
+/// words it in its own language (the report).
+pub async fn fit_rows_or_refusal(
+    services: &Services,
+    rows: &StoredRows,
+    configuration: Option<String>,
+) -> Result<PilotFit, crate::twin_cache::FitFailure> {
+    use crate::twin_cache::FitFailure;
     let key = rows.key(configuration.as_deref());
     let (cached, fit) = crate::twin_cache::fitted(key, || async {
-        let evidence = rows.evidence(services).await?;
+        let evidence = rows.evidence(services).await.map_err(FitFailure::Service)?;
         if evidence.load_tests.iter().all(|l| l.points.is_empty()) {
-            return Err(ServiceError::invalid(
-                "the pilot has no load test to fit the capacity twin on: upload vllm bench \
-                 serve, AIPerf, GenAI-Perf or guidellm results first",
-            ));
+            return Err(FitFailure::Refused(FitRefusal::NoLoadTest));
         }
         tokio::task::spawn_blocking(move || evidence.build(configuration.as_deref(), true))
             .await
-            .map_err(internal)?
+            .map_err(|e| FitFailure::Service(internal(e)))?
             .map(|(label, twin)| (label, std::sync::Arc::new(twin)))
-            .map_err(|e| match e {
-                TwinInputError::NoSuchConfiguration { .. }
-                | TwinInputError::SeveralConfigurations { .. } => {
-                    ServiceError::invalid(format!("configuration: {e}"))
-                }
-                other => ServiceError::invalid(format!("capacity twin: {other}")),
-            })
+            .map_err(|e| FitFailure::Refused(FitRefusal::Input(e)))
     })
     .await;
     let (label, twin) = fit?;
@@ -512,6 +592,7 @@ pub async fn twin_view(
         configuration: None,
         prediction: None,
         problem: None,
+        refusal: None,
         staff: false,
         price: String::new(),
         price_source: None,
@@ -528,13 +609,16 @@ pub async fn twin_view(
             return Ok(view);
         }
     };
-    match fit_rows(services, &rows, None).await {
+    match fit_rows_or_refusal(services, &rows, None).await {
         Ok(fit) => {
             view.configuration = Some(fit.label.clone());
             view.prediction = Some(fit.ask(question).await?);
         }
-        Err(ServiceError::Invalid(why)) => view.problem = Some(format!("No prediction: {why}")),
-        Err(other) => return Err(other),
+        Err(crate::twin_cache::FitFailure::Refused(why)) => {
+            view.problem = Some(format!("No prediction: {}", why.text_in(Lang::En)));
+            view.refusal = Some(why);
+        }
+        Err(crate::twin_cache::FitFailure::Service(e)) => return Err(e),
     }
     Ok(view)
 }

@@ -93,6 +93,8 @@ pub struct Labels {
     pub twin_no_load_test: &'static str,
     /// The capacity-twin section when the twin makes no prediction and says no reason.
     pub twin_no_prediction: &'static str,
+    /// `No prediction` before the reason.
+    pub twin_no_prediction_short: &'static str,
     /// The load line's words: `prompts …`, `answers …`, `configuration …`, `overall basis …`,
     /// `(read from …)`.
     pub twin_prompts: &'static str,
@@ -219,6 +221,7 @@ pub static EN: Labels = Labels {
     basis_estimated: "Estimated",
     twin_no_load_test: "No load test yet: the capacity twin is fitted on the pilot's own load tests, so it makes no prediction.",
     twin_no_prediction: "The capacity twin makes no prediction.",
+    twin_no_prediction_short: "No prediction",
     twin_prompts: "prompts",
     twin_answers: "answers",
     twin_configuration: "configuration",
@@ -340,6 +343,7 @@ pub static DE: Labels = Labels {
     basis_estimated: "Geschätzt",
     twin_no_load_test: "Noch kein Lasttest: Der Kapazitäts-Zwilling wird an den eigenen Lasttests des Piloten angepasst und macht daher keine Vorhersage.",
     twin_no_prediction: "Der Kapazitäts-Zwilling macht keine Vorhersage.",
+    twin_no_prediction_short: "Keine Vorhersage",
     twin_prompts: "Prompts",
     twin_answers: "Antworten",
     twin_configuration: "Konfiguration",

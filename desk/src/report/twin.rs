@@ -59,7 +59,13 @@ pub async fn section(
     }
     let Some(prediction) = &view.prediction else {
         return Ok(TwinSection {
-            empty: Some(view.problem.unwrap_or_else(|| t.twin_no_prediction.into())),
+            empty: Some(match (&view.refusal, view.problem) {
+                (Some(why), _) => {
+                    format!("{}: {}", t.twin_no_prediction_short, why.reason_in(lang))
+                }
+                (None, Some(problem)) => problem,
+                (None, None) => t.twin_no_prediction.into(),
+            }),
             ..TwinSection::default()
         });
     };

@@ -16,6 +16,7 @@
 use super::arrivals::{ArrivalProcess, TimedRequest};
 use super::workload::{TokenLengths, Workload};
 use crate::ingest::{MetricKey, MetricStats, OperatingPoint};
+use crate::locale::Lang;
 use crate::plan::Statistic;
 use serde::{Deserialize, Serialize};
 
@@ -140,14 +141,64 @@ fn setting_number(point: &OperatingPoint, key: &str) -> Option<f64> {
         .filter(|v| v.is_finite())
 }
 
-/// Reads one point; `Err` says in a sentence why it cannot be used.
-pub fn measure(index: usize, point: &OperatingPoint) -> Result<MeasuredPoint, String> {
-    let why = |what: &str| format!("{}: not used by the capacity twin: {what}", point.source);
+/// What a load level lacks for the capacity twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lacking {
+    OutputTokens,
+    Throughput,
+    Tpot,
+    Ttft,
+    CompletedRequests,
+}
+
+/// A load level the twin cannot use: where it comes from and what it lacks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnusablePoint {
+    /// The point's source, as recorded (`vllm bench serve, run.json`).
+    pub source: String,
+    pub lacking: Lacking,
+}
+
+impl UnusablePoint {
+    /// The sentence in `lang`: `run.json: not used by the capacity twin: no TTFT statistics`.
+    pub fn text_in(&self, lang: Lang) -> String {
+        let what = match (self.lacking, lang) {
+            (Lacking::OutputTokens, Lang::En) => "the file states no output token counts",
+            (Lacking::Throughput, Lang::En) => "no request throughput or duration",
+            (Lacking::Tpot, Lang::En) => "no TPOT (and no E2E and TTFT to derive it from)",
+            (Lacking::Ttft, Lang::En) => "no TTFT statistics",
+            (Lacking::CompletedRequests, Lang::En) => "no completed requests",
+            (Lacking::OutputTokens, Lang::De) => "die Datei nennt keine Zahl der Ausgabe-Token",
+            (Lacking::Throughput, Lang::De) => "kein Anfragedurchsatz und keine Dauer",
+            (Lacking::Tpot, Lang::De) => "kein TPOT (und weder E2E noch TTFT, um ihn abzuleiten)",
+            (Lacking::Ttft, Lang::De) => "keine TTFT-Statistik",
+            (Lacking::CompletedRequests, Lang::De) => "keine abgeschlossenen Anfragen",
+        };
+        let source = crate::verdict::source_in(&self.source, lang);
+        match lang {
+            Lang::En => format!("{source}: not used by the capacity twin: {what}"),
+            Lang::De => format!("{source}: vom Kapazitäts-Zwilling nicht verwendet: {what}"),
+        }
+    }
+}
+
+impl std::fmt::Display for UnusablePoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text_in(Lang::En))
+    }
+}
+
+/// Reads one point; `Err` says what it lacks for the twin.
+pub fn measure(index: usize, point: &OperatingPoint) -> Result<MeasuredPoint, UnusablePoint> {
+    let why = |lacking: Lacking| UnusablePoint {
+        source: point.source.clone(),
+        lacking,
+    };
     let output_tokens_mean = point
         .output_tokens_mean
         .or_else(|| mean_of(point, MetricKey::OutputTokens))
         .filter(|o| *o >= 1.0)
-        .ok_or_else(|| why("the file states no output token counts"))?;
+        .ok_or_else(|| why(Lacking::OutputTokens))?;
     let completed = point.completed.unwrap_or(0);
     let throughput = point
         .request_throughput
@@ -158,7 +209,7 @@ pub fn measure(index: usize, point: &OperatingPoint) -> Result<MeasuredPoint, St
                 .map(|d| completed as f64 / d)
         })
         .filter(|x| *x > 0.0)
-        .ok_or_else(|| why("no request throughput or duration"))?;
+        .ok_or_else(|| why(Lacking::Throughput))?;
     let ttft = ReportedPercentiles::of(point.metric(MetricKey::TtftMs));
     let tpot = ReportedPercentiles::of(point.metric(MetricKey::TpotMs));
     let e2e = ReportedPercentiles::of(point.metric(MetricKey::E2eMs));
@@ -173,9 +224,9 @@ pub fn measure(index: usize, point: &OperatingPoint) -> Result<MeasuredPoint, St
             (output_tokens_mean > 1.0).then(|| (e - t) / (output_tokens_mean - 1.0))
         })
         .filter(|t| *t > 0.0)
-        .ok_or_else(|| why("no TPOT (and no E2E and TTFT to derive it from)"))?;
+        .ok_or_else(|| why(Lacking::Tpot))?;
     if ttft.p50.is_none() && ttft.mean.is_none() {
-        return Err(why("no TTFT statistics"));
+        return Err(why(Lacking::Ttft));
     }
     let prompt_tokens_mean = point
         .input_tokens_mean
@@ -203,7 +254,7 @@ pub fn measure(index: usize, point: &OperatingPoint) -> Result<MeasuredPoint, St
         _ => completed as usize,
     };
     if sent == 0 {
-        return Err(why("no completed requests"));
+        return Err(why(Lacking::CompletedRequests));
     }
     let output = point
         .metric(MetricKey::OutputTokens)

@@ -137,17 +137,18 @@ pub fn fit_with(
             labels: groups.into_iter().map(|g| g.label).collect(),
         });
     }
-    let mut notes = Vec::new();
+    let mut unusable = Vec::new();
     let mut measured = Vec::new();
     for (i, p) in points.iter().enumerate() {
         match measure(i, p) {
             Ok(m) => measured.push(m),
-            Err(why) => notes.push(why),
+            Err(why) => unusable.push(why),
         }
     }
     if measured.is_empty() {
-        return Err(TwinError::NoUsablePoints { reasons: notes });
+        return Err(TwinError::NoUsablePoints { reasons: unusable });
     }
+    let mut notes: Vec<String> = unusable.iter().map(ToString::to_string).collect();
     for m in &mut measured {
         m.recorded_arrivals = recorded_arrivals(m, requests);
     }

@@ -56,7 +56,9 @@ pub use arrivals::{
     replay_from_gateway,
 };
 pub use backtest::{Backtest, BacktestComparison, BacktestPoint, backtest};
-pub use evidence::{Configuration, MeasuredPoint, ReportedPercentiles, configurations};
+pub use evidence::{
+    Configuration, Lacking, MeasuredPoint, ReportedPercentiles, UnusablePoint, configurations,
+};
 pub use fit::{FitOptions, fit, fit_with};
 pub use other_configuration::{ConfigurationPrediction, OtherConfiguration, predict_configuration};
 pub use predict::{Basis, Prediction, Question, predict, predict_with};
@@ -73,13 +75,17 @@ pub use transfer::{
 pub use workload::{LengthSummary, TokenLengths, Workload};
 
 use crate::ingest::{OperatingPoint, RequestRecord};
+use crate::locale::Lang;
 
 /// Why no model could be fitted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum TwinError {
     /// No point has the numbers the fit needs (throughput, output lengths, TTFT, TPOT).
-    #[error("no load level can be used by the capacity twin: {}", reasons.join("; "))]
-    NoUsablePoints { reasons: Vec<String> },
+    #[error(
+        "no load level can be used by the capacity twin: {}",
+        list(reasons, Lang::En)
+    )]
+    NoUsablePoints { reasons: Vec<UnusablePoint> },
     /// The points come from more than one serving configuration; fit one at a time.
     #[error(
         "the load tests hold {} serving configurations ({}); fit one at a time",
@@ -87,6 +93,33 @@ pub enum TwinError {
         labels.join("; ")
     )]
     SeveralConfigurations { labels: Vec<String> },
+}
+
+impl TwinError {
+    /// Why no model could be fitted, in `lang`.
+    pub fn text_in(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (TwinError::NoUsablePoints { .. }, Lang::En)
+            | (TwinError::SeveralConfigurations { .. }, Lang::En) => self.to_string(),
+            (TwinError::NoUsablePoints { reasons }, Lang::De) => format!(
+                "keine Laststufe ist für den Kapazitäts-Zwilling verwendbar: {}",
+                list(reasons, lang)
+            ),
+            (TwinError::SeveralConfigurations { labels }, Lang::De) => format!(
+                "die Lasttests enthalten {} Serving-Konfigurationen ({}); jeweils eine anpassen",
+                labels.len(),
+                labels.join("; ")
+            ),
+        }
+    }
+}
+
+fn list(reasons: &[UnusablePoint], lang: Lang) -> String {
+    reasons
+        .iter()
+        .map(|r| r.text_in(lang))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// A fitted model of one serving configuration and its back-test.

@@ -478,22 +478,22 @@ async fn a_per_request_load_test_gives_the_pilot_the_twin_the_command_line_fits_
     let app = spawn_app().await;
     let admin = app.admin().await;
     let token = app.api_token(&admin).await;
-    let acme = app.organisation(&admin, "Acme Corp").await;
-    let pilot = app.pilot(&admin, acme, "Per-request guidellm run").await;
+    // The run is of Qwen2.5-7B-Instruct (its processor): the pilot's own model, or the twin
+    // would leave it out as another model's.
+    let pilot = crate::fidelity::pilot(
+        &app,
+        &admin,
+        "Per-request guidellm run",
+        "Qwen/Qwen2.5-7B-Instruct",
+        "NVIDIA L40S",
+    )
+    .await;
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../testdata/graz-dev-guidellm/benchmarks.json");
     let bytes = std::fs::read(&file).unwrap();
-    let form = reqwest::multipart::Form::new().part(
-        "file",
-        reqwest::multipart::Part::bytes(bytes).file_name("benchmarks.json"),
-    );
-    let response = client()
-        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(&token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let response = app
+        .upload_evidence(&token, pilot, "benchmarks.json", bytes, &[])
+        .await;
     assert_eq!(response.status(), StatusCode::CREATED);
     let stored: Value = response.json().await.unwrap();
     assert_eq!(stored["summary"]["request_samples"], 1000);
