@@ -47,13 +47,57 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// Most cards a recommended configuration may use.
 pub const MAX_CARDS: u32 = 8;
 
+/// Why a pilot has no recommendation yet: what is missing, worded for either language.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NoRecommendation {
+    PlanNotApproved,
+    NoGatewayLog,
+    /// Neither pilot and production users nor a production arrival rate.
+    NoDemandGrowth,
+    /// The production demand could not be derived (the engine's reason, in English).
+    ProductionDemand(String),
+    NoArrivals,
+    NoLengths,
+    /// The pilot's model is not in the sizing catalog.
+    ModelNotInCatalog(String),
+}
+
+impl NoRecommendation {
+    /// The reason in `lang`, as one sentence.
+    pub fn text_in(&self, lang: engine::locale::Lang) -> String {
+        use engine::locale::Lang::{De, En};
+        match (self, lang) {
+            (NoRecommendation::PlanNotApproved, En) => "The plan is not approved yet: the recommendation needs its demand assumptions and latency limits.".into(),
+            (NoRecommendation::PlanNotApproved, De) => "Der Plan ist noch nicht freigegeben: Die Empfehlung braucht seine Annahmen zur Nachfrage und seine Latenzgrenzen.".into(),
+            (NoRecommendation::NoGatewayLog, En) => "No gateway log yet: production demand is grown from the pilot's measured traffic.".into(),
+            (NoRecommendation::NoGatewayLog, De) => "Noch kein Gateway-Log: Die Nachfrage der Produktion wird aus dem gemessenen Verkehr des Piloten hochgerechnet.".into(),
+            (NoRecommendation::NoDemandGrowth, En) => "The plan states neither pilot and production users nor a production arrival rate, so there is nothing to grow the pilot's demand by.".into(),
+            (NoRecommendation::NoDemandGrowth, De) => "Der Plan nennt weder Nutzerzahlen von Pilot und Produktion noch eine Ankunftsrate der Produktion, daher gibt es nichts, womit die Nachfrage des Piloten hochgerechnet werden kann.".into(),
+            (NoRecommendation::ProductionDemand(e), En) => format!("Production demand: {e}."),
+            (NoRecommendation::ProductionDemand(e), De) => format!("Nachfrage der Produktion: {e}."),
+            (NoRecommendation::NoArrivals, En) => "The gateway log's busiest hour has no arrivals to grow.".into(),
+            (NoRecommendation::NoArrivals, De) => "Die Spitzenstunde des Gateway-Logs hat keine Ankünfte, die sich hochrechnen ließen.".into(),
+            (NoRecommendation::NoLengths, En) => "The gateway log records no prompt and answer lengths: production requests cannot be simulated without them.".into(),
+            (NoRecommendation::NoLengths, De) => "Das Gateway-Log verzeichnet keine Prompt- und Antwortlängen: Ohne sie lassen sich Anfragen der Produktion nicht simulieren.".into(),
+            (NoRecommendation::ModelNotInCatalog(model), En) => format!("The model “{model}” is not in the sizing catalog: add its config.json on the sizing page."),
+            (NoRecommendation::ModelNotInCatalog(model), De) => format!("Das Modell „{model}“ steht nicht im Sizing-Katalog: seine config.json auf der Sizing-Seite hinzufügen."),
+        }
+    }
+}
+
+impl std::fmt::Display for NoRecommendation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text_in(engine::locale::Lang::En))
+    }
+}
+
 /// The plan of `pilot` (visibility checked by the caller), or why there is none, in words;
 /// `priced`: add each candidate's cost (staff only).
 pub async fn for_pilot(
     services: &Services,
     pilot: &Pilot,
     priced: bool,
-) -> Result<Result<CapacityPlan, String>, ServiceError> {
+) -> Result<Result<CapacityPlan, NoRecommendation>, ServiceError> {
     let evidence = crate::pilot_evidence::gather(services, pilot.id).await?;
     let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
     capacity_plan(services, pilot, &evidence, &catalog, priced).await
@@ -66,7 +110,7 @@ pub async fn capacity_plan(
     evidence: &PilotEvidence,
     catalog: &SizingCatalog,
     priced: bool,
-) -> Result<Result<CapacityPlan, String>, ServiceError> {
+) -> Result<Result<CapacityPlan, NoRecommendation>, ServiceError> {
     // Always with prices: they never change the ranking, so one plan serves every caller and
     // an unpriced caller gets it with the money taken out.
     let (input, warnings) = match plan_input(services, pilot, evidence, catalog).await? {
@@ -96,7 +140,11 @@ pub async fn headline(
     let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
     let input = match plan_input(services, pilot, evidence, &catalog).await? {
         Ok((input, _)) => input,
-        Err(reason) => return Ok(RecommendationHeadline::Unavailable { reason }),
+        Err(reason) => {
+            return Ok(RecommendationHeadline::Unavailable {
+                reason: reason.to_string(),
+            });
+        }
     };
     let key = input_key(&input)?;
     let Some(plan) = kept(&key) else {
@@ -288,15 +336,12 @@ async fn plan_input(
     pilot: &Pilot,
     evidence: &PilotEvidence,
     catalog: &SizingCatalog,
-) -> Result<Result<(CapacityPlanInput, Vec<String>), String>, ServiceError> {
+) -> Result<Result<(CapacityPlanInput, Vec<String>), NoRecommendation>, ServiceError> {
     let Some(plan) = &evidence.plan else {
-        return Ok(Err("The plan is not approved yet: the recommendation needs its demand assumptions and latency limits.".into()));
+        return Ok(Err(NoRecommendation::PlanNotApproved));
     };
     let Some((profile, _)) = &evidence.profile else {
-        return Ok(Err(
-            "No gateway log yet: production demand is grown from the pilot's measured traffic."
-                .into(),
-        ));
+        return Ok(Err(NoRecommendation::NoGatewayLog));
     };
     let assumptions = &plan.content.demand;
     let scaling = match (
@@ -312,7 +357,7 @@ async fn plan_input(
             arrival_rate_per_s: rate,
         },
         _ => {
-            return Ok(Err("The plan states neither pilot and production users nor a production arrival rate, so there is nothing to grow the pilot's demand by.".into()));
+            return Ok(Err(NoRecommendation::NoDemandGrowth));
         }
     };
     let production = match production_demand_for(
@@ -322,14 +367,12 @@ async fn plan_input(
         assumptions.context_tokens_per_request,
     ) {
         Ok(p) => p,
-        Err(e) => return Ok(Err(format!("Production demand: {e}."))),
+        Err(e) => return Ok(Err(NoRecommendation::ProductionDemand(e.to_string()))),
     };
     let growth = if production.pilot_arrival_rate_per_s > 0.0 {
         production.arrival_rate_per_s / production.pilot_arrival_rate_per_s
     } else {
-        return Ok(Err(
-            "The gateway log's busiest hour has no arrivals to grow.".into(),
-        ));
+        return Ok(Err(NoRecommendation::NoArrivals));
     };
     let mut warnings = Vec::new();
     let hour = match busiest_hour(services, pilot.id, profile).await? {
@@ -350,13 +393,12 @@ async fn plan_input(
         ),
         None => match DemandProcess::from_profile(profile, growth, 0) {
             Some(demand) => (demand, ServiceTimes::from_profile(profile)),
-            None => return Ok(Err("The gateway log records no prompt and answer lengths: production requests cannot be simulated without them.".into())),
+            None => return Ok(Err(NoRecommendation::NoLengths)),
         },
     };
     let Some(model) = catalog_model(catalog, pilot) else {
-        return Ok(Err(format!(
-            "The model “{}” is not in the sizing catalog: add its config.json on the sizing page.",
-            pilot.model
+        return Ok(Err(NoRecommendation::ModelNotInCatalog(
+            pilot.model.clone(),
         )));
     };
     let serving =

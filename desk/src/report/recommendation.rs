@@ -82,7 +82,7 @@ pub async fn section(
                 catalog.currency.as_deref(),
             ),
             Err(why) => RecommendationSection {
-                headline: format!("{}: {why}", lang.labels().no_recommendation),
+                headline: format!("{}: {}", lang.labels().no_recommendation, why.text_in(lang)),
                 ..RecommendationSection::default()
             },
         },

@@ -52,6 +52,6 @@ pub async fn recommendation(
     let priced = user.role.is_staff();
     match desk::capacity::for_pilot(services, &pilot, priced).await? {
         Ok(plan) => Ok(Json(plan)),
-        Err(why) => Err(ServiceError::Invalid(why).into()),
+        Err(why) => Err(ServiceError::Invalid(why.to_string()).into()),
     }
 }
