@@ -23,6 +23,7 @@ mod predict;
 mod quality;
 mod recommendation;
 mod render_fuzz;
+mod report_german;
 mod reports;
 mod rest;
 mod security;
