@@ -663,7 +663,7 @@ fn next_step(step: &NextStep, plan: &CapacityPlan, lang: Lang) -> Fact {
                     .join(", "),
                 commands
                     .iter()
-                    .map(|c| format!("\n\n# {}\n{}", c.label, c.command))
+                    .map(|c| format!("\n\n# {}\n{}", c.label_in(lang), c.command))
                     .collect::<String>()
             ),
             note: String::new(),

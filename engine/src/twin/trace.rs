@@ -72,6 +72,12 @@ pub struct ReplaySettings {
 /// `vllm bench serve` concurrency sweep from 1 at the trace's median lengths (at least 200
 /// requests per level, 10 per concurrency slot).
 pub fn replay_commands(s: &ReplaySettings) -> Vec<(String, String)> {
+    replay_commands_in(s, crate::locale::Lang::En)
+}
+
+/// [`replay_commands`] with each label in `lang` (the commands are the tools' own).
+pub fn replay_commands_in(s: &ReplaySettings, lang: crate::locale::Lang) -> Vec<(String, String)> {
+    use crate::locale::Lang;
     let quote = |v: &str| {
         if v.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./:@".contains(c))
@@ -101,20 +107,24 @@ pub fn replay_commands(s: &ReplaySettings) -> Vec<(String, String)> {
         s.prompt_tokens_p50.max(1),
         s.output_tokens_p50.max(1)
     );
-    vec![
-        (
+    let (prompt, answer) = (s.prompt_tokens_p50.max(1), s.output_tokens_p50.max(1));
+    let (replay_label, sweep_label) = match lang {
+        Lang::En => (
             "aiperf profile — the trace replayed at its own timestamps".to_string(),
-            aiperf,
-        ),
-        (
             format!(
-                "vllm bench serve — concurrency {levels} at the trace's median lengths ({} prompt, {} answer tokens)",
-                s.prompt_tokens_p50.max(1),
-                s.output_tokens_p50.max(1)
+                "vllm bench serve — concurrency {levels} at the trace's median lengths ({prompt} prompt, {answer} answer tokens)"
             ),
-            vllm,
         ),
-    ]
+        Lang::De => (
+            "aiperf profile — der Trace, zu seinen eigenen Zeitstempeln abgespielt".to_string(),
+            format!(
+                "vllm bench serve — Parallelität {levels} bei den Medianlängen des Trace ({} Prompt-, {} Antwort-Token)",
+                lang.number(f64::from(prompt), 0),
+                lang.number(f64::from(answer), 0)
+            ),
+        ),
+    };
+    vec![(replay_label, aiperf), (sweep_label, vllm)]
 }
 
 #[cfg(test)]

@@ -229,6 +229,18 @@ async fn the_german_report_has_no_english_left() {
         left.len(),
         left.join("\n")
     );
+    // The command block is exempt as a whole (its commands are the tools' own): its comments
+    // are checked here.
+    let html = app
+        .page(&admin, &format!("/pilots/{pilot}/report.html?lang=de"))
+        .await;
+    assert!(
+        html.contains("# aiperf profile — der Trace, zu seinen eigenen Zeitstempeln abgespielt")
+    );
+    assert!(
+        html.contains("# vllm bench serve — Parallelität 1 2 4 8 bei den Medianlängen des Trace")
+    );
+    assert!(!html.contains("the trace replayed") && !html.contains("median lengths"));
 }
 
 /// A Qwen3-4B pilot on one L40S: its own AIPerf sweep at concurrency 16, 128 and 768 (so the

@@ -80,11 +80,17 @@ fn load_test_commands(input: &CapacityPlanInput, peak: u32) -> Vec<LoadTestComma
         peak_in_flight: u64::from(peak),
     };
     let replay = input.demand.basis() == ArrivalBasis::Replayed;
+    let german = crate::twin::trace::replay_commands_in(&settings, crate::locale::Lang::De);
     crate::twin::trace::replay_commands(&settings)
         .into_iter()
+        .zip(german)
         .enumerate()
         .filter(|(i, _)| replay || *i > 0)
-        .map(|(_, (label, command))| LoadTestCommand { label, command })
+        .map(|(_, ((label, command), (label_de, _)))| LoadTestCommand {
+            label,
+            label_de,
+            command,
+        })
         .collect()
 }
 
@@ -97,7 +103,20 @@ pub const PRODUCTION_URL: &str = "http://PRODUCTION-HOST:8000";
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LoadTestCommand {
     pub label: String,
+    /// The label in German, for the German report; empty on plans made before it existed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub label_de: String,
     pub command: String,
+}
+
+impl LoadTestCommand {
+    /// The label in `lang` (English when no German one was kept).
+    pub fn label_in(&self, lang: crate::locale::Lang) -> &str {
+        match lang {
+            crate::locale::Lang::De if !self.label_de.is_empty() => &self.label_de,
+            _ => &self.label,
+        }
+    }
 }
 
 pub(super) fn next_steps(
