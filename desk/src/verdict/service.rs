@@ -444,8 +444,7 @@ fn load_test_warnings(
     }
 }
 
-/// Plan versions changed after the first evidence arrived. The change itself is described in
-/// the plan history's words (English).
+/// Plan versions whose pass marks changed after the first evidence arrived.
 fn amendment_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<VerdictWarning>) {
     let first_evidence = evidence
         .runs
@@ -456,7 +455,7 @@ fn amendment_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<V
     let Some(at) = first_evidence else {
         return;
     };
-    for change in engine::plan::changed_after(at, &evidence.versions)
+    for change in engine::plan::changed_after_in(at, &evidence.versions, lang)
         .into_iter()
         .filter(|c| c.version > 1)
     {
@@ -475,7 +474,7 @@ fn amendment_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<V
                 "{} {}: {}{reason}",
                 lang.pick("Version", "Version"),
                 change.version,
-                change.change.describe()
+                change.change.describe_in(lang)
             ),
             "plan/history",
         ));

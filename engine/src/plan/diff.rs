@@ -17,6 +17,7 @@ use super::error::PlanSection;
 use super::pass_mark::{MarkKey, PassMark};
 use super::unit::format_number;
 use super::version::{PlanVersion, current_approved};
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 
 /// What happened to an item. Serde names: `added`, `removed`, `changed`.
@@ -46,6 +47,30 @@ pub struct Change {
 }
 
 impl Change {
+    /// [`Change::describe`] in `lang`. Pass-mark changes have German words; the other
+    /// sections (shown on the English plan history only) stay English.
+    pub fn describe_in(&self, lang: Lang) -> String {
+        let before = self.before.as_deref().unwrap_or("");
+        let after = self.after.as_deref().unwrap_or("");
+        match (lang, self.section, self.kind) {
+            (Lang::De, PlanSection::PassMark, ChangeKind::Added) => {
+                format!("Abnahmekriterium hinzugefügt: {after}")
+            }
+            (Lang::De, PlanSection::PassMark, ChangeKind::Removed) => {
+                format!("Abnahmekriterium entfernt: {before}")
+            }
+            (Lang::De, PlanSection::PassMark, ChangeKind::Changed) if before == after => format!(
+                "Abnahmekriterium {} geändert: {}",
+                self.subject,
+                self.details.join("; ")
+            ),
+            (Lang::De, PlanSection::PassMark, ChangeKind::Changed) => {
+                format!("Abnahmekriterium geändert: {before} → {after}")
+            }
+            _ => self.describe(),
+        }
+    }
+
     /// One line for the page: `Pass mark changed: … → …`, `Demand: production users 400 → 800`.
     pub fn describe(&self) -> String {
         let before = self.before.as_deref().unwrap_or("");
@@ -79,40 +104,63 @@ impl Change {
     }
 }
 
-fn mark_details(old: &PassMark, new: &PassMark) -> Vec<String> {
+/// Each field of a pass mark that changed, as `field: old → new` in `lang`.
+fn mark_details(old: &PassMark, new: &PassMark, lang: Lang) -> Vec<String> {
     let mut details = Vec::new();
-    let mut field = |name: &str, before: String, after: String| {
+    let mut field = |name: (&str, &str), before: String, after: String| {
         if before != after {
-            details.push(format!("{name}: {before} → {after}"));
+            details.push(format!("{}: {before} → {after}", lang.pick(name.0, name.1)));
         }
     };
-    field("metric", old.metric.short_label(), new.metric.short_label());
     field(
-        "statistic",
+        ("metric", "Metrik"),
+        old.metric.short_label_in(lang),
+        new.metric.short_label_in(lang),
+    );
+    field(
+        ("statistic", "Statistik"),
         old.statistic.to_string(),
         new.statistic.to_string(),
     );
+    let limit = |mark: &PassMark| {
+        let threshold = match lang {
+            Lang::En => mark.threshold_text(),
+            Lang::De => crate::verdict::german::quantity(mark.threshold, mark.unit, lang),
+        };
+        format!("{} {threshold}", mark.comparator.symbol())
+    };
+    field(("limit", "Grenze"), limit(old), limit(new));
+    let point = |mark: &PassMark| match lang {
+        Lang::En => mark.point.to_string(),
+        Lang::De => crate::verdict::german::at(mark.point).to_string(),
+    };
+    field(("measured at", "gemessen"), point(old), point(new));
+    let scope = |mark: &PassMark| match lang {
+        Lang::En => mark.scope.to_string(),
+        Lang::De => crate::verdict::german::scope(&mark.scope),
+    };
+    field(("scope", "Geltungsbereich"), scope(old), scope(new));
+    let definition = |mark: &PassMark| match mark.effective_definition() {
+        stated if stated.trim() == mark.metric.default_definition() => {
+            mark.metric.default_definition_in(lang).to_string()
+        }
+        stated => stated.to_string(),
+    };
     field(
-        "limit",
-        format!("{} {}", old.comparator.symbol(), old.threshold_text()),
-        format!("{} {}", new.comparator.symbol(), new.threshold_text()),
+        ("definition", "Definition"),
+        definition(old),
+        definition(new),
     );
-    field("measured at", old.point.to_string(), new.point.to_string());
-    field("scope", old.scope.to_string(), new.scope.to_string());
     field(
-        "definition",
-        old.effective_definition().to_string(),
-        new.effective_definition().to_string(),
-    );
-    field(
-        "rationale",
+        ("rationale", "Begründung"),
         old.rationale.trim().to_string(),
         new.rationale.trim().to_string(),
     );
     details
 }
 
-fn diff_marks(old: &[PassMark], new: &[PassMark], changes: &mut Vec<Change>) {
+/// The pass-mark changes from `old` to `new`, worded in `lang`.
+fn diff_marks(old: &[PassMark], new: &[PassMark], changes: &mut Vec<Change>, lang: Lang) {
     let mut old_taken = vec![false; old.len()];
     let mut partner: Vec<Option<usize>> = vec![None; new.len()];
     for (j, mark) in new.iter().enumerate() {
@@ -135,44 +183,33 @@ fn diff_marks(old: &[PassMark], new: &[PassMark], changes: &mut Vec<Change>) {
             partner[j] = Some(i);
         }
     }
+    let change =
+        |kind, mark: &PassMark, before: Option<&PassMark>, after: Option<&PassMark>| Change {
+            section: PlanSection::PassMark,
+            kind,
+            subject: mark.key().label_in(lang),
+            before: before.map(|m| m.sentence_in(lang)),
+            after: after.map(|m| m.sentence_in(lang)),
+            details: Vec::new(),
+            mark: Some(mark.key()),
+        };
     for (j, mark) in new.iter().enumerate() {
         match partner[j] {
             Some(i) => {
-                let details = mark_details(&old[i], mark);
+                let details = mark_details(&old[i], mark, lang);
                 if !details.is_empty() {
                     changes.push(Change {
-                        section: PlanSection::PassMark,
-                        kind: ChangeKind::Changed,
-                        subject: mark.key().label(),
-                        before: Some(old[i].sentence()),
-                        after: Some(mark.sentence()),
                         details,
-                        mark: Some(mark.key()),
+                        ..change(ChangeKind::Changed, mark, Some(&old[i]), Some(mark))
                     });
                 }
             }
-            None => changes.push(Change {
-                section: PlanSection::PassMark,
-                kind: ChangeKind::Added,
-                subject: mark.key().label(),
-                before: None,
-                after: Some(mark.sentence()),
-                details: Vec::new(),
-                mark: Some(mark.key()),
-            }),
+            None => changes.push(change(ChangeKind::Added, mark, None, Some(mark))),
         }
     }
     for (i, mark) in old.iter().enumerate() {
         if !old_taken[i] {
-            changes.push(Change {
-                section: PlanSection::PassMark,
-                kind: ChangeKind::Removed,
-                subject: mark.key().label(),
-                before: Some(mark.sentence()),
-                after: None,
-                details: Vec::new(),
-                mark: Some(mark.key()),
-            });
+            changes.push(change(ChangeKind::Removed, mark, Some(mark), None));
         }
     }
 }
@@ -255,7 +292,7 @@ fn field_changes(section: PlanSection, fields: Vec<(&str, String, String)>) -> V
 /// scenarios, then demand, quality set and serving field by field.
 pub fn diff(old: &PlanContent, new: &PlanContent) -> Vec<Change> {
     let mut changes = Vec::new();
-    diff_marks(&old.pass_marks, &new.pass_marks, &mut changes);
+    diff_marks(&old.pass_marks, &new.pass_marks, &mut changes, Lang::En);
     diff_scenarios(&old.scenarios, &new.scenarios, &mut changes);
     let rate = |r: Option<f64>| match r {
         Some(r) => format!("{} req/s", format_number(r)),
@@ -358,6 +395,15 @@ pub struct LateChange {
 /// after the one in force at that time, compared with its approved predecessor. Evidence recorded
 /// before any approval sees every mark of the first approved version as added afterwards.
 pub fn changed_after(evidence_time_ms: i64, versions: &[PlanVersion]) -> Vec<LateChange> {
+    changed_after_in(evidence_time_ms, versions, Lang::En)
+}
+
+/// [`changed_after`] with each change worded in `lang` ([`Change::describe_in`]).
+pub fn changed_after_in(
+    evidence_time_ms: i64,
+    versions: &[PlanVersion],
+    lang: Lang,
+) -> Vec<LateChange> {
     let mut approved: Vec<(&PlanVersion, i64)> = versions
         .iter()
         .filter_map(|v| v.in_force_since_ms().map(|at| (v, at)))
@@ -368,16 +414,19 @@ pub fn changed_after(evidence_time_ms: i64, versions: &[PlanVersion]) -> Vec<Lat
     let mut late = Vec::new();
     for (version, at) in approved {
         if at > evidence_time_ms {
-            for change in diff(previous, &version.content) {
-                if change.section == PlanSection::PassMark {
-                    late.push(LateChange {
-                        version: version.number,
-                        approved_at_ms: at,
-                        reason: version.amendment_reason.clone(),
-                        change,
-                    });
-                }
-            }
+            let mut changes = Vec::new();
+            diff_marks(
+                &previous.pass_marks,
+                &version.content.pass_marks,
+                &mut changes,
+                lang,
+            );
+            late.extend(changes.into_iter().map(|change| LateChange {
+                version: version.number,
+                approved_at_ms: at,
+                reason: version.amendment_reason.clone(),
+                change,
+            }));
         }
         previous = &version.content;
     }

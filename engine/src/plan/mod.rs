@@ -39,7 +39,9 @@ pub mod version;
 
 pub use comparator::Comparator;
 pub use content::{DemandAssumptions, PilotServing, PlanContent, QualitySet, Scenario, TokenRange};
-pub use diff::{Change, ChangeKind, LateChange, changed_after, diff, marks_changed_after};
+pub use diff::{
+    Change, ChangeKind, LateChange, changed_after, changed_after_in, diff, marks_changed_after,
+};
 pub use error::{PlanErrors, PlanFieldError, PlanSection, PlanWarning};
 pub use form::{DemandForm, PassMarkForm, PlanForm, QualityForm, ScenarioForm, ServingForm};
 pub use metric::{Direction, Metric, MetricFamily};

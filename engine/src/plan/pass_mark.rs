@@ -66,6 +66,14 @@ impl MarkKey {
             && self.scope.same_as(&other.scope)
     }
 
+    /// [`MarkKey::label`] in `lang`: `p99 TTFT am Client`.
+    pub fn label_in(&self, lang: crate::locale::Lang) -> String {
+        match lang {
+            crate::locale::Lang::En => self.label(),
+            crate::locale::Lang::De => crate::verdict::german::key_label(self),
+        }
+    }
+
     /// `p95 TTFT at the gateway`, `error rate at the gateway (scenario “RAG”)`.
     pub fn label(&self) -> String {
         let statistic = match self.statistic {

@@ -319,8 +319,61 @@ async fn troubled_pilot(app: &TestApp, admin: &Client) -> i64 {
             response.text().await.unwrap()
         );
     }
+    tighten_ttft_after_the_evidence(app, admin, pilot).await;
     pilot
 }
+
+/// Amends the plan after the evidence arrived: TTFT p99 450 → 400 ms, approved by the admin.
+async fn tighten_ttft_after_the_evidence(app: &TestApp, admin: &Client, pilot: i64) {
+    let id = pilot.to_string();
+    app.call_ok(
+        admin,
+        "amend_plan",
+        &[("pilot_id", &id), ("reason", AMENDMENT_REASON)],
+    )
+    .await;
+    let draft = || async {
+        let plan = app.call_ok(admin, "get_plan", &[("pilot_id", &id)]).await;
+        let draft = plan["versions"].as_array().unwrap().last().unwrap().clone();
+        (draft["number"].to_string(), draft["revision"].to_string())
+    };
+    let (version, revision) = draft().await;
+    app.call_ok(
+        admin,
+        "save_pass_mark",
+        &[
+            ("pilot_id", &id),
+            ("version", &version),
+            ("revision", &revision),
+            ("index", "0"),
+            ("metric", "ttft"),
+            ("custom_name", ""),
+            ("statistic", "p99"),
+            ("comparator", "le"),
+            ("threshold", "400"),
+            ("unit", "ms"),
+            ("point", "client"),
+            ("definition", ""),
+            ("scope", "all_traffic"),
+            ("rationale", ""),
+        ],
+    )
+    .await;
+    let (version, revision) = draft().await;
+    app.call_ok(
+        admin,
+        "approve_plan",
+        &[
+            ("pilot_id", &id),
+            ("version", &version),
+            ("revision", &revision),
+        ],
+    )
+    .await;
+}
+
+/// The amendment's reason: the assessor's own words.
+const AMENDMENT_REASON: &str = "Kickoff 2026-03-02, SLO v2";
 
 /// One file of the troubled pilot with the one form field it needs.
 struct Upload {
@@ -342,7 +395,7 @@ const TROUBLED: Recorded = Recorded {
         "gemma4-26b-l40s",
         "aiperf",
     ],
-    prose: &["fidelity test"],
+    prose: &["fidelity test", AMENDMENT_REASON],
 };
 
 /// A pilot whose evidence is refused, flagged and thin still reads German throughout: the
@@ -365,6 +418,18 @@ async fn the_german_report_of_troubled_evidence_has_no_english_left() {
     assert!(
         !html.contains("· ·"),
         "a blank serving setting leaves a gap"
+    );
+    assert!(
+        html.contains("Abnahmekriterien nach Eingang der Nachweise geändert"),
+        "the amendment after the evidence is a warning"
+    );
+    assert!(
+        html.contains(
+            "Version 2: Abnahmekriterium geändert: 99 % der Anfragen erhalten ihr erstes Token \
+             innerhalb von 450 ms, gemessen am Client → 99 % der Anfragen erhalten ihr erstes \
+             Token innerhalb von 400 ms, gemessen am Client (Begründung: Kickoff 2026-03-02"
+        ),
+        "the amendment in German"
     );
     assert!(
         left.is_empty(),
