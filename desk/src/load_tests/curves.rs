@@ -95,23 +95,7 @@ fn short_gpu(gpu: &str) -> String {
     gpu.to_string()
 }
 
-/// A scenario as a line names it: the importers' `dataset /a/b/inputs-qwen3-4b.json` becomes
-/// `inputs-qwen3-4b`; other scenarios stay as they are.
-pub fn scenario_label(scenario: &str) -> String {
-    let s = scenario.strip_prefix("dataset ").unwrap_or(scenario).trim();
-    let path_like = (s.contains('/') || s.contains('\\')) && !s.contains(char::is_whitespace);
-    if path_like {
-        let file = s.rsplit(['/', '\\']).next().unwrap_or(s);
-        let stem = file
-            .rsplit_once('.')
-            .filter(|(stem, ext)| !stem.is_empty() && ext.len() <= 5)
-            .map_or(file, |(stem, _)| stem);
-        if !stem.is_empty() {
-            return stem.to_string();
-        }
-    }
-    s.to_string()
-}
+pub use engine::loadtest::scenario_label;
 
 /// [`scenario_label`] for a reader of `lang`. The words the importers write when a file
 /// names no scenario of its own (`input 512 / output 128 tokens`, `observed mean input …`,

@@ -29,3 +29,21 @@ pub use goodput::{
 pub use samples::{RequestSample, RequestSamples, SamplesError};
 pub use spread::{SpreadState, classify_spread};
 pub use targets::{LatencyTarget, latency_targets};
+
+/// A scenario as a line names it: the importers' `dataset /a/b/inputs-qwen3-4b.json` becomes
+/// `inputs-qwen3-4b`; other scenarios stay as they are.
+pub fn scenario_label(scenario: &str) -> String {
+    let s = scenario.strip_prefix("dataset ").unwrap_or(scenario).trim();
+    let path_like = (s.contains('/') || s.contains('\\')) && !s.contains(char::is_whitespace);
+    if path_like {
+        let file = s.rsplit(['/', '\\']).next().unwrap_or(s);
+        let stem = file
+            .rsplit_once('.')
+            .filter(|(stem, ext)| !stem.is_empty() && ext.len() <= 5)
+            .map_or(file, |(stem, _)| stem);
+        if !stem.is_empty() {
+            return stem.to_string();
+        }
+    }
+    s.to_string()
+}

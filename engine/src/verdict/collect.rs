@@ -420,10 +420,11 @@ fn with_point_source(
             )
         })
         .unwrap_or_default();
-    let scenario = if point.scenario.trim().is_empty() {
-        String::new()
-    } else {
-        format!(", scenario “{}”", point.scenario.trim())
+    // Named as the load-test charts and tables name it (`inputs-qwen3-4b`, not the dataset's
+    // path), so a reader finds the figure's line.
+    let scenario = match crate::loadtest::scenario_label(&point.scenario) {
+        label if label.is_empty() => String::new(),
+        label => format!(", scenario “{label}”"),
     };
     let source = format!("{}{concurrency}{scenario}{note}", point.source);
     let mut figure = figure

@@ -171,6 +171,11 @@ async fn english_left(
                 response.status()
             );
             let html = response.text().await.unwrap();
+            // `KEEP_REPORT_HTML=/tmp/r` keeps `/tmp/r-<pilot>-<lang>.html` to look at.
+            if let Some(keep) = std::env::var_os("KEEP_REPORT_HTML") {
+                let path = format!("{}-{pilot}-{lang}.html", keep.to_string_lossy());
+                std::fs::write(path, &html).unwrap();
+            }
             // The charts are read as text nodes of their own.
             let mut nodes = text_nodes(&html);
             let charts = chart_text_nodes(&html);
@@ -415,6 +420,10 @@ async fn the_german_report_of_troubled_evidence_has_no_english_left() {
     assert!(html.contains("380,533 ms"), "the measured figure in German");
     assert!(!html.contains("380.533 ms"));
     assert!(html.contains("n = 5.429"), "the sample count in German");
+    assert!(
+        html.contains("Parallelität 128, Szenario „inputs-qwen3-4b“"),
+        "the source names the scenario as the charts do, not by the dataset's path"
+    );
     assert!(
         !html.contains("· ·"),
         "a blank serving setting leaves a gap"
