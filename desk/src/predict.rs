@@ -108,7 +108,9 @@ pub struct TwinView {
     pub prediction: Option<Prediction>,
     /// Why there is no prediction (bad form input, nothing to fit), for people.
     pub problem: Option<String>,
-    /// Why the evidence gives no twin, as data: the report words it in its language.
+    /// Why the evidence gives no twin, as data: the report words it in its language (server
+    /// side only; the pages show [`TwinView::problem`]).
+    #[cfg(feature = "server")]
     #[serde(skip)]
     pub refusal: Option<service::FitRefusal>,
     /// The caller is staff: the card offers the operating-point cost (prices are staff-only).
