@@ -108,6 +108,10 @@ pub struct LoadTestRun {
     pub warnings: Vec<String>,
     /// Goodput is exact here: the kept raw file has per-request records.
     pub per_request: bool,
+    /// Why the run is not the pilot's (another model or GPU), in English; its figures grade
+    /// nothing. `None` when it is the pilot's or says nothing to tell.
+    #[serde(default)]
+    pub not_comparable: Option<String>,
 }
 
 /// A chart ready to inline.

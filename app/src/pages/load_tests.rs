@@ -248,6 +248,11 @@ mod render {
                             if e.uploaded_by.is_empty() { "a deleted account".to_string() } else { e.uploaded_by.clone() },
                             &e.sha256[..e.sha256.len().min(12)])}</p>
                         <p class="small run-context-line">{context}</p>
+                        {run.not_comparable.clone().map(|why| view! {
+                            <p class="notice notice-warn small not-comparable" role="note">
+                                {format!("Not comparable: {why}. Its figures grade no pass mark and its points are drawn apart, marked “not comparable”.")}
+                            </p>
+                        })}
                     </div>
                     <a class="button" href=format!("/pilots/{pilot_id}/load-tests/compare?baseline={}", e.id)>"Compare…"</a>
                 </div>

@@ -21,6 +21,8 @@ pub struct LineKey {
     pub scenario: String,
     /// The evidence id, when runs are kept apart (a comparison); `None`: joined.
     pub run: Option<i64>,
+    /// Another model's or GPU's run: never joined with the pilot's own, and named so.
+    pub not_comparable: bool,
 }
 
 /// One line: its points in ascending concurrency (one per level).
@@ -188,6 +190,7 @@ pub fn lines<'a>(
                     configuration,
                     scenario: scenario_label_in(&point.scenario, lang),
                     run: (separate_runs || is_baseline).then_some(run.evidence.id),
+                    not_comparable: run.not_comparable.is_some(),
                 };
                 let line = match lines
                     .iter_mut()
@@ -264,6 +267,9 @@ fn name_and_colour(lines: &mut [Line<'_>], lang: Lang) {
         if scenario_varies || parts.is_empty() {
             parts.push(key.scenario.clone());
         }
+        if key.not_comparable {
+            parts.push(lang.pick("not comparable", "nicht vergleichbar").into());
+        }
         let name = parts.join(" · ");
         line.name = if line.baseline {
             format!("{} {name}", lang.pick("baseline", "Vergleichsbasis"))
@@ -330,6 +336,7 @@ mod tests {
             points,
             warnings: Vec::new(),
             per_request: false,
+            not_comparable: None,
         }
     }
 
@@ -388,6 +395,29 @@ mod tests {
             assert_eq!(line.colour, same.colour, "{}", line.name);
         }
         assert_ne!(forward[0].colour, forward[1].colour);
+    }
+
+    #[test]
+    fn another_models_run_is_never_joined_with_the_pilots_and_says_so() {
+        let mut other = run(4, Some(l40s()), vec![point(4, SHAREGPT, 100.0, 3_000.0)]);
+        other.not_comparable = Some("the load test gpt-oss.json was measured with …".into());
+        let runs = vec![
+            run(2, Some(l40s()), vec![point(2, SHAREGPT, 16.0, 120.0)]),
+            other,
+            run(3, Some(l40s()), vec![point(3, SHAREGPT, 128.0, 380.0)]),
+        ];
+        let lines = lines(&runs, &[], false, Lang::De);
+        let named: Vec<(&str, usize)> = lines
+            .iter()
+            .map(|l| (l.name.as_str(), l.points.len()))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("inputs-qwen3-4b", 2),
+                ("inputs-qwen3-4b · nicht vergleichbar", 1)
+            ]
+        );
     }
 
     #[test]

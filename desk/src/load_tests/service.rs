@@ -438,11 +438,20 @@ pub async fn load_runs(
         Some(version) if graded => stored_goodput(services, pilot_id, version).await?,
         _ => HashMap::new(),
     };
+    let identity = services
+        .store
+        .pilot(pilot_id)
+        .await?
+        .map(|pilot| crate::traffic::service::identity(&pilot))
+        .unwrap_or_default();
     let mut runs = Vec::new();
-    for (file, summary) in
+    for (file, stored_summary) in
         crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::LoadTest)).await?
     {
-        let summary: LoadTestSummary = serde_json::from_str(&summary).map_err(internal)?;
+        let not_comparable =
+            crate::pilot_evidence::load_test_check(&identity, &file, &stored_summary)
+                .not_comparable;
+        let summary: LoadTestSummary = serde_json::from_str(&stored_summary).map_err(internal)?;
         let goodput = if graded {
             match stored.remove(&file.id) {
                 Some(goodput) if goodput.len() == summary.import.points.len() => Some(goodput),
@@ -474,6 +483,7 @@ pub async fn load_runs(
             warnings: import.warnings,
             points,
             evidence: file,
+            not_comparable,
         });
     }
     Ok(runs)

@@ -388,7 +388,7 @@ fn assemble(
         load_tables: evidence
             .runs
             .iter()
-            .map(|checked| load_table(&checked.run, lang))
+            .map(|checked| load_table(&checked.run, &checked.check, lang))
             .collect(),
         quality_table,
         precision_decision,
@@ -748,7 +748,11 @@ fn goodput_text(point: &PointRow, lang: Lang) -> String {
     }
 }
 
-fn load_table(run: &LoadTestRun, lang: Lang) -> Table {
+fn load_table(
+    run: &LoadTestRun,
+    check: &engine::verdict::comparability::FileCheck,
+    lang: Lang,
+) -> Table {
     let context = run.run_context.clone().unwrap_or_default();
     let on = [
         context.gpu.clone(),
@@ -760,8 +764,18 @@ fn load_table(run: &LoadTestRun, lang: Lang) -> Table {
     .filter(|s| !s.trim().is_empty())
     .collect::<Vec<_>>()
     .join(" · ");
+    // Another model's or GPU's run says so where it is shown, as on the load-tests page.
+    let not_comparable = check
+        .reason_in(lang)
+        .map(|why| {
+            format!(
+                " — {}: {why}",
+                lang.pick("not comparable", "nicht vergleichbar")
+            )
+        })
+        .unwrap_or_default();
     let caption = format!(
-        "{}{} — {}{}",
+        "{}{} — {}{}{not_comparable}",
         run.tool,
         run.tool_version
             .as_deref()

@@ -207,6 +207,14 @@ async fn evidence_of_another_model_grades_nothing_and_is_listed_as_a_warning() {
         "the load test gpt-oss.json was measured with model “openai/gpt-oss-20b”, but the pilot serves “Qwen/Qwen3-4B”"
     )));
     assert!(not_comparable.iter().any(|w| w.contains("opt-125m-tp2")));
+    // The load-tests page says so on the run's card.
+    let html = app
+        .page(&admin, &format!("/pilots/{pilot}/load-tests"))
+        .await;
+    assert!(
+        html.contains("Not comparable: the load test gpt-oss.json was measured with model"),
+        "the run card flags another model's run"
+    );
     for row in v["rows"].as_array().unwrap() {
         assert_eq!(row["verdict"]["outcome"], "not_comparable", "{row}");
         assert!(

@@ -429,6 +429,16 @@ async fn the_german_report_of_troubled_evidence_has_no_english_left() {
         "a blank serving setting leaves a gap"
     );
     assert!(
+        html.contains(
+            "gpt-oss.json (NVIDIA L40S · vLLM · 0.11.0) — nicht vergleichbar: Lasttest gpt-oss.json: mit dem Modell"
+        ),
+        "another model's load-test table says so"
+    );
+    assert!(
+        html.contains("Ausgabe 250 Token · nicht vergleichbar"),
+        "another model's points are a line of their own, marked"
+    );
+    assert!(
         html.contains("Abnahmekriterien nach Eingang der Nachweise geändert"),
         "the amendment after the evidence is a warning"
     );
