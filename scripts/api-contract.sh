@@ -21,15 +21,9 @@ ensure_schemathesis
 
 data="$(mktemp -d)"
 port="${CONTRACT_PORT:-3124}"
-DATA_DIR="$data" LEPTOS_SITE_ADDR="127.0.0.1:$port" DEMO=1 RUST_LOG=warn "$server" >"$data/server.log" 2>&1 &
-server_pid=$!
-cleanup() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$data"; }
+cleanup() { stop_demo_server; rm -rf "$data"; }
 trap cleanup EXIT
-for _ in $(seq 1 120); do
-  curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$data/server.log"; die "the server did not start"; }
-  sleep 0.5
-done
+start_demo_server "$server" "$data" "$port" RUST_LOG=warn
 token="$(DATA_DIR="$data" "$server" token create --email admin@pilotdesk.local --name schemathesis --days 1 | tail -n 1)"
 [[ "$token" == pd_* ]] || die "could not create an API token for the contract check"
 

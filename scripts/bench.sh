@@ -21,8 +21,7 @@ cd "$ROOT"
 unset DATABASE_URL DEMO
 SECONDS_EACH="${BENCH_SECONDS:-15}"
 work="$(mktemp -d)"
-server_pid=""
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+cleanup() { stop_demo_server; wait 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 
 # Runs the command BENCH_REPEAT times; prints the median wall time (s) and its peak RSS (KB).
@@ -70,15 +69,8 @@ fi
 if [ "$only" = "all" ]; then
 port="${BENCH_PORT:-3199}"
 base="http://127.0.0.1:$port"
-DATA_DIR="$work/data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 \
-  RUST_LOG=warn "$ROOT/target/release/server" >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 120); do
-  curl -fsS "$base/health" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-password="$(sed -n 's/.*password: *\([A-Za-z0-9]\{20\}\).*/\1/p' "$work/server.log" | head -n 1)"
-[ -n "$password" ] || { cat "$work/server.log"; die "no admin password in the server's output"; }
+start_demo_server "$ROOT/target/release/server" "$work/data" "$port" RUST_LOG=warn
+password="$(demo_admin_password "$work/data")"
 curl -fsS -c "$work/cookies" -o /dev/null -H "Origin: $base" \
   --data-urlencode "email=admin@pilotdesk.local" --data-urlencode "password=$password" "$base/api/login"
 cookie="$(awk '$6 == "pilotdesk_session" { print $7 }' "$work/cookies")"
@@ -111,8 +103,7 @@ measure "static asset (/$css, br)" "$base/$css" "Accept-Encoding: br"
 measure "pilot page (/pilots/1)" "$base/pilots/1" "Cookie: pilotdesk_session=$cookie" "Accept-Encoding: br, gzip"
 measure "load-test page" "$base/pilots/1/load-tests" "Cookie: pilotdesk_session=$cookie" "Accept-Encoding: br, gzip"
 measure "verdict API" "$base/api/v1/pilots/1/verdict" "Authorization: Bearer $token"
-kill "$server_pid" && wait "$server_pid" 2>/dev/null
-server_pid=""
+stop_demo_server
 fi
 
 # ---- 2. server demand against pandas ---------------------------------------------------------
@@ -137,15 +128,8 @@ fi
 if [ "$only" = "all" ] || [ "$only" = "recommendation" ]; then
   data="$work/recommendation"
   port="${BENCH_PORT:-3199}"
-  DATA_DIR="$data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 \
-    RUST_LOG=warn "$ROOT/target/release/server" >"$work/demo.log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 1 120); do
-    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-    sleep 0.5
-  done
-  kill "$server_pid" && wait "$server_pid" 2>/dev/null
-  server_pid=""
+  start_demo_server "$ROOT/target/release/server" "$data" "$port" RUST_LOG=warn
+  stop_demo_server
   DATA_DIR="$data" "$ROOT/target/release/server" recommend --pilot 1 --json >"$work/plan.json"
   candidates="$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); print(len(p["candidates"]), sum(c["status"]["kind"] == "evaluated" for c in p["candidates"]), p["recommended"]["configuration"]["label"])' "$work/plan.json")"
   read -r plan_s plan_kb < <(export DATA_DIR="$data"; median_run "$ROOT/target/release/server" recommend --pilot 1 --json)

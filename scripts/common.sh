@@ -167,3 +167,42 @@ ensure_schemathesis() {
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 }
+
+# Starts the server binary `$1` on a fresh demo database in the folder `$2` (created if
+# missing), listening on 127.0.0.1:`$3` and serving target/site; any further arguments are
+# extra environment (`RUST_LOG=warn`). Its output goes to `$2/server.log`. Waits up to a
+# minute for /health; dies with the log when the server exits or never answers. Sets
+# DEMO_SERVER_PID; stop_demo_server ends it.
+start_demo_server() {
+  local server="$1" data="$2" port="$3"
+  shift 3
+  mkdir -p "$data"
+  env DATA_DIR="$data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 "$@" \
+    "$server" >"$data/server.log" 2>&1 &
+  DEMO_SERVER_PID=$!
+  for _ in $(seq 1 120); do
+    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0
+    kill -0 "$DEMO_SERVER_PID" 2>/dev/null || { cat "$data/server.log"; die "the server did not start"; }
+    sleep 0.5
+  done
+  cat "$data/server.log"
+  die "the server did not answer /health within a minute"
+}
+
+# Ends the server start_demo_server started, if it runs.
+stop_demo_server() {
+  if [ -n "${DEMO_SERVER_PID:-}" ]; then
+    kill "$DEMO_SERVER_PID" 2>/dev/null || true
+    wait "$DEMO_SERVER_PID" 2>/dev/null || true
+  fi
+  DEMO_SERVER_PID=""
+}
+
+# The first admin's password, which a server printed once at its first start into
+# `$1/server.log`; dies with the log when there is none.
+demo_admin_password() {
+  local password
+  password="$(sed -n 's/.*password: *\([A-Za-z0-9]\{20\}\).*/\1/p' "$1/server.log" | head -n 1)"
+  [ -n "$password" ] || { cat "$1/server.log"; die "no admin password in the server's first-start output"; }
+  echo "$password"
+}

@@ -19,18 +19,10 @@ fi
 say "Browser tests (Playwright + $(chromium_path))"
 data="$(mktemp -d)"
 port="${E2E_PORT:-3123}"
-DATA_DIR="$data" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT="$ROOT/target/site" DEMO=1 \
-  CHROMIUM_PATH="$(chromium_path)" "$ROOT/target/debug/server" >"$data/server.log" 2>&1 &
-server_pid=$!
-cleanup() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$data"; }
+cleanup() { stop_demo_server; rm -rf "$data"; }
 trap cleanup EXIT
-for _ in $(seq 1 120); do
-  curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$data/server.log"; die "the server did not start"; }
-  sleep 0.5
-done
-admin_password="$(sed -n 's/.*password: *\([A-Za-z0-9]\{20\}\).*/\1/p' "$data/server.log" | head -n 1)"
-[ -n "$admin_password" ] || { cat "$data/server.log"; die "no admin password in the server's first-start output"; }
+start_demo_server "$ROOT/target/debug/server" "$data" "$port" CHROMIUM_PATH="$(chromium_path)"
+admin_password="$(demo_admin_password "$data")"
 cd "$ROOT/end2end"
 BASE_URL="http://127.0.0.1:$port" ADMIN_PASSWORD="$admin_password" CHROMIUM_PATH="$(chromium_path)" \
   npx playwright test "$@"
