@@ -204,6 +204,8 @@ pub fn normalise_percentile(text: &str) -> Statistic {
 }
 
 #[cfg(feature = "server")]
+#[cfg(feature = "server")]
+pub mod check;
 pub mod curves;
 #[cfg(feature = "server")]
 pub mod service;

@@ -55,60 +55,7 @@ pub fn load_point(
     }
 }
 
-/// What a load-test file says about its model: the points' models (read from the stored
-/// import), else the run context's served model name or model argument.
-#[derive(serde::Deserialize, Default)]
-struct StoredPoints {
-    #[serde(default)]
-    points: Vec<StoredPoint>,
-}
-
-#[derive(serde::Deserialize, Default)]
-struct StoredPoint {
-    #[serde(default)]
-    model: Option<String>,
-    #[serde(default)]
-    settings: std::collections::BTreeMap<String, String>,
-}
-
-/// The models a load-test file states: its points' models, else the run context's served
-/// model name or model argument.
-fn models_of(points: &StoredPoints, context: &engine::run_context::RunContext) -> Vec<String> {
-    let mut models: Vec<String> = Vec::new();
-    for m in points.points.iter().filter_map(|p| p.model.clone()) {
-        if !models.contains(&m) {
-            models.push(m);
-        }
-    }
-    if models.is_empty() {
-        models.extend(context.served_model_name.clone());
-        models.extend(context.model.clone());
-    }
-    models
-}
-
-/// A stored load test (its file and summary JSON) checked against the pilot, as [`gather`]
-/// checks it: for readers that fit on the stored rows (the capacity twin), which must leave
-/// out another model's or GPU's runs just as grading does.
-pub(crate) fn load_test_check(
-    identity: &PilotIdentity,
-    file: &crate::model::EvidenceFile,
-    summary: &str,
-) -> FileCheck {
-    let points: StoredPoints = serde_json::from_str(summary).unwrap_or_default();
-    let context = serde_json::from_str::<crate::load_tests::LoadTestSummary>(summary)
-        .ok()
-        .and_then(|s| s.run_context)
-        .unwrap_or_default();
-    check_file(
-        identity,
-        FileKind::LoadTest,
-        &file.file_name,
-        &models_of(&points, &context),
-        context.gpu.as_deref(),
-        true,
-    )
-}
+use crate::load_tests::check::{StoredPoints, models_of};
 
 /// The models a load-test file states and any speculative-decoding setting in it.
 async fn load_test_models(

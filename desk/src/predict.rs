@@ -112,7 +112,7 @@ pub struct TwinView {
     /// side only; the pages show [`TwinView::problem`]).
     #[cfg(feature = "server")]
     #[serde(skip)]
-    pub refusal: Option<service::FitRefusal>,
+    pub refusal: Option<refusal::FitRefusal>,
     /// The caller is staff: the card offers the operating-point cost (prices are staff-only).
     #[serde(default)]
     pub staff: bool,
@@ -133,5 +133,7 @@ pub struct TwinView {
     pub operating_cost: Option<engine::production::OperatingCost>,
 }
 
+#[cfg(feature = "server")]
+pub mod refusal;
 #[cfg(feature = "server")]
 pub mod service;

@@ -45,7 +45,7 @@ pub type Fit = Result<(String, Arc<Twin>), FitFailure>;
 pub enum FitFailure {
     /// The evidence itself refuses it (nothing to fit, several configurations): kept, since
     /// the same evidence fails the same way.
-    Refused(crate::predict::service::FitRefusal),
+    Refused(crate::predict::refusal::FitRefusal),
     /// The store or a task failed: not kept, the next caller tries again.
     Service(ServiceError),
 }
@@ -217,13 +217,13 @@ mod tests {
             let (_, fit) = fitted(key, || async {
                 calls.fetch_add(1, Ordering::SeqCst);
                 Err(FitFailure::Refused(
-                    crate::predict::service::FitRefusal::NoLoadTest,
+                    crate::predict::refusal::FitRefusal::NoLoadTest,
                 ))
             })
             .await;
             assert!(matches!(
                 fit.unwrap_err(),
-                FitFailure::Refused(crate::predict::service::FitRefusal::NoLoadTest)
+                FitFailure::Refused(crate::predict::refusal::FitRefusal::NoLoadTest)
             ));
         }
         assert_eq!(calls.load(Ordering::SeqCst), 1, "a refusal is kept");

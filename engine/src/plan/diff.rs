@@ -123,22 +123,20 @@ fn mark_details(old: &PassMark, new: &PassMark, lang: Lang) -> Vec<String> {
         new.statistic.to_string(),
     );
     let limit = |mark: &PassMark| {
-        let threshold = match lang {
-            Lang::En => mark.threshold_text(),
-            Lang::De => crate::verdict::german::quantity(mark.threshold, mark.unit, lang),
-        };
+        let threshold = super::unit::Quantity {
+            value: mark.threshold,
+            unit: mark.unit,
+        }
+        .text_in(lang);
         format!("{} {threshold}", mark.comparator.symbol())
     };
     field(("limit", "Grenze"), limit(old), limit(new));
     let point = |mark: &PassMark| match lang {
         Lang::En => mark.point.to_string(),
-        Lang::De => crate::verdict::german::at(mark.point).to_string(),
+        Lang::De => mark.point.german_at().to_string(),
     };
     field(("measured at", "gemessen"), point(old), point(new));
-    let scope = |mark: &PassMark| match lang {
-        Lang::En => mark.scope.to_string(),
-        Lang::De => crate::verdict::german::scope(&mark.scope),
-    };
+    let scope = |mark: &PassMark| mark.scope.text_in(lang);
     field(("scope", "Geltungsbereich"), scope(old), scope(new));
     let definition = |mark: &PassMark| match mark.effective_definition() {
         stated if stated.trim() == mark.metric.default_definition() => {

@@ -66,12 +66,28 @@ impl MarkKey {
             && self.scope.same_as(&other.scope)
     }
 
-    /// [`MarkKey::label`] in `lang`: `p99 TTFT am Client`.
+    /// [`MarkKey::label`] in `lang`: `p99 TTFT am Client`,
+    /// `Fehlerrate am Gateway (Szenario „RAG“)`.
     pub fn label_in(&self, lang: crate::locale::Lang) -> String {
-        match lang {
-            crate::locale::Lang::En => self.label(),
-            crate::locale::Lang::De => crate::verdict::german::key_label(self),
+        if lang == crate::locale::Lang::En {
+            return self.label();
         }
+        let statistic = match self.statistic {
+            Statistic::Rate => String::new(),
+            Statistic::Max if self.metric.family() == MetricFamily::Throughput => "Spitzen-".into(),
+            Statistic::P50 if self.metric.family() != MetricFamily::Latency => "Median ".into(),
+            statistic => format!("{statistic} "),
+        };
+        let scope = match &self.scope {
+            Scope::AllTraffic => String::new(),
+            Scope::Scenario(name) => format!(" (Szenario „{}“)", name.trim()),
+            Scope::PlannedPeak => " (bei der geplanten Spitzen-Parallelität)".into(),
+        };
+        format!(
+            "{statistic}{} {}{scope}",
+            self.metric.short_label_in(lang),
+            self.point.german_at()
+        )
     }
 
     /// `p95 TTFT at the gateway`, `error rate at the gateway (scenario “RAG”)`.

@@ -52,6 +52,16 @@ impl MeasurementPoint {
         }
     }
 
+    /// Where, in German: `am Client`, `am Gateway`, `an der Engine`.
+    pub fn german_at(self) -> &'static str {
+        match self {
+            MeasurementPoint::Client => "am Client",
+            MeasurementPoint::Gateway => "am Gateway",
+            MeasurementPoint::Engine => "an der Engine",
+            MeasurementPoint::EvaluationSet => "auf dem Evaluationsdatensatz",
+        }
+    }
+
     /// `the client`, `the gateway`, `the engine`, `the evaluation set`.
     pub fn noun(self) -> &'static str {
         match self {

@@ -67,6 +67,19 @@ impl Scope {
     }
 }
 
+impl Scope {
+    /// The scope as a noun phrase in `lang`: `all traffic` / `alle Anfragen`,
+    /// `das Szenario „RAG“`, `die geplante Spitzen-Parallelität`.
+    pub fn text_in(&self, lang: crate::locale::Lang) -> String {
+        match (self, lang) {
+            (scope, crate::locale::Lang::En) => scope.to_string(),
+            (Scope::AllTraffic, _) => "alle Anfragen".into(),
+            (Scope::Scenario(name), _) => format!("das Szenario „{}“", name.trim()),
+            (Scope::PlannedPeak, _) => "die geplante Spitzen-Parallelität".into(),
+        }
+    }
+}
+
 impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

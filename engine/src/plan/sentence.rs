@@ -362,12 +362,7 @@ impl PassMark {
 
 /// `am Client`, `am Gateway`, `an der Engine`, `auf dem Evaluationsdatensatz`.
 pub(crate) fn german_at(point: MeasurementPoint) -> &'static str {
-    match point {
-        MeasurementPoint::Client => "am Client",
-        MeasurementPoint::Gateway => "am Gateway",
-        MeasurementPoint::Engine => "an der Engine",
-        MeasurementPoint::EvaluationSet => "auf dem Evaluationsdatensatz",
-    }
+    point.german_at()
 }
 
 /// The comparator in German: `höchstens`, `unter`, `mindestens`, `mehr als`.

@@ -5,7 +5,7 @@
 //! whole German counterpart next to it; these are only the pieces they share.
 
 use crate::locale::Lang;
-use crate::plan::{MeasurementPoint, MetricFamily, Scope, Statistic, Unit, format_number};
+use crate::plan::{MeasurementPoint, Scope, Statistic, Unit, format_number};
 
 /// [`format_number`] with a decimal comma and dots between thousands (`2.000`, `43,5`).
 pub(crate) fn number(value: f64) -> String {
@@ -54,11 +54,7 @@ pub(crate) fn statistic(statistic: Statistic) -> String {
 
 /// `alle Anfragen`, `das Szenario „RAG“`, `die geplante Spitzen-Parallelität`.
 pub(crate) fn scope(scope: &Scope) -> String {
-    match scope {
-        Scope::AllTraffic => "alle Anfragen".into(),
-        Scope::Scenario(name) => format!("das Szenario „{}“", name.trim()),
-        Scope::PlannedPeak => "die geplante Spitzen-Parallelität".into(),
-    }
+    scope.text_in(Lang::De)
 }
 
 /// What a time measured at `point` includes, as a relative clause (`das Netz … einschließt`).
@@ -83,22 +79,7 @@ pub(crate) fn at(point: MeasurementPoint) -> &'static str {
 /// [`crate::plan::MarkKey::label`] in German: `p99 TTFT am Client`,
 /// `Fehlerrate am Gateway (Szenario „RAG“)`.
 pub(crate) fn key_label(key: &crate::plan::MarkKey) -> String {
-    let statistic = match key.statistic {
-        Statistic::Rate => String::new(),
-        Statistic::Max if key.metric.family() == MetricFamily::Throughput => "Spitzen-".into(),
-        Statistic::P50 if key.metric.family() != MetricFamily::Latency => "Median ".into(),
-        statistic => format!("{statistic} "),
-    };
-    let scope = match &key.scope {
-        Scope::AllTraffic => String::new(),
-        Scope::Scenario(name) => format!(" (Szenario „{}“)", name.trim()),
-        Scope::PlannedPeak => " (bei der geplanten Spitzen-Parallelität)".into(),
-    };
-    format!(
-        "{statistic}{} {}{scope}",
-        key.metric.short_label_in(Lang::De),
-        at(key.point)
-    )
+    key.label_in(Lang::De)
 }
 
 /// A mismatch's aspect, for "(auch … weichen ab)".
