@@ -15,8 +15,9 @@
 //! [`engine::twin::Prediction::warnings_in`]), and so are the load line's parts: the arrival
 //! process and token shapes ([`engine::twin::Prediction::arrivals_in`],
 //! [`engine::twin::Prediction::token_shapes_in`]) and where the load comes from
-//! ([`crate::predict::LoadSource::describe_in`]). Warnings the twin words from free text and
-//! the reason it gives for making no prediction stay as the engine recorded them.
+//! ([`crate::predict::LoadSource::describe_in`]). The reason it gives for making no
+//! prediction is data ([`crate::predict::refusal::FitRefusal`]) worded in the report's
+//! language; warnings the twin words from free text stay as the engine recorded them.
 
 use super::blocks::{Cell, Fact, Table};
 use super::locale::{Labels, Lang, LangLabels};
