@@ -238,6 +238,27 @@ fn graded_run(
         .cloned()
 }
 
+impl PilotEvidence {
+    /// One of [`PilotEvidence::in_flight`]'s checks as a sentence in `lang`. The log's check on
+    /// itself names Little's law's own figures, which only the profile can phrase again in
+    /// another language; the server-side check words itself.
+    pub fn in_flight_sentence(
+        &self,
+        check: &engine::verdict::cross_check::InFlightCheck,
+        lang: engine::locale::Lang,
+    ) -> String {
+        use engine::verdict::cross_check::{log_in_flight_check, log_in_flight_check_in};
+        match &self.profile {
+            Some((profile, _))
+                if lang != engine::locale::Lang::En && log_in_flight_check(profile) == *check =>
+            {
+                log_in_flight_check_in(profile, lang).sentence
+            }
+            _ => check.sentence_in(lang),
+        }
+    }
+}
+
 /// Gathers the pilot's evidence.
 pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence, ServiceError> {
     let store = &services.store;

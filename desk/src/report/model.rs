@@ -331,7 +331,7 @@ fn assemble(
                 )
                 .into()
             },
-            value: in_flight_sentence(check, evidence, lang),
+            value: evidence.in_flight_sentence(check, lang),
             note: format!(
                 "{} ±{} %",
                 lang.pick(
@@ -404,20 +404,6 @@ fn assemble(
 
 /// An in-flight cross-check's sentence in `lang`: the log's check phrased again from the
 /// profile it was made on, the server's from its own figures.
-fn in_flight_sentence(
-    check: &engine::verdict::cross_check::InFlightCheck,
-    evidence: &PilotEvidence,
-    lang: Lang,
-) -> String {
-    use engine::verdict::cross_check::{log_in_flight_check, log_in_flight_check_in};
-    match &evidence.profile {
-        Some((profile, _)) if lang != Lang::En && log_in_flight_check(profile) == *check => {
-            log_in_flight_check_in(profile, lang).sentence
-        }
-        _ => check.sentence_in(lang),
-    }
-}
-
 fn plan_facts(content: &engine::plan::PlanContent, lang: Lang) -> Vec<Fact> {
     let d = &content.demand;
     let s = &content.serving;

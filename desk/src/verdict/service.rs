@@ -191,14 +191,7 @@ fn warnings(
     }
     file_warnings(evidence, lang, &mut warnings);
     for check in evidence.in_flight.checks.iter().filter(|c| !c.agrees) {
-        let sentence = match (&evidence.profile, lang) {
-            (Some((profile, _)), Lang::De)
-                if engine::verdict::cross_check::log_in_flight_check(profile) == *check =>
-            {
-                engine::verdict::cross_check::log_in_flight_check_in(profile, lang).sentence
-            }
-            _ => check.sentence.clone(),
-        };
+        let sentence = evidence.in_flight_sentence(check, lang);
         warnings.push(warning(
             lang,
             (
@@ -255,26 +248,14 @@ fn file_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<Verdic
     use engine::verdict::comparability::{FileKind, caveat_in};
     let mut not_comparable: Vec<(String, &str)> = Vec::new();
     let mut unstated: Vec<String> = Vec::new();
-    let kind_name = |kind: FileKind| match (kind, lang) {
-        (FileKind::LoadTest, Lang::En) => "load test",
-        (FileKind::GatewayLog, Lang::En) => "gateway log",
-        (FileKind::Scrape, Lang::En) => "/metrics scrape",
-        (FileKind::StartupLog, Lang::En) => "start-up log",
-        (FileKind::EvaluationRun | FileKind::LmEvalResults, Lang::En) => "evaluation run",
-        (FileKind::LoadTest, Lang::De) => "Lasttest",
-        (FileKind::GatewayLog, Lang::De) => "Gateway-Log",
-        (FileKind::Scrape, Lang::De) => "/metrics-Scrape",
-        (FileKind::StartupLog, Lang::De) => "Start-Log",
-        (FileKind::EvaluationRun | FileKind::LmEvalResults, Lang::De) => "Evaluationslauf",
-    };
     let mut note_file = |kind: FileKind, file: &str, check: &FileCheck, page: &'static str| {
         if let Some(reason) = check.reason_in(lang) {
             not_comparable.push((reason, page));
         } else if !check.caveats.is_empty() {
             let caveats: Vec<String> = check.caveats.iter().map(|c| caveat_in(c, lang)).collect();
             let name = match file {
-                "" => kind_name(kind).to_string(),
-                file => format!("{} {file}", kind_name(kind)),
+                "" => kind.label_in(lang).to_string(),
+                file => format!("{} {file}", kind.label_in(lang)),
             };
             unstated.push(format!("{name}: {}", caveats.join(", ")));
         }

@@ -93,22 +93,30 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    /// The file's kind with its article: `the load test` / `Lasttest` (German names the kind
-    /// as a label, which needs no grammatical gender).
-    fn name_in(self, lang: Lang) -> &'static str {
+    /// The kind as a label: `load test` / `Lasttest`.
+    pub fn label_in(self, lang: Lang) -> &'static str {
         match (self, lang) {
-            (FileKind::LoadTest, Lang::En) => "the load test",
-            (FileKind::Scrape, Lang::En) => "the /metrics scrape",
-            (FileKind::GatewayLog, Lang::En) => "the gateway log",
-            (FileKind::StartupLog, Lang::En) => "the start-up log",
-            (FileKind::EvaluationRun, Lang::En) => "the evaluation run",
-            (FileKind::LmEvalResults, Lang::En) => "the lm-eval results",
+            (FileKind::LoadTest, Lang::En) => "load test",
+            (FileKind::Scrape, Lang::En) => "/metrics scrape",
+            (FileKind::GatewayLog, Lang::En) => "gateway log",
+            (FileKind::StartupLog, Lang::En) => "start-up log",
+            (FileKind::EvaluationRun, Lang::En) => "evaluation run",
+            (FileKind::LmEvalResults, Lang::En) => "lm-eval results",
             (FileKind::LoadTest, Lang::De) => "Lasttest",
             (FileKind::Scrape, Lang::De) => "/metrics-Scrape",
             (FileKind::GatewayLog, Lang::De) => "Gateway-Log",
             (FileKind::StartupLog, Lang::De) => "Start-Log",
             (FileKind::EvaluationRun, Lang::De) => "Evaluationslauf",
             (FileKind::LmEvalResults, Lang::De) => "lm-eval-Ergebnisse",
+        }
+    }
+
+    /// The kind as a reason's subject: `the load test` / `Lasttest` (German names the kind as
+    /// a label, which needs no grammatical gender).
+    fn name_in(self, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!("the {}", self.label_in(lang)),
+            Lang::De => self.label_in(lang).to_string(),
         }
     }
 }
@@ -137,7 +145,7 @@ impl Mismatch {
     /// serves “p”: its figures are another model's`.
     pub fn reason_in(&self, lang: Lang) -> String {
         let file = match self.file.trim() {
-            "" => self.kind.name_in(lang).to_string(),
+            "" => self.kind.name_in(lang),
             name => format!("{} {name}", self.kind.name_in(lang)),
         };
         let quoted = |names: &[String], lang: Lang| {
