@@ -20,6 +20,8 @@ use engine::sizing::{
 use sha2::{Digest, Sha256};
 use std::str::FromStr;
 
+pub mod staged;
+
 /// Largest start-up log accepted when pasted (they are a few hundred KiB at most).
 pub const MAX_STARTUP_LOG_BYTES: usize = 4 * 1024 * 1024;
 

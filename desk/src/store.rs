@@ -12,6 +12,7 @@ pub mod evidence;
 pub mod plans;
 pub mod quality;
 pub mod reports;
+pub mod staged;
 pub mod traffic;
 
 use crate::model::{ApiToken, Organisation, Pilot, SessionUser, UserSummary};
@@ -815,14 +816,19 @@ impl Store {
     }
 
     /// Deletes a pilot with everything recorded for it (plans, evidence rows and what was
-    /// derived from them, reports, share links) in one transaction. Answers the SHA-256 of
-    /// each raw file no other pilot's evidence names any more (the caller removes those
+    /// derived from them, reports, share links, uploads waiting for confirmation) in one
+    /// transaction. Answers the SHA-256 of each raw file no other pilot's evidence or staged
+    /// upload names any more (the caller removes those
     /// blobs), or `None` when there is no such pilot.
     pub async fn delete_pilot(&self, id: i64) -> StoreResult<Option<Vec<String>>> {
         let mut tx = self.pool.begin().await?;
         let rows = sqlx::query(
-            "SELECT DISTINCT e.sha256 FROM evidence e WHERE e.pilot_id = $1 AND NOT EXISTS \
-             (SELECT 1 FROM evidence o WHERE o.sha256 = e.sha256 AND o.pilot_id <> $1)",
+            "SELECT e.sha256 FROM evidence e WHERE e.pilot_id = $1 AND NOT EXISTS \
+             (SELECT 1 FROM evidence o WHERE o.sha256 = e.sha256 AND o.pilot_id <> $1) \
+             AND NOT EXISTS (SELECT 1 FROM staged_uploads t WHERE t.sha256 = e.sha256 AND t.pilot_id <> $1) \
+             UNION SELECT s.sha256 FROM staged_uploads s WHERE s.pilot_id = $1 AND NOT EXISTS \
+             (SELECT 1 FROM evidence o WHERE o.sha256 = s.sha256 AND o.pilot_id <> $1) \
+             AND NOT EXISTS (SELECT 1 FROM staged_uploads t WHERE t.sha256 = s.sha256 AND t.pilot_id <> $1)",
         )
         .bind(id)
         .fetch_all(&mut *tx)
@@ -840,6 +846,7 @@ impl Store {
             "DELETE FROM plan_versions WHERE pilot_id = $1",
             "DELETE FROM report_exports WHERE pilot_id = $1",
             "DELETE FROM share_links WHERE pilot_id = $1",
+            "DELETE FROM staged_uploads WHERE pilot_id = $1",
         ] {
             sqlx::query(table).bind(id).execute(&mut *tx).await?;
         }

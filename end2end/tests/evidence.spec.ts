@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
+import * as path from "path";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, hydrated, signIn, watchForErrors } from "./helpers";
 
 const FILE = "v100-qwen-benchmark-report.jsonl";
+const BENCH = path.resolve(__dirname, "../../testdata/er0080-vllm-benchmarking/bench_serve_v0.25.1.json");
 
 test("a file withdrawn on the evidence page keeps its history and is restored", async ({ page }) => {
   const errors = watchForErrors(page);
@@ -49,4 +51,54 @@ test("the skip link is the first Tab stop and moves focus to the content", async
   await expect(skip).toBeVisible();
   await page.keyboard.press("Enter");
   await expect(page.locator("main#content")).toBeFocused();
+});
+
+test("without JavaScript an upload is checked first and stored only by its own button", async ({ browser, page }) => {
+  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  // A pilot of its own, so the demo pilot's evidence (and the other tests) stay as they are.
+  const organisations = await (await page.request.post("/api/list_organisations", { form: {} })).json();
+  const created = await page.request.post("/api/create_pilot", {
+    form: {
+      organisation_id: String(organisations[0].id),
+      name: "Plain form pilot",
+      description: "No-JavaScript upload check",
+      status: "planning",
+      model: "Qwen/Qwen3-8B",
+      gpu_type: "NVIDIA L40S",
+      gpu_count: "2",
+      engine: "vLLM",
+      engine_version: "0.11.0",
+    },
+  });
+  expect(created.ok()).toBe(true);
+  const id = await created.json();
+  const plain = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+  const tab = await plain.newPage();
+  try {
+    await tab.goto(`/pilots/${id}/evidence`);
+    await tab.locator("#evidence-file").setInputFiles(BENCH);
+    await tab.locator("#rc-tp").fill("2");
+    await tab.getByRole("button", { name: "Check before storing" }).click();
+
+    // The check lists what will be recorded, each value with where it came from; nothing is stored.
+    const check = tab.locator(".staged-upload");
+    await expect(check.getByRole("heading", { level: 2 })).toHaveText("Check before storing: bench_serve_v0.25.1.json");
+    await expect(check).toContainText("Nothing is stored yet.");
+    await expect(check.locator("tr").filter({ hasText: "Tensor parallel" })).toContainText("2 (typed)");
+    await expect(check.locator("tr").filter({ hasText: /^GPU\b/ }).first()).toContainText("NVIDIA L40S (from the pilot's notes)");
+    await expect(tab.locator(".evidence-list")).not.toContainText("bench_serve_v0.25.1.json");
+    const checkUrl = tab.url();
+    expect(checkUrl).toMatch(/\?check=[0-9a-f]{32}$/);
+
+    await check.getByRole("button", { name: "Store as evidence" }).click();
+    await expect(tab.locator(".notice-ok")).toContainText("Stored as evidence #");
+    await expect(tab.locator(".staged-upload")).toHaveCount(0);
+    await expect(tab.locator(".evidence-list")).toContainText("bench_serve_v0.25.1.json");
+    // The check's address again (a bookmark, a second tab): it says the upload no longer waits.
+    await tab.goto(checkUrl);
+    await expect(tab.locator("main")).toContainText("This upload is no longer waiting");
+  } finally {
+    await plain.close();
+    await page.request.post(`/pilots/${id}/delete`, { form: { confirm: "yes" } });
+  }
 });

@@ -4,7 +4,9 @@
 //! each chunk goes to a temporary file under `DATA_DIR/uploads/` while its SHA-256 is computed,
 //! and the upload stops with 413 as soon as it passes `MAX_UPLOAD_MB`. The caller parses the
 //! temporary file and then either [`ReceivedFile::keep`]s it under `DATA_DIR/evidence/<sha256>`
-//! (the raw file stays available for re-analysis and audit) or drops it, which deletes it.
+//! (the raw file stays available for re-analysis and audit) or drops it, which deletes it. A
+//! staged upload (checked without JavaScript, see [`desk::evidence::staged`]) comes back as a
+//! [`ReceivedFile::copy_of`] its kept file, so storing it takes the very same path.
 
 use axum::extract::Multipart;
 use desk::ServiceError;
@@ -44,6 +46,37 @@ impl ReceivedFile {
         self.kept = true;
         created
     }
+
+    /// A copy of the kept file at `source` (a staged upload's blob) under `uploads_dir`, as if
+    /// it had been received again: storing it goes through [`ReceivedFile::keep`] like any
+    /// upload, and dropping it deletes only the copy.
+    pub async fn copy_of(
+        source: &Path,
+        file_name: &str,
+        sha256: &str,
+        size_bytes: u64,
+        uploads_dir: &Path,
+    ) -> Result<ReceivedFile, ServiceError> {
+        tokio::fs::create_dir_all(uploads_dir)
+            .await
+            .map_err(internal)?;
+        let received = ReceivedFile {
+            file_name: file_name.to_string(),
+            sha256: sha256.to_string(),
+            size_bytes,
+            temp_path: temp_path(uploads_dir),
+            kept: false,
+        };
+        tokio::fs::copy(source, &received.temp_path)
+            .await
+            .map_err(internal)?;
+        Ok(received)
+    }
+}
+
+/// A fresh temporary name under `uploads_dir`.
+fn temp_path(uploads_dir: &Path) -> PathBuf {
+    uploads_dir.join(format!("upload-{:016x}.part", rand::random::<u64>()))
 }
 
 impl Drop for ReceivedFile {
@@ -93,7 +126,7 @@ pub async fn receive_evidence(
                 return Err(ServiceError::invalid("file: send one file per upload"));
             }
             let file_name = clean_file_name(field.file_name().unwrap_or("upload"));
-            let temp_path = uploads_dir.join(format!("upload-{:016x}.part", rand::random::<u64>()));
+            let temp_path = temp_path(uploads_dir);
             let mut received = ReceivedFile {
                 file_name,
                 sha256: String::new(),

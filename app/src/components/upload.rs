@@ -1,9 +1,11 @@
 //! The evidence upload form: a drop zone for several files at once with a progress bar per file,
 //! and the run-context fields (or a pasted `vllm serve …` line / ServingRuntime YAML).
 //!
-//! Without JavaScript it is a plain multipart form posting one file to `POST /pilots/{id}/evidence`,
-//! which redirects back with the outcome. Once hydrated, a small script takes over, in two steps,
-//! because a run context stamped on the wrong file is a mislabelled measurement:
+//! Without JavaScript it is a plain multipart form posting one file to `POST /pilots/{id}/evidence`
+//! with `step=check`: the server keeps the file and redirects back to the evidence page, which
+//! lists what will be recorded with "Store" and "Discard" (see [`crate::pages::evidence`]).
+//! Once hydrated, a small script takes over, in two steps, because a run context stamped on the
+//! wrong file is a mislabelled measurement:
 //!
 //! 1. **Check.** Files dropped on the zone or chosen in the picker are each sent to `POST
 //!    /api/v1/pilots/{id}/evidence/preview` with a snapshot of the form's fields. The server
@@ -476,7 +478,7 @@ pub fn EvidenceUpload(
                     </div>
                 </details>
                 <div class="form-actions upload-submit">
-                    <button type="submit" class="button button-primary">"Upload"</button>
+                    <button type="submit" name="step" value="check" class="button button-primary">"Check before storing"</button>
                 </div>
             </form>
         </section>

@@ -1,5 +1,10 @@
 //! A pilot's evidence files: the upload form (staff) and the list of everything stored (a
 //! server-rendered fragment, see [`crate::components::fragment`], reloaded after an upload).
+//!
+//! Without JavaScript the upload form's "Check before storing" stages the file on the server
+//! and comes back with `?check=<token>`: the page then shows that upload's check (what will be
+//! recorded, each value's source, the warnings) with plain "Store" and "Discard" forms (see
+//! `server::routes::evidence_form`), so a file is never stored with a run context nobody saw.
 
 use super::params::pilot_id_param;
 #[cfg(feature = "ssr")]
@@ -163,6 +168,8 @@ pub fn EvidencePage() -> impl IntoView {
                 )
             } else if let Some(id) = q.get("restored") {
                 format!("Evidence #{id} is restored and grades again.")
+            } else if let Some(name) = q.get("discarded") {
+                format!("{name} was discarded: nothing was stored.")
             } else {
                 return None;
             };
@@ -189,6 +196,7 @@ pub fn EvidencePage() -> impl IntoView {
                     {data.warnings.into_iter().map(|w| view! {
                         <div class="notice notice-warn" role="alert">{w}</div>
                     }).collect_view()}
+                    {data.can_edit.then(|| staged_check(id, move || query.read().get("check")))}
                     {data.can_edit.then(|| view! { <EvidenceUpload pilot_id=p.id pilot=p.clone() on_uploaded=move |_| refresh.update(|n| *n += 1)/> })}
                     <section class="card evidence-list">
                         <h2>"Stored files"</h2>
@@ -200,6 +208,116 @@ pub fn EvidencePage() -> impl IntoView {
             })}
         </Suspense>
     }
+}
+
+/// The check of the upload `token()` names, when there is one: what it would record, with
+/// "Store" and "Discard".
+fn staged_check(
+    id: impl Fn() -> i64 + Copy + Send + Sync + 'static,
+    token: impl Fn() -> Option<String> + Send + Sync + 'static,
+) -> impl IntoView {
+    let token = Memo::new(move |_| token());
+    move || {
+        token.get().map(|token| {
+            crate::components::fragment_view(
+                "Loading the check…",
+                move || (id(), token.clone()),
+                |(id, token)| staged_upload_page(id, token),
+            )
+        })
+    }
+}
+
+#[cfg(feature = "ssr")]
+#[component]
+fn StagedCheck(staged: desk::evidence::staged::StagedUpload) -> impl IntoView {
+    let action = format!(
+        "/pilots/{}/evidence/staged/{}",
+        staged.pilot_id, staged.token
+    );
+    let expires = engine::clock::utc_minute(staged.expires_ms());
+    let preview = staged.preview;
+    let about = format!(
+        "Nothing is stored yet. Read as {} · {} · SHA-256 {}… · waits for your answer until {} ({} minutes after the check).",
+        preview.kind.as_str().replace('_', " "),
+        fmt_bytes(staged.size_bytes as i64),
+        &staged.sha256[..staged.sha256.len().min(12)],
+        expires,
+        desk::evidence::staged::STAGED_FOR_MINUTES,
+    );
+    view! {
+        <section class="card staged-upload" aria-labelledby="staged-title">
+            <h2 id="staged-title">"Check before storing: "{staged.file_name}</h2>
+            <p class="hint">{about}</p>
+            <div class="upload-recorded">
+                <p class="upload-recorded-title">"Will be recorded"</p>
+                <table class="upload-recorded-table">
+                    {preview.recorded.into_iter().map(|line| view! {
+                        <tr>
+                            <th scope="row">{line.label}</th>
+                            <td>
+                                {line.value}
+                                {line.source.map(|source| view! {
+                                    " "<span class=format!("source source-{}", source_class(source))>{format!("({})", source.label())}</span>
+                                })}
+                            </td>
+                        </tr>
+                    }).collect_view()}
+                </table>
+            </div>
+            {(!preview.warnings.is_empty()).then(|| view! {
+                <ul class="upload-warnings notice notice-warn" role="note">
+                    {preview.warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
+                </ul>
+            })}
+            <div class="form-actions staged-actions">
+                <form method="post" action=action.clone()>
+                    <button type="submit" class="button button-primary">"Store as evidence"</button>
+                </form>
+                <form method="post" action=format!("{action}/discard")>
+                    <button type="submit" class="button">"Discard"</button>
+                </form>
+            </div>
+        </section>
+    }
+}
+
+/// The class suffix of a value's source, as the upload script names it.
+#[cfg(feature = "ssr")]
+fn source_class(source: engine::run_context::provenance::ContextSource) -> &'static str {
+    use engine::run_context::provenance::ContextSource;
+    match source {
+        ContextSource::File => "file",
+        ContextSource::Form => "form",
+        ContextSource::ServeCommand => "serve_command",
+        ContextSource::PilotNotes => "pilot_notes",
+    }
+}
+
+/// The caller's upload `token` on pilot `pilot_id`, checked and waiting for "Store"; an upload
+/// that no longer waits (stored, discarded, expired, someone else's) is said so, not an error
+/// page.
+#[server(endpoint = "page_staged_upload")]
+pub async fn staged_upload_page(pilot_id: i64, token: String) -> Result<Fragment, AppError> {
+    use crate::server::auth::{Need, editable_pilot, require};
+    crate::server::respond(
+        async move {
+            let user = require(Need::Editor)?;
+            let services = crate::server::services()?;
+            editable_pilot(&services.store, &user, pilot_id).await?;
+            let found = desk::evidence::staged::find(&services, &user, pilot_id, &token).await;
+            let view = match found {
+                Ok(staged) => view! { <StagedCheck staged/> }.into_any(),
+                Err(desk::ServiceError::Conflict(message)) => {
+                    view! { <div class="notice notice-warn" role="status">{message}</div> }
+                        .into_any()
+                }
+                Err(error) => return Err(error.into()),
+            };
+            Ok(Fragment::render("Check before storing", view))
+        }
+        .await,
+    )
 }
 
 /// The list of the pilot's stored evidence files, newest first (the page's fragment).

@@ -22,7 +22,7 @@
 use super::api_v1::{ApiCaller, ApiError, ErrorBody};
 use crate::AppState;
 use crate::evidence_import::{ReadSettings, Recognised, recognise_with};
-use crate::upload::{ReceivedFile, receive_evidence};
+use crate::upload::{self, ReceivedFile, receive_evidence};
 use axum::Json;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
@@ -30,12 +30,13 @@ use desk::ServiceError;
 use desk::auth::{Need, authorise, editable_pilot, visible_pilot};
 use desk::evidence::{CalibrationForm, calibration_settings, duplicate};
 use desk::load_tests::service as load_tests;
-use desk::model::{EvidenceKind, StartupLogSummary};
+use desk::model::{EvidenceKind, Pilot, SessionUser, StartupLogSummary};
 use desk::quality;
 use desk::recorded::RecordedLine;
 use desk::store::evidence::{DerivedWrites, NewEvidence};
 use engine::ingest::OperatingPoint;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
 /// The multipart form of an upload (described for the document; the handler streams it).
@@ -147,6 +148,18 @@ pub async fn upload_evidence(
 ) -> Result<(StatusCode, Json<StoredEvidence>), ApiError> {
     let user = authorise(Some(&user), Need::Editor)?;
     let read = read_upload(&state, &user, pilot_id, multipart).await?;
+    let stored = store_read(&state, &user, pilot_id, read).await?;
+    Ok((StatusCode::CREATED, Json(stored)))
+}
+
+/// Stores an upload [`read_received`] made ready: keeps the file, writes its row with what was
+/// derived from it, then what follows for quality evidence.
+pub(super) async fn store_read(
+    state: &AppState,
+    user: &SessionUser,
+    pilot_id: i64,
+    read: ReadUpload,
+) -> Result<StoredEvidence, ApiError> {
     let services = &state.services;
     let ReadUpload {
         file,
@@ -156,6 +169,7 @@ pub async fn upload_evidence(
         eval_set,
         recorded,
         warnings,
+        ..
     } = read;
     let summary_json = summary.to_string();
     let (file_name, sha256, size_bytes) =
@@ -198,20 +212,17 @@ pub async fn upload_evidence(
         },
     )
     .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(StoredEvidence {
-            id,
-            kind,
-            file_name,
-            sha256,
-            size_bytes,
-            summary,
-            note,
-            recorded,
-            warnings,
-        }),
-    ))
+    Ok(StoredEvidence {
+        id,
+        kind,
+        file_name,
+        sha256,
+        size_bytes,
+        summary,
+        note,
+        recorded,
+        warnings,
+    })
 }
 
 /// What an upload would record, without recording it.
@@ -276,36 +287,57 @@ pub async fn preview_evidence(
 }
 
 /// An upload read and made ready to store; nothing is written yet.
-struct ReadUpload {
-    file: ReceivedFile,
-    kind: EvidenceKind,
+pub(super) struct ReadUpload {
+    pub file: ReceivedFile,
+    /// The form's fields it was read with.
+    pub fields: BTreeMap<String, String>,
+    pub kind: EvidenceKind,
     summary: serde_json::Value,
     derived: DerivedWrites,
     eval_set: Option<quality::service::RunSet>,
-    recorded: Vec<RecordedLine>,
-    warnings: Vec<String>,
+    pub recorded: Vec<RecordedLine>,
+    pub warnings: Vec<String>,
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value, ApiError> {
     serde_json::to_value(value).map_err(|_| ServiceError::Internal.into())
 }
 
-/// Receives the multipart upload, refuses a duplicate, reads the file as its kind and
-/// prepares what would be written with it.
+/// Receives the multipart upload to a pilot the caller may change, and reads it
+/// ([`read_received`]).
 async fn read_upload(
     state: &AppState,
-    user: &desk::model::SessionUser,
+    user: &SessionUser,
     pilot_id: i64,
     multipart: Multipart,
 ) -> Result<ReadUpload, ApiError> {
-    let services = &state.services;
-    let pilot = editable_pilot(&services.store, user, pilot_id).await?;
-    let upload = receive_evidence(
+    let pilot = editable_pilot(&state.services.store, user, pilot_id).await?;
+    let upload = receive(state, multipart).await?;
+    read_received(state, &pilot, upload).await
+}
+
+/// Streams the multipart upload to `DATA_DIR/uploads`, bounded by `MAX_UPLOAD_MB`.
+pub(super) async fn receive(
+    state: &AppState,
+    multipart: Multipart,
+) -> Result<upload::EvidenceUpload, ApiError> {
+    Ok(receive_evidence(
         multipart,
-        &services.data_dir.join("uploads"),
+        &state.services.data_dir.join("uploads"),
         state.config.max_upload_bytes,
     )
-    .await?;
+    .await?)
+}
+
+/// Refuses a duplicate, reads the received file as its kind and prepares what would be
+/// written with it.
+pub(super) async fn read_received(
+    state: &AppState,
+    pilot: &Pilot,
+    upload: upload::EvidenceUpload,
+) -> Result<ReadUpload, ApiError> {
+    let services = &state.services;
+    let pilot_id = pilot.id;
     let file = upload.file;
     if let Some(existing) = services
         .store
@@ -352,7 +384,7 @@ async fn read_upload(
     let mut warnings = Vec::new();
     let (summary, recorded) = match recognised {
         Recognised::LoadTest(import) => {
-            let context = load_tests::recorded_run_context(&upload.fields, &pilot, &import.points)?;
+            let context = load_tests::recorded_run_context(&upload.fields, pilot, &import.points)?;
             warnings.extend(import.warnings.iter().cloned());
             if let Some(provenance) = &context.provenance {
                 warnings.extend(provenance.conflicts.iter().map(|c| c.sentence()));
@@ -378,7 +410,7 @@ async fn read_upload(
         }
         Recognised::EvalSet(set) => (to_json(&set)?, desk::recorded::eval_set(&set)),
         Recognised::EvalRun(run) => {
-            let run = quality::service::run_config(field, &pilot, run)?;
+            let run = quality::service::run_config(field, pilot, run)?;
             let recorded = desk::recorded::eval_run(&run);
             let stored = quality::service::stored_run(eval_set.as_ref(), run);
             (to_json(&stored)?, recorded)
@@ -393,7 +425,7 @@ async fn read_upload(
                 tp: field("tp"),
                 context: field("context"),
             };
-            let settings = calibration_settings(&form, &log, &pilot)?;
+            let settings = calibration_settings(&form, &log, pilot)?;
             let recorded = desk::recorded::startup_log(&settings);
             let summary = StartupLogSummary {
                 log: *log,
@@ -404,6 +436,7 @@ async fn read_upload(
     };
     Ok(ReadUpload {
         file,
+        fields: upload.fields,
         kind,
         summary,
         derived,

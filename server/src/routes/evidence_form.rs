@@ -1,23 +1,33 @@
 //! `POST /pilots/{id}/evidence`: the evidence upload form without JavaScript.
 //!
 //! The evidence page's form posts here as plain `multipart/form-data` (one file and the
-//! run-context fields); the file goes through exactly the same path as the REST upload
-//! ([`super::evidence::upload_evidence`]) and the browser is redirected back to the evidence page
-//! with the outcome: `?stored=<id>` or `?error=<message>` (the importer's error naming file, line
-//! and field; a duplicate names the earlier upload).
+//! run-context fields); the file is read exactly as the REST upload reads it
+//! ([`super::evidence::read_received`]). Its button sends `step=check`: the file is not stored
+//! but staged ([`desk::evidence::staged`]) and the browser goes back to the evidence page with
+//! `?check=<token>`, where the page lists what would be recorded, each value with its source,
+//! and the warnings. That page's "Store" posts to `POST /pilots/{id}/evidence/staged/{token}`,
+//! which reads the kept file again and stores it (`?stored=<id>`); "Discard" posts to
+//! `…/staged/{token}/discard` (`?discarded=<file name>`). Without `step` the form stores at
+//! once, as it always did. Refusals come back as `?error=<message>` (the importer's error naming
+//! file, line and field; a duplicate names the earlier upload; a token that is not the caller's
+//! or has expired says the upload is no longer waiting).
 //!
 //! `POST /pilots/{id}/evidence/{evidence_id}/withdraw` and `…/restore` (form field `reason`)
 //! are the evidence list's withdraw and restore forms: the same service as the REST API
 //! ([`super::api_v1_evidence`]), answered with a redirect to `?withdrawn=<id>`,
 //! `?restored=<id>` or `?error=<message>`.
 
-use super::api_v1::ApiCaller;
-use super::evidence::upload_evidence;
+use super::api_v1::{ApiCaller, ApiError};
+use super::evidence::{ReadUpload, read_received, receive, store_read};
 use crate::AppState;
+use crate::upload::{EvidenceUpload, ReceivedFile};
 use axum::extract::{Form, Multipart, Path, State};
 use axum::response::Redirect;
-use desk::auth::editable_pilot;
+use desk::ServiceError;
+use desk::auth::{Need, authorise, editable_pilot};
+use desk::evidence::staged::{self, NewStaged, StagedPreview};
 use desk::evidence_history::service::{self as history, Actor, StatusStep};
+use desk::model::{Pilot, SessionUser};
 
 /// Percent-encodes a query value.
 pub fn encode_query_value(value: &str) -> String {
@@ -33,18 +43,146 @@ pub fn encode_query_value(value: &str) -> String {
     out
 }
 
+/// Back to the evidence page with `query`'s outcome, or the error.
+fn back_to_evidence(pilot_id: i64, outcome: Result<String, ApiError>) -> Redirect {
+    let query = outcome
+        .unwrap_or_else(|error| format!("error={}", encode_query_value(&error.0.to_string())));
+    Redirect::to(&format!("/pilots/{pilot_id}/evidence?{query}"))
+}
+
+/// The caller as an editor of pilot `pilot_id` (which is not archived).
+async fn editor_of(
+    state: &AppState,
+    user: &SessionUser,
+    pilot_id: i64,
+) -> Result<(SessionUser, Pilot), ApiError> {
+    let user = authorise(Some(user), Need::Editor)?;
+    let pilot = editable_pilot(&state.services.store, &user, pilot_id).await?;
+    Ok((user, pilot))
+}
+
+/// `POST /pilots/{id}/evidence`: stages the file when the form says `step=check`, else
+/// stores it.
 pub async fn upload_evidence_form(
-    state: State<AppState>,
-    caller: ApiCaller,
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
     Path(pilot_id): Path<i64>,
     multipart: Multipart,
 ) -> Redirect {
-    let outcome = upload_evidence(state, caller, Path(pilot_id), multipart).await;
-    let query = match outcome {
-        Ok((_, axum::Json(body))) => format!("stored={}", body.id),
-        Err(error) => format!("error={}", encode_query_value(&error.0.to_string())),
+    let outcome = async {
+        let (user, pilot) = editor_of(&state, &user, pilot_id).await?;
+        let mut upload = receive(&state, multipart).await?;
+        let check = upload
+            .fields
+            .remove("step")
+            .is_some_and(|step| step == "check");
+        upload.fields.retain(|_, value| !value.is_empty());
+        let read = read_received(&state, &pilot, upload).await?;
+        if check {
+            let token = stage_read(&state, &user, pilot_id, read).await?;
+            Ok(format!("check={token}"))
+        } else {
+            let stored = store_read(&state, &user, pilot_id, read).await?;
+            Ok(format!("stored={}", stored.id))
+        }
+    }
+    .await;
+    back_to_evidence(pilot_id, outcome)
+}
+
+/// Keeps a read upload for confirmation; answers its token.
+async fn stage_read(
+    state: &AppState,
+    user: &SessionUser,
+    pilot_id: i64,
+    read: ReadUpload,
+) -> Result<String, ApiError> {
+    let preview = StagedPreview {
+        kind: read.kind,
+        recorded: read.recorded,
+        warnings: read.warnings,
     };
-    Redirect::to(&format!("/pilots/{pilot_id}/evidence?{query}"))
+    let new = NewStaged {
+        pilot_id,
+        user_id: user.id,
+        file_name: &read.file.file_name,
+        sha256: &read.file.sha256,
+        size_bytes: read.file.size_bytes,
+        path: &read.file.temp_path,
+        fields: &read.fields,
+        preview: &preview,
+    };
+    Ok(staged::stage(&state.services, new).await?)
+}
+
+/// `POST /pilots/{id}/evidence/staged/{token}`: stores the caller's staged upload, read again
+/// with the fields it was checked with. When what it would record has changed since the check
+/// (the pilot's notes were edited, say), it is refused rather than stored unseen.
+pub async fn store_staged_form(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path((pilot_id, token)): Path<(i64, String)>,
+) -> Redirect {
+    let outcome = async {
+        let (user, pilot) = editor_of(&state, &user, pilot_id).await?;
+        let taken = staged::take(&state.services, &user, pilot_id, &token).await?;
+        let stored = store_taken(&state, &user, &pilot, &taken).await;
+        if stored.is_err() {
+            taken.failed(&state.services).await;
+        }
+        Ok(format!("stored={}", stored?))
+    }
+    .await;
+    back_to_evidence(pilot_id, outcome)
+}
+
+async fn store_taken(
+    state: &AppState,
+    user: &SessionUser,
+    pilot: &Pilot,
+    taken: &staged::Taken,
+) -> Result<i64, ApiError> {
+    let staged = &taken.upload;
+    let file = ReceivedFile::copy_of(
+        &taken.path,
+        &staged.file_name,
+        &staged.sha256,
+        staged.size_bytes,
+        &state.services.data_dir.join("uploads"),
+    )
+    .await?;
+    let upload = EvidenceUpload {
+        file,
+        fields: staged.fields.clone(),
+    };
+    let read = read_received(state, pilot, upload).await?;
+    if read.recorded != staged.preview.recorded {
+        return Err(ServiceError::Conflict(format!(
+            "{}: what it would record changed since it was checked (the pilot or the plan \
+             changed); nothing was stored. Choose the file again to check it.",
+            staged.file_name
+        ))
+        .into());
+    }
+    Ok(store_read(state, user, pilot.id, read).await?.id)
+}
+
+/// `POST /pilots/{id}/evidence/staged/{token}/discard`: drops the caller's staged upload.
+pub async fn discard_staged_form(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path((pilot_id, token)): Path<(i64, String)>,
+) -> Redirect {
+    let outcome = async {
+        let (user, _) = editor_of(&state, &user, pilot_id).await?;
+        let dropped = staged::discard(&state.services, &user, pilot_id, &token).await?;
+        Ok(format!(
+            "discarded={}",
+            encode_query_value(&dropped.file_name)
+        ))
+    }
+    .await;
+    back_to_evidence(pilot_id, outcome)
 }
 
 /// The withdraw and restore forms' one field.

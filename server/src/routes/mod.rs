@@ -42,6 +42,14 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
             "/pilots/{id}/evidence",
             bounded(post(evidence_form::upload_evidence_form)),
         )
+        .route(
+            "/pilots/{id}/evidence/staged/{token}",
+            post(evidence_form::store_staged_form),
+        )
+        .route(
+            "/pilots/{id}/evidence/staged/{token}/discard",
+            post(evidence_form::discard_staged_form),
+        )
         .route("/pilots/{id}/archive", post(evidence_form::archive_form))
         .route("/pilots/{id}/delete", post(evidence_form::delete_form))
         .route(

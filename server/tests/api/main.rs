@@ -28,6 +28,7 @@ mod reports;
 mod rest;
 mod security;
 mod sizing;
+mod staged_upload;
 mod trace;
 mod traffic;
 mod upload_check;
