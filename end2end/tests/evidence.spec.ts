@@ -56,7 +56,7 @@ test("the skip link is the first Tab stop and moves focus to the content", async
 test("without JavaScript an upload is checked first and stored only by its own button", async ({ browser, page }) => {
   await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   // A pilot of its own, so the demo pilot's evidence (and the other tests) stay as they are.
-  const organisations = await (await page.request.post("/api/list_organisations", { form: {} })).json();
+  const organisations = await (await page.request.post("/api/customer_organisations", { form: {} })).json();
   const created = await page.request.post("/api/create_pilot", {
     form: {
       organisation_id: String(organisations[0].id),
@@ -70,7 +70,7 @@ test("without JavaScript an upload is checked first and stored only by its own b
       engine_version: "0.11.0",
     },
   });
-  expect(created.ok()).toBe(true);
+  expect(created.ok(), await created.text()).toBe(true);
   const id = await created.json();
   const plain = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
   const tab = await plain.newPage();
@@ -85,7 +85,7 @@ test("without JavaScript an upload is checked first and stored only by its own b
     await expect(check.getByRole("heading", { level: 2 })).toHaveText("Check before storing: bench_serve_v0.25.1.json");
     await expect(check).toContainText("Nothing is stored yet.");
     await expect(check.locator("tr").filter({ hasText: "Tensor parallel" })).toContainText("2 (typed)");
-    await expect(check.locator("tr").filter({ hasText: /^GPU\b/ }).first()).toContainText("NVIDIA L40S (from the pilot's notes)");
+    await expect(check.locator("tr").filter({ has: tab.locator("th", { hasText: /^GPU$/ }) })).toContainText("NVIDIA L40S (from the pilot's notes)");
     await expect(tab.locator(".evidence-list")).not.toContainText("bench_serve_v0.25.1.json");
     const checkUrl = tab.url();
     expect(checkUrl).toMatch(/\?check=[0-9a-f]{32}$/);
@@ -99,6 +99,7 @@ test("without JavaScript an upload is checked first and stored only by its own b
     await expect(tab.locator("main")).toContainText("This upload is no longer waiting");
   } finally {
     await plain.close();
-    await page.request.post(`/pilots/${id}/delete`, { form: { confirm: "yes" } });
+    const deleted = await page.request.post(`/pilots/${id}/delete`, { form: { confirm: "yes" }, maxRedirects: 0 });
+    expect(deleted.status()).toBe(303);
   }
 });
