@@ -20,6 +20,7 @@ use engine::sizing::{
 use sha2::{Digest, Sha256};
 use std::str::FromStr;
 
+pub mod comparable;
 pub mod staged;
 
 /// Largest start-up log accepted when pasted (they are a few hundred KiB at most).

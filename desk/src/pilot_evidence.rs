@@ -350,18 +350,8 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
         let Ok(summary) = serde_json::from_str::<crate::model::StartupLogSummary>(summary) else {
             continue;
         };
-        let models: Vec<String> = summary.log.model.iter().cloned().collect();
-        let gpu = engine::sizing::gpu_by_id(&summary.settings.gpu_id)
-            .map(|g| g.name)
-            .unwrap_or_else(|| summary.settings.gpu_id.clone());
-        let check = check_file(
-            &identity,
-            FileKind::StartupLog,
-            &file.file_name,
-            &models,
-            Some(gpu.as_str()),
-            true,
-        );
+        let check =
+            crate::evidence::comparable::startup_log_check(&identity, &file.file_name, &summary);
         startup_logs.push((file.clone(), check));
     }
     Ok(PilotEvidence {

@@ -46,7 +46,7 @@ pub(crate) fn models_of(
 /// out another model's or GPU's runs just as grading does.
 pub(crate) fn load_test_check(
     identity: &PilotIdentity,
-    file: &crate::model::EvidenceFile,
+    file_name: &str,
     summary: &str,
 ) -> FileCheck {
     let points: StoredPoints = serde_json::from_str(summary).unwrap_or_default();
@@ -57,7 +57,7 @@ pub(crate) fn load_test_check(
     check_file(
         identity,
         FileKind::LoadTest,
-        &file.file_name,
+        file_name,
         &models_of(&points, &context),
         context.gpu.as_deref(),
         true,

@@ -449,7 +449,7 @@ pub async fn load_runs(
         crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::LoadTest)).await?
     {
         let not_comparable =
-            crate::load_tests::check::load_test_check(&identity, &file, &stored_summary)
+            crate::load_tests::check::load_test_check(&identity, &file.file_name, &stored_summary)
                 .not_comparable;
         let summary: LoadTestSummary = serde_json::from_str(&stored_summary).map_err(internal)?;
         let goodput = if graded {

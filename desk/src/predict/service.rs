@@ -200,7 +200,8 @@ impl StoredRows {
         if let Some(pilot) = store.pilot(pilot_id).await? {
             let identity = crate::traffic::service::identity(&pilot);
             load_tests.retain(|(file, summary)| {
-                crate::load_tests::check::load_test_check(&identity, file, summary).is_comparable()
+                crate::load_tests::check::load_test_check(&identity, &file.file_name, summary)
+                    .is_comparable()
             });
         }
         load_tests.sort_by_key(|(file, _)| file.id);

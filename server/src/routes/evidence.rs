@@ -434,6 +434,8 @@ pub(super) async fn read_received(
             (to_json(&summary)?, recorded)
         }
     };
+    let check = desk::evidence::comparable::check_summary(pilot, kind, &file.file_name, &summary);
+    warnings.extend(check.as_ref().and_then(desk::evidence::comparable::warning));
     Ok(ReadUpload {
         file,
         fields: upload.fields,

@@ -193,6 +193,91 @@ async fn the_files_own_gpu_is_recorded_and_the_typed_one_it_contradicts_is_named
     assert_eq!(stored["warnings"], preview["warnings"]);
 }
 
+/// The check's warnings that say the file is not about the pilot.
+fn not_comparable(answer: &Value) -> Vec<String> {
+    answer["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|w| w.starts_with("Not comparable:"))
+        .map(String::from)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_file_of_another_model_is_named_not_comparable_before_it_is_stored() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    // The helper's pilot serves Qwen/Qwen3-8B; the file measured facebook/opt-125m.
+    let qwen = app.pilot(&admin, acme, "Acme chat").await;
+    let (status, preview) = send(&app, &token, qwen, "evidence/preview", BENCH, &[]).await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    assert_eq!(
+        not_comparable(&preview),
+        [
+            "Not comparable: The load test bench_serve_v0.25.1.json was measured with model \
+          “facebook/opt-125m”, but the pilot serves “Qwen/Qwen3-8B”: its figures are another \
+          model's. It can be stored, but its figures grade nothing and every page marks it as \
+          not comparable; check that it belongs to this pilot."
+        ]
+    );
+    // Stored anyway, the load-test page marks it as the check said.
+    let (status, stored) = send(&app, &token, qwen, "evidence", BENCH, &[]).await;
+    assert_eq!(status, StatusCode::CREATED, "{stored}");
+    assert_eq!(not_comparable(&stored), not_comparable(&preview));
+    let page = app
+        .call_ok(
+            &admin,
+            "page_load_tests",
+            &[("pilot_id", &qwen.to_string())],
+        )
+        .await
+        .to_string();
+    assert!(page.contains("another model"), "{page}");
+
+    // A /metrics scrape is checked the same way, by its served model name.
+    let scrape = "er0080-vllm-benchmarking/metrics_vllm_0_25_1_loaded.txt";
+    let at = [("scraped_at", "2026-03-02T09:01:00Z")];
+    let (status, preview) = send(&app, &token, qwen, "evidence/preview", scrape, &at).await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    let warned = not_comparable(&preview);
+    assert_eq!(warned.len(), 1, "{preview}");
+    assert!(
+        warned[0].starts_with(
+            "Not comparable: The /metrics scrape metrics_vllm_0_25_1_loaded.txt was measured \
+             with model “opt-125m-tp2”"
+        ),
+        "{warned:?}"
+    );
+
+    // On a pilot of that model the same file is the pilot's own: no such warning.
+    let opt = app
+        .call_ok(
+            &admin,
+            "create_pilot",
+            &[
+                ("organisation_id", &acme.to_string()),
+                ("name", "Small model"),
+                ("description", ""),
+                ("status", "planning"),
+                ("model", "facebook/opt-125m"),
+                ("gpu_type", "NVIDIA L40S"),
+                ("gpu_count", "2"),
+                ("engine", "vLLM"),
+                ("engine_version", "0.11.0"),
+            ],
+        )
+        .await
+        .as_i64()
+        .unwrap();
+    let (status, preview) = send(&app, &token, opt, "evidence/preview", BENCH, &[]).await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    assert!(not_comparable(&preview).is_empty(), "{preview}");
+}
+
 #[tokio::test]
 async fn a_file_that_cannot_be_read_is_refused_at_the_check_naming_it() {
     let app = spawn_app().await;
