@@ -296,7 +296,7 @@ pub async fn gather(services: &Services, pilot_id: i64) -> Result<PilotEvidence,
     });
     let profile_check = profile
         .as_ref()
-        .map(|(p, _)| crate::traffic::service::gateway_check(&identity, p))
+        .map(|(p, _)| crate::traffic::service::gateway_check(&identity, "", p))
         .unwrap_or_default();
     let quality = crate::quality::service::overview(services, pilot_id, None, None).await?;
     let precision = plan

@@ -12,6 +12,7 @@ use crate::traffic::{GatewayLogSummary, MetricsScrapeSummary};
 use engine::locale::Lang;
 use engine::quality::LmEvalResults;
 use engine::verdict::comparability::{FileCheck, FileKind, PilotIdentity, check_file};
+use serde::Deserialize;
 
 /// A start-up log's model and GPU against the pilot's (its memory figures belong to the GPU).
 pub fn startup_log_check(
@@ -34,8 +35,8 @@ pub fn startup_log_check(
 }
 
 /// The file `file_name` of `kind`, whose summary about to be stored is `summary`, checked
-/// against the pilot; `None` for kinds that belong to no model (an evaluation set) or a
-/// summary of another shape.
+/// against the pilot with the check its kind's pages run; `None` for kinds that belong to no
+/// model (an evaluation set) or a summary of another shape.
 pub fn check_summary(
     pilot: &Pilot,
     kind: EvidenceKind,
@@ -43,49 +44,34 @@ pub fn check_summary(
     summary: &serde_json::Value,
 ) -> Option<FileCheck> {
     let identity = crate::traffic::service::identity(pilot);
-    let read = || summary.clone();
-    match kind {
-        EvidenceKind::LoadTest => Some(crate::load_tests::check::load_test_check(
-            &identity,
-            file_name,
-            &summary.to_string(),
-        )),
+    let id = &identity;
+    Some(match kind {
+        EvidenceKind::LoadTest => {
+            crate::load_tests::check::load_test_value_check(id, file_name, summary)
+        }
         EvidenceKind::MetricsScrape => {
-            let scrape: MetricsScrapeSummary = serde_json::from_value(read()).ok()?;
-            let models = &scrape.report.model_names;
-            Some(check_file(
-                &identity,
-                FileKind::Scrape,
-                file_name,
-                models,
-                None,
-                false,
-            ))
+            let scrape = MetricsScrapeSummary::deserialize(summary).ok()?;
+            crate::traffic::service::scrape_check(id, file_name, &scrape)
         }
         EvidenceKind::GatewayLog => {
-            let log: GatewayLogSummary = serde_json::from_value(read()).ok()?;
-            let models: Vec<String> = log.profile.models.iter().map(|m| m.model.clone()).collect();
-            let kind = FileKind::GatewayLog;
-            Some(check_file(&identity, kind, file_name, &models, None, false))
+            let log = GatewayLogSummary::deserialize(summary).ok()?;
+            crate::traffic::service::gateway_check(id, file_name, &log.profile)
         }
-        EvidenceKind::VllmStartupLog => {
-            let log: StartupLogSummary = serde_json::from_value(read()).ok()?;
-            Some(startup_log_check(&identity, file_name, &log))
-        }
+        EvidenceKind::VllmStartupLog => startup_log_check(
+            id,
+            file_name,
+            &StartupLogSummary::deserialize(summary).ok()?,
+        ),
         EvidenceKind::LmEvalResults => {
-            let results: LmEvalResults = serde_json::from_value(read()).ok()?;
-            Some(crate::quality::service::lm_eval_check(
-                &identity, file_name, &results,
-            ))
+            let results = LmEvalResults::deserialize(summary).ok()?;
+            crate::quality::service::lm_eval_check(id, file_name, &results)
         }
         EvidenceKind::EvalRun => {
-            let stored: StoredEvalRun = serde_json::from_value(read()).ok()?;
-            let models = std::slice::from_ref(&stored.run.model);
-            let kind = FileKind::EvaluationRun;
-            Some(check_file(&identity, kind, file_name, models, None, false))
+            let stored = StoredEvalRun::deserialize(summary).ok()?;
+            crate::quality::service::eval_model_check(id, file_name, &stored.run.model)
         }
-        EvidenceKind::EvalSet => None,
-    }
+        EvidenceKind::EvalSet => return None,
+    })
 }
 
 /// The upload check's warning for a file that is not about the pilot, in English like the

@@ -54,11 +54,35 @@ pub(crate) fn load_test_check(
         .ok()
         .and_then(|s| s.run_context)
         .unwrap_or_default();
+    checked(identity, file_name, &points, &context)
+}
+
+/// [`load_test_check`] of a summary about to be stored, still a JSON value (the upload's check).
+pub(crate) fn load_test_value_check(
+    identity: &PilotIdentity,
+    file_name: &str,
+    summary: &serde_json::Value,
+) -> FileCheck {
+    use serde::Deserialize;
+    let points = StoredPoints::deserialize(summary).unwrap_or_default();
+    let context = crate::load_tests::LoadTestSummary::deserialize(summary)
+        .ok()
+        .and_then(|s| s.run_context)
+        .unwrap_or_default();
+    checked(identity, file_name, &points, &context)
+}
+
+fn checked(
+    identity: &PilotIdentity,
+    file_name: &str,
+    points: &StoredPoints,
+    context: &engine::run_context::RunContext,
+) -> FileCheck {
     check_file(
         identity,
         FileKind::LoadTest,
         file_name,
-        &models_of(&points, &context),
+        &models_of(points, context),
         context.gpu.as_deref(),
         true,
     )

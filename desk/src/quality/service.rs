@@ -779,11 +779,20 @@ pub fn eval_run_check(
     identity: &engine::verdict::comparability::PilotIdentity,
     run: &RunView,
 ) -> engine::verdict::comparability::FileCheck {
+    eval_model_check(identity, &run.evidence.file_name, &run.model)
+}
+
+/// The evaluation run in `file_name`, served by `model`, against the pilot.
+pub fn eval_model_check(
+    identity: &engine::verdict::comparability::PilotIdentity,
+    file_name: &str,
+    model: &str,
+) -> engine::verdict::comparability::FileCheck {
     engine::verdict::comparability::check_file(
         identity,
         engine::verdict::comparability::FileKind::EvaluationRun,
-        &run.evidence.file_name,
-        std::slice::from_ref(&run.model),
+        file_name,
+        &[model.to_string()],
         None,
         false,
     )

@@ -271,13 +271,34 @@ pub fn identity(pilot: &crate::model::Pilot) -> PilotIdentity {
     }
 }
 
-/// A gateway log's models (as clients asked for them) against the pilot's.
-pub fn gateway_check(identity: &PilotIdentity, profile: &DemandProfile) -> FileCheck {
+/// A `/metrics` scrape's served model names against the pilot's.
+pub fn scrape_check(
+    identity: &PilotIdentity,
+    file_name: &str,
+    summary: &MetricsScrapeSummary,
+) -> FileCheck {
+    engine::verdict::comparability::check_file(
+        identity,
+        engine::verdict::comparability::FileKind::Scrape,
+        file_name,
+        &summary.report.model_names,
+        None,
+        false,
+    )
+}
+
+/// A gateway log's models (as clients asked for them) against the pilot's; `file_name` is
+/// empty for the pilot's logs combined into one profile.
+pub fn gateway_check(
+    identity: &PilotIdentity,
+    file_name: &str,
+    profile: &DemandProfile,
+) -> FileCheck {
     let models: Vec<String> = profile.models.iter().map(|m| m.model.clone()).collect();
     engine::verdict::comparability::check_file(
         identity,
         engine::verdict::comparability::FileKind::GatewayLog,
-        "",
+        file_name,
         &models,
         None,
         false,
@@ -296,14 +317,7 @@ pub async fn checked_scrapes(
             .await?
     {
         let summary: MetricsScrapeSummary = serde_json::from_str(&summary).map_err(internal)?;
-        let check = engine::verdict::comparability::check_file(
-            identity,
-            engine::verdict::comparability::FileKind::Scrape,
-            &evidence.file_name,
-            &summary.report.model_names,
-            None,
-            false,
-        );
+        let check = scrape_check(identity, &evidence.file_name, &summary);
         scrapes.push(ScrapeFile {
             evidence,
             summary,
@@ -457,7 +471,7 @@ pub async fn overview(
         .map(|plan| plan.content.demand);
     let (gateway_check, in_flight) = match &profile {
         Some(profile) => (
-            gateway_check(&identity, profile),
+            gateway_check(&identity, "", profile),
             in_flight_cross_check(services, pilot_id, profile, &scrapes).await?,
         ),
         None => (FileCheck::default(), InFlightCrossCheck::default()),
