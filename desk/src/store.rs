@@ -818,17 +818,17 @@ impl Store {
     /// Deletes a pilot with everything recorded for it (plans, evidence rows and what was
     /// derived from them, reports, share links, uploads waiting for confirmation) in one
     /// transaction. Answers the SHA-256 of each raw file no other pilot's evidence or staged
-    /// upload names any more (the caller removes those
-    /// blobs), or `None` when there is no such pilot.
+    /// upload names any more (the caller removes those blobs), or `None` when there is no such
+    /// pilot.
     pub async fn delete_pilot(&self, id: i64) -> StoreResult<Option<Vec<String>>> {
         let mut tx = self.pool.begin().await?;
         let rows = sqlx::query(
-            "SELECT e.sha256 FROM evidence e WHERE e.pilot_id = $1 AND NOT EXISTS \
-             (SELECT 1 FROM evidence o WHERE o.sha256 = e.sha256 AND o.pilot_id <> $1) \
-             AND NOT EXISTS (SELECT 1 FROM staged_uploads t WHERE t.sha256 = e.sha256 AND t.pilot_id <> $1) \
-             UNION SELECT s.sha256 FROM staged_uploads s WHERE s.pilot_id = $1 AND NOT EXISTS \
-             (SELECT 1 FROM evidence o WHERE o.sha256 = s.sha256 AND o.pilot_id <> $1) \
-             AND NOT EXISTS (SELECT 1 FROM staged_uploads t WHERE t.sha256 = s.sha256 AND t.pilot_id <> $1)",
+            "SELECT mine.sha256 FROM (SELECT sha256 FROM evidence WHERE pilot_id = $1 \
+             UNION SELECT sha256 FROM staged_uploads WHERE pilot_id = $1) mine \
+             WHERE NOT EXISTS (SELECT 1 FROM evidence o \
+               WHERE o.sha256 = mine.sha256 AND o.pilot_id <> $1) \
+             AND NOT EXISTS (SELECT 1 FROM staged_uploads t \
+               WHERE t.sha256 = mine.sha256 AND t.pilot_id <> $1)",
         )
         .bind(id)
         .fetch_all(&mut *tx)

@@ -177,12 +177,7 @@ pub async fn take(
     match services.blobs.local_path(&upload.sha256).await {
         Ok(path) => Ok(Taken { upload, path }),
         Err(error) => {
-            Taken {
-                upload,
-                path: PathBuf::new(),
-            }
-            .failed(services)
-            .await;
+            release(services, &upload.sha256).await;
             Err(error)
         }
     }

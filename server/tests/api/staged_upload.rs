@@ -159,8 +159,11 @@ async fn a_discarded_check_stores_nothing_and_a_pilot_with_one_waiting_can_be_de
     .await;
     assert!(page.contains("no longer waiting"));
 
-    // One still waiting does not stop the pilot's deletion.
-    token_of(pilot, &check(&app, &admin, pilot, "bench.json").await);
+    // One still waiting does not stop the pilot's deletion, and its kept file goes with it.
+    let token = token_of(pilot, &check(&app, &admin, pilot, "bench.json").await);
+    let kept = app.store.staged_upload(&token).await.unwrap().unwrap();
+    let blob = app.data_dir().join("evidence").join(&kept.sha256);
+    assert!(blob.exists() || app.on_postgres(), "staging keeps the file");
     let deleted = admin
         .post(app.url(&format!("/pilots/{pilot}/delete")))
         .form(&[("confirm", "yes")])
@@ -169,4 +172,6 @@ async fn a_discarded_check_stores_nothing_and_a_pilot_with_one_waiting_can_be_de
         .unwrap();
     assert_eq!(deleted.status(), StatusCode::SEE_OTHER);
     assert!(app.store.pilot(pilot).await.unwrap().is_none());
+    assert!(app.store.staged_upload(&token).await.unwrap().is_none());
+    assert!(!blob.exists(), "the kept file is removed with the pilot");
 }
