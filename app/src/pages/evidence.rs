@@ -17,6 +17,19 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+/// The first 12 hex digits of a SHA-256, as the pages show a file's hash (the whole one in a
+/// title or on the file's own record).
+#[cfg(feature = "ssr")]
+pub fn sha256_prefix(sha256: &str) -> &str {
+    sha256.get(..12).unwrap_or(sha256)
+}
+
+/// An evidence kind in words: `load test`, `metrics scrape`, ….
+#[cfg(feature = "ssr")]
+fn kind_words(kind: crate::model::EvidenceKind) -> String {
+    kind.as_str().replace('_', " ")
+}
+
 /// `12.3 KiB`.
 #[cfg(feature = "ssr")]
 pub fn fmt_bytes(bytes: i64) -> String {
@@ -70,11 +83,11 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                                     }}
                                 </td>
                                 {status}
-                                <td><span class="badge">{f.kind.as_str().replace('_', " ")}</span></td>
+                                <td><span class="badge">{kind_words(f.kind)}</span></td>
                                 <td>{row.tool}</td>
                                 <td class="num">{if is_load_test { row.points.to_string() } else { "–".into() }}</td>
                                 <td class="small">{context}</td>
-                                <td class="mono small" title=f.sha256.clone()>{format!("{}…", &f.sha256[..f.sha256.len().min(12)])}</td>
+                                <td class="mono small" title=f.sha256.clone()>{format!("{}…", sha256_prefix(&f.sha256))}</td>
                                 <td class="num">{fmt_bytes(f.size_bytes)}</td>
                                 <td class="small">
                                     {engine::clock::utc_minute(f.uploaded_ms)}<br/>
@@ -239,9 +252,9 @@ fn StagedCheck(staged: desk::evidence::staged::StagedUpload) -> impl IntoView {
     let preview = staged.preview;
     let about = format!(
         "Nothing is stored yet. Read as {} · {} · SHA-256 {}… · waits for your answer until {} ({} minutes after the check).",
-        preview.kind.as_str().replace('_', " "),
+        kind_words(preview.kind),
         fmt_bytes(staged.size_bytes as i64),
-        &staged.sha256[..staged.sha256.len().min(12)],
+        sha256_prefix(&staged.sha256),
         expires,
         desk::evidence::staged::STAGED_FOR_MINUTES,
     );
@@ -258,7 +271,7 @@ fn StagedCheck(staged: desk::evidence::staged::StagedUpload) -> impl IntoView {
                             <td>
                                 {line.value}
                                 {line.source.map(|source| view! {
-                                    " "<span class=format!("source source-{}", source_class(source))>{format!("({})", source.label())}</span>
+                                    " "<span class=format!("source source-{}", source.as_str())>{format!("({})", source.label())}</span>
                                 })}
                             </td>
                         </tr>
@@ -279,18 +292,6 @@ fn StagedCheck(staged: desk::evidence::staged::StagedUpload) -> impl IntoView {
                 </form>
             </div>
         </section>
-    }
-}
-
-/// The class suffix of a value's source, as the upload script names it.
-#[cfg(feature = "ssr")]
-fn source_class(source: engine::run_context::provenance::ContextSource) -> &'static str {
-    use engine::run_context::provenance::ContextSource;
-    match source {
-        ContextSource::File => "file",
-        ContextSource::Form => "form",
-        ContextSource::ServeCommand => "serve_command",
-        ContextSource::PilotNotes => "pilot_notes",
     }
 }
 

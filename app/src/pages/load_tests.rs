@@ -246,7 +246,7 @@ mod render {
                         <p class="muted small">{format!("Evidence #{} · {} · {} · uploaded {} by {} · SHA-256 {}…",
                             e.id, tool, run.layout, engine::clock::utc_minute(e.uploaded_ms),
                             if e.uploaded_by.is_empty() { "a deleted account".to_string() } else { e.uploaded_by.clone() },
-                            &e.sha256[..e.sha256.len().min(12)])}</p>
+                            crate::pages::evidence::sha256_prefix(&e.sha256))}</p>
                         <p class="small run-context-line">{context}</p>
                         {run.not_comparable.clone().map(|why| view! {
                             <p class="notice notice-warn small not-comparable" role="note">

@@ -41,6 +41,17 @@ pub enum ContextSource {
 }
 
 impl ContextSource {
+    /// The source as the API names it (its serde name), which the pages' `source-…` classes
+    /// use too: `file`, `form`, `serve_command`, `pilot_notes`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContextSource::File => "file",
+            ContextSource::Form => "form",
+            ContextSource::ServeCommand => "serve_command",
+            ContextSource::PilotNotes => "pilot_notes",
+        }
+    }
+
     /// How pages name the source: `from the file`, `typed`, …
     pub fn label(self) -> &'static str {
         match self {
@@ -318,6 +329,14 @@ pub fn stated_by(points: &[OperatingPoint]) -> RunContext {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sources_name_is_its_serde_name() {
+        use ContextSource::*;
+        for source in [File, Form, ServeCommand, PilotNotes] {
+            assert_eq!(serde_json::to_value(source).unwrap(), source.as_str());
+        }
+    }
 
     fn point(settings: &[(&str, &str)]) -> OperatingPoint {
         let mut p = OperatingPoint::new("test");
