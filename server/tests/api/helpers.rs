@@ -320,8 +320,21 @@ impl TestApp {
             .0
     }
 
-    /// Creates a pilot for `organisation_id` as `staff`; returns its id.
+    /// Creates a pilot of Qwen/Qwen3-8B on 2 × L40S for `organisation_id` as `staff`; returns
+    /// its id.
     pub async fn pilot(&self, staff: &Client, organisation_id: i64, name: &str) -> i64 {
+        self.pilot_serving(staff, organisation_id, name, "Qwen/Qwen3-8B")
+            .await
+    }
+
+    /// [`TestApp::pilot`] serving `model`.
+    pub async fn pilot_serving(
+        &self,
+        staff: &Client,
+        organisation_id: i64,
+        name: &str,
+        model: &str,
+    ) -> i64 {
         let org = organisation_id.to_string();
         self.call_ok(
             staff,
@@ -331,7 +344,7 @@ impl TestApp {
                 ("name", name),
                 ("description", "test pilot"),
                 ("status", "planning"),
-                ("model", "Qwen/Qwen3-8B"),
+                ("model", model),
                 ("gpu_type", "NVIDIA L40S"),
                 ("gpu_count", "2"),
                 ("engine", "vLLM"),

@@ -255,24 +255,8 @@ async fn a_file_of_another_model_is_named_not_comparable_before_it_is_stored() {
 
     // On a pilot of that model the same file is the pilot's own: no such warning.
     let opt = app
-        .call_ok(
-            &admin,
-            "create_pilot",
-            &[
-                ("organisation_id", &acme.to_string()),
-                ("name", "Small model"),
-                ("description", ""),
-                ("status", "planning"),
-                ("model", "facebook/opt-125m"),
-                ("gpu_type", "NVIDIA L40S"),
-                ("gpu_count", "2"),
-                ("engine", "vLLM"),
-                ("engine_version", "0.11.0"),
-            ],
-        )
-        .await
-        .as_i64()
-        .unwrap();
+        .pilot_serving(&admin, acme, "Small model", "facebook/opt-125m")
+        .await;
     let (status, preview) = send(&app, &token, opt, "evidence/preview", BENCH, &[]).await;
     assert_eq!(status, StatusCode::OK, "{preview}");
     assert!(not_comparable(&preview).is_empty(), "{preview}");
