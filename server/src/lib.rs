@@ -106,19 +106,27 @@ pub fn router(state: AppState) -> Router {
     let services = state.services.clone();
     let leptos_options = state.leptos_options.clone();
     let site_root = std::path::PathBuf::from(leptos_options.site_root.as_ref());
+    let page_context = {
+        let services = services.clone();
+        move || {
+            provide_context(services.clone());
+            app::server::csp::provide_page_nonce();
+        }
+    };
+    // The pages and their not-found fallback, inside the layer that owns their policy.
+    let pages = Router::new()
+        .leptos_routes_with_context(&state, routes, page_context.clone(), move || {
+            shell(leptos_options.clone())
+        })
+        .fallback(leptos_axum::file_and_error_handler_with_context::<
+            AppState,
+            _,
+        >(page_context, shell))
+        .layer(axum::middleware::from_fn(security_headers::page_policy));
     Router::new()
         .merge(routes::router(state.config.max_upload_bytes))
         .merge(static_files::router(&site_root))
-        .leptos_routes_with_context(
-            &state,
-            routes,
-            {
-                let services = services.clone();
-                move || provide_context(services.clone())
-            },
-            move || shell(leptos_options.clone()),
-        )
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .merge(pages)
         .layer(axum::middleware::from_fn_with_state(
             services,
             session_guard,

@@ -40,9 +40,6 @@ pub use params::pilot_id_param;
 
 /// The HTML document around the app (server side only).
 pub fn shell(options: LeptosOptions) -> impl IntoView {
-    // The Content-Security-Policy header with this response's script nonce.
-    #[cfg(feature = "ssr")]
-    crate::server::csp::send_page_policy();
     view! {
         <!DOCTYPE html>
         <html lang="en">

@@ -1,11 +1,18 @@
 //! Content-Security-Policy: what each kind of response may load and run.
 //!
 //! Pages are the Leptos shell: the one inline script Leptos writes (the hydration bootstrap, and
-//! serialised resources) carries a per-response nonce, which [`send_page_policy`] puts into the
-//! page's header while the shell renders, so the header and the scripts always agree. Everything
-//! else the page loads comes from this site (`/pkg/…`); WebAssembly needs `'wasm-unsafe-eval'`.
-//! No inline style is allowed on pages, and no `<object>`, `<base>` or framing by other sites.
-//! The server's `security_headers` layer adds a policy to every response that has none.
+//! serialised resources) carries a per-response nonce. The nonce is made *before* rendering, by
+//! the server layer that owns page responses: it puts a [`PageNonce`] into the request, the
+//! render context takes it from there ([`provide_page_nonce`]) for the scripts, and the same
+//! layer writes [`page_policy`] with it onto the response. The header therefore never depends on
+//! when (or whether) the shell ran before the headers left: an earlier design set the header
+//! from inside the shell, and some documents of impatient navigations left with the fallback's
+//! plain policy, which blocks the stylesheet and the wasm (issue #38).
+//!
+//! Everything else the page loads comes from this site (`/pkg/…`); WebAssembly needs
+//! `'wasm-unsafe-eval'`. No inline style is allowed on pages, and no `<object>`, `<base>` or
+//! framing by other sites. The server's `security_headers` layer adds a policy to every other
+//! response that has none.
 
 /// The policy of a page whose inline scripts carry `nonce`.
 pub fn page_policy(nonce: &str) -> String {
@@ -33,19 +40,34 @@ pub const PLAIN_HTML_POLICY: &str = "default-src 'none'; style-src 'unsafe-inlin
 /// JSON, files and everything that is not a document: nothing at all.
 pub const NON_DOCUMENT_POLICY: &str = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-/// Called by the shell while it renders: sets the page policy with this response's nonce.
-pub fn send_page_policy() {
-    use leptos::prelude::use_context;
-    let Some(options) = use_context::<leptos_axum::ResponseOptions>() else {
-        return;
-    };
-    let policy = match leptos::nonce::use_nonce() {
-        Some(nonce) => page_policy(&nonce),
-        // Without a nonce no inline script may run: the page stays readable, unhydrated.
-        None => page_policy("none-issued"),
-    };
-    if let Ok(value) = http::HeaderValue::from_str(&policy) {
-        options.insert_header(http::header::CONTENT_SECURITY_POLICY, value);
+/// The script nonce of one page response, made by the server's page layer before rendering and
+/// carried in the request's extensions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageNonce(pub String);
+
+impl PageNonce {
+    /// A fresh nonce: 128 random bits, base64url without padding (as Leptos makes them).
+    pub fn new() -> PageNonce {
+        PageNonce(leptos::nonce::Nonce::new().to_string())
+    }
+}
+
+impl Default for PageNonce {
+    fn default() -> Self {
+        PageNonce::new()
+    }
+}
+
+/// Part of every page render's context: the scripts Leptos writes carry the nonce the page
+/// layer made for this request (it replaces the one `leptos_axum` provides). Without a
+/// [`PageNonce`] (a render outside the page layer) the render keeps Leptos' own, and its policy
+/// is whatever that caller sets.
+pub fn provide_page_nonce() {
+    use leptos::prelude::{provide_context, use_context};
+    let nonce = use_context::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<PageNonce>().cloned());
+    if let Some(PageNonce(nonce)) = nonce {
+        provide_context(leptos::nonce::Nonce::from_value(nonce));
     }
 }
 

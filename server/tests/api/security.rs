@@ -643,3 +643,105 @@ async fn an_upload_declared_over_the_limit_is_refused_before_its_body() {
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
     assert!(answer.contains("\"kind\":\"too_large\""), "{answer}");
 }
+
+/// Issue #38: some documents of impatient navigations (a new page before the last finished,
+/// reloads) left with the fallback's plain policy, so their stylesheet, scripts and wasm were
+/// blocked. Two signed-in users (staff and customer) load every page at once, three times
+/// over, with every other request given up after a few milliseconds: each document that
+/// arrives carries the page policy, and that policy's nonce is the one its scripts carry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn pages_loaded_impatiently_by_two_users_all_carry_the_nonce_of_their_scripts() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let pilot = app.demo_pilot.unwrap();
+    let demo_customer = app
+        .store
+        .organisation_by_name("Demo Customer")
+        .await
+        .unwrap()
+        .unwrap()
+        .0;
+    let customer = app
+        .user(&admin, "impatient@demo.example", "customer", demo_customer)
+        .await;
+    let pilot_pages = [
+        "",
+        "/plan",
+        "/plan/history",
+        "/evidence",
+        "/load-tests",
+        "/traffic",
+        "/quality",
+        "/report",
+        "/calibration",
+    ];
+    let mut paths: Vec<String> = ["/", "/account", "/sizing", "/no/such/page"]
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    paths.extend(
+        pilot_pages
+            .iter()
+            .map(|tail| format!("/pilots/{pilot}{tail}")),
+    );
+    let staff_only = ["/admin/users", "/admin/gpus", "/pilots/new"];
+
+    let mut requests = tokio::task::JoinSet::new();
+    for round in 0..3u64 {
+        for (who, user) in [("staff", &admin), ("customer", &customer)] {
+            let extra: &[&str] = if who == "staff" { &staff_only } else { &[] };
+            let all = paths
+                .iter()
+                .map(String::as_str)
+                .chain(extra.iter().copied());
+            for (index, path) in all.enumerate() {
+                let request = user.get(app.url(path)).send();
+                let path = format!("{who} {path}");
+                // Every other request is abandoned after 1–4 ms, as a browser abandons a page
+                // when its user clicks on before it arrived.
+                let give_up_ms = (index as u64 + round)
+                    .is_multiple_of(2)
+                    .then_some(1 + (index as u64 % 4));
+                requests.spawn(async move {
+                    match give_up_ms {
+                        Some(ms) => {
+                            let _ =
+                                tokio::time::timeout(std::time::Duration::from_millis(ms), request)
+                                    .await;
+                            None
+                        }
+                        None => {
+                            let response = request.await.expect("page answered");
+                            let policy = response
+                                .headers()
+                                .get("content-security-policy")
+                                .map(|v| v.to_str().unwrap().to_string())
+                                .unwrap_or_default();
+                            Some((path, policy, response.text().await.unwrap()))
+                        }
+                    }
+                });
+            }
+        }
+    }
+    let mut documents = 0;
+    while let Some(result) = requests.join_next().await {
+        let Some((path, policy, page)) = result.unwrap() else {
+            continue;
+        };
+        documents += 1;
+        assert!(
+            policy.starts_with("default-src 'self'; script-src 'self' 'nonce-"),
+            "{path} left without the page policy: {policy}"
+        );
+        let nonces = script_nonces(&page);
+        assert!(!nonces.is_empty(), "{path} has no nonced inline script");
+        for nonce in &nonces {
+            assert!(
+                policy.contains(&format!("'nonce-{nonce}'")),
+                "{path}: script nonce {nonce} is not in {policy}"
+            );
+        }
+    }
+    assert!(documents >= 30, "only {documents} documents arrived");
+}
