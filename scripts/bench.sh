@@ -100,6 +100,12 @@ echo
 echo "Pages at 32 concurrent clients (wrk, ${SECONDS_EACH} s each; the pilot holds the demo evidence + 30k-record AIPerf file, uploaded in ${upload_s} s)"
 printf '%-34s %10s %10s %12s\n' "request" "p50" "p99" "requests/s"
 measure "static asset (/$css, br)" "$base/$css" "Accept-Encoding: br"
+# One client on one kept-alive connection: shows a delayed-ACK stall (40 ms a request without
+# TCP_NODELAY) that 32 connections hide.
+wrk -t1 -c1 -d"${SECONDS_EACH}s" --latency -H "Accept-Encoding: br" "$base/$css" >"$work/wrk.txt"
+printf '%-34s %10s %10s %12s\n' "static asset, 1 keep-alive conn." \
+  "$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")" "$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")" \
+  "$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.txt")"
 measure "pilot page (/pilots/1)" "$base/pilots/1" "Cookie: pilotdesk_session=$cookie" "Accept-Encoding: br, gzip"
 measure "load-test page" "$base/pilots/1/load-tests" "Cookie: pilotdesk_session=$cookie" "Accept-Encoding: br, gzip"
 measure "verdict API" "$base/api/v1/pilots/1/verdict" "Authorization: Bearer $token"

@@ -298,9 +298,18 @@ impl Application {
                 }
             }
         });
+        // `TCP_NODELAY` on every accepted connection: a response written in two parts (headers,
+        // then a small body) otherwise waits for the client's delayed ACK, 18-44 ms per static
+        // asset on a kept-alive connection (issue #38).
+        use axum::serve::ListenerExt;
+        let listener = self.listener.tap_io(|connection| {
+            if let Err(error) = connection.set_nodelay(true) {
+                tracing::debug!(%error, "could not set TCP_NODELAY");
+            }
+        });
         // With the peer address: sign-ins back off per client address too.
         axum::serve(
-            self.listener,
+            listener,
             self.router
                 .into_make_service_with_connect_info::<SocketAddr>(),
         )
