@@ -35,6 +35,7 @@ pub enum AppError {
     Busy(u64),
     TooLarge(u64),
     Conflict(String),
+    Duplicate(String),
     Internal,
     Unavailable(String),
     ServerFn(ServerFnErrorErr),
@@ -53,6 +54,7 @@ impl From<ServiceError> for AppError {
             ServiceError::Busy(s) => AppError::Busy(s),
             ServiceError::TooLarge(mib) => AppError::TooLarge(mib),
             ServiceError::Conflict(m) => AppError::Conflict(m),
+            ServiceError::Duplicate(m) => AppError::Duplicate(m),
             ServiceError::Internal => AppError::Internal,
             ServiceError::Unavailable(m) => AppError::Unavailable(m),
         }
@@ -80,6 +82,7 @@ impl AppError {
             AppError::Busy(s) => ServiceError::Busy(*s),
             AppError::TooLarge(mib) => ServiceError::TooLarge(*mib),
             AppError::Conflict(m) => ServiceError::Conflict(m.clone()),
+            AppError::Duplicate(m) => ServiceError::Duplicate(m.clone()),
             AppError::Internal => ServiceError::Internal,
             AppError::Unavailable(m) => ServiceError::Unavailable(m.clone()),
             AppError::ServerFn(_) => return None,
@@ -205,6 +208,7 @@ mod tests {
             AppError::Busy(3),
             AppError::TooLarge(200),
             AppError::Conflict("taken".into()),
+            AppError::Duplicate("already evidence #3".into()),
         ] {
             let json = serde_json::to_value(&error).unwrap();
             assert_eq!(json["error"], error.to_string());

@@ -18,6 +18,7 @@
 //! (on several cores, in bounded memory).
 
 use crate::ServiceError;
+use crate::store::blobs::FileRow;
 use crate::store::{Backend, Store};
 use std::path::{Path, PathBuf};
 use tokio::io::AsyncWriteExt;
@@ -49,39 +50,77 @@ impl Blobs {
         self.store.backend() == Backend::Postgres
     }
 
-    /// Keeps the file at `temp` (moved away) as `sha256`; `true` when this call stored it, so
-    /// that [`Blobs::forget`] may remove it again if its evidence row cannot be written. A file
-    /// already kept (the same bytes, e.g. another pilot's) is left as it is.
-    pub async fn keep_file(&self, temp: &Path, sha256: &str) -> Result<bool, ServiceError> {
-        let created = if self.in_database() {
-            self.store.put_blob_from_file(sha256, temp).await?
-        } else {
-            !tokio::fs::try_exists(self.dir.join(sha256))
-                .await
-                .map_err(internal)?
-        };
-        self.cache(temp, sha256).await?;
-        Ok(created)
-    }
-
-    /// [`Blobs::keep_file`] for bytes in memory.
-    pub async fn keep_bytes(&self, bytes: &[u8], sha256: &str) -> Result<bool, ServiceError> {
+    /// Records `row` with the file at `temp` (moved away or removed, whatever happens) as its
+    /// raw file `sha256`, in one transaction that holds the file (see [`crate::store::blobs`]).
+    /// Answers the row's id (0 for a staged upload). When the row cannot be written nothing of
+    /// it stays: the file is removed again unless another row names it.
+    pub async fn record(
+        &self,
+        temp: &Path,
+        sha256: &str,
+        row: FileRow<'_>,
+    ) -> Result<i64, ServiceError> {
         tokio::fs::create_dir_all(&self.dir)
             .await
             .map_err(internal)?;
-        let temp = self.dir.join(format!("{sha256}.part"));
-        tokio::fs::write(&temp, bytes).await.map_err(internal)?;
-        let kept = self.keep_file(&temp, sha256).await;
-        let _ = tokio::fs::remove_file(&temp).await;
-        kept
+        // Beside its final name from here on, so that the last step is a rename.
+        let part = self
+            .dir
+            .join(format!("{sha256}.{:016x}.part", rand::random::<u64>()));
+        if let Err(error) = move_file(temp, &part).await {
+            let _ = tokio::fs::remove_file(temp).await;
+            return Err(internal(error));
+        }
+        let path = self.dir.join(sha256);
+        if !self.in_database() {
+            // On SQLite this folder is the only copy: link it in before the row is written, so
+            // a crash after the commit leaves no row without its file. (Already there: the same
+            // bytes.)
+            match tokio::fs::hard_link(&part, &path).await {
+                Ok(()) => {}
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(error) => {
+                    let _ = tokio::fs::remove_file(&part).await;
+                    return Err(internal(error));
+                }
+            }
+        }
+        let blob = self.in_database().then_some(part.as_path());
+        match self.store.write_with_file(sha256, blob, row).await {
+            Ok(id) => {
+                // After the commit the file is in place whatever a release did meanwhile: a
+                // release that found no row removed it before this row existed. (A rename onto
+                // a link of the same file does nothing; the link is removed then.)
+                let placed = tokio::fs::rename(&part, &path).await;
+                let _ = tokio::fs::remove_file(&part).await;
+                if let Err(error) = placed
+                    && !self.in_database()
+                {
+                    return Err(internal(error));
+                }
+                Ok(id)
+            }
+            Err(error) => {
+                let _ = tokio::fs::remove_file(&part).await;
+                if !self.in_database() {
+                    self.release(sha256).await;
+                }
+                Err(error.into())
+            }
+        }
     }
 
-    /// Removes a file this call's [`Blobs::keep_file`] stored, when its row was not written.
-    pub async fn forget(&self, sha256: &str) {
-        if self.in_database() {
-            let _ = self.store.delete_blob(sha256).await;
+    /// Removes file `sha256` (its database copy and this instance's) when no evidence row and
+    /// no staged upload names it any more; failures are logged, the file then stays (an orphan
+    /// `server check` reports).
+    pub async fn release(&self, sha256: &str) {
+        if let Err(error) = self
+            .store
+            .release_file(sha256, &self.dir.join(sha256))
+            .await
+        {
+            tracing::warn!(%error, sha256, "an unused evidence file was not removed");
         }
-        let _ = tokio::fs::remove_file(self.dir.join(sha256)).await;
     }
 
     /// A local path holding file `sha256`: this instance's file, fetched from the database
@@ -125,18 +164,13 @@ impl Blobs {
         file.flush().await.map_err(internal)?;
         Ok(())
     }
+}
 
-    /// Puts the file at `temp` in place as this instance's copy (moved; removed when a copy is
-    /// already there).
-    async fn cache(&self, temp: &Path, sha256: &str) -> Result<(), ServiceError> {
-        tokio::fs::create_dir_all(&self.dir)
-            .await
-            .map_err(internal)?;
-        let path = self.dir.join(sha256);
-        if tokio::fs::try_exists(&path).await.map_err(internal)? {
-            let _ = tokio::fs::remove_file(temp).await;
-            return Ok(());
-        }
-        tokio::fs::rename(temp, &path).await.map_err(internal)
+/// Moves `from` to `to`: a rename, or a copy where they are on different file systems.
+async fn move_file(from: &Path, to: &Path) -> std::io::Result<()> {
+    if tokio::fs::rename(from, to).await.is_ok() {
+        return Ok(());
     }
+    tokio::fs::copy(from, to).await?;
+    tokio::fs::remove_file(from).await
 }

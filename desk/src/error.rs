@@ -38,6 +38,9 @@ pub enum ServiceError {
     TooLarge(u64),
     #[error("{0}")]
     Conflict(String),
+    /// The same evidence file is already stored on the pilot (409, kind `duplicate`).
+    #[error("{0}")]
+    Duplicate(String),
     #[error("Something went wrong on the server. It has been logged; please try again.")]
     Internal,
     /// A service the request needs is not available here (e.g. Chromium for PDF export).
@@ -73,7 +76,7 @@ impl ServiceError {
             ServiceError::TooManyAttempts(_) => 429,
             ServiceError::Busy(_) => 503,
             ServiceError::TooLarge(_) => 413,
-            ServiceError::Conflict(_) => 409,
+            ServiceError::Conflict(_) | ServiceError::Duplicate(_) => 409,
             ServiceError::Internal => 500,
             ServiceError::Unavailable(_) => 503,
         }
@@ -112,6 +115,7 @@ impl ServiceError {
             ServiceError::Busy(_) => "busy",
             ServiceError::TooLarge(_) => "too_large",
             ServiceError::Conflict(_) => "conflict",
+            ServiceError::Duplicate(_) => "duplicate",
             ServiceError::Internal => "internal",
             ServiceError::Unavailable(_) => "unavailable",
         }
@@ -140,6 +144,7 @@ impl ServiceError {
             "busy" => ServiceError::Busy(wire.retry_after_s.unwrap_or(5)),
             "too_large" => ServiceError::TooLarge(wire.limit_mib.unwrap_or(0)),
             "conflict" => ServiceError::Conflict(wire.error),
+            "duplicate" => ServiceError::Duplicate(wire.error),
             "internal" => ServiceError::Internal,
             "unavailable" => ServiceError::Unavailable(wire.error),
             _ => return None,
@@ -184,6 +189,7 @@ mod tests {
             ServiceError::Busy(3),
             ServiceError::TooLarge(200),
             ServiceError::Conflict("taken".into()),
+            ServiceError::Duplicate("already evidence #3".into()),
             ServiceError::Unavailable("no Chromium".into()),
         ] {
             let wire = error.to_wire();

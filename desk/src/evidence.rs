@@ -8,6 +8,7 @@
 //! reality.
 
 use super::Services;
+use super::store::blobs::FileRow;
 use super::store::evidence::{DerivedWrites, NewEvidence};
 use crate::ServiceError;
 use crate::model::{
@@ -47,8 +48,8 @@ pub struct EvidenceBytes<'a> {
     pub uploaded_by: i64,
 }
 
-/// Keeps `file.bytes` as an evidence file (unless already kept) and records the row.
-/// When the row cannot be written the file is removed again if this call created it.
+/// Keeps `file.bytes` as an evidence file (unless already kept) and records the row, in one
+/// transaction (see [`crate::blobs::Blobs::record`]).
 pub async fn keep_bytes(services: &Services, file: EvidenceBytes<'_>) -> Result<i64, ServiceError> {
     keep_bytes_with(services, file, DerivedWrites::default()).await
 }
@@ -72,36 +73,33 @@ pub async fn keep_bytes_with(
     if let Some(existing) = services.store.evidence_by_hash(pilot_id, &sha).await? {
         return Err(duplicate(file_name, &existing));
     }
-    let created = services.blobs.keep_bytes(bytes, &sha).await?;
-    let recorded = services
-        .store
-        .create_evidence_with(
-            NewEvidence {
-                pilot_id,
-                kind,
-                file_name,
-                sha256: &sha,
-                size_bytes: bytes.len() as i64,
-                summary_json,
-                uploaded_by,
-            },
-            derived,
-        )
-        .await;
-    match recorded {
-        Ok(id) => Ok(id),
-        Err(error) => {
-            if created {
-                services.blobs.forget(&sha).await;
-            }
-            Err(error.into())
-        }
+    let uploads = services.data_dir.join("uploads");
+    tokio::fs::create_dir_all(&uploads)
+        .await
+        .map_err(internal)?;
+    let temp = uploads.join(format!("kept-{:016x}.part", rand::random::<u64>()));
+    if let Err(error) = tokio::fs::write(&temp, bytes).await {
+        let _ = tokio::fs::remove_file(&temp).await;
+        return Err(internal(error));
     }
+    let new = NewEvidence {
+        pilot_id,
+        kind,
+        file_name,
+        sha256: &sha,
+        size_bytes: bytes.len() as i64,
+        summary_json,
+        uploaded_by,
+    };
+    services
+        .blobs
+        .record(&temp, &sha, FileRow::Evidence(new, derived))
+        .await
 }
 
 /// The refusal of a file already stored on this pilot.
 pub fn duplicate(file_name: &str, existing: &EvidenceFile) -> ServiceError {
-    ServiceError::Conflict(format!(
+    ServiceError::Duplicate(format!(
         "{file_name}: the same file is already evidence #{} of this pilot (“{}”, uploaded {})",
         existing.id,
         existing.file_name,

@@ -56,6 +56,8 @@ pub mod report;
 #[cfg(feature = "server")]
 pub mod store;
 #[cfg(feature = "server")]
+pub mod store_check;
+#[cfg(feature = "server")]
 pub mod throttle;
 #[cfg(feature = "server")]
 pub mod twin_cache;
@@ -83,6 +85,7 @@ impl From<store::StoreError> for ServiceError {
     fn from(error: store::StoreError) -> Self {
         match error {
             store::StoreError::Conflict(message) => ServiceError::Invalid(message),
+            store::StoreError::Duplicate(message) => ServiceError::Duplicate(message),
             other => {
                 tracing::error!(error = %other, "store failure");
                 ServiceError::Internal

@@ -49,6 +49,9 @@ impl Backend {
 pub enum StoreError {
     #[error("{0}")]
     Conflict(String),
+    /// The same evidence file is already stored on the pilot.
+    #[error("{0}")]
+    Duplicate(String),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("migration failed: {0}")]

@@ -55,6 +55,9 @@ pub enum Command {
     /// A pilot's evidence files with their history; withdraw or restore one
     #[command(subcommand)]
     Evidence(crate::evidence_cli::EvidenceCommand),
+    /// Verify the store: every evidence row has its whole raw file, no file is orphaned, every
+    /// summary reads; exits 1 on a fault
+    Check(crate::check_cli::CheckArgs),
 }
 
 #[derive(Subcommand, Debug)]

@@ -6,6 +6,7 @@
 
 pub mod api_errors;
 pub mod canonical;
+pub mod check_cli;
 pub mod cli;
 pub mod config;
 pub mod demand_cli;

@@ -58,6 +58,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Report(args) => server::report_cli::run(&args, &config).await,
         Command::Recommend(args) => server::recommend_cli::run(&args, &config).await,
         Command::Evidence(command) => server::evidence_cli::run(&command, &config).await,
+        Command::Check(args) => server::check_cli::run(&args, &config).await,
         Command::Size(_) | Command::Inspect(_) | Command::Demand(_) | Command::Predict(_) => {
             unreachable!("handled before the configuration is read")
         }

@@ -3,7 +3,7 @@
 //! Evidence files can be gigabytes (gateway logs), so a multipart field is never held in memory:
 //! each chunk goes to a temporary file under `DATA_DIR/uploads/` while its SHA-256 is computed,
 //! and the upload stops with 413 as soon as it passes `MAX_UPLOAD_MB`. The caller parses the
-//! temporary file and then either [`ReceivedFile::keep`]s it under `DATA_DIR/evidence/<sha256>`
+//! temporary file and then either [`ReceivedFile::record`]s it under `DATA_DIR/evidence/<sha256>`
 //! (the raw file stays available for re-analysis and audit) or drops it, which deletes it. A
 //! staged upload (checked without JavaScript, see [`desk::evidence::staged`]) comes back as a
 //! [`ReceivedFile::copy_of`] its kept file, so storing it takes the very same path.
@@ -35,20 +35,19 @@ pub struct EvidenceUpload {
 }
 
 impl ReceivedFile {
-    /// Keeps the file as evidence (see [`desk::blobs`]); whether this call stored it (a file
-    /// with the same content already kept, e.g. another pilot's, is left as it is and must not
-    /// be removed if recording fails).
-    pub async fn keep(mut self, blobs: &desk::blobs::Blobs) -> Result<bool, ServiceError> {
-        let created = blobs.keep_file(&self.temp_path, &self.sha256).await;
-        if created.is_err() {
-            let _ = tokio::fs::remove_file(&self.temp_path).await;
-        }
+    /// Records `row` with this file as its raw file (see [`desk::blobs::Blobs::record`]): the
+    /// temporary file is moved into the evidence store or removed, whatever happens.
+    pub async fn record(
+        mut self,
+        blobs: &desk::blobs::Blobs,
+        row: desk::store::blobs::FileRow<'_>,
+    ) -> Result<i64, ServiceError> {
         self.kept = true;
-        created
+        blobs.record(&self.temp_path, &self.sha256, row).await
     }
 
     /// A copy of the kept file at `source` (a staged upload's blob) under `uploads_dir`, as if
-    /// it had been received again: storing it goes through [`ReceivedFile::keep`] like any
+    /// it had been received again: storing it goes through [`ReceivedFile::record`] like any
     /// upload, and dropping it deletes only the copy.
     pub async fn copy_of(
         source: &Path,

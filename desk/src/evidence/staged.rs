@@ -19,6 +19,7 @@ use crate::ServiceError;
 use crate::Services;
 use crate::model::{EvidenceKind, SessionUser};
 use crate::recorded::RecordedLine;
+use crate::store::blobs::FileRow;
 use crate::store::now_ms;
 use crate::store::staged::StagedRow;
 use serde::{Deserialize, Serialize};
@@ -97,7 +98,6 @@ fn well_formed(token: &str) -> bool {
 /// Keeps the checked file and what its check listed; answers the token of its confirmation.
 pub async fn stage(services: &Services, new: NewStaged<'_>) -> Result<String, ServiceError> {
     purge_expired(services).await;
-    services.blobs.keep_file(new.path, new.sha256).await?;
     let token = hex::encode(rand::random::<[u8; 16]>());
     let row = StagedRow {
         token: token.clone(),
@@ -110,10 +110,10 @@ pub async fn stage(services: &Services, new: NewStaged<'_>) -> Result<String, Se
         preview_json: serde_json::to_string(new.preview).map_err(internal)?,
         staged_ms: now_ms(),
     };
-    if let Err(error) = services.store.stage_upload(&row).await {
-        release(services, &row.sha256).await;
-        return Err(error.into());
-    }
+    services
+        .blobs
+        .record(new.path, new.sha256, FileRow::Staged(&row))
+        .await?;
     Ok(token)
 }
 
@@ -228,13 +228,10 @@ async fn remove(services: &Services, row: &StagedRow) {
     }
 }
 
-/// Forgets blob `sha256` when nothing names it any more: no evidence row of any pilot, no
-/// other staged upload. (An upload of the same bytes to another pilot between its blob and its
-/// row, milliseconds, could lose its file here; the plain upload's rollback has the same window.)
+/// Removes file `sha256` when nothing names it any more: no evidence row of any pilot, no
+/// other staged upload (decided while holding the file, see [`crate::store::blobs`]).
 async fn release(services: &Services, sha256: &str) {
-    if matches!(services.store.file_in_use(sha256).await, Ok(false)) {
-        services.blobs.forget(sha256).await;
-    }
+    services.blobs.release(sha256).await;
 }
 
 #[cfg(test)]

@@ -227,7 +227,7 @@ pub async fn delete_pilot(services: &Services, pilot: &Pilot) -> Result<usize, S
         .await?
         .ok_or(ServiceError::NotFound)?;
     for sha256 in &orphans {
-        services.blobs.forget(sha256).await;
+        services.blobs.release(sha256).await;
     }
     tracing::warn!(pilot = pilot.id, files = orphans.len(), "pilot deleted");
     Ok(orphans.len())

@@ -80,6 +80,70 @@ pub struct DerivedWrites {
     pub traffic_profile: Option<TrafficProfileWrite>,
 }
 
+/// Writes an evidence row and what was derived from it inside `tx`; the same content twice on
+/// one pilot is a [`super::StoreError::Duplicate`].
+pub(crate) async fn insert_evidence_in(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    new: NewEvidence<'_>,
+    derived: DerivedWrites,
+) -> StoreResult<i64> {
+    let NewEvidence {
+        pilot_id,
+        kind,
+        file_name,
+        sha256,
+        size_bytes,
+        summary_json,
+        uploaded_by,
+    } = new;
+    let row = sqlx::query(
+        "INSERT INTO evidence (pilot_id, kind, file_name, sha256, size_bytes, summary, uploaded_by, uploaded_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+    )
+    .bind(pilot_id)
+    .bind(kind.as_str())
+    .bind(file_name)
+    .bind(sha256)
+    .bind(size_bytes)
+    .bind(summary_json)
+    .bind(uploaded_by)
+    .bind(now_ms())
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(|e| match conflict(e, String::new) {
+        super::StoreError::Conflict(_) => super::StoreError::Duplicate(format!(
+            "{file_name}: this exact file is already evidence of this pilot"
+        )),
+        other => other,
+    })?;
+    let id: i64 = row.try_get("id")?;
+    for (name, data) in &derived.rows {
+        sqlx::query(
+            "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(data)
+        .bind(now_ms())
+        .execute(&mut **tx)
+        .await?;
+    }
+    if let Some(mut profile) = derived.traffic_profile {
+        profile.evidence_ids.push(id);
+        write_traffic_profile(tx, pilot_id, &profile).await?;
+    }
+    // Evidence under an approved plan: the pilot is running (a pilot approved before the
+    // status followed the plan catches up here).
+    sqlx::query(
+        "UPDATE pilots SET status = 'running' WHERE id = $1 AND status = 'planning' \
+         AND EXISTS (SELECT 1 FROM plan_versions WHERE pilot_id = $1 AND status = 'approved')",
+    )
+    .bind(pilot_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(id)
+}
+
 /// A derived row computed after the import; one already there (written by a concurrent view or
 /// an earlier backfill) is kept as it is.
 const INSERT_DERIVED_IF_ABSENT: &str = "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) \
@@ -106,56 +170,8 @@ impl Store {
         new: NewEvidence<'_>,
         derived: DerivedWrites,
     ) -> StoreResult<i64> {
-        let NewEvidence {
-            pilot_id,
-            kind,
-            file_name,
-            sha256,
-            size_bytes,
-            summary_json,
-            uploaded_by,
-        } = new;
         let mut tx = self.pool.begin().await?;
-        let row = sqlx::query(
-            "INSERT INTO evidence (pilot_id, kind, file_name, sha256, size_bytes, summary, uploaded_by, uploaded_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-        )
-        .bind(pilot_id)
-        .bind(kind.as_str())
-        .bind(file_name)
-        .bind(sha256)
-        .bind(size_bytes)
-        .bind(summary_json)
-        .bind(uploaded_by)
-        .bind(now_ms())
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|e| conflict(e, || format!("{file_name}: this exact file is already evidence of this pilot")))?;
-        let id: i64 = row.try_get("id")?;
-        for (name, data) in &derived.rows {
-            sqlx::query(
-                "INSERT INTO evidence_derived (evidence_id, name, data, computed_ms) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(id)
-            .bind(name)
-            .bind(data)
-            .bind(now_ms())
-            .execute(&mut *tx)
-            .await?;
-        }
-        if let Some(mut profile) = derived.traffic_profile {
-            profile.evidence_ids.push(id);
-            write_traffic_profile(&mut tx, pilot_id, &profile).await?;
-        }
-        // Evidence under an approved plan: the pilot is running (a pilot approved before the
-        // status followed the plan catches up here).
-        sqlx::query(
-            "UPDATE pilots SET status = 'running' WHERE id = $1 AND status = 'planning' \
-             AND EXISTS (SELECT 1 FROM plan_versions WHERE pilot_id = $1 AND status = 'approved')",
-        )
-        .bind(pilot_id)
-        .execute(&mut *tx)
-        .await?;
+        let id = insert_evidence_in(&mut tx, new, derived).await?;
         tx.commit().await?;
         Ok(id)
     }

@@ -37,26 +37,30 @@ fn staged_from_row(row: &AnyRow) -> StoreResult<StagedRow> {
     })
 }
 
+/// Writes a staged upload's row inside `tx`.
+pub(crate) async fn insert_staged_in(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    row: &StagedRow,
+) -> StoreResult<()> {
+    sqlx::query(&format!(
+        "INSERT INTO staged_uploads ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+    ))
+    .bind(&row.token)
+    .bind(row.pilot_id)
+    .bind(row.user_id)
+    .bind(&row.file_name)
+    .bind(&row.sha256)
+    .bind(row.size_bytes)
+    .bind(&row.fields_json)
+    .bind(&row.preview_json)
+    .bind(row.staged_ms)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 impl Store {
     /// Records a staged upload.
-    pub async fn stage_upload(&self, row: &StagedRow) -> StoreResult<()> {
-        sqlx::query(&format!(
-            "INSERT INTO staged_uploads ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-        ))
-        .bind(&row.token)
-        .bind(row.pilot_id)
-        .bind(row.user_id)
-        .bind(&row.file_name)
-        .bind(&row.sha256)
-        .bind(row.size_bytes)
-        .bind(&row.fields_json)
-        .bind(&row.preview_json)
-        .bind(row.staged_ms)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
     /// The staged upload `token`, if it is still there.
     pub async fn staged_upload(&self, token: &str) -> StoreResult<Option<StagedRow>> {
         let row = sqlx::query(&format!(

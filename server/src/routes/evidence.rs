@@ -33,6 +33,7 @@ use desk::load_tests::service as load_tests;
 use desk::model::{EvidenceKind, Pilot, SessionUser, StartupLogSummary};
 use desk::quality;
 use desk::recorded::RecordedLine;
+use desk::store::blobs::FileRow;
 use desk::store::evidence::{DerivedWrites, NewEvidence};
 use engine::ingest::OperatingPoint;
 use serde::Serialize;
@@ -174,31 +175,23 @@ pub(super) async fn store_read(
     let summary_json = summary.to_string();
     let (file_name, sha256, size_bytes) =
         (file.file_name.clone(), file.sha256.clone(), file.size_bytes);
-    let created = file.keep(&services.blobs).await?;
-    let id = match services
-        .store
-        .create_evidence_with(
-            NewEvidence {
-                pilot_id,
-                kind,
-                file_name: &file_name,
-                sha256: &sha256,
-                size_bytes: size_bytes as i64,
-                summary_json: &summary_json,
-                uploaded_by: user.id,
-            },
-            derived,
+    let id = file
+        .record(
+            &services.blobs,
+            FileRow::Evidence(
+                NewEvidence {
+                    pilot_id,
+                    kind,
+                    file_name: &file_name,
+                    sha256: &sha256,
+                    size_bytes: size_bytes as i64,
+                    summary_json: &summary_json,
+                    uploaded_by: user.id,
+                },
+                derived,
+            ),
         )
-        .await
-    {
-        Ok(id) => id,
-        Err(error) => {
-            if created {
-                services.blobs.forget(&sha256).await;
-            }
-            return Err(ServiceError::from(error).into());
-        }
-    };
+        .await?;
     let note = quality::service::after_upload(
         services,
         &quality::service::QualityUpload {

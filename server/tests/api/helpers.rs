@@ -154,15 +154,26 @@ impl TestApp {
     /// Starts a second instance on this app's database with an empty `DATA_DIR` of its own.
     pub async fn second_instance(&self) -> Instance {
         let data_dir = tempfile::tempdir().expect("temp dir");
+        let base = self.instance_on(data_dir.path()).await;
+        Instance { base, data_dir }
+    }
+
+    /// Starts another instance on this app's database and `DATA_DIR` (two processes on one
+    /// SQLite file share its folder too); answers its base URL.
+    pub async fn instance_sharing_data_dir(&self) -> String {
+        self.instance_on(self._data_dir.path()).await
+    }
+
+    async fn instance_on(&self, data_dir: &std::path::Path) -> String {
         let schema = self.postgres.as_ref().map(|(_, schema)| schema.clone());
-        let config = test_config(&self.database_url, data_dir.path(), schema);
+        let config = test_config(&self.database_url, data_dir, schema);
         let application = Application::build(config)
             .await
-            .expect("second instance builds");
+            .expect("another instance builds");
         assert!(application.first_start.is_none(), "the database is not new");
         let base = format!("http://{}", application.local_addr());
         tokio::spawn(application.run_until_stopped());
-        Instance { base, data_dir }
+        base
     }
 }
 

@@ -32,3 +32,4 @@ mod staged_upload;
 mod trace;
 mod traffic;
 mod upload_check;
+mod upload_races;
