@@ -113,7 +113,8 @@ pub async fn capacity_plan(
 ) -> Result<Result<CapacityPlan, NoRecommendation>, ServiceError> {
     // Always with prices: they never change the ranking, so one plan serves every caller and
     // an unpriced caller gets it with the money taken out.
-    let (input, warnings) = match plan_input(services, pilot, evidence, catalog).await? {
+    let verdict = pilot_verdict(&crate::verdict::service::build(pilot.clone(), evidence));
+    let (input, warnings) = match plan_input(services, pilot, evidence, catalog, verdict).await? {
         Ok(input) => input,
         Err(why) => return Ok(Err(why)),
     };
@@ -128,34 +129,60 @@ pub async fn capacity_plan(
     Ok(Ok(plan))
 }
 
+/// The verdict as the capacity plan weighs it: the outcome and tally of the plan in force.
+pub fn pilot_verdict(verdict: &crate::verdict::VerdictView) -> Option<PilotVerdict> {
+    verdict.outcome.map(|outcome| PilotVerdict {
+        outcome,
+        tally: verdict.tally,
+    })
+}
+
+/// What the pilot page's recommendation is made from, for one state of the pilot's evidence:
+/// the capacity plan's input with its key, or why there is none. Made once per state (see
+/// [`crate::overview`]); [`headline`] then only looks the plan up.
+#[derive(Clone, Debug)]
+pub struct HeadlineBasis(Result<([u8; 32], Arc<CapacityPlanInput>), String>);
+
+/// The [`HeadlineBasis`] of `pilot`, on its evidence already gathered and its verdict already
+/// graded (so a view grades once).
+pub async fn headline_basis(
+    services: &Services,
+    pilot: &Pilot,
+    evidence: &PilotEvidence,
+    verdict: &crate::verdict::VerdictView,
+) -> Result<HeadlineBasis, ServiceError> {
+    let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
+    let verdict = pilot_verdict(verdict);
+    Ok(HeadlineBasis(
+        match plan_input(services, pilot, evidence, &catalog, verdict).await? {
+            Ok((input, _)) => Ok((input_key(&input)?, Arc::new(input))),
+            Err(reason) => Err(reason.to_string()),
+        },
+    ))
+}
+
 /// What the pilot page names: the kept plan's recommended configuration, or, when the plan is
 /// not kept yet, [`RecommendationHeadline::Computing`] while it is computed in the background
 /// (simulating every candidate takes seconds, too long to hold a page for; the next visit, the
 /// report and the API find it kept).
-pub async fn headline(
-    services: &Services,
-    pilot: &Pilot,
-    evidence: &PilotEvidence,
-) -> Result<RecommendationHeadline, ServiceError> {
-    let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
-    let input = match plan_input(services, pilot, evidence, &catalog).await? {
-        Ok((input, _)) => input,
+pub fn headline(basis: &HeadlineBasis) -> RecommendationHeadline {
+    let (key, input) = match &basis.0 {
+        Ok(kept_input) => kept_input,
         Err(reason) => {
-            return Ok(RecommendationHeadline::Unavailable {
-                reason: reason.to_string(),
-            });
+            return RecommendationHeadline::Unavailable {
+                reason: reason.clone(),
+            };
         }
     };
-    let key = input_key(&input)?;
-    let Some(plan) = kept(&key) else {
-        start_computing(key, input);
-        return Ok(RecommendationHeadline::Computing);
+    let Some(plan) = kept(key) else {
+        start_computing(*key, input);
+        return RecommendationHeadline::Computing;
     };
     let demand = SizingDemand {
         context_tokens_per_session: plan.demand.context_tokens_per_session,
         sessions: plan.demand.sessions.p99.max(1),
     };
-    Ok(match &plan.recommended {
+    match &plan.recommended {
         Some(r) => RecommendationHeadline::Recommended {
             label: r.configuration.label.clone(),
             why: r.why.clone(),
@@ -168,7 +195,7 @@ pub async fn headline(
             reason: plan.warnings.last().cloned().unwrap_or_default(),
             demand,
         },
-    })
+    }
 }
 
 /// The sizing page's query for `configuration` of `model_id` at `demand`.
@@ -228,7 +255,8 @@ async fn warm_pilot(
     catalog: &SizingCatalog,
 ) -> Result<bool, ServiceError> {
     let evidence = crate::pilot_evidence::gather(services, pilot.id).await?;
-    let Ok((input, _)) = plan_input(services, pilot, &evidence, catalog).await? else {
+    let verdict = pilot_verdict(&crate::verdict::service::build(pilot.clone(), &evidence));
+    let Ok((input, _)) = plan_input(services, pilot, &evidence, catalog, verdict).await? else {
         return Ok(false);
     };
     // Through the same claim as a page visit's background plan, so a visit during the
@@ -268,9 +296,9 @@ async fn compute_claimed(key: [u8; 32], input: CapacityPlanInput) {
 }
 
 /// Computes and keeps the plan of `key` unless that is already under way.
-fn start_computing(key: [u8; 32], input: CapacityPlanInput) {
+fn start_computing(key: [u8; 32], input: &CapacityPlanInput) {
     if claim(key) {
-        tokio::spawn(compute_claimed(key, input));
+        tokio::spawn(compute_claimed(key, input.clone()));
     }
 }
 
@@ -336,6 +364,7 @@ async fn plan_input(
     pilot: &Pilot,
     evidence: &PilotEvidence,
     catalog: &SizingCatalog,
+    verdict: Option<PilotVerdict>,
 ) -> Result<Result<(CapacityPlanInput, Vec<String>), NoRecommendation>, ServiceError> {
     let Some(plan) = &evidence.plan else {
         return Ok(Err(NoRecommendation::PlanNotApproved));
@@ -413,7 +442,6 @@ async fn plan_input(
         &plan.content,
     )
     .await;
-    let verdict = crate::verdict::service::build(pilot.clone(), evidence);
     let input = CapacityPlanInput {
         model,
         demand,
@@ -427,10 +455,7 @@ async fn plan_input(
         execution: engine::twin::transfer::Execution::CudaGraphs,
         memory_model: MemoryModel::Planning,
         prices: hour_prices(catalog),
-        verdict: verdict.outcome.map(|outcome| PilotVerdict {
-            outcome,
-            tally: verdict.tally,
-        }),
+        verdict,
         simulated_requests: engine::production::capacity_plan::DEFAULT_SIMULATED_REQUESTS,
         seed: 0,
         served_model: Some(pilot.model.clone()),

@@ -46,6 +46,8 @@ pub mod capacity;
 #[cfg(feature = "server")]
 pub mod evidence;
 #[cfg(feature = "server")]
+pub mod overview;
+#[cfg(feature = "server")]
 pub mod password;
 #[cfg(feature = "server")]
 pub mod pilot_evidence;
@@ -78,6 +80,8 @@ pub struct Services {
     /// Headless Chromium that prints reports to PDF (`CHROMIUM_PATH`, else found on the
     /// system); `None`: PDF export is off and the report page says how to enable it.
     pub chromium: Option<std::path::PathBuf>,
+    /// The pilot pages' overviews this instance keeps (see [`overview`]).
+    pub overviews: overview::KeptOverviews,
 }
 
 #[cfg(feature = "server")]

@@ -191,6 +191,7 @@ pub fn services(config: &Config, store: Store) -> Services {
             .chromium_path
             .clone()
             .or_else(desk::report::pdf::find_chromium),
+        overviews: Default::default(),
     }
 }
 

@@ -47,25 +47,7 @@ pub async fn pilot_overview(pilot_id: i64) -> Result<PilotPageData, AppError> {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            let evidence = desk::pilot_evidence::gather(&services, pilot_id).await?;
-            let figures = evidence.figures();
-            let (mut verdict, grade) = ssr::build_graded(pilot.clone(), &evidence, &figures);
-            verdict.can_edit = user.role.is_staff();
-            let plan = desk::plans::plan_view(
-                user.role,
-                pilot.clone(),
-                evidence.records.clone(),
-                &figures,
-                grade,
-            );
-            let recommendation = desk::capacity::headline(&services, &pilot, &evidence).await?;
-            Ok(PilotPageData {
-                pilot: desk::readable::pilot_view(&services.store, &user, pilot).await?,
-                verdict,
-                plan,
-                decision: evidence.quality.as_ref().map(|q| q.decision.clone()),
-                recommendation,
-            })
+            Ok(desk::overview::overview(&services, &user, pilot).await?)
         }
         .await,
     )

@@ -156,6 +156,71 @@ const REPLACE_DERIVED: &str = "INSERT INTO evidence_derived (evidence_id, name, 
      DO UPDATE SET data = excluded.data, computed_ms = excluded.computed_ms";
 
 impl Store {
+    /// A stamp of everything a pilot's pages are computed from besides the pilot row: its
+    /// evidence (rows, withdrawals and restorations, what was derived from each), its combined
+    /// demand profile, its plan
+    /// and evaluation-set versions, and the sizing catalog. Two equal stamps mean the same
+    /// inputs, so what was computed for one holds for the other (see [`crate::overview`]).
+    /// One query of counts and maxima, each over an index.
+    pub async fn pilot_revision(&self, pilot_id: i64) -> StoreResult<String> {
+        // Every column a BIGINT on both backends (PostgreSQL sums BIGINTs as NUMERIC).
+        const STAMP: &str = "SELECT \
+             CAST(COALESCE((SELECT COUNT(*) FROM evidence WHERE pilot_id = $1), 0) AS BIGINT) AS evidence_rows, \
+             CAST(COALESCE((SELECT MAX(id) FROM evidence WHERE pilot_id = $1), 0) AS BIGINT) AS last_evidence, \
+             CAST(COALESCE((SELECT COUNT(*) FROM evidence_events v JOIN evidence e ON e.id = v.evidence_id WHERE e.pilot_id = $1), 0) AS BIGINT) AS evidence_events, \
+             CAST(COALESCE((SELECT MAX(v.id) FROM evidence_events v JOIN evidence e ON e.id = v.evidence_id WHERE e.pilot_id = $1), 0) AS BIGINT) AS last_event, \
+             CAST(COALESCE((SELECT COUNT(*) FROM evidence_derived d JOIN evidence e ON e.id = d.evidence_id WHERE e.pilot_id = $1), 0) AS BIGINT) AS derived_rows, \
+             CAST(COALESCE((SELECT MAX(d.computed_ms) FROM evidence_derived d JOIN evidence e ON e.id = d.evidence_id WHERE e.pilot_id = $1), 0) AS BIGINT) AS derived_ms, \
+             CAST(COALESCE((SELECT MAX(computed_ms) FROM traffic_profiles WHERE pilot_id = $1), 0) AS BIGINT) AS profile_ms, \
+             CAST(COALESCE((SELECT COUNT(*) FROM plan_versions WHERE pilot_id = $1), 0) AS BIGINT) AS plan_versions, \
+             CAST(COALESCE((SELECT MAX(updated_ms) FROM plan_versions WHERE pilot_id = $1), 0) AS BIGINT) AS plan_updated, \
+             CAST(COALESCE((SELECT SUM(revision) FROM plan_versions WHERE pilot_id = $1), 0) AS BIGINT) AS plan_revisions, \
+             CAST(COALESCE((SELECT SUM(approved_ms) FROM plan_versions WHERE pilot_id = $1), 0) AS BIGINT) AS plan_approvals, \
+             CAST(COALESCE((SELECT COUNT(*) FROM eval_set_versions WHERE pilot_id = $1), 0) AS BIGINT) AS set_versions, \
+             CAST(COALESCE((SELECT MAX(updated_ms) FROM eval_set_versions WHERE pilot_id = $1), 0) AS BIGINT) AS set_updated, \
+             CAST(COALESCE((SELECT SUM(revision) FROM eval_set_versions WHERE pilot_id = $1), 0) AS BIGINT) AS set_revisions, \
+             CAST(COALESCE((SELECT SUM(approved_ms) FROM eval_set_versions WHERE pilot_id = $1), 0) AS BIGINT) AS set_approvals, \
+             CAST(COALESCE((SELECT COUNT(*) FROM catalog_gpus), 0) AS BIGINT) AS gpus, \
+             CAST(COALESCE((SELECT MAX(updated_ms) FROM catalog_gpus), 0) AS BIGINT) AS gpus_ms, \
+             CAST(COALESCE((SELECT COUNT(*) FROM catalog_models), 0) AS BIGINT) AS models, \
+             CAST(COALESCE((SELECT MAX(created_ms) FROM catalog_models), 0) AS BIGINT) AS models_ms, \
+             CAST(COALESCE((SELECT COUNT(*) FROM settings), 0) AS BIGINT) AS settings, \
+             CAST(COALESCE((SELECT MAX(updated_ms) FROM settings), 0) AS BIGINT) AS settings_ms";
+        let row = sqlx::query(STAMP)
+            .bind(pilot_id)
+            .fetch_one(&self.pool)
+            .await?;
+        let mut stamp = String::new();
+        for column in [
+            "evidence_rows",
+            "last_evidence",
+            "evidence_events",
+            "last_event",
+            "derived_rows",
+            "derived_ms",
+            "profile_ms",
+            "plan_versions",
+            "plan_updated",
+            "plan_revisions",
+            "plan_approvals",
+            "set_versions",
+            "set_updated",
+            "set_revisions",
+            "set_approvals",
+            "gpus",
+            "gpus_ms",
+            "models",
+            "models_ms",
+            "settings",
+            "settings_ms",
+        ] {
+            let value: i64 = row.try_get(column)?;
+            stamp.push_str(&value.to_string());
+            stamp.push(':');
+        }
+        Ok(stamp)
+    }
+
     /// Records an evidence file; the same content twice on one pilot is a conflict naming the
     /// earlier upload.
     pub async fn create_evidence(&self, new: NewEvidence<'_>) -> StoreResult<i64> {

@@ -671,6 +671,7 @@ async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
         auth: Default::default(),
         data_dir: data_dir.to_path_buf(),
         chromium: None,
+        overviews: Default::default(),
     };
     let filled = desk::load_tests::service::backfill_request_samples(&services)
         .await

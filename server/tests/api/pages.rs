@@ -215,3 +215,94 @@ async fn the_routes_are_generated_once_per_process_however_many_servers_start() 
     }
     assert_eq!(server::route_generations(), 1);
 }
+
+/// The pilot page's overview is kept per state of the pilot (issue #38: made once, not per
+/// view); every change of its inputs is a new state, so a view never shows a stale one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_kept_pilot_overview_follows_every_change_of_its_inputs() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let pilot = app.demo_pilot.unwrap();
+    let overview = || async {
+        app.call_ok(
+            &admin,
+            "pilot_overview",
+            &[("pilot_id", &pilot.to_string())],
+        )
+        .await
+    };
+    let before = overview().await;
+    let again = overview().await;
+    // (The recommendation may move from "computing" to its plan between two views.)
+    for part in ["pilot", "verdict", "plan", "decision"] {
+        assert_eq!(again[part], before[part], "a second view's {part}");
+    }
+
+    let files: serde_json::Value = client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let load_test = files["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "load_test")
+        .expect("the demo has a load test")["id"]
+        .clone();
+    let change = |action: &'static str| {
+        let url = app.url(&format!(
+            "/api/v1/pilots/{pilot}/evidence/{load_test}/{action}"
+        ));
+        let token = token.clone();
+        async move {
+            let response = client()
+                .post(url)
+                .bearer_auth(token)
+                .json(&serde_json::json!({"reason": "checking the kept overview"}))
+                .send()
+                .await
+                .unwrap();
+            assert!(response.status().is_success(), "{action}");
+        }
+    };
+    change("withdraw").await;
+    let withdrawn = overview().await;
+    assert_ne!(
+        withdrawn["verdict"]["figures"], before["verdict"]["figures"],
+        "the withdrawn load test still grades"
+    );
+    change("restore").await;
+    assert_eq!(
+        overview().await["verdict"]["figures"],
+        before["verdict"]["figures"]
+    );
+
+    // The pilot row is part of the state: a new name shows at once.
+    let row = app.store.pilot(pilot).await.unwrap().unwrap();
+    let status = serde_json::to_value(row.status).unwrap();
+    app.call_ok(
+        &admin,
+        "update_pilot",
+        &[
+            ("id", &pilot.to_string()),
+            ("name", "Renamed while kept"),
+            ("description", &row.description),
+            ("status", status.as_str().unwrap()),
+            ("model", &row.model),
+            ("gpu_type", &row.gpu_type),
+            ("gpu_count", &row.gpu_count.to_string()),
+            ("engine", &row.engine),
+            ("engine_version", &row.engine_version),
+        ],
+    )
+    .await;
+    let after = overview().await;
+    assert_eq!(after["pilot"]["pilot"]["name"], "Renamed while kept");
+    assert_eq!(after["verdict"]["pilot"]["name"], "Renamed while kept");
+}
