@@ -31,6 +31,13 @@
 //! number that fits none is refused with what it would be in each unit, and the gateway readers
 //! refuse a record whose numeric instants fit different units (`start_time: 1e18` beside an
 //! `end_time` in seconds) instead of silently reading one of them as nanoseconds.
+//!
+//! Rules that relate several numbers of one file (percentiles in order, TTFT ≤ E2E, histogram
+//! buckets cumulative, …) are in [`across`], re-exported here.
+
+pub mod across;
+
+pub use across::{Broken, Rule, Slack};
 
 use std::fmt;
 
@@ -218,9 +225,10 @@ pub fn whole_count(value: f64) -> Result<u64, Implausible> {
     Ok(v as u64)
 }
 
-/// A whole count given as an integer: at most 2⁵³.
+/// A whole count given as an integer: at most 2⁵³ (compared as an integer: 2⁵³ + 1 rounds to
+/// 2⁵³ as an `f64`).
 pub fn count_u64(value: u64) -> Result<u64, Implausible> {
-    if value as f64 > COUNT_MAX {
+    if value > 1 << 53 {
         return Err(Implausible {
             value: value as f64,
             quantity: Quantity::Count,
@@ -271,6 +279,22 @@ pub fn instant_ms(unix_ms: i64) -> Result<i64, String> {
     crate::traffic::timestamp::check_plausible(unix_ms)
 }
 
+/// A Unix instant in nanoseconds (AIPerf's `timestamp_ns`, `request_start_ns`), refused outside
+/// 2000–2099 like [`instant_ms`]: `timestamp_ns: 0` is 1970, and a duration from it spans 55
+/// years. The message gives the value as written.
+pub fn instant_ns(unix_ns: f64) -> Result<f64, String> {
+    let ms = unix_ns / 1e6;
+    if !ms.is_finite() || ms.abs() > 9.0e15 {
+        return Err(format!(
+            "{} ns is not a possible instant (must lie between 2000-01-01 and 2100-01-01)",
+            fmt_value(unix_ns)
+        ));
+    }
+    instant_ms(ms.floor() as i64)
+        .map(|_| unix_ns)
+        .map_err(|why| format!("{} ns: {why}", fmt_value(unix_ns)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,6 +341,8 @@ mod tests {
         assert_eq!(whole_count(89.0), Ok(89));
         assert!(whole_count(1.5).is_err());
         assert!(count_u64(u64::MAX).is_err());
+        assert!(count_u64((1 << 53) + 1).is_err());
+        assert_eq!(count_u64(1 << 53), Ok(1 << 53));
         assert_eq!(checked_sum("x", [1.0, 2.0]), Ok(3.0));
         let err = checked_sum("vllm:prompt_tokens", [1e308, 1e308]).unwrap_err();
         assert!(

@@ -25,6 +25,7 @@
 //! * Metric tags with no normalised key (HTTP phase timings, goodput fractions, telemetry) are
 //!   kept in `settings` as `avg unit`.
 
+use super::across::{Fields, PointRules, check_point};
 use super::common::{
     AIPERF_DEFS, Def, GENAI_PERF_DEFS, def_for, finish_point, flag_non_streaming,
     says_not_streaming, stated_scenario,
@@ -32,7 +33,7 @@ use super::common::{
 use super::error::{Ctx, ErrorKind};
 use super::json::{Obj, Result, checked, count, join, number, scalar_text};
 use super::model::{Format, Import, MetricKey, MetricStats, OperatingPoint, StdKind};
-use crate::plausible::Quantity;
+use crate::plausible::{Quantity, across};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -165,6 +166,13 @@ fn block_quantity(tag: &str, unit: Option<&str>) -> Option<(Quantity, f64)> {
     if tag.contains("timestamp") {
         return Some((Quantity::ClockSeconds, time.map_or(1e-9, |ms| ms / 1000.0)));
     }
+    if matches!(
+        tag,
+        "request_count" | "error_request_count" | "good_request_count" | "total_isl" | "total_osl"
+    ) {
+        // Counts whatever the unit says (the CSV's `Request Count` has none).
+        return Some((Quantity::Count, 1.0));
+    }
     if tag == "benchmark_duration" {
         return Some((Quantity::Duration, time.map_or(1.0, |ms| ms / 1000.0)));
     }
@@ -212,14 +220,16 @@ fn check_block(block: &Block, ctx: &Ctx) -> Result<()> {
     Ok(())
 }
 
-/// Turns the blocks of one run into the point's fields, metrics and settings.
+/// Turns the blocks of one run into the point's fields, metrics and settings; returns where
+/// each value was read ([`Fields`], for the rules across fields).
 pub(crate) fn apply_blocks(
     blocks: &[Block],
     tool: Tool,
     point: &mut OperatingPoint,
     ctx: &Ctx,
     warnings: &mut Vec<String>,
-) -> Result<()> {
+) -> Result<Fields> {
+    let mut fields = Fields::default();
     for block in blocks {
         let block_ctx = match block.line {
             Some(line) => ctx.at_line(line),
@@ -264,19 +274,37 @@ pub(crate) fn apply_blocks(
                 1.0
             };
             for (name, &v) in &block.stats {
-                match name.as_str() {
-                    "avg" | "mean" => stats.mean = Some(v),
-                    "min" => stats.min = Some(v),
-                    "max" => stats.max = Some(v),
-                    "std" => stats.std = Some(v),
-                    "count" => stats.count = Some(v as u64),
-                    "sum" => {}
-                    p => {
-                        if let Some(n) = percentile_of(p) {
-                            stats.set_percentile(n, v);
-                        }
+                let label = match name.as_str() {
+                    "avg" | "mean" => {
+                        stats.mean = Some(v);
+                        "mean".to_string()
                     }
-                }
+                    "min" => {
+                        stats.min = Some(v);
+                        "min".to_string()
+                    }
+                    "max" => {
+                        stats.max = Some(v);
+                        "max".to_string()
+                    }
+                    "std" => {
+                        stats.std = Some(v);
+                        continue;
+                    }
+                    "count" => {
+                        stats.count = Some(v as u64);
+                        continue;
+                    }
+                    "sum" => continue,
+                    p => match percentile_of(p) {
+                        Some(n) => {
+                            stats.set_percentile(n, v);
+                            super::model::percentile_label(n)
+                        }
+                        None => continue,
+                    },
+                };
+                fields.note_stat(key, &label, join(&block.field, name), block.line);
             }
             stats.scale(factor);
             if tool == Tool::Aiperf && stats.std.is_some() {
@@ -289,6 +317,9 @@ pub(crate) fn apply_blocks(
                 point.metrics.insert(key, stats);
             }
             continue;
+        }
+        if let Some(id) = total_id(tag) {
+            fields.note(id, join(&block.field, "avg"), block.line);
         }
         match tag {
             "request_throughput" => point.request_throughput = avg,
@@ -320,6 +351,59 @@ pub(crate) fn apply_blocks(
                 }
             }
         }
+    }
+    check_clock(blocks, point, ctx)?;
+    Ok(fields)
+}
+
+/// The point field a scalar tag fills (see [`apply_blocks`]), as [`Fields`] names it.
+fn total_id(tag: &str) -> Option<&'static str> {
+    Some(match tag {
+        "request_throughput" => "request_throughput",
+        "output_token_throughput" => "output_tokens_per_s",
+        "total_token_throughput" => "total_tokens_per_s",
+        "request_count" => "completed",
+        "error_request_count" => "failed",
+        "total_isl" => "input_tokens_total",
+        "total_osl" => "output_tokens_total",
+        "benchmark_duration" => "duration_s",
+        _ => return None,
+    })
+}
+
+/// AIPerf's `min_request_timestamp` and `max_response_timestamp` (Unix ns): instants in
+/// 2000–2099, the response after the request, and `benchmark_duration` their difference (AIPerf
+/// defines it so). `timestamp: 0` would otherwise give a duration of 55 years.
+fn check_clock(blocks: &[Block], point: &OperatingPoint, ctx: &Ctx) -> Result<()> {
+    let find = |tag: &str| {
+        let block = blocks.iter().find(|b| canonical_tag(&b.tag) == tag)?;
+        Some((block, block.avg()?))
+    };
+    let at = |b: &Block| b.line.map_or_else(|| ctx.clone(), |l| ctx.at_line(l));
+    let avg_field = |b: &Block| join(&b.field, "avg");
+    let mut instants: Vec<(&Block, f64)> = Vec::new();
+    for tag in ["min_request_timestamp", "max_response_timestamp"] {
+        if let Some((block, v)) = find(tag) {
+            let per_ns = block
+                .unit
+                .as_deref()
+                .and_then(ms_per_unit)
+                .map_or(1.0, |ms| ms * 1e6);
+            let ns = v * per_ns;
+            crate::plausible::instant_ns(ns)
+                .map_err(|why| at(block).invalid(&avg_field(block), why))?;
+            instants.push((block, ns / 1e9));
+        }
+    }
+    let [(first, start), (last, end)] = instants.as_slice() else {
+        return Ok(());
+    };
+    let (start_f, end_f) = (avg_field(first), avg_field(last));
+    across::end_after_start((&start_f, *start), (&end_f, *end), " s")
+        .map_err(|b| at(last).invalid(&b.field, b.message))?;
+    if let (Some(d), Some((block, _))) = (point.duration_s, find("benchmark_duration")) {
+        across::duration_matches_clock((&avg_field(block), d), (&start_f, *start), (&end_f, *end))
+            .map_err(|b| at(block).invalid(&b.field, b.message))?;
     }
     Ok(())
 }
@@ -358,8 +442,8 @@ pub(crate) fn import_aiperf_json(value: &Value, ctx: &Ctx) -> Result<Import> {
     let mut import = Import::new(Format::AiperfJson, layout);
     import.tool_version = root.str("aiperf_version")?.map(str::to_string);
     let mut point = OperatingPoint::new(ctx.file.clone());
-    apply_blocks(&blocks, Tool::Aiperf, &mut point, ctx, &mut import.warnings)?;
-    read_aiperf_provenance(&root, &mut point, &mut import.warnings)?;
+    let mut fields = apply_blocks(&blocks, Tool::Aiperf, &mut point, ctx, &mut import.warnings)?;
+    let total = read_aiperf_provenance(&root, &mut point, &mut fields, &mut import.warnings)?;
     if point.completed.is_none() {
         // AIPerf omits request_count when no request succeeded; only then is zero the answer.
         let latencies = point.metrics.keys().any(|k| k.is_latency());
@@ -381,17 +465,24 @@ pub(crate) fn import_aiperf_json(value: &Value, ctx: &Ctx) -> Result<Import> {
     {
         flag_non_streaming(&mut point, &mut import.warnings);
     }
+    let rules = PointRules {
+        total,
+        rates_are_count_over_duration: true,
+    };
+    check_point(&point, &fields, rules, ctx)?;
     finish_point(&mut point);
     import.points.push(point);
     Ok(import)
 }
 
-/// Configuration, run identity and errors of an AIPerf summary.
+/// Configuration, run identity and errors of an AIPerf summary; returns the requests the run
+/// was configured to send (the profiling phase's `requests`, early `loadgen.request_count`).
 fn read_aiperf_provenance(
     root: &Obj,
     point: &mut OperatingPoint,
+    fields: &mut Fields,
     warnings: &mut Vec<String>,
-) -> Result<()> {
+) -> Result<Option<u64>> {
     let ctx = root.ctx;
     for key in [
         "schema_version",
@@ -458,8 +549,9 @@ fn read_aiperf_provenance(
     }
 
     let Some(cfg) = root.obj("input_config")? else {
-        return Ok(());
+        return Ok(None);
     };
+    let mut total = None;
     let mut input_len: Option<f64> = None;
     let mut output_len: Option<f64> = None;
     let mut dataset: Option<String> = None;
@@ -532,6 +624,9 @@ fn read_aiperf_provenance(
             let phase = Obj::new(&phases[i], &path, ctx)?;
             point.concurrency = phase.num("concurrency", Quantity::Rate)?;
             point.request_rate = phase.num("request_rate", Quantity::Rate)?;
+            fields.note("concurrency", phase.field("concurrency"), None);
+            total = phase.u64("requests")?;
+            fields.note("total", phase.field("requests"), None);
             for (key, value) in phase.map {
                 if let Some(text) = scalar_text(value) {
                     point.settings.insert(format!("phase.{key}"), text);
@@ -558,6 +653,11 @@ fn read_aiperf_provenance(
     if let Some(loadgen) = cfg.obj("loadgen")? {
         if point.concurrency.is_none() {
             point.concurrency = loadgen.num("concurrency", Quantity::Rate)?;
+            fields.note("concurrency", loadgen.field("concurrency"), None);
+        }
+        if total.is_none() {
+            total = loadgen.u64("request_count")?;
+            fields.note("total", loadgen.field("request_count"), None);
         }
         if point.request_rate.is_none() {
             point.request_rate = loadgen.num("request_rate", Quantity::Rate)?;
@@ -589,7 +689,7 @@ fn read_aiperf_provenance(
     if let Some(s) = stated_scenario(input_len, output_len, dataset.as_deref()) {
         point.scenario = s;
     }
-    Ok(())
+    Ok(total)
 }
 
 /// True for an object that is an AIPerf summary rather than a GenAI-Perf one.
@@ -655,7 +755,7 @@ pub(crate) fn import_genai_perf_json(value: &Value, ctx: &Ctx) -> Result<Import>
     }
     let mut import = Import::new(Format::GenaiPerfJson, "summary with input_config");
     let mut point = OperatingPoint::new(ctx.file.clone());
-    apply_blocks(
+    let mut fields = apply_blocks(
         &blocks,
         Tool::GenaiPerf,
         &mut point,
@@ -673,6 +773,7 @@ pub(crate) fn import_genai_perf_json(value: &Value, ctx: &Ctx) -> Result<Import>
         };
         point.concurrency = cfg.num("concurrency", Quantity::Rate)?;
         point.request_rate = cfg.num("request_rate", Quantity::Rate)?;
+        fields.note("concurrency", cfg.field("concurrency"), None);
         let input = cfg.num("synthetic_input_tokens_mean", Quantity::Count)?;
         let output = cfg.num("output_tokens_mean", Quantity::Count)?;
         let dataset = cfg
@@ -701,6 +802,11 @@ pub(crate) fn import_genai_perf_json(value: &Value, ctx: &Ctx) -> Result<Import>
     {
         flag_non_streaming(&mut point, &mut import.warnings);
     }
+    let rules = PointRules {
+        total: None,
+        rates_are_count_over_duration: true,
+    };
+    check_point(&point, &fields, rules, ctx)?;
     finish_point(&mut point);
     import.points.push(point);
     Ok(import)

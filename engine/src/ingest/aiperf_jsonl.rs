@@ -15,18 +15,24 @@
 //! * Errored records count as failed and keep their error text; they add no latency values.
 //! * Duration is AIPerf's own definition: latest response end − earliest request start over
 //!   successful records; throughputs are derived from it.
+//! * Plausible records only ([`crate::plausible`]): every instant (`timestamp_ns`,
+//!   `request_start_ns`, `request_end_ns`, `min_request_timestamp`, `max_response_timestamp`)
+//!   lies in 2000–2099 (`timestamp_ns: 0` would make a 55-year run) and a record ends after it
+//!   starts; token counts are whole (`550.5` is refused, not cut); TTFT ≤ E2E and TTFT plus the
+//!   chunk gaps ≤ E2E.
 //! * Output length is `output_sequence_length` (including reasoning), else
 //!   `output_token_count + reasoning_token_count`. TPOT is the record's
 //!   `inter_token_latency`, else (E2E − TTFT) ÷ (output − 1).
 
 use super::ImportOptions;
+use super::across::check_request;
 use super::aiperf::ms_per_unit;
 use super::common::{AIPERF_DEFS, def_for, finish_point};
 use super::error::{Ctx, ErrorKind, IngestError, describe};
 use super::json::{Result, checked, replace_non_finite};
 use super::model::{Format, Import, MetricKey, OperatingPoint, RequestRecord};
 use super::stats::Series;
-use crate::plausible::{self, Quantity};
+use crate::plausible::{self, Quantity, across};
 use serde::Deserialize;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -120,9 +126,21 @@ struct ErrorInfo<'a> {
     message: Option<Cow<'a, str>>,
 }
 
-fn ns(n: &serde_json::Number) -> Option<u64> {
-    n.as_u64()
-        .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
+/// A Unix instant in nanoseconds as AIPerf writes it (`field` names it), refused outside
+/// 2000–2099 ([`plausible::instant_ns`]): `timestamp_ns: 0` is no request start.
+fn instant(n: Option<&serde_json::Number>, field: &str, ctx: &Ctx) -> Result<Option<u64>> {
+    let Some(n) = n else {
+        return Ok(None);
+    };
+    let v = n.as_f64().unwrap_or(f64::NAN);
+    plausible::instant_ns(v).map_err(|why| ctx.invalid(field, why))?;
+    Ok(Some(n.as_u64().unwrap_or(v as u64)))
+}
+
+/// A token count of one record: a whole number within [`Quantity::Count`].
+fn whole(v: Option<f64>, field: &str, ctx: &Ctx) -> Result<Option<u64>> {
+    v.map(|v| plausible::whole_count(v).map_err(|e| ctx.invalid(field, e.message)))
+        .transpose()
 }
 
 /// Tags whose values the importer reads, and what each must hold (for error diagnosis).
@@ -212,14 +230,10 @@ impl Acc {
             .as_ref()
             .and_then(|m| m.x_request_id.as_deref())
             .map(str::to_string);
-        let meta_start = meta
-            .as_ref()
-            .and_then(|m| m.request_start_ns.as_ref().or(m.timestamp_ns.as_ref()))
-            .and_then(ns);
-        let meta_end = meta
-            .as_ref()
-            .and_then(|m| m.request_end_ns.as_ref())
-            .and_then(ns);
+        let (meta_start, meta_end) = match &meta {
+            Some(m) => meta_instants(m, ctx)?,
+            None => (None, None),
+        };
 
         if let Some(err) = line.error {
             self.failed += 1;
@@ -281,36 +295,27 @@ impl Acc {
             None => ms(&m.ttst, "ttst")?,
         };
         let e2e = ms(&m.request_latency, "request_latency")?;
-        let isl = plain(
-            &m.input_sequence_length,
-            "input_sequence_length",
-            Quantity::Count,
-        )?
-        .map(|v| v as u64);
-        let osl = match plain(
-            &m.output_sequence_length,
-            "output_sequence_length",
-            Quantity::Count,
-        )? {
+        let isl_tag = "input_sequence_length";
+        let isl = plain(&m.input_sequence_length, isl_tag, Quantity::Count)?;
+        let isl = whole(isl, &format!("metrics.{isl_tag}.value"), ctx)?;
+        // Every token count of the record is whole and ≥ 0, also those the length is not
+        // taken from (AIPerf's output_sequence_length = output_token_count + reasoning).
+        let token_count = |s: &Option<Scalar>, tag: &str| -> Result<Option<u64>> {
+            let v = plain(s, tag, Quantity::Count)?;
+            whole(v, &format!("metrics.{tag}.value"), ctx)
+        };
+        let answer = token_count(&m.output_token_count, "output_token_count")?;
+        let reasoning = token_count(&m.reasoning_token_count, "reasoning_token_count")?;
+        let osl = match token_count(&m.output_sequence_length, "output_sequence_length")? {
             Some(v) => Some(v),
-            None => match plain(&m.output_token_count, "output_token_count", Quantity::Count)? {
-                Some(o) => {
-                    let r = plain(
-                        &m.reasoning_token_count,
-                        "reasoning_token_count",
-                        Quantity::Count,
-                    )?;
-                    Some(checked(
-                        o + r.unwrap_or(0.0),
-                        Quantity::Count,
-                        "metrics.output_token_count.value",
-                        ctx,
-                    )?)
-                }
+            None => match answer {
+                Some(o) => Some(
+                    plausible::add_counts("output_token_count", o, reasoning.unwrap_or(0))
+                        .map_err(|why| ctx.invalid("metrics.output_token_count.value", why))?,
+                ),
                 None => None,
             },
-        }
-        .map(|v| v as u64);
+        };
         let tpot = match ms(&m.inter_token_latency, "inter_token_latency")? {
             Some(t) => Some(t),
             None => match (e2e, ttft, osl) {
@@ -338,6 +343,22 @@ impl Acc {
                 ctx,
             )?;
         }
+        let gaps_ms: Vec<f64> = icl.iter().map(|g| g * icl_factor).collect();
+        let ttft_tag = if m.time_to_first_token.is_some() {
+            "time_to_first_token"
+        } else {
+            "ttft"
+        };
+        let (ttft_f, e2e_f) = (
+            format!("metrics.{ttft_tag}.value"),
+            "metrics.request_latency.value",
+        );
+        check_request(
+            ttft.map(|v| (ttft_f.as_str(), v)),
+            ("metrics.inter_chunk_latency.value", &gaps_ms),
+            e2e.map(|v| (e2e_f, v)),
+            ctx,
+        )?;
 
         if let Some(v) = ttft {
             self.ttft.push(v);
@@ -376,23 +397,36 @@ impl Acc {
             self.itl.push(gap * icl_factor);
         }
 
-        let start = meta_start.or_else(|| {
-            m.min_request_timestamp
-                .as_ref()
-                .and_then(|n| n.value.as_ref())
-                .and_then(ns)
+        let first = instant(
+            ns_value(&m.min_request_timestamp),
+            "metrics.min_request_timestamp.value",
+            ctx,
+        )?;
+        let last = instant(
+            ns_value(&m.max_response_timestamp),
+            "metrics.max_response_timestamp.value",
+            ctx,
+        )?;
+        let start = meta_start.or(first);
+        let given_end = meta_end.or(last);
+        if let (Some(s), Some(e)) = (start, given_end) {
+            let start_f = match (&meta, meta_start) {
+                (Some(m), Some(_)) if m.request_start_ns.is_some() => "metadata.request_start_ns",
+                (Some(_), Some(_)) => "metadata.timestamp_ns",
+                _ => "metrics.min_request_timestamp.value",
+            };
+            let end_f = if meta_end.is_some() {
+                "metadata.request_end_ns"
+            } else {
+                "metrics.max_response_timestamp.value"
+            };
+            across::end_after_start((start_f, s as f64), (end_f, e as f64), " ns")
+                .map_err(|b| ctx.invalid(&b.field, b.message))?;
+        }
+        let end = given_end.or_else(|| match (start, e2e) {
+            (Some(s), Some(e)) => Some(s.saturating_add((e * 1e6) as u64)),
+            _ => None,
         });
-        let end = meta_end
-            .or_else(|| {
-                m.max_response_timestamp
-                    .as_ref()
-                    .and_then(|n| n.value.as_ref())
-                    .and_then(ns)
-            })
-            .or_else(|| match (start, e2e) {
-                (Some(s), Some(e)) => Some(s.saturating_add((e * 1e6) as u64)),
-                _ => None,
-            });
         if let Some(s) = start {
             self.min_start_ns = Some(self.min_start_ns.map_or(s, |m| m.min(s)));
         }
@@ -474,7 +508,8 @@ impl Acc {
         let mut records = self.records;
         if let Some(e) = earliest {
             for (r, s) in records.iter_mut().zip(&self.record_starts) {
-                r.start_s = s.map(|s| (s as f64 - e as f64) / 1e9);
+                // Subtract as integers: Unix ns are beyond 2⁵³, where an f64 steps by 256 ns.
+                r.start_s = s.map(|s| s.saturating_sub(e) as f64 / 1e9);
             }
         }
         import.requests = records;
@@ -502,6 +537,22 @@ impl Acc {
         }
         import
     }
+}
+
+fn ns_value(n: &Option<Ns>) -> Option<&serde_json::Number> {
+    n.as_ref().and_then(|n| n.value.as_ref())
+}
+
+/// A record's start and end from its metadata (current `request_start_ns` / `request_end_ns`,
+/// early `timestamp_ns`), each an instant in 2000–2099.
+fn meta_instants(m: &Meta, ctx: &Ctx) -> Result<(Option<u64>, Option<u64>)> {
+    let start = match (&m.request_start_ns, &m.timestamp_ns) {
+        (Some(n), _) => instant(Some(n), "metadata.request_start_ns", ctx)?,
+        (None, Some(n)) => instant(Some(n), "metadata.timestamp_ns", ctx)?,
+        (None, None) => None,
+    };
+    let end = instant(m.request_end_ns.as_ref(), "metadata.request_end_ns", ctx)?;
+    Ok((start, end))
 }
 
 fn factor(unit: &Option<Cow<str>>, tag: &str, ctx: &Ctx) -> Result<f64> {

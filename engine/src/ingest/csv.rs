@@ -20,6 +20,7 @@
 //!   still open at the end, or a file without the `Metric,Value` section is an error saying
 //!   `the file ends mid-record`.
 
+use super::across::{PointRules, check_point};
 use super::aiperf::{Block, Tool, apply_blocks, canonical_tag};
 use super::common::finish_point;
 use super::error::{Ctx, ErrorKind};
@@ -236,7 +237,12 @@ pub(crate) fn import_summary_csv(bytes: &[u8], format: Format, ctx: &Ctx) -> Res
         return Err(ctx.err(ErrorKind::MissingField, None, "the CSV has no metric rows"));
     }
     let mut point = OperatingPoint::new(ctx.file.clone());
-    apply_blocks(&blocks, tool, &mut point, ctx, &mut import.warnings)?;
+    let fields = apply_blocks(&blocks, tool, &mut point, ctx, &mut import.warnings)?;
+    let rules = PointRules {
+        total: None,
+        rates_are_count_over_duration: true,
+    };
+    check_point(&point, &fields, rules, ctx)?;
     finish_point(&mut point);
     import.warnings.push(format!(
         "{}: the CSV summary has no run configuration (model, concurrency, workload); import the JSON export for those",

@@ -26,13 +26,17 @@
 //! * guidellm streams no per-chunk gaps, so there is no `itl_ms`.
 //! * `failed` = errored + incomplete (requests cut off when the benchmark ended); both counts
 //!   are also in `settings`.
+//! * Across fields (`across.rs`): when `duration`, `start_time` and `end_time` are all given,
+//!   the duration is their difference; each request's TTFT is at most its latency. The
+//!   throughputs are means over time windows, not count ÷ duration, and are not checked so.
 
 use super::ImportOptions;
+use super::across::{Fields, PointRules, check_point, check_request};
 use super::common::{finish_point, stated_scenario};
 use super::error::Ctx;
 use super::json::{Obj, Result, checked, count, fmt_num, index, scalar_text};
 use super::model::{Format, Import, MetricKey, MetricStats, OperatingPoint, RequestRecord};
-use crate::plausible::Quantity;
+use crate::plausible::{Quantity, across};
 use serde_json::Value;
 
 struct Spec {
@@ -113,7 +117,12 @@ fn successful<'a>(metrics: &Obj<'a>, name: &str) -> Result<Option<Obj<'a>>> {
     status.obj("successful")
 }
 
-fn stats_from(dist: &Obj, spec: &Spec, current: bool) -> Result<Option<MetricStats>> {
+fn stats_from(
+    dist: &Obj,
+    spec: &Spec,
+    current: bool,
+    fields: &mut Fields,
+) -> Result<Option<MetricStats>> {
     let n = dist.u64("count")?;
     if n == Some(0) {
         return Ok(None);
@@ -144,6 +153,14 @@ fn stats_from(dist: &Obj, spec: &Spec, current: bool) -> Result<Option<MetricSta
     s.std = stat("std_dev")?;
     s.min = stat("min")?;
     s.max = stat("max")?;
+    for (id, key) in [
+        ("mean", "mean"),
+        ("p50", "median"),
+        ("min", "min"),
+        ("max", "max"),
+    ] {
+        fields.note_stat(spec.key, id, dist.field(key), None);
+    }
     if let Some(pcts) = dist.obj("percentiles")? {
         for (label, v) in pcts.map {
             if v.is_null() {
@@ -153,6 +170,8 @@ fn stats_from(dist: &Obj, spec: &Spec, current: bool) -> Result<Option<MetricSta
             checked(value * spec.factor, quantity, &pcts.field(label), dist.ctx)?;
             if let Some(p) = percentile_of(label) {
                 s.set_percentile(p, value);
+                let id = super::model::percentile_label(p);
+                fields.note_stat(spec.key, &id, pcts.field(label), None);
             }
         }
     }
@@ -206,6 +225,7 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
         }
         let point_index = import.points.len();
         let mut point = OperatingPoint::new(format!("{} {path}", ctx.file));
+        let mut fields = Fields::default();
 
         // Strategy: concurrency or rate.
         let (strategy, config) = if current {
@@ -232,6 +252,7 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
             if let Some(k) = kind {
                 point.settings.insert("strategy".to_string(), k.to_string());
             }
+            fields.note("concurrency", s.field("streams"), None);
             point.concurrency = match (kind, s.num("streams", Quantity::Rate)?) {
                 (_, Some(n)) => Some(n),
                 (Some("synchronous"), None) => Some(1.0),
@@ -331,21 +352,7 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
         }
 
         // Duration.
-        point.duration_s = match bench.num("duration", Quantity::Duration)? {
-            Some(d) => Some(d),
-            None => match (
-                bench.num("start_time", Quantity::ClockSeconds)?,
-                bench.num("end_time", Quantity::ClockSeconds)?,
-            ) {
-                (Some(s), Some(e)) => Some(checked(
-                    e - s,
-                    Quantity::Duration,
-                    &bench.field("end_time"),
-                    ctx,
-                )?),
-                _ => None,
-            },
-        };
+        point.duration_s = read_duration(&bench, &mut fields)?;
 
         // Metrics and totals.
         let metrics = bench
@@ -355,7 +362,17 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
             Some(t) => Some(t),
             None => metrics.obj("request_totals")?,
         };
+        let mut total = None;
         if let Some(t) = &totals {
+            total = t.u64("total")?;
+            fields.note("total", t.field("total"), None);
+            fields.note("completed", t.field("successful"), None);
+            let failed_key = if t.has("errored") {
+                "errored"
+            } else {
+                "incomplete"
+            };
+            fields.note("failed", t.field(failed_key), None);
             let ok = t.u64("successful")?;
             let errored = t.u64("errored")?;
             let incomplete = t.u64("incomplete")?;
@@ -374,7 +391,7 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
         }
         for spec in &SPECS {
             if let Some(dist) = successful(&metrics, spec.name)?
-                && let Some(stats) = stats_from(&dist, spec, current)?
+                && let Some(stats) = stats_from(&dist, spec, current, &mut fields)?
             {
                 point.metrics.insert(spec.key, stats);
             }
@@ -466,6 +483,11 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
                 point.settings.insert(key.to_string(), text);
             }
         }
+        let rules = PointRules {
+            total,
+            rates_are_count_over_duration: false,
+        };
+        check_point(&point, &fields, rules, ctx)?;
         finish_point(&mut point);
         import.points.push(point);
     }
@@ -473,6 +495,36 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
         return Err(ctx.invalid("benchmarks", "the report has no generative benchmarks"));
     }
     Ok(import)
+}
+
+/// The benchmark's duration: `duration`, else `end_time − start_time`; when all three are
+/// given, `duration` must be their difference ([`crate::plausible::Rule::DurationMatchesClock`]).
+fn read_duration(bench: &Obj, fields: &mut Fields) -> Result<Option<f64>> {
+    let ctx = bench.ctx;
+    fields.note("duration_s", bench.field("duration"), None);
+    let given = bench.num("duration", Quantity::Duration)?;
+    let (start, end) = (
+        bench.num("start_time", Quantity::ClockSeconds)?,
+        bench.num("end_time", Quantity::ClockSeconds)?,
+    );
+    let (Some(s), Some(e)) = (start, end) else {
+        return Ok(given);
+    };
+    let (start_f, end_f) = (bench.field("start_time"), bench.field("end_time"));
+    let broken = |b: crate::plausible::Broken| ctx.invalid(&b.field, b.message);
+    across::end_after_start((&start_f, s), (&end_f, e), " s").map_err(broken)?;
+    match given {
+        Some(d) => {
+            let duration_f = bench.field("duration");
+            across::duration_matches_clock((&duration_f, d), (&start_f, s), (&end_f, e))
+                .map_err(broken)?;
+            Ok(Some(d))
+        }
+        None => {
+            fields.note("duration_s", end_f.clone(), None);
+            checked(e - s, Quantity::Duration, &end_f, ctx).map(Some)
+        }
+    }
 }
 
 /// The workload as guidellm states it: a string as is; a list joined; an object as compact JSON.
@@ -518,6 +570,16 @@ fn read_request(
             r.ctx,
         )?),
     };
+    let (ttft_f, e2e_f) = (
+        r.field("time_to_first_token_ms"),
+        r.field("request_latency"),
+    );
+    check_request(
+        rec.ttft_ms.map(|v| (ttft_f.as_str(), v)),
+        ("", &[]),
+        rec.e2e_ms.map(|v| (e2e_f.as_str(), v)),
+        r.ctx,
+    )?;
     let mut start = r
         .num("start_time", Quantity::ClockSeconds)?
         .or(r.num("request_start_time", Quantity::ClockSeconds)?);

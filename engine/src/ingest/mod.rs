@@ -36,11 +36,15 @@
 //! * **Plausible numbers only.** Every number is checked against what is physically possible for
 //!   its field ([`crate::plausible`]; the table per format is `engine/PLAUSIBILITY.md`), and
 //!   every imported or derived figure must be finite; an impossible one is an
-//!   [`ErrorKind::InvalidValue`] naming file, line and field.
+//!   [`ErrorKind::InvalidValue`] naming file, line and field. Numbers that are possible one by
+//!   one must also be possible together (`across.rs`: percentiles in order, TTFT ≤ E2E,
+//!   completed + failed ≤ sent, a duration when anything completed, throughput = count ÷
+//!   duration), or the file is refused the same way.
 //!
 //! Format notes and per-format decisions are in the module docs of `vllm.rs`, `aiperf.rs`
 //! (AIPerf and GenAI-Perf JSON), `csv.rs`, `aiperf_jsonl.rs`, `guidellm.rs` and `sweep.rs`.
 
+mod across;
 mod aiperf;
 mod aiperf_jsonl;
 mod common;

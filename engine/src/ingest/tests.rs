@@ -779,7 +779,8 @@ fn aiperf_jsonl_current_layout_exact_percentiles() {
     text.push_str(r#"{"metadata":{"x_request_id":"w","request_start_ns":1,"request_end_ns":2,"benchmark_phase":"warmup"},"metrics":{"time_to_first_token":{"value":9999.0,"unit":"ms"}},"error":null}"#);
     text.push('\n');
     for i in 0..1000u64 {
-        let start = 1_000_000_000_000 + i * 1_000_000;
+        // 2025-10-03 (Unix ns): instants must lie in 2000–2099.
+        let start = 1_759_522_419_000_000_000 + i * 1_000_000;
         let ttft = (i + 1) as f64; // 1..=1000 ms
         let e2e = ttft + 99.0;
         text.push_str(&format!(

@@ -28,6 +28,7 @@
 //!   `settings` under vLLM's own key names.
 
 use super::ImportOptions;
+use super::across::{Fields, PointRules, check_point, check_request};
 use super::common::{VLLM_DEFS, fill_from_records, finish_point, stated_scenario};
 use super::error::{Ctx, ErrorKind};
 use super::json::{Obj, Result, checked, index, join, number, scalar_text};
@@ -143,6 +144,7 @@ pub(crate) fn run_to_point(
 ) -> Result<OperatingPoint> {
     let ctx = obj.ctx;
     let mut point = OperatingPoint::new(source.clone());
+    let mut fields = point_fields(obj);
     let mut completed = obj.u64("completed")?;
     point.completed = completed;
     point.duration_s = obj.num("duration", Quantity::Duration)?;
@@ -219,12 +221,25 @@ pub(crate) fn run_to_point(
                 s.std_kind = Some(StdKind::Population);
                 s
             });
-            match stat {
-                Stat::Mean => stats.mean = Some(v),
-                Stat::Median => stats.p50 = Some(v),
-                Stat::Std => stats.std = Some(v),
-                Stat::Percentile(p) => stats.set_percentile(p, v),
-            }
+            let label = match stat {
+                Stat::Mean => {
+                    stats.mean = Some(v);
+                    "mean".to_string()
+                }
+                Stat::Median => {
+                    stats.p50 = Some(v);
+                    "p50".to_string()
+                }
+                Stat::Std => {
+                    stats.std = Some(v);
+                    "std".to_string()
+                }
+                Stat::Percentile(p) => {
+                    stats.set_percentile(p, v);
+                    super::model::percentile_label(p)
+                }
+            };
+            fields.note_stat(mkey, &label, obj.field(key), None);
             continue;
         }
         if let Some(text) = scalar_text(value) {
@@ -360,8 +375,33 @@ pub(crate) fn run_to_point(
             }
         }
     }
+    let rules = PointRules {
+        total: obj.u64("num_prompts")?,
+        rates_are_count_over_duration: true,
+    };
+    check_point(&point, &fields, rules, ctx)?;
     finish_point(&mut point);
     Ok(point)
+}
+
+/// Where a result object's totals are ([`Fields`]); statistics are noted as they are read.
+fn point_fields(obj: &Obj) -> Fields {
+    let mut fields = Fields::default();
+    for (id, key) in [
+        ("completed", "completed"),
+        ("failed", "failed"),
+        ("total", "num_prompts"),
+        ("duration_s", "duration"),
+        ("input_tokens_total", "total_input_tokens"),
+        ("output_tokens_total", "total_output_tokens"),
+        ("request_throughput", "request_throughput"),
+        ("output_tokens_per_s", "output_throughput"),
+        ("total_tokens_per_s", "total_token_throughput"),
+        ("concurrency", "max_concurrency"),
+    ] {
+        fields.note(id, obj.field(key), None);
+    }
+    fields
 }
 
 fn is_infinite(s: &str) -> bool {
@@ -487,6 +527,11 @@ fn read_detailed(obj: &Obj, point: usize, records: &mut Vec<RequestRecord>) -> R
             .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))))
     });
     let count = |v: f64, key: &str, i: usize| -> Result<u64> {
+        // An integer beyond 2⁵³ rounds as an f64 (2⁵³ + 1 reads as 2⁵³): judge it as written.
+        if let Some(n) = obj.arr(key)?.and_then(|a| a.get(i)).and_then(Value::as_u64) {
+            return crate::plausible::count_u64(n)
+                .map_err(|e| ctx.invalid(&index(&join(obj.path(), key), i), e.message));
+        }
         if v >= 0.0 && v.fract() == 0.0 {
             crate::plausible::whole_count(v)
                 .map_err(|e| ctx.invalid(&index(&join(obj.path(), key), i), e.message))
@@ -522,6 +567,14 @@ fn read_detailed(obj: &Obj, point: usize, records: &mut Vec<RequestRecord>) -> R
             if let Some(row) = itls.as_ref().map(|v| &v[i]) {
                 r.itl_ms = row.iter().map(|s| s * 1000.0).collect();
             }
+            let field = |key: &str| index(&obj.field(key), i);
+            let (ttft_f, itls_f, e2e_f) = (field("ttfts"), field("itls"), field("latencies"));
+            check_request(
+                r.ttft_ms.map(|v| (ttft_f.as_str(), v)),
+                (&itls_f, &r.itl_ms),
+                r.e2e_ms.map(|v| (e2e_f.as_str(), v)),
+                ctx,
+            )?;
             r.tpot_ms = match (r.e2e_ms, r.ttft_ms, r.output_tokens) {
                 (Some(e2e), Some(ttft), Some(out)) if out > 1 => {
                     Some((e2e - ttft) / (out - 1) as f64)

@@ -28,9 +28,14 @@
 //!   histogram series whose `_bucket`s lack the `+Inf` bucket or whose `_count` or `_sum` is
 //!   missing (an exporter writes all of them, so the text stopped in the middle) are errors
 //!   saying `the scrape ends mid-…`. A cut exactly between two families cannot be seen.
+//! * **Across samples** ([`crate::plausible::across`]): a series (name and label set) may appear
+//!   only once (a repeated one would be summed with itself downstream), and every histogram
+//!   series must be consistent: buckets cumulative in `le`, `+Inf` equal to `_count`, `_sum`
+//!   within the bucket edges. Errors name the line of the sample at fault and the rule.
 
+use crate::plausible::across::{self, Broken, Rule};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use thiserror::Error;
 
 /// A metric family's type from its `# TYPE` line.
@@ -156,6 +161,9 @@ const SAMPLE_SUFFIXES: [(&str, &[MetricType]); 4] = [
 /// Histogram series seen (family, labels without `le`) → the line of their last sample.
 type HistogramSeries = BTreeMap<(String, Vec<(String, String)>), u64>;
 
+/// Every series seen (sample name, sorted labels) → its line.
+type SeriesLines = HashMap<(String, Vec<(String, String)>), u64>;
+
 /// How every message about a scrape cut off in a line begins.
 const MID_LINE: &str = "the scrape ends mid-line (cut off?)";
 
@@ -175,6 +183,7 @@ pub(crate) fn parse_exposition_with(
     let last_line = text.lines().count() as u64;
     let unterminated = !text.ends_with('\n');
     let mut series = HistogramSeries::new();
+    let mut seen = SeriesLines::new();
     for (index, raw) in text.lines().enumerate() {
         let line_no = index as u64 + 1;
         let line = raw.trim();
@@ -240,6 +249,14 @@ pub(crate) fn parse_exposition_with(
         if sample.name.ends_with("_created") {
             continue;
         }
+        if let Some(first) = seen.insert((sample.name.clone(), sample.labels.clone()), line_no) {
+            let broken = Broken::new(
+                Rule::SeriesUnique,
+                &series_text(&sample),
+                format!("appears again (first on line {first})"),
+            );
+            return Err(fail(broken.to_string()));
+        }
         if check_instants && let Some(ms) = sample.timestamp_ms {
             crate::plausible::instant_ms(ms)
                 .map_err(|why| fail(format!("{}: the sample's timestamp: {why}", sample.name)))?;
@@ -264,8 +281,21 @@ pub(crate) fn parse_exposition_with(
         }
         family.samples.push(sample);
     }
-    check_histograms(&scrape, &series)?;
+    check_histograms(&scrape, &series, &seen)?;
     Ok(scrape)
+}
+
+/// `name{label="value",…}` as the scrape writes the series (labels sorted).
+fn series_text(sample: &Sample) -> String {
+    if sample.labels.is_empty() {
+        return sample.name.clone();
+    }
+    let labels: Vec<String> = sample
+        .labels
+        .iter()
+        .map(|(k, v)| format!("{k}={v:?}"))
+        .collect();
+    format!("{}{{{}}}", sample.name, labels.join(","))
 }
 
 /// True for a sample that counts ([`crate::plausible::Quantity::Count`]: finite, ≥ 0, ≤ 2⁵³): a
@@ -281,8 +311,13 @@ fn is_count_sample(family: &MetricFamily, sample_name: &str) -> bool {
     }
 }
 
-/// Every histogram series has its `+Inf` bucket, `_count` and `_sum` (see the module docs).
-fn check_histograms(scrape: &Scrape, series: &HistogramSeries) -> Result<(), ExpositionError> {
+/// Every histogram series has its `+Inf` bucket, `_count` and `_sum` (see the module docs), and
+/// they are consistent ([`check_series`]).
+fn check_histograms(
+    scrape: &Scrape,
+    series: &HistogramSeries,
+    seen: &SeriesLines,
+) -> Result<(), ExpositionError> {
     for ((name, labels), &line) in series {
         let Some(family) = scrape.families.get(name) else {
             continue;
@@ -302,7 +337,10 @@ fn check_histograms(scrape: &Scrape, series: &HistogramSeries) -> Result<(), Exp
             (false, _, _) => "its `le=\"+Inf\"` bucket",
             (_, false, _) => "its `_count`",
             (_, _, false) => "its `_sum`",
-            _ => continue,
+            _ => {
+                check_series(family, labels, seen)?;
+                continue;
+            }
         };
         let shown: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
         return Err(ExpositionError {
@@ -314,6 +352,61 @@ fn check_histograms(scrape: &Scrape, series: &HistogramSeries) -> Result<(), Exp
         });
     }
     Ok(())
+}
+
+/// One complete histogram series against the rules across its samples
+/// ([`crate::plausible::across`]): buckets cumulative in `le`, the `+Inf` bucket equal to
+/// `_count`, and `_sum` within what the buckets allow (observations are ≥ 0: a histogram's
+/// `_sum` is a count here, see [`is_count_sample`]). Prometheus' own `histogram_quantile`
+/// assumes the first two; a scrape that breaks them is damaged or hand-edited, and its quantiles
+/// would be wrong (a p99 below the mean). The error names the line of the sample at fault.
+fn check_series(
+    family: &MetricFamily,
+    labels: &[(String, String)],
+    seen: &SeriesLines,
+) -> Result<(), ExpositionError> {
+    let same_series = |s: &&Sample| s.labels.iter().filter(|(k, _)| k != "le").eq(labels.iter());
+    let line_of = |s: &Sample| {
+        seen.get(&(s.name.clone(), s.labels.clone()))
+            .copied()
+            .unwrap_or(0)
+    };
+    let mut buckets: Vec<(String, f64, f64, u64)> = family
+        .samples_with_suffix("_bucket")
+        .filter(same_series)
+        .filter_map(|s| {
+            let le = s.label("le").and_then(parse_value)?;
+            Some((series_text(s), le, s.value, line_of(s)))
+        })
+        .collect();
+    buckets.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (Some(count), Some(sum)) = (
+        family.samples_with_suffix("_count").find(same_series),
+        family.samples_with_suffix("_sum").find(same_series),
+    ) else {
+        return Ok(());
+    };
+    let (count_text, sum_text) = (series_text(count), series_text(sum));
+    let at = |broken: Broken| {
+        let line = if broken.field == count_text {
+            line_of(count)
+        } else if broken.field == sum_text {
+            line_of(sum)
+        } else {
+            buckets
+                .iter()
+                .find(|b| b.0 == broken.field)
+                .map_or(0, |b| b.3)
+        };
+        ExpositionError {
+            line,
+            message: broken.to_string(),
+        }
+    };
+    let named: Vec<(&str, f64, f64)> = buckets.iter().map(|b| (b.0.as_str(), b.1, b.2)).collect();
+    across::histogram_cumulative(&named, (&count_text, count.value)).map_err(at)?;
+    let edges: Vec<(f64, f64)> = buckets.iter().map(|b| (b.1, b.2)).collect();
+    across::histogram_sum_within((&sum_text, sum.value), &edges).map_err(at)
 }
 
 /// The family a sample name belongs to (see the module docs).

@@ -239,6 +239,8 @@ fn without_elapsed_time_the_window_says_what_it_cannot_compute() {
 /// written as two models, and sample timestamps.
 fn old_style(t_ms: i64, preemptions: u32, itl_counts: [u32; 3], waiting: u32) -> String {
     let [a, b, c] = itl_counts;
+    // A sum the buckets allow: 5 ms per gap up to 10 ms, 20 ms up to 25 ms, 50 ms beyond.
+    let sum = 0.005 * f64::from(a) + 0.02 * f64::from(b - a) + 0.05 * f64::from(c - b);
     format!(
         "# HELP vllm:num_requests_running Number of requests currently running on GPU.
 # TYPE vllm:num_requests_running gauge
@@ -258,7 +260,7 @@ vllm:time_per_output_token_seconds_bucket{{le=\"0.01\",model_name=\"llama\"}} {a
 vllm:time_per_output_token_seconds_bucket{{le=\"0.025\",model_name=\"llama\"}} {b}.0 {t_ms}
 vllm:time_per_output_token_seconds_bucket{{le=\"+Inf\",model_name=\"llama\"}} {c}.0 {t_ms}
 vllm:time_per_output_token_seconds_count{{model_name=\"llama\"}} {c}.0 {t_ms}
-vllm:time_per_output_token_seconds_sum{{model_name=\"llama\"}} 1.0 {t_ms}
+vllm:time_per_output_token_seconds_sum{{model_name=\"llama\"}} {sum} {t_ms}
 "
     )
 }

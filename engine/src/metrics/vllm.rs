@@ -40,12 +40,14 @@
 //!
 //! **Plausibility** ([`crate::plausible`]): counters and histogram series must be counts (finite,
 //! ≥ 0, ≤ 2⁵³) one by one (the parser) and summed over their series (here, naming the family);
+//! prefix-cache hits are at most the queries; `cache_config_info`'s block size and block count
+//! are at least 1;
 //! KV-cache usage, `gpu_memory_utilization` and the prefix-cache hit rate are fractions (0–1);
 //! sample timestamps lie in 2000–2099; the time between two scrapes lies between 1 ms and 10⁸ s.
 //! Anything else is [`MetricsError::Implausible`] (or an exposition error naming the line).
 
 use super::exposition::{ExpositionError, Scrape, parse_exposition_with};
-use crate::plausible::{self, Quantity};
+use crate::plausible::{self, Quantity, Rule, Slack};
 use crate::stats::{BucketQuantile, CumulativeBucket, histogram_quantile};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -390,6 +392,17 @@ impl VllmSnapshot {
             Some((name, queries)) => {
                 let hits_name = name.replace("queries", "hits");
                 let hits = sum_first(scrape, &[hits_name.as_str()])?.map(|(_, v)| v);
+                if let Some(h) = hits {
+                    // A hit is a query that hit: since the start, hits ≤ queries.
+                    let pair = [(hits_name.as_str(), h), (name.as_str(), queries)];
+                    plausible::across::non_decreasing(
+                        Rule::HitsWithinQueries,
+                        &pair,
+                        "",
+                        Slack::EXACT,
+                    )
+                    .map_err(|b| MetricsError::Implausible(b.to_string()))?;
+                }
                 (Some(queries), hits, Some(name))
             }
             None => (None, None, None),
@@ -443,6 +456,9 @@ impl VllmSnapshot {
                     "vllm:cache_config_info{{gpu_memory_utilization}}: {e}"
                 ))
             })?;
+        }
+        if let Some(config) = &cache_config {
+            check_cache_sizes(config)?;
         }
         let process_start_time_s = sum_first(scrape, &["process_start_time_seconds"])?
             .map(|(_, v)| v)
@@ -949,6 +965,32 @@ fn distributions(histograms: &[CumulativeHistogram]) -> Distributions {
         prompt_tokens: find(VllmHistogram::PromptTokens),
         generation_tokens: find(VllmHistogram::GenerationTokens),
     }
+}
+
+/// `block_size` and `num_gpu_blocks` of a running engine are at least 1
+/// ([`crate::plausible::Rule::AtLeastOne`]): vLLM refuses to start without a cache block, and a
+/// block holds at least one token. A label that does not parse is left unread, as before.
+fn check_cache_sizes(config: &CacheConfig) -> Result<(), MetricsError> {
+    let sizes = [
+        (
+            "block_size",
+            "KV-cache block size",
+            config.block_size.map(f64::from),
+        ),
+        (
+            "num_gpu_blocks",
+            "number of KV-cache blocks",
+            config.num_gpu_blocks.map(|n| n as f64),
+        ),
+    ];
+    for (label, noun, value) in sizes {
+        if let Some(v) = value {
+            let field = format!("vllm:cache_config_info{{{label}}}");
+            plausible::across::at_least_one(&field, noun, v)
+                .map_err(|b| MetricsError::Implausible(b.to_string()))?;
+        }
+    }
+    Ok(())
 }
 
 fn read_cache_config(scrape: &Scrape) -> Option<CacheConfig> {

@@ -10,10 +10,14 @@
 //! * Plausibility ([`crate::plausible`]): metrics that are fractions by definition (`acc`,
 //!   `acc_norm`, `exact_match`, `pass@k`, `mc1`/`mc2`, IFEval's `*_acc`; see
 //!   [`is_fraction_metric`]) must lie in 0–1, and every stderr must be finite and ≥ 0. Other
-//!   metrics (perplexity, BLEU 0–100, Matthews correlation −1…1) are only required to be numbers.
+//!   metrics (BLEU 0–100, Matthews correlation −1…1) are only required to be numbers.
+//! * Bounds by definition and across fields ([`crate::plausible::across`]): a perplexity
+//!   (`perplexity`, `word_perplexity`, `byte_perplexity`) is at least 1 and `bits_per_byte` at
+//!   least 0; the stderr of a 0–1 metric is at most 0.5/√(n − 1); sample counts are whole numbers
+//!   from 1 to 2⁵³, the effective ones at most the original ones.
 
 use super::error::{Ctx, QualityError, QualityErrorKind as K};
-use crate::plausible::{self, Quantity};
+use crate::plausible::{self, Broken, Quantity, Rule, Slack, across};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -75,10 +79,7 @@ pub fn parse_lm_eval_results(file: &str, text: &str) -> Result<LmEvalResults, Qu
                 "expected an object of metrics",
             ));
         };
-        let samples = doc
-            .pointer(&format!("/n-samples/{}/effective", escape(task)))
-            .and_then(Value::as_u64)
-            .or_else(|| fields.get("sample_len").and_then(Value::as_u64));
+        let samples = samples_of(&ctx, &doc, task, fields)?;
         for (key, value) in fields {
             let Some((metric, filter)) = key.split_once(',') else {
                 continue;
@@ -98,6 +99,8 @@ pub fn parse_lm_eval_results(file: &str, text: &str) -> Result<LmEvalResults, Qu
                 plausible::check(Quantity::Fraction, value)
                     .map_err(|e| ctx.err(K::InvalidValue, Some(&field), e.message))?;
             }
+            check_by_definition(metric, &field, value)
+                .map_err(|b| ctx.err(K::InvalidValue, Some(&b.field), b.message))?;
             let stderr_key = format!("{metric}_stderr,{filter}");
             let stderr = match fields.get(&stderr_key) {
                 None | Some(Value::Null) => None,
@@ -112,13 +115,13 @@ pub fn parse_lm_eval_results(file: &str, text: &str) -> Result<LmEvalResults, Qu
                 }
             };
             if let Some(se) = stderr {
-                plausible::check(Quantity::StdError, se).map_err(|e| {
-                    ctx.err(
-                        K::InvalidValue,
-                        Some(&format!("results.{task}.{stderr_key}")),
-                        e.message,
-                    )
-                })?;
+                let se_field = format!("results.{task}.{stderr_key}");
+                plausible::check(Quantity::StdError, se)
+                    .map_err(|e| ctx.err(K::InvalidValue, Some(&se_field), e.message))?;
+                if is_fraction_metric(metric) {
+                    fraction_stderr(&se_field, se, samples)
+                        .map_err(|b| ctx.err(K::InvalidValue, Some(&b.field), b.message))?;
+                }
             }
             let higher_is_better = doc
                 .pointer(&format!(
@@ -159,6 +162,87 @@ pub fn is_fraction_metric(metric: &str) -> bool {
         || metric.starts_with("pass@")
         || metric == "mc1"
         || metric == "mc2"
+}
+
+/// A metric bounded by its definition ([`crate::plausible::Rule::Perplexity`],
+/// [`crate::plausible::Rule::BitsPerByte`]): `perplexity`, `word_perplexity` and
+/// `byte_perplexity` are exp(mean negative log-likelihood) ≥ 1, `bits_per_byte` ≥ 0.
+fn check_by_definition(metric: &str, field: &str, value: f64) -> Result<(), Broken> {
+    if metric == "perplexity" || metric.ends_with("_perplexity") {
+        across::at_least(Rule::Perplexity, field, "perplexity", value, 1.0)?;
+    } else if metric == "bits_per_byte" {
+        across::at_least(Rule::BitsPerByte, field, "bits per byte", value, 0.0)?;
+    }
+    Ok(())
+}
+
+/// The standard error of a 0–1 metric over `n` samples: lm-eval's `mean_stderr` is the sample
+/// standard deviation ÷ √n, and values in 0–1 have a sample variance of at most n/(4(n − 1)), so
+/// it is at most 0.5/√(n − 1) (0.5 without a sample count) ([`Rule::FractionStderr`]).
+fn fraction_stderr(field: &str, se: f64, samples: Option<u64>) -> Result<(), Broken> {
+    let bound = match samples {
+        Some(n) if n >= 2 => 0.5 / ((n - 1) as f64).sqrt(),
+        _ => 0.5,
+    };
+    if se - bound <= Slack::MEASURED.relative * bound {
+        return Ok(());
+    }
+    let over = samples.map_or_else(String::new, |n| format!(" over {n} samples"));
+    let what = format!(
+        "{} is above {}, the largest standard error of a 0–1 metric{over}",
+        plausible::fmt_value(se),
+        plausible::fmt_value(bound)
+    );
+    Err(Broken::new(Rule::FractionStderr, field, what))
+}
+
+/// The samples a task's metrics cover: `n-samples.<task>.effective`, else `sample_len`. Each
+/// given count must be a whole number from 1 to 2⁵³ (a metric over no samples is no
+/// measurement), and the effective samples at most the original ones.
+fn samples_of(
+    ctx: &Ctx,
+    doc: &Value,
+    task: &str,
+    fields: &serde_json::Map<String, Value>,
+) -> Result<Option<u64>, QualityError> {
+    let count = |field: String, value: Option<&Value>| -> Result<Option<u64>, QualityError> {
+        let Some(value) = value.filter(|v| !v.is_null()) else {
+            return Ok(None);
+        };
+        let n = value.as_f64().ok_or_else(|| {
+            ctx.err(
+                K::WrongType,
+                Some(&field),
+                format!("expected a number, found {value}"),
+            )
+        })?;
+        let n = across::at_least_one(&field, "number of samples", n)
+            .map_err(|b| ctx.err(K::InvalidValue, Some(&b.field), b.message))?;
+        Ok(Some(n))
+    };
+    let pointer = |key: &str| format!("/n-samples/{}/{key}", escape(task));
+    let effective = count(
+        format!("n-samples.{task}.effective"),
+        doc.pointer(&pointer("effective")),
+    )?;
+    let original = count(
+        format!("n-samples.{task}.original"),
+        doc.pointer(&pointer("original")),
+    )?;
+    if let (Some(e), Some(o)) = (effective, original) {
+        let (e_field, o_field) = (
+            format!("n-samples.{task}.effective"),
+            format!("n-samples.{task}.original"),
+        );
+        let pair = [(e_field.as_str(), e as f64), (o_field.as_str(), o as f64)];
+        across::non_decreasing(Rule::SamplesWithinOriginal, &pair, "", Slack::EXACT)
+            .map_err(|b| ctx.err(K::InvalidValue, Some(&b.field), b.message))?;
+    }
+    let sample_len = count(
+        format!("results.{task}.sample_len"),
+        fields.get("sample_len"),
+    )?;
+    Ok(effective.or(sample_len))
 }
 
 /// JSON pointer escaping of one path segment.

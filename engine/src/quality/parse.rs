@@ -245,7 +245,7 @@ fn finish_run(
                     return Err(ctx.err(
                         K::InvalidValue,
                         Some("score"),
-                        format!("{s} is outside 0–1"),
+                        format!("{} is outside 0–1", crate::plausible::fmt_value(s)),
                     ));
                 }
                 "score"

@@ -58,13 +58,37 @@ pub fn human_readable_count(text: &str) -> Option<u64> {
     number.parse::<u64>().ok()?.checked_mul(multiplier)
 }
 
-/// A token count flag (see [`human_readable_count`]), refused naming the flag; at most 2⁵³
+/// A token count flag (see [`human_readable_count`]), refused naming the flag; at least 1 (a
+/// context or step of no tokens serves nothing) and at most 2⁵³
 /// ([`crate::plausible::COUNT_MAX`]).
 fn count(flag: &str, value: &str) -> Result<u64, String> {
     let n = human_readable_count(value).ok_or_else(|| {
         format!("{flag}: `{value}` is not a token count (a number such as 32768, 32k or 32K)")
     })?;
-    crate::plausible::count_u64(n).map_err(|e| format!("{flag}: {e}"))
+    crate::plausible::count_u64(n).map_err(|e| format!("{flag}: {e}"))?;
+    size(flag, "token count", n as f64)
+}
+
+/// A size that must be a whole number ≥ 1 ([`crate::plausible::Rule::AtLeastOne`]): parallel
+/// ranks, sequences, GPUs, tokens. `0` is refused, naming the flag.
+pub(crate) fn size(flag: &str, noun: &str, n: f64) -> Result<u64, String> {
+    crate::plausible::across::at_least_one(flag, noun, n)
+        .map_err(|b| format!("{flag}: {}", b.message))
+}
+
+/// `--max-num-batched-tokens` at least `--max-num-seqs` when both are given
+/// ([`crate::plausible::Rule::BatchHoldsSequences`]: vLLM refuses to start otherwise).
+pub(crate) fn check_batch(context: &RunContext) -> Result<(), String> {
+    let (Some(seqs), Some(batched)) = (context.max_num_seqs, context.max_num_batched_tokens) else {
+        return Ok(());
+    };
+    let pair = [
+        ("--max-num-seqs", seqs as f64),
+        ("--max-num-batched-tokens", batched as f64),
+    ];
+    use crate::plausible::{Rule, Slack, across};
+    across::non_decreasing(Rule::BatchHoldsSequences, &pair, "", Slack::EXACT)
+        .map_err(|b| format!("{}: {}", b.field, b.message))
 }
 
 /// `--gpu-memory-utilization`: a fraction of the GPU's memory, above 0 and at most 1
@@ -147,10 +171,14 @@ pub fn apply_vllm_args(context: &mut RunContext, args: &[String]) -> Result<(), 
             "--model" => context.model = Some(value),
             "--served-model-name" => context.served_model_name = Some(value),
             "--tensor-parallel-size" | "-tp" => {
-                context.tensor_parallel = Some(number(flag, &value)?)
+                let n: u32 = number(flag, &value)?;
+                size(flag, "tensor-parallel size", f64::from(n))?;
+                context.tensor_parallel = Some(n)
             }
             "--pipeline-parallel-size" | "-pp" => {
-                context.pipeline_parallel = Some(number(flag, &value)?)
+                let n: u32 = number(flag, &value)?;
+                size(flag, "pipeline-parallel size", f64::from(n))?;
+                context.pipeline_parallel = Some(n)
             }
             "--dtype" => context.precision = Some(normalise_dtype(&value)),
             "--quantization" | "-q" => context.precision = Some(value.trim().to_ascii_lowercase()),
@@ -160,8 +188,8 @@ pub fn apply_vllm_args(context: &mut RunContext, args: &[String]) -> Result<(), 
             }
             "--max-num-seqs" => {
                 let n: u64 = number(flag, &value)?;
-                context.max_num_seqs =
-                    Some(crate::plausible::count_u64(n).map_err(|e| format!("{flag}: {e}"))?)
+                crate::plausible::count_u64(n).map_err(|e| format!("{flag}: {e}"))?;
+                context.max_num_seqs = Some(size(flag, "number of sequences", n as f64)?)
             }
             "--max-model-len" => context.max_model_len = Some(count(flag, &value)?),
             "--gpu-memory-utilization" => {
@@ -182,5 +210,5 @@ pub fn apply_vllm_args(context: &mut RunContext, args: &[String]) -> Result<(), 
             _ => {}
         }
     }
-    Ok(())
+    check_batch(context)
 }

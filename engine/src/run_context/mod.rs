@@ -15,6 +15,10 @@
 //!   serving manifests use; anchors, multi-documents and block scalars are not read.
 //! * Command lines are split like a POSIX shell would ([`shell_split`]): single and double quotes,
 //!   backslash escapes and `\`-newline continuations.
+//! * **Possible values only** ([`crate::plausible`]): parallel sizes, `max_num_seqs`, token
+//!   budgets and `nvidia.com/gpu` are whole numbers ≥ 1 (`0` or `-1` is refused, naming the flag,
+//!   not read as "not stated"), and `--max-num-batched-tokens` is at least `--max-num-seqs`, as
+//!   vLLM itself requires.
 
 mod flags;
 pub mod provenance;
@@ -296,14 +300,7 @@ pub fn parse_serving_runtime(text: &str) -> Result<RunContext, RunContextError> 
     }
     apply_vllm_args(&mut context, &args).map_err(RunContextError)?;
     if let Some(resources) = container.get("resources") {
-        let count = |section: &str| {
-            resources
-                .get(section)
-                .and_then(|s| s.get("nvidia.com/gpu"))
-                .and_then(yaml::Node::as_str)
-                .and_then(|v| v.trim().parse::<u32>().ok())
-        };
-        context.gpu_count = count("limits").or_else(|| count("requests"));
+        context.gpu_count = gpu_count(resources)?;
     }
     if context.is_empty() {
         return Err(RunContextError(
@@ -311,6 +308,31 @@ pub fn parse_serving_runtime(text: &str) -> Result<RunContext, RunContextError> 
         ));
     }
     Ok(context)
+}
+
+/// `resources` `nvidia.com/gpu` (limits, else requests): a whole number ≥ 1
+/// ([`crate::plausible::Rule::AtLeastOne`]); `0`, `-1` or `two` are refused, not read as "not
+/// stated" (a GPU pilot on no GPU is a typo).
+fn gpu_count(resources: &yaml::Node) -> Result<Option<u32>, RunContextError> {
+    for section in ["limits", "requests"] {
+        let Some(text) = resources
+            .get(section)
+            .and_then(|s| s.get("nvidia.com/gpu"))
+            .and_then(yaml::Node::as_str)
+        else {
+            continue;
+        };
+        let field = format!("resources.{section}.nvidia.com/gpu");
+        let n = text
+            .trim()
+            .parse::<f64>()
+            .map_err(|_| RunContextError(format!("{field}: `{text}` is not a number of GPUs")))?;
+        let n = flags::size(&field, "number of GPUs", n).map_err(RunContextError)?;
+        return Ok(Some(u32::try_from(n).map_err(|_| {
+            RunContextError(format!("{field}: {n} is not a possible number of GPUs"))
+        })?));
+    }
+    Ok(None)
 }
 
 fn split_image(image: &str) -> (&str, Option<&str>) {

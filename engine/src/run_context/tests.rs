@@ -295,3 +295,41 @@ fn an_impossible_utilisation_or_count_is_refused() {
         (Some(0.9), Some(32_768))
     );
 }
+
+#[test]
+fn sizes_below_one_and_a_batch_smaller_than_its_sequences_are_refused() {
+    for (command, words) in [
+        (
+            "vllm serve m --tensor-parallel-size 0",
+            "--tensor-parallel-size: 0 is not a possible tensor-parallel size (must be a whole number ≥ 1)",
+        ),
+        (
+            "vllm serve m -pp 0",
+            "-pp: 0 is not a possible pipeline-parallel size",
+        ),
+        (
+            "vllm serve m --max-num-seqs 0",
+            "--max-num-seqs: 0 is not a possible number of sequences",
+        ),
+        (
+            "vllm serve m --max-model-len 0",
+            "--max-model-len: 0 is not a possible token count",
+        ),
+        (
+            "vllm serve m --max-num-seqs 512 --max-num-batched-tokens 256",
+            "--max-num-seqs: 512 is above --max-num-batched-tokens = 256 (vLLM refuses",
+        ),
+    ] {
+        let error = parse(command).unwrap_err().to_string();
+        assert!(error.contains(words), "{command}: {error}");
+    }
+    let yaml = SEED_RUNTIME.replace("nvidia.com/gpu: \"4\"", "nvidia.com/gpu: \"0\"");
+    assert_ne!(yaml, SEED_RUNTIME, "the seed names its GPUs");
+    let error = parse(&yaml).unwrap_err().to_string();
+    assert!(
+        error.contains("resources.limits.nvidia.com/gpu: 0 is not a possible number of GPUs"),
+        "{error}"
+    );
+    let context = parse("vllm serve m --max-num-seqs 256 --max-num-batched-tokens 256").unwrap();
+    assert_eq!(context.max_num_batched_tokens, Some(256));
+}

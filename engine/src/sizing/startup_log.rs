@@ -26,7 +26,12 @@
 //! 2 TiB per device; the available KV memory, activation, non-torch and graph figures may be
 //! negative, since vLLM prints shortfalls that way), the utilisation a fraction and numbers keep
 //! their exponent (`1e308 GiB` is 1e308, refused, not 1); an impossible figure is an error naming
-//! the line and field.
+//! the line and field. Counts of blocks and tokens are whole numbers from 0 to 2⁵³ and sizes
+//! (tensor/pipeline-parallel size, `max_model_len`, `max_num_seqs`, `max_num_batched_tokens`,
+//! the context of the concurrency line) whole numbers from 1: `-5` is refused, not cast to 0,
+//! and 1e20 blocks are refused, not saturated. Across lines ([`crate::plausible::across`]): the
+//! weights fit the GPU, the requested memory is total × utilisation, and `max_num_batched_tokens
+//! ≥ max_num_seqs`.
 //!
 //! A text with none of the key lines is an error. [`compare`] then sets a prediction beside the
 //! log: difference in tokens and in per cent, and a loud note when the prediction said "fits"
@@ -34,7 +39,7 @@
 
 use super::estimate::{SizingResult, num};
 use super::{SizingError, round2};
-use crate::plausible::{self, Quantity};
+use crate::plausible::{self, Quantity, Rule, Slack, across};
 use serde::{Deserialize, Serialize};
 
 /// What a start-up log says. Every field is optional: logs differ by version and by what was
@@ -175,8 +180,8 @@ fn leading_number(text: &str) -> Option<f64> {
             }
         }
     }
-    // 400 digits parse as infinity: no figure of a log is that.
-    cleaned.parse().ok().filter(|v: &f64| v.is_finite())
+    // 400 digits parse as infinity: every consumer checks the figure and refuses it.
+    cleaned.parse().ok()
 }
 
 fn after<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
@@ -224,14 +229,25 @@ const REFUSALS: [&str; 7] = [
 /// KV tokens, maximum concurrency, GPU blocks, total GPU memory) is present.
 pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
     let mut log = StartupLog::default();
+    let mut lines = Lines::default();
     for (index, raw) in text.lines().enumerate() {
+        let before = log.clone();
         let line = strip_ansi(raw);
         let line = line.as_str();
+        let refuse = |field: &str, message: String| {
+            SizingError::StartupLog(format!("line {}: field \"{field}\": {message}", index + 1))
+        };
         // Every figure read is checked against what a GPU can have (crate::plausible).
         let check = |field: &str, quantity: Quantity, v: f64| -> Result<f64, SizingError> {
-            plausible::check(quantity, v).map_err(|e| {
-                SizingError::StartupLog(format!("line {}: field \"{field}\": {e}", index + 1))
-            })
+            plausible::check(quantity, v).map_err(|e| refuse(field, e.message))
+        };
+        // Counts of blocks and tokens: whole, ≥ 0, at most 2⁵³ (never cast: -5 is not 0).
+        let count = |field: &str, v: f64| -> Result<u64, SizingError> {
+            plausible::whole_count(v).map_err(|e| refuse(field, e.message))
+        };
+        // Sizes (parallel ranks, context length, sequences, token budget): whole, ≥ 1.
+        let size = |field: &str, noun: &str, v: f64| -> Result<u64, SizingError> {
+            across::at_least_one(field, noun, v).map_err(|b| refuse(field, b.message))
         };
         let check_opt = |field: &str, quantity: Quantity, v: Option<f64>| {
             v.map(|v| check(field, quantity, v)).transpose()
@@ -257,14 +273,14 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
             );
         }
         if let Some(v) = number_after(line, "GPU KV cache size:") {
-            let tokens = v as u64;
+            let tokens = count("kv_cache_tokens", v)?;
             log.kv_cache_tokens = Some(log.kv_cache_tokens.map_or(tokens, |t| t.min(tokens)));
         }
         if let Some(rest) = after(line, "Maximum concurrency for") {
-            first(
-                &mut log.max_concurrency_context_tokens,
-                leading_number(rest).map(|v| v as u64),
-            );
+            let context = leading_number(rest)
+                .map(|v| size("max_concurrency_context_tokens", "context length", v))
+                .transpose()?;
+            first(&mut log.max_concurrency_context_tokens, context);
             if let Some(v) = number_after(rest, "per request:") {
                 first(
                     &mut log.max_concurrency,
@@ -276,11 +292,11 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
             .or_else(|| number_after(line, "CUDA blocks:"))
             .or_else(|| number_after(line, "cuda blocks:"))
         {
-            first(&mut log.gpu_blocks, Some(v as u64));
+            first(&mut log.gpu_blocks, Some(count("gpu_blocks", v)?));
         }
         // V0's refusal names the capacity: "... stored in KV cache (23648)".
         if let Some(v) = number_after(line, "can be stored in KV cache (") {
-            first(&mut log.kv_cache_tokens, Some(v as u64));
+            first(&mut log.kv_cache_tokens, Some(count("kv_cache_tokens", v)?));
         }
         // V0 sentence and V1 key=value profile.
         if let Some(v) = number_after(line, "total_gpu_memory (")
@@ -386,28 +402,42 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
                 .or_else(|| word_after(line, "Starting to load model"))
                 .map(|m| m.trim_end_matches("...").to_string()),
         );
-        first(
-            &mut log.tensor_parallel_size,
-            setting_u64(line, &["tensor_parallel_size", "tensor-parallel-size"]).map(|v| v as u32),
-        );
-        first(
-            &mut log.pipeline_parallel_size,
-            setting_u64(line, &["pipeline_parallel_size", "pipeline-parallel-size"])
-                .map(|v| v as u32),
-        );
-        first(
-            &mut log.max_model_len,
-            setting_u64(line, &["max_model_len", "max-model-len", "max_seq_len"])
-                .or_else(|| number_after(line, "Using max model len").map(|v| v as u64)),
-        );
-        first(
-            &mut log.max_num_batched_tokens,
-            setting_u64(line, &["max_num_batched_tokens", "max-num-batched-tokens"]),
-        );
-        first(
-            &mut log.max_num_seqs,
-            setting_u64(line, &["max_num_seqs", "max-num-seqs"]),
-        );
+        let sizes = [
+            (
+                "tensor_parallel_size",
+                "tensor-parallel size",
+                &["tensor_parallel_size", "tensor-parallel-size"][..],
+            ),
+            (
+                "pipeline_parallel_size",
+                "pipeline-parallel size",
+                &["pipeline_parallel_size", "pipeline-parallel-size"][..],
+            ),
+            (
+                "max_model_len",
+                "context length",
+                &["max_model_len", "max-model-len", "max_seq_len"][..],
+            ),
+            (
+                "max_num_batched_tokens",
+                "token budget per step",
+                &["max_num_batched_tokens", "max-num-batched-tokens"][..],
+            ),
+            (
+                "max_num_seqs",
+                "number of sequences",
+                &["max_num_seqs", "max-num-seqs"][..],
+            ),
+        ];
+        for (field, noun, names) in sizes {
+            let mut found = setting_number(line, names);
+            if field == "max_model_len" {
+                found = found.or_else(|| number_after(line, "Using max model len"));
+            }
+            if let Some(v) = found {
+                set_size(&mut log, field, size(field, noun, v)?);
+            }
+        }
         if log.enforce_eager.is_none() {
             log.enforce_eager = if line.contains("enforce_eager=True")
                 || line.contains("'enforce_eager': True")
@@ -454,7 +484,9 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
                 .unwrap_or(line.trim());
             log.refusal = Some(message.to_string());
         }
+        lines.note(&before, &log, index + 1);
     }
+    check_across(&log, &lines)?;
     if log.max_model_len.is_none() {
         log.max_model_len = log.max_concurrency_context_tokens;
     }
@@ -468,10 +500,11 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
     }
 }
 
-/// A token count after any spelling of `names` (`max_model_len=…`, `'max_model_len': …`,
+/// A count after any spelling of `names` (`max_model_len=…`, `'max_model_len': …`,
 /// `--max-model-len …`), read as vLLM reads it: `32K` is 32,768, not 32
-/// ([`crate::run_context::human_readable_count`]).
-fn setting_u64(line: &str, names: &[&str]) -> Option<u64> {
+/// ([`crate::run_context::human_readable_count`]). The number as written: the caller checks it
+/// (a negative or 1e20 setting is refused, never cast to 0 or saturated).
+fn setting_number(line: &str, names: &[&str]) -> Option<f64> {
     for name in names {
         for pattern in [
             format!("{name}="),
@@ -481,13 +514,112 @@ fn setting_u64(line: &str, names: &[&str]) -> Option<u64> {
         ] {
             if let Some(v) = word_after(line, &pattern)
                 .and_then(|word| crate::run_context::human_readable_count(&word))
-                .or_else(|| number_after(line, &pattern).map(|v| v as u64))
+                .map(|v| v as f64)
+                .or_else(|| number_after(line, &pattern))
             {
                 return Some(v);
             }
         }
     }
     None
+}
+
+/// Stores a setting read by [`setting_number`] unless an earlier line gave it.
+fn set_size(log: &mut StartupLog, field: &str, v: u64) {
+    match field {
+        "tensor_parallel_size" => first(&mut log.tensor_parallel_size, u32::try_from(v).ok()),
+        "pipeline_parallel_size" => first(&mut log.pipeline_parallel_size, u32::try_from(v).ok()),
+        "max_model_len" => first(&mut log.max_model_len, Some(v)),
+        "max_num_batched_tokens" => first(&mut log.max_num_batched_tokens, Some(v)),
+        _ => first(&mut log.max_num_seqs, Some(v)),
+    }
+}
+
+/// The lines each figure was read from, for the rules across fields ([`check_across`]).
+#[derive(Default)]
+struct Lines(std::collections::BTreeMap<&'static str, usize>);
+
+impl Lines {
+    /// Notes `line` for every figure that `after` has and `before` had not (or had otherwise).
+    fn note(&mut self, before: &StartupLog, after: &StartupLog, line: usize) {
+        let figures: [(&'static str, Option<f64>, Option<f64>); 6] = [
+            ("weights_gib", before.weights_gib, after.weights_gib),
+            (
+                "total_gpu_memory_gib",
+                before.total_gpu_memory_gib,
+                after.total_gpu_memory_gib,
+            ),
+            (
+                "gpu_memory_utilization",
+                before.gpu_memory_utilization,
+                after.gpu_memory_utilization,
+            ),
+            (
+                "requested_memory_gib",
+                before.requested_memory_gib,
+                after.requested_memory_gib,
+            ),
+            (
+                "max_num_seqs",
+                before.max_num_seqs.map(|v| v as f64),
+                after.max_num_seqs.map(|v| v as f64),
+            ),
+            (
+                "max_num_batched_tokens",
+                before.max_num_batched_tokens.map(|v| v as f64),
+                after.max_num_batched_tokens.map(|v| v as f64),
+            ),
+        ];
+        for (field, was, is) in figures {
+            if is.is_some() && was != is {
+                self.0.insert(field, line);
+            }
+        }
+    }
+
+    fn of(&self, field: &str) -> usize {
+        self.0.get(field).copied().unwrap_or(0)
+    }
+}
+
+/// The rules across a log's figures ([`crate::plausible::across`]): the weights of a worker fit
+/// its GPU, vLLM's requested memory is total × utilisation (within the two printed decimals of
+/// each: 0.6 % of the total plus 0.01 GiB), and `max_num_batched_tokens ≥ max_num_seqs` (vLLM
+/// refuses to start otherwise). The error names the line of the field at fault.
+fn check_across(log: &StartupLog, lines: &Lines) -> Result<(), SizingError> {
+    let fail = |b: plausible::Broken| {
+        let line = lines.of(&b.field);
+        SizingError::StartupLog(format!("line {line}: {b}"))
+    };
+    if let (Some(w), Some(t)) = (log.weights_gib, log.total_gpu_memory_gib) {
+        let pair = [("weights_gib", w), ("total_gpu_memory_gib", t)];
+        across::non_decreasing(Rule::WeightsWithinGpu, &pair, " GiB", Slack::MEASURED)
+            .map_err(fail)?;
+    }
+    if let (Some(r), Some(t), Some(u)) = (
+        log.requested_memory_gib,
+        log.total_gpu_memory_gib,
+        log.gpu_memory_utilization,
+    ) {
+        let tolerance = 0.006 * t + 0.01;
+        across::product_matches(
+            Rule::RequestedMemory,
+            ("requested_memory_gib", r),
+            ("total_gpu_memory_gib", t),
+            ("gpu_memory_utilization", u),
+            " GiB",
+            tolerance,
+        )
+        .map_err(fail)?;
+    }
+    if let (Some(seqs), Some(batched)) = (log.max_num_seqs, log.max_num_batched_tokens) {
+        let pair = [
+            ("max_num_seqs", seqs as f64),
+            ("max_num_batched_tokens", batched as f64),
+        ];
+        across::non_decreasing(Rule::BatchHoldsSequences, &pair, "", Slack::EXACT).map_err(fail)?;
+    }
+    Ok(())
 }
 
 fn version_in(line: &str) -> Option<String> {
@@ -644,19 +776,66 @@ mod tests {
 ";
 
     #[test]
-    fn absurd_numbers_neither_overflow_nor_become_infinite() {
-        // found by fuzzing: blocks × 16 overflowed u64 in a debug build
-        let log =
-            parse("INFO executor_base.py:110] # GPU blocks: 99999999999999999999999999\n").unwrap();
-        assert_eq!(log.gpu_blocks, Some(u64::MAX));
-        assert_eq!(log.kv_tokens(), Some(u64::MAX));
+    fn absurd_numbers_are_refused_not_saturated() {
+        // found by fuzzing: blocks × 16 overflowed u64 in a debug build; such a count used to
+        // be stored as u64::MAX (18446744073709551615), and a negative one as 0.
+        let e = parse("INFO executor_base.py:110] # GPU blocks: 99999999999999999999999999\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(
+                "line 1: field \"gpu_blocks\": 1e26 is not a possible count (must be at most 2^53"
+            ),
+            "{e}"
+        );
+        let e = parse("INFO [kv_cache_utils.py:864] GPU KV cache size: -5 tokens\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("field \"kv_cache_tokens\": -5 is not a possible count"),
+            "{e}"
+        );
         let digits = "9".repeat(400);
-        let log = parse(&format!(
+        let e = parse(&format!(
             "Model loading took {digits} GiB\n# GPU blocks: 12\n"
         ))
-        .unwrap();
-        assert_eq!(log.weights_gib, None);
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("line 1: field \"weights_gib\": inf GiB"), "{e}");
+        let log = parse("INFO executor_base.py:110] # GPU blocks: 12\n").unwrap();
         assert_eq!(log.kv_tokens(), Some(192));
+    }
+
+    #[test]
+    fn sizes_are_at_least_one_and_figures_agree_across_lines() {
+        let e = parse("Initializing with config: tensor_parallel_size=0, max_seq_len=2048\n# GPU blocks: 12\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 1: field \"tensor_parallel_size\": 0 is not a possible tensor-parallel size (must be a whole number ≥ 1)"),
+            "{e}"
+        );
+        let e = parse("INFO worker.py:267] the current vLLM instance can use total_gpu_memory (14.56GiB) x gpu_memory_utilization (0.50) = 12.28GiB\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 1: field \"requested_memory_gib\": 12.28 GiB is not total_gpu_memory_gib × gpu_memory_utilization = 14.56 × 0.5 = 7.28 GiB"),
+            "{e}"
+        );
+        let text = "args: max_num_seqs=256, max_num_batched_tokens=128\n# GPU blocks: 12\n";
+        let e = parse(text).unwrap_err().to_string();
+        assert!(
+            e.contains("line 1: field \"max_num_seqs\": 256 is above max_num_batched_tokens = 128"),
+            "{e}"
+        );
+        let text = "Model loading took 95.5 GiB\ntotal_gpu_memory (79.25GiB) x gpu_memory_utilization (0.90) = 71.33GiB\n";
+        let e = parse(text).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "line 1: field \"weights_gib\": 95.5 GiB is above total_gpu_memory_gib = 79.25 GiB"
+            ),
+            "{e}"
+        );
     }
 
     #[test]

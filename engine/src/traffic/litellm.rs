@@ -27,6 +27,8 @@
 //! * Finish reason: `response.choices[0].finish_reason`, also when `response` is a JSON string
 //!   (a CSV dump of the `jsonb` column); absent when prompts and responses are not stored.
 //! * Token counts: absent counts are 0 (LiteLLM writes 0 for failed calls).
+//! * A `completionStartTime` after `endTime` is refused whatever `stream` says (a first token
+//!   after the last byte, TTFT > E2E); equal to it is LiteLLM's "no first-token time" (above).
 //! * Date-times without an offset are UTC (see [`super::timestamp`]).
 
 use super::fields::{self, FieldError, ObjectFields, ResponseProbe, Scalar, field_error};
@@ -267,6 +269,16 @@ impl Common<'_> {
             (Some((_, e, _)), Some(c)) => c < e,
             _ => completion_start.is_some_and(|t| t < end_ms),
         };
+        // Equal to endTime is LiteLLM's "no first-token time"; after it is impossible (the first
+        // token would come after the last byte: TTFT > E2E), whatever `stream` says.
+        if let Some(c) = completion_start.filter(|&c| c > end_ms) {
+            check_order(
+                start.0,
+                Some(c),
+                end_ms,
+                ["startTime", "completionStartTime", "endTime"],
+            )?;
+        }
         let mut detail = LogDetail::default();
         let first_token_ms = match self.stream {
             // A streamed call whose first chunk is logged at the very end has no first-token
