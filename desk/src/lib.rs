@@ -24,6 +24,7 @@ pub mod error;
 pub mod evidence_history;
 pub mod load_tests;
 pub mod model;
+pub mod notices;
 pub mod plans;
 pub mod predict;
 pub mod quality;

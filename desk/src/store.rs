@@ -9,6 +9,7 @@
 pub mod blobs;
 pub mod catalog;
 pub mod evidence;
+pub mod notices;
 pub mod plans;
 pub mod quality;
 pub mod reports;
@@ -850,6 +851,7 @@ impl Store {
             "DELETE FROM report_exports WHERE pilot_id = $1",
             "DELETE FROM share_links WHERE pilot_id = $1",
             "DELETE FROM staged_uploads WHERE pilot_id = $1",
+            "DELETE FROM notices WHERE pilot_id = $1",
         ] {
             sqlx::query(table).bind(id).execute(&mut *tx).await?;
         }

@@ -168,27 +168,25 @@ pub fn EvidencePage() -> impl IntoView {
         |(id, _)| evidence_list_page(id),
     );
     let query = use_query_map();
+    // Outcomes in the address are numbers only; words come as a notice kept for this user
+    // (no text from the address reaches the page).
     let outcome = move || {
         let q = query.read();
-        if let Some(error) = q.get("error") {
-            Some(view! { <div class="notice notice-error" role="alert">{error}</div> }.into_any())
+        let number = |name: &str| q.get(name).and_then(|v| v.parse::<i64>().ok());
+        let message = if let Some(stored) = number("stored") {
+            format!("Stored as evidence #{stored}.")
+        } else if let Some(id) = number("withdrawn") {
+            format!(
+                "Evidence #{id} is withdrawn: it grades nothing until it is restored. Upload the corrected file below."
+            )
+        } else if let Some(id) = number("restored") {
+            format!("Evidence #{id} is restored and grades again.")
         } else {
-            let message = if let Some(stored) = q.get("stored") {
-                format!("Stored as evidence #{stored}.")
-            } else if let Some(id) = q.get("withdrawn") {
-                format!(
-                    "Evidence #{id} is withdrawn: it grades nothing until it is restored. Upload the corrected file below."
-                )
-            } else if let Some(id) = q.get("restored") {
-                format!("Evidence #{id} is restored and grades again.")
-            } else if let Some(name) = q.get("discarded") {
-                format!("{name} was discarded: nothing was stored.")
-            } else {
-                return None;
-            };
-            Some(view! { <div class="notice notice-ok" role="status">{message}</div> }.into_any())
-        }
+            return None;
+        };
+        Some(view! { <div class="notice notice-ok" role="status">{message}</div> })
     };
+    let notice = move || query.read().get("notice");
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
             {move || Suspend::new(async move {
@@ -206,6 +204,7 @@ pub fn EvidencePage() -> impl IntoView {
                         <a class="button" href=format!("/pilots/{}/load-tests", p.id)>"Load-test curves"</a>
                     </PageHeader>
                     {outcome}
+                    {notice_box(id, notice)}
                     {data.warnings.into_iter().map(|w| view! {
                         <div class="notice notice-warn" role="alert">{w}</div>
                     }).collect_view()}
@@ -225,6 +224,51 @@ pub fn EvidencePage() -> impl IntoView {
 
 /// The check of the upload `token()` names, when there is one: what it would record, with
 /// "Store" and "Discard".
+/// The notice `token` of the address, as its fragment (nothing for a token that is not the
+/// viewer's).
+fn notice_box(
+    id: impl Fn() -> i64 + Copy + Send + Sync + 'static,
+    token: impl Fn() -> Option<String> + Send + Sync + 'static,
+) -> impl IntoView {
+    let token = Memo::new(move |_| token());
+    move || {
+        token.get().map(|token| {
+            crate::components::fragment_view(
+                "",
+                move || (id(), token.clone()),
+                |(id, token)| notice_page(id, token),
+            )
+        })
+    }
+}
+
+/// A form's notice for the viewer (see [`desk::notices`]); empty when the token is not theirs.
+#[server(endpoint = "page_notice")]
+pub async fn notice_page(pilot_id: i64, token: String) -> Result<Fragment, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    use desk::notices::NoticeKind;
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            visible_pilot(&services.store, &user, pilot_id).await?;
+            let notice = desk::notices::find(&services, &user, pilot_id, &token).await?;
+            let view = notice.map(|notice| match notice.kind {
+                NoticeKind::Error => view! {
+                    <div class="notice notice-error" role="alert">{notice.message}</div>
+                }
+                .into_any(),
+                NoticeKind::Done => view! {
+                    <div class="notice notice-ok" role="status">{notice.message}</div>
+                }
+                .into_any(),
+            });
+            Ok(Fragment::render("", view))
+        }
+        .await,
+    )
+}
+
 fn staged_check(
     id: impl Fn() -> i64 + Copy + Send + Sync + 'static,
     token: impl Fn() -> Option<String> + Send + Sync + 'static,

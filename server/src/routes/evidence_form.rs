@@ -7,15 +7,16 @@
 //! `?check=<token>`, where the page lists what would be recorded, each value with its source,
 //! and the warnings. That page's "Store" posts to `POST /pilots/{id}/evidence/staged/{token}`,
 //! which reads the kept file again and stores it (`?stored=<id>`); "Discard" posts to
-//! `…/staged/{token}/discard` (`?discarded=<file name>`). Without `step` the form stores at
-//! once, as it always did. Refusals come back as `?error=<message>` (the importer's error naming
+//! `…/staged/{token}/discard` (a notice naming the file). Without `step` the form stores at
+//! once, as it always did. Refusals come back as `?notice=<token>` (the importer's error naming
 //! file, line and field; a duplicate names the earlier upload; a token that is not the caller's
-//! or has expired says the upload is no longer waiting).
+//! or has expired says the upload is no longer waiting): the message itself is kept by
+//! [`desk::notices`] for the caller, so no text travels in the address.
 //!
 //! `POST /pilots/{id}/evidence/{evidence_id}/withdraw` and `…/restore` (form field `reason`)
 //! are the evidence list's withdraw and restore forms: the same service as the REST API
 //! ([`super::api_v1_evidence`]), answered with a redirect to `?withdrawn=<id>`,
-//! `?restored=<id>` or `?error=<message>`.
+//! `?restored=<id>` or `?notice=<token>`.
 
 use super::api_v1::{ApiCaller, ApiError};
 use super::evidence::{ReadUpload, read_received, receive, store_read};
@@ -43,10 +44,36 @@ pub fn encode_query_value(value: &str) -> String {
     out
 }
 
-/// Back to the evidence page with `query`'s outcome, or the error.
-fn back_to_evidence(pilot_id: i64, outcome: Result<String, ApiError>) -> Redirect {
-    let query = outcome
-        .unwrap_or_else(|error| format!("error={}", encode_query_value(&error.0.to_string())));
+/// What a form's answer puts in the evidence page's address: a number-only outcome
+/// (`stored=12`, `check=<token>`), or words kept as a notice.
+enum Outcome {
+    Query(String),
+    Notice(String),
+}
+
+/// Back to the evidence page with the outcome; words (and every refusal) go through a notice
+/// kept for `user` (see [`desk::notices`]).
+async fn back_to_evidence(
+    state: &AppState,
+    user: &SessionUser,
+    pilot_id: i64,
+    outcome: Result<Outcome, ApiError>,
+) -> Redirect {
+    use desk::notices::{NoticeKind, post};
+    let notice = |kind, message: String| async move {
+        match post(&state.services, user, pilot_id, kind, &message).await {
+            Ok(token) => format!("notice={token}"),
+            Err(error) => {
+                tracing::warn!(%error, "a form's notice was not kept");
+                String::new()
+            }
+        }
+    };
+    let query = match outcome {
+        Ok(Outcome::Query(query)) => query,
+        Ok(Outcome::Notice(message)) => notice(NoticeKind::Done, message).await,
+        Err(error) => notice(NoticeKind::Error, error.0.to_string()).await,
+    };
     Redirect::to(&format!("/pilots/{pilot_id}/evidence?{query}"))
 }
 
@@ -80,14 +107,14 @@ pub async fn upload_evidence_form(
         let read = read_received(&state, &pilot, upload).await?;
         if check {
             let token = stage_read(&state, &user, pilot_id, read).await?;
-            Ok(format!("check={token}"))
+            Ok(Outcome::Query(format!("check={token}")))
         } else {
             let stored = store_read(&state, &user, pilot_id, read).await?;
-            Ok(format!("stored={}", stored.id))
+            Ok(Outcome::Query(format!("stored={}", stored.id)))
         }
     }
     .await;
-    back_to_evidence(pilot_id, outcome)
+    back_to_evidence(&state, &user, pilot_id, outcome).await
 }
 
 /// Keeps a read upload for confirmation; answers its token.
@@ -130,10 +157,10 @@ pub async fn store_staged_form(
         if stored.is_err() {
             taken.failed(&state.services).await;
         }
-        Ok(format!("stored={}", stored?))
+        Ok(Outcome::Query(format!("stored={}", stored?)))
     }
     .await;
-    back_to_evidence(pilot_id, outcome)
+    back_to_evidence(&state, &user, pilot_id, outcome).await
 }
 
 async fn store_taken(
@@ -176,13 +203,13 @@ pub async fn discard_staged_form(
     let outcome = async {
         let (user, _) = editor_of(&state, &user, pilot_id).await?;
         let dropped = staged::discard(&state.services, &user, pilot_id, &token).await?;
-        Ok(format!(
-            "discarded={}",
-            encode_query_value(&dropped.file_name)
-        ))
+        Ok(Outcome::Notice(format!(
+            "{} was discarded: nothing was stored.",
+            dropped.file_name
+        )))
     }
     .await;
-    back_to_evidence(pilot_id, outcome)
+    back_to_evidence(&state, &user, pilot_id, outcome).await
 }
 
 /// The withdraw and restore forms' one field.
@@ -243,12 +270,14 @@ async fn change_form(
         history::change(services, &pilot, evidence_id, &form.reason, &actor, step).await
     }
     .await;
-    let query = match outcome {
-        Ok(entry) if step == StatusStep::Withdraw => format!("withdrawn={}", entry.id),
-        Ok(entry) => format!("restored={}", entry.id),
-        Err(error) => format!("error={}", encode_query_value(&error.to_string())),
+    let outcome = match outcome {
+        Ok(entry) if step == StatusStep::Withdraw => {
+            Ok(Outcome::Query(format!("withdrawn={}", entry.id)))
+        }
+        Ok(entry) => Ok(Outcome::Query(format!("restored={}", entry.id))),
+        Err(error) => Err(error.into()),
     };
-    Redirect::to(&format!("/pilots/{pilot_id}/evidence?{query}"))
+    back_to_evidence(&state, &user, pilot_id, outcome).await
 }
 
 /// The pilot page's archive form: `archived` = `true` or `false`.

@@ -220,6 +220,14 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("pilot_id", "{pilot}")],
     ),
     (
+        "page_notice",
+        Need::SignedIn,
+        &[
+            ("pilot_id", "{pilot}"),
+            ("token", "00112233445566778899aabbccddeeff"),
+        ],
+    ),
+    (
         "page_staged_upload",
         Need::Editor,
         &[

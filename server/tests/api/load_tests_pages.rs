@@ -445,8 +445,13 @@ async fn the_plain_form_upload_redirects_back_with_the_outcome_and_malformed_fil
     );
     let again = post(bytes, "bench-copy.json").await.unwrap();
     let location = again.headers()["location"].to_str().unwrap().to_string();
-    assert!(location.contains("?error=bench-copy.json"), "{location}");
-    assert!(location.contains("already%20evidence"), "{location}");
+    assert!(location.contains("?notice="), "{location}");
+    let page = app.page(&admin, &location).await;
+    assert!(
+        page.contains("bench-copy.json: "),
+        "the notice names the file"
+    );
+    assert!(page.contains("already evidence"));
     // A malformed variant: the error names file, line and field, and nothing is written.
     let mut lines: Vec<String> =
         String::from_utf8(fixture("nerdalert-vllm-benchmark-graphs/results.json"))
@@ -460,9 +465,11 @@ async fn the_plain_form_upload_redirects_back_with_the_outcome_and_malformed_fil
         .await
         .unwrap();
     let location = bad.headers()["location"].to_str().unwrap().to_string();
-    assert!(location.contains("error=broken.jsonl"), "{location}");
-    assert!(location.contains("line%202"), "{location}");
-    assert!(location.contains("completed"), "{location}");
+    assert!(location.contains("?notice="), "{location}");
+    let notice = app.page(&admin, &location).await;
+    assert!(notice.contains("broken.jsonl"), "{notice}");
+    assert!(notice.contains("line 2"));
+    assert!(notice.contains("completed"));
     let page = admin
         .get(app.url(&location))
         .send()
@@ -595,7 +602,7 @@ async fn load_test_pages_answer_401_redirect_and_404_like_the_rest() {
         .await
         .unwrap();
     let location = response.headers()["location"].to_str().unwrap().to_string();
-    assert!(location.contains("error="), "{location}");
+    assert!(location.contains("?notice="), "{location}");
     let load_tests = app
         .store
         .list_evidence(pilot, Some(desk::model::EvidenceKind::LoadTest))

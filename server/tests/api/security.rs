@@ -745,3 +745,48 @@ async fn pages_loaded_impatiently_by_two_users_all_carry_the_nonce_of_their_scri
     }
     assert!(documents >= 30, "only {documents} documents arrived");
 }
+
+/// No text from the address reaches a page (issue #38: `?error=` put any sentence into the
+/// evidence page's error box). A crafted `?error=`, `?discarded=` or non-numeric `?stored=`
+/// shows nothing, and a notice token shows its message only to the user it was written for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_text_from_the_address_reaches_the_evidence_page() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let pilot = app.demo_pilot.unwrap();
+    let phishing = "Your session expired, sign in again at evil.example";
+    let encoded = phishing.replace(' ', "%20");
+    for query in [
+        format!("error={encoded}"),
+        format!("discarded={encoded}"),
+        format!("stored={encoded}"),
+        format!("notice={encoded}"),
+    ] {
+        let page = app
+            .page(&admin, &format!("/pilots/{pilot}/evidence?{query}"))
+            .await;
+        assert!(!page.contains("evil.example"), "{query} reached the page");
+    }
+
+    // A real notice: a refused upload's message, kept for the admin who posted it.
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(b"not a known format".to_vec()).file_name("odd.txt"),
+    );
+    let response = admin
+        .post(app.url(&format!("/pilots/{pilot}/evidence")))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let location = response.headers()["location"].to_str().unwrap().to_string();
+    assert!(location.contains("?notice="), "{location}");
+    let page = app.page(&admin, &location).await;
+    assert!(page.contains("odd.txt"), "the uploader sees the refusal");
+    let org = app.staff_organisation().await;
+    let other = app
+        .user(&admin, "assessor2@pilotdesk.local", "assessor", org)
+        .await;
+    let theirs = app.page(&other, &location).await;
+    assert!(!theirs.contains("odd.txt"), "another user sees the notice");
+}
