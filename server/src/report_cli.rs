@@ -54,7 +54,13 @@ pub async fn run(args: &ReportArgs, config: &crate::config::Config) -> anyhow::R
         (None, Some(path)) => (false, path),
         (None, None) => unreachable!("clap requires --pdf or --html"),
     };
-    let rendered = desk::report::export(&services, pilot, lang, edition, pdf, None, "cli")
+    let document = desk::report::Document {
+        lang,
+        edition,
+        reader: desk::report::Reader::SignedIn,
+        pdf,
+    };
+    let rendered = desk::report::export(&services, pilot, document, None, "cli")
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::write(path, &rendered.bytes).with_context(|| format!("writing {}", path.display()))?;

@@ -97,9 +97,8 @@ fn report_page(
     let on_lang = choose(lang);
     let on_edition = choose(edition);
     let html_href = move || format!("/pilots/{id}/report.html?{}", query());
-    let pdf_href = move || format!("/pilots/{id}/report.pdf?{}", query());
-    // Printing takes Chromium a few seconds; the link says so while the browser waits for the
-    // file, rather than looking as if nothing happened.
+    // The download posts (it records an export); printing takes Chromium a few seconds the
+    // first time for a pilot's current state, and the button says so while the browser waits.
     let printing = RwSignal::new(false);
     let on_pdf = move |_| {
         printing.set(true);
@@ -110,10 +109,14 @@ fn report_page(
     };
     let pdf = if view.pdf_available {
         view! {
-            <a class="button button-primary" id="download-pdf" href=pdf_href download="" on:click=on_pdf
-               aria-busy=move || printing.get().to_string()>
-                {move || if printing.get() { "Printing the PDF…" } else { "Download PDF" }}
-            </a>
+            <form method="post" action=format!("/pilots/{id}/report.pdf") class="inline-form" on:submit=on_pdf>
+                <input type="hidden" name="lang" value=move || lang.get()/>
+                <input type="hidden" name="edition" value=move || edition.get()/>
+                <button type="submit" class="button button-primary" id="download-pdf"
+                        aria-busy=move || printing.get().to_string()>
+                    {move || if printing.get() { "Printing the PDF…" } else { "Download PDF" }}
+                </button>
+            </form>
             <span class="small muted pdf-progress" role="status" aria-live="polite">
                 {move || printing.get().then_some("Chromium is printing the report; the download starts in a few seconds.")}
             </span>

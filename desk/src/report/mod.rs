@@ -103,6 +103,14 @@ pub fn css_string(text: &str) -> String {
     out
 }
 
+/// Who reads a report: someone signed in (staff, or the pilot's customer), or anyone holding a
+/// share link, who sees no staff address and no internal reason for a withdrawal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    SignedIn,
+    ShareLink,
+}
+
 /// Pilot `pilot`'s report as HTML, as of now, with the plan version it was graded against.
 /// The caller has checked that its user may have `edition`.
 pub async fn report_html(
@@ -111,12 +119,13 @@ pub async fn report_html(
     lang: Lang,
     edition: Edition,
 ) -> Result<(String, Option<u32>), crate::ServiceError> {
-    let model = build_report(services, pilot, lang, edition, crate::store::now_ms()).await?;
-    let html = render_html(&model).map_err(|e| {
-        tracing::error!(error = %e, "report template failed");
-        crate::ServiceError::Internal
-    })?;
-    Ok((html, model.plan_version_number))
+    let document = Document {
+        lang,
+        edition,
+        reader: Reader::SignedIn,
+        pdf: false,
+    };
+    html_for(services, pilot, document).await
 }
 
 /// The customer edition of `pilot`'s report as the share link `token` shows it: with a link to
@@ -132,6 +141,7 @@ pub async fn shared_report_html(
         pilot,
         lang,
         Edition::Customer,
+        Reader::ShareLink,
         crate::store::now_ms(),
     )
     .await?;
@@ -149,59 +159,179 @@ pub struct Rendered {
     pub plan_version: Option<u32>,
 }
 
-/// Renders pilot `pilot`'s report as HTML (`pdf = false`) or PDF and records the export.
-/// `exported_by` is the user (none for the CLI or a share link), `via` is `web`, `cli` or `share`.
+/// Which document: its language, edition and reader, and HTML or PDF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Document {
+    pub lang: Lang,
+    pub edition: Edition,
+    pub reader: Reader,
+    pub pdf: bool,
+}
+
+/// Renders pilot `pilot`'s report as `document` and records the export: who (`exported_by`,
+/// none for the CLI or a share link), how (`via`: `web`, `cli` or `share`), the plan version
+/// and the file's SHA-256. The PDF comes from [`printed`], so an unchanged pilot is printed once.
 pub async fn export(
     services: &crate::Services,
     pilot: crate::model::Pilot,
-    lang: Lang,
-    edition: Edition,
-    pdf: bool,
+    document: Document,
     exported_by: Option<i64>,
     via: &str,
 ) -> Result<Rendered, crate::ServiceError> {
-    use crate::ServiceError;
-    use sha2::{Digest, Sha256};
     let pilot_id = pilot.id;
-    let (html, plan_version) = report_html(services, pilot, lang, edition).await?;
-    let bytes = if pdf {
-        let Some(chromium) = &services.chromium else {
-            return Err(ServiceError::Unavailable(
-                "PDF export is off on this server: install Chromium (Debian: apt-get install chromium) or set CHROMIUM_PATH, then restart. The HTML report prints to PDF from any browser meanwhile.".into(),
-            ));
-        };
-        pdf::html_to_pdf(chromium, &services.data_dir.join("tmp"), &html)
-            .await
-            .map_err(|e| match e {
-                pdf::PdfError::Busy => ServiceError::Busy(pdf::PRINT_QUEUE_WAIT.as_secs() / 2),
-                e => {
-                    tracing::error!(error = %e, "printing the report failed");
-                    ServiceError::Unavailable(format!("The PDF could not be printed: {e}"))
-                }
-            })?
+    let rendered = if document.pdf {
+        printed(services, pilot, document).await?
     } else {
-        html.into_bytes()
+        let (html, plan_version) = html_for(services, pilot, document).await?;
+        rendered(html.into_bytes(), plan_version)
     };
-    let sha256 = hex::encode(Sha256::digest(&bytes));
     services
         .store
         .record_export(&crate::store::reports::NewExport {
             pilot_id,
             exported_by,
             via,
-            format: if pdf { "pdf" } else { "html" },
-            lang: lang.code(),
-            edition: edition.code(),
-            plan_version,
-            sha256: &sha256,
-            size_bytes: bytes.len() as i64,
+            format: if document.pdf { "pdf" } else { "html" },
+            lang: document.lang.code(),
+            edition: document.edition.code(),
+            plan_version: rendered.plan_version,
+            sha256: &rendered.sha256,
+            size_bytes: rendered.bytes.len() as i64,
         })
         .await?;
-    Ok(Rendered {
+    Ok(rendered)
+}
+
+/// The report's HTML for `document` (its `pdf` ignored), with the plan version it graded.
+async fn html_for(
+    services: &crate::Services,
+    pilot: crate::model::Pilot,
+    document: Document,
+) -> Result<(String, Option<u32>), crate::ServiceError> {
+    let model = build_report(
+        services,
+        pilot,
+        document.lang,
+        document.edition,
+        document.reader,
+        crate::store::now_ms(),
+    )
+    .await?;
+    let html = render_html(&model).map_err(|e| {
+        tracing::error!(error = %e, "report template failed");
+        crate::ServiceError::Internal
+    })?;
+    Ok((html, model.plan_version_number))
+}
+
+fn rendered(bytes: Vec<u8>, plan_version: Option<u32>) -> Rendered {
+    use sha2::{Digest, Sha256};
+    Rendered {
+        sha256: hex::encode(Sha256::digest(&bytes)),
         bytes,
-        sha256,
         plan_version,
-    })
+    }
+}
+
+/// How many printed PDFs an instance keeps under `DATA_DIR/exports/`.
+pub const KEPT_PDFS: usize = 64;
+
+/// The report of `pilot` as a PDF (`document.pdf` is taken as set), without recording an
+/// export: printed by Chromium, or the copy printed earlier for the same state of the pilot.
+///
+/// Why kept: printing takes Chromium seconds (tens of seconds for a pilot with about 90 files),
+/// and the report only changes with the pilot's inputs. The copy is named by the pilot row,
+/// [`crate::store::Store::pilot_revision`] (evidence, plan, evaluation sets, catalog) and the
+/// document's language, edition and reader, so a copy is never stale; it shows the time it was
+/// printed. A `GET` of the PDF reads or fills this cache and changes nothing else; recording
+/// an export is [`export`]'s, for a `POST`.
+pub async fn printed(
+    services: &crate::Services,
+    pilot: crate::model::Pilot,
+    document: Document,
+) -> Result<Rendered, crate::ServiceError> {
+    use crate::ServiceError;
+    let Some(chromium) = services.chromium.clone() else {
+        return Err(ServiceError::Unavailable(
+            "PDF export is off on this server: install Chromium (Debian: apt-get install chromium) or set CHROMIUM_PATH, then restart. The HTML report prints to PDF from any browser meanwhile.".into(),
+        ));
+    };
+    let folder = services.data_dir.join("exports");
+    let key = pdf_key(services, &pilot, document).await?;
+    let path = folder.join(format!("{key}.pdf"));
+    let plan_version = services
+        .store
+        .plan_in_force(pilot.id)
+        .await?
+        .map(|record| record.number);
+    if let Ok(bytes) = tokio::fs::read(&path).await {
+        return Ok(rendered(bytes, plan_version));
+    }
+    let (html, plan_version) = html_for(services, pilot, document).await?;
+    let bytes = pdf::html_to_pdf(&chromium, &services.data_dir.join("tmp"), &html)
+        .await
+        .map_err(|e| match e {
+            pdf::PdfError::Busy => ServiceError::Busy(pdf::PRINT_QUEUE_WAIT.as_secs() / 2),
+            e => {
+                tracing::error!(error = %e, "printing the report failed");
+                ServiceError::Unavailable(format!("The PDF could not be printed: {e}"))
+            }
+        })?;
+    keep_pdf(&folder, &path, &bytes).await;
+    Ok(rendered(bytes, plan_version))
+}
+
+/// The name a printed PDF is kept under: SHA-256 of the pilot's state and the document.
+async fn pdf_key(
+    services: &crate::Services,
+    pilot: &crate::model::Pilot,
+    document: Document,
+) -> Result<String, crate::ServiceError> {
+    use sha2::{Digest, Sha256};
+    let revision = services.store.pilot_revision(pilot.id).await?;
+    let row = serde_json::to_string(pilot).map_err(|_| crate::ServiceError::Internal)?;
+    let name = format!(
+        "{}|{revision}|{row}|{}|{}|{:?}",
+        env!("CARGO_PKG_VERSION"),
+        document.lang.code(),
+        document.edition.code(),
+        document.reader
+    );
+    Ok(hex::encode(Sha256::digest(name.as_bytes())))
+}
+
+/// Keeps a printed PDF (written whole, then renamed), and removes the oldest beyond
+/// [`KEPT_PDFS`]. Failures only cost a later print, so they are logged.
+async fn keep_pdf(folder: &std::path::Path, path: &std::path::Path, bytes: &[u8]) {
+    let temp = path.with_extension(format!("{:016x}.part", rand::random::<u64>()));
+    let kept = async {
+        tokio::fs::create_dir_all(folder).await?;
+        tokio::fs::write(&temp, bytes).await?;
+        tokio::fs::rename(&temp, path).await
+    }
+    .await;
+    if let Err(error) = kept {
+        let _ = tokio::fs::remove_file(&temp).await;
+        tracing::warn!(%error, "a printed report was not kept");
+        return;
+    }
+    let Ok(mut entries) = tokio::fs::read_dir(folder).await else {
+        return;
+    };
+    let mut pdfs = Vec::new();
+    while let Ok(Some(entry)) = entries.next_entry().await {
+        let modified = entry.metadata().await.and_then(|m| m.modified());
+        if let Ok(modified) = modified
+            && entry.file_name().to_string_lossy().ends_with(".pdf")
+        {
+            pdfs.push((modified, entry.path()));
+        }
+    }
+    pdfs.sort();
+    let excess = pdfs.len().saturating_sub(KEPT_PDFS);
+    for (_, old) in pdfs.into_iter().take(excess) {
+        let _ = tokio::fs::remove_file(old).await;
+    }
 }
 
 #[cfg(test)]

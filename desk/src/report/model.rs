@@ -81,6 +81,7 @@ pub async fn build_report(
     pilot: Pilot,
     lang: Lang,
     edition: super::Edition,
+    reader: super::Reader,
     now_ms: i64,
 ) -> Result<ReportModel, ServiceError> {
     let evidence = gather(services, pilot.id).await?;
@@ -90,7 +91,15 @@ pub async fn build_report(
     let files: Vec<_> = files
         .into_iter()
         .map(|(file, _)| {
-            let entry = crate::evidence_history::service::entry(&file, &events);
+            let mut entry = crate::evidence_history::service::entry(&file, &events);
+            if reader == super::Reader::ShareLink {
+                // Who withdrew a file and why is the team's working record: a share link
+                // shows when, never a staff member's address or an internal reason.
+                for step in &mut entry.history {
+                    step.by.clear();
+                    step.reason = None;
+                }
+            }
             (file, entry)
         })
         .collect();
@@ -966,13 +975,13 @@ fn evidence_status(entry: &EvidenceEntry, lang: Lang) -> String {
             HistoryAction::Withdrawn => t.withdrawn,
             _ => t.restored,
         };
-        status.push_str(&format!(
-            "; {action} {} {} {}: {}",
-            lang.date_time(step.at_ms),
-            t.by,
-            step.by,
-            step.reason.as_deref().unwrap_or_default()
-        ));
+        status.push_str(&format!("; {action} {}", lang.date_time(step.at_ms)));
+        if !step.by.is_empty() {
+            status.push_str(&format!(" {} {}", t.by, step.by));
+        }
+        if let Some(reason) = step.reason.as_deref().filter(|r| !r.is_empty()) {
+            status.push_str(&format!(": {reason}"));
+        }
     }
     status
 }

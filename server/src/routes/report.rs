@@ -1,29 +1,31 @@
 //! The report as files: `GET /pilots/{id}/report.html` and `/report.pdf` for signed-in users who
 //! may see the pilot, and `GET /share/{token}` (HTML) and `/share/{token}/report.pdf` for a
-//! customer contact holding a share link, without an account.
+//! customer contact holding a share link, without an account. `POST /pilots/{id}/report.pdf`
+//! (form fields `lang`, `edition`) is the report page's download: the same PDF, recorded as an
+//! export. A `GET` records nothing (it reads, or fills, the cache of printed PDFs).
 //!
 //! `?lang=de` chooses German (default English; a share link has its own language).
 //! `?edition=internal` (staff only; anyone else gets 404, as for anything they may not see) is
 //! the edition with prices ([`desk::report::Edition`]); share links always give the customer
-//! edition. PDFs are
-//! recorded as exports (who, when, plan version, SHA-256); an unknown, revoked or expired share
+//! edition. PDFs downloaded
+//! by `POST` are recorded as exports (who, when, plan version, SHA-256); an unknown, revoked or expired share
 //! link answers 404 with a page that says which, and nothing about the pilot.
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
 use axum::Router;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Form, Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use desk::ServiceError;
-use desk::report::{Edition, Lang, share};
+use desk::report::{Document, Edition, Lang, Reader, share};
 use serde::Deserialize;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/pilots/{id}/report.html", get(report_html))
-        .route("/pilots/{id}/report.pdf", get(report_pdf))
+        .route("/pilots/{id}/report.pdf", get(report_pdf).post(export_pdf))
         .route("/share/{token}", get(shared_html))
         .route("/share/{token}/report.pdf", get(shared_pdf))
 }
@@ -137,19 +139,49 @@ async fn report_html(
     Ok(response)
 }
 
+/// The pilot's report as a PDF for `user`, without recording an export.
 async fn report_pdf(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(id): Path<i64>,
     Query(query): Query<LangQuery>,
 ) -> Result<Response, ApiError> {
-    let lang = lang_of(&query)?;
+    pdf_for(&state, &user, id, &query, false).await
+}
+
+/// The report page's download: the PDF, recorded as an export.
+async fn export_pdf(
+    State(state): State<AppState>,
+    ApiCaller(user): ApiCaller,
+    Path(id): Path<i64>,
+    Form(query): Form<LangQuery>,
+) -> Result<Response, ApiError> {
+    pdf_for(&state, &user, id, &query, true).await
+}
+
+async fn pdf_for(
+    state: &AppState,
+    user: &desk::model::SessionUser,
+    id: i64,
+    query: &LangQuery,
+    record: bool,
+) -> Result<Response, ApiError> {
+    let lang = lang_of(query)?;
     let services = &state.services;
-    let pilot = desk::auth::visible_pilot(&services.store, &user, id).await?;
-    let edition = edition_of(&query, &user)?;
+    let pilot = desk::auth::visible_pilot(&services.store, user, id).await?;
+    let edition = edition_of(query, user)?;
     let name = pilot.name.clone();
-    let rendered =
-        desk::report::export(services, pilot, lang, edition, true, Some(user.id), "web").await?;
+    let document = Document {
+        lang,
+        edition,
+        reader: Reader::SignedIn,
+        pdf: true,
+    };
+    let rendered = if record {
+        desk::report::export(services, pilot, document, Some(user.id), "web").await?
+    } else {
+        desk::report::printed(services, pilot, document).await?
+    };
     Ok(pdf_response(rendered.bytes, &name, lang, edition))
 }
 
@@ -213,16 +245,13 @@ async fn shared_pdf(
         Err(page) => return Ok(page),
     };
     let name = pilot.name.clone();
-    let rendered = desk::report::export(
-        &state.services,
-        pilot,
+    let document = Document {
         lang,
-        Edition::Customer,
-        true,
-        None,
-        "share",
-    )
-    .await?;
+        edition: Edition::Customer,
+        reader: Reader::ShareLink,
+        pdf: true,
+    };
+    let rendered = desk::report::printed(&state.services, pilot, document).await?;
     Ok(pdf_response(rendered.bytes, &name, lang, Edition::Customer))
 }
 

@@ -4,6 +4,7 @@
 use crate::cli::server_binary;
 use crate::helpers::{client, spawn_app};
 use reqwest::StatusCode;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 /// Everything in the document that could make a browser fetch or run something.
@@ -292,12 +293,57 @@ async fn the_pdf_is_printed_by_chromium_and_its_export_recorded() {
     );
     let bytes = response.bytes().await.unwrap();
     assert!(bytes.starts_with(b"%PDF"));
+    // A GET changes nothing: no export is recorded.
+    assert!(app.store.report_exports(pilot).await.unwrap().is_empty());
+
+    // The report page's download posts: the same PDF (kept, not printed again), recorded.
+    let response = admin
+        .post(app.url(&format!("/pilots/{pilot}/report.pdf")))
+        .header("origin", app.url(""))
+        .form(&[("lang", "en"), ("edition", "")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let posted = response.bytes().await.unwrap();
+    assert_eq!(posted, bytes, "the unchanged pilot's PDF is the kept one");
     let exports = app.store.report_exports(pilot).await.unwrap();
     assert_eq!(exports.len(), 1);
     assert_eq!(exports[0].format, "pdf");
     assert_eq!(exports[0].plan_version, Some(1));
     assert_eq!(exports[0].exported_by, crate::helpers::ADMIN);
     assert_eq!(exports[0].sha256, hex::encode(Sha256::digest(&bytes)));
+
+    // Another state of the pilot is another document: a withdrawal prints a new one.
+    let token = app.api_token(&admin).await;
+    let files: Value = client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let first = files["files"][0]["id"].clone();
+    let withdrawn = client()
+        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence/{first}/withdraw")))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({"reason": "a newer state"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(withdrawn.status().is_success());
+    let again = admin
+        .get(app.url(&format!("/pilots/{pilot}/report.pdf")))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert!(again.starts_with(b"%PDF"));
+    assert_ne!(again, bytes, "a withdrawal is a new state of the report");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -838,4 +884,71 @@ async fn pages_keep_headings_with_their_content(
             );
         }
     }
+}
+
+/// A share link is read by anyone who holds it: the report names no staff address and keeps
+/// the reason a file was withdrawn to the team (issue #38); the signed-in report keeps both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shared_report_names_no_staff_address_and_no_withdrawal_reason() {
+    let app = spawn_app().await;
+    let pilot = app.demo_pilot.expect("demo pilot");
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let files: Value = client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let first = files["files"][0]["id"].clone();
+    let reason = "internal: the staging cluster, not theirs";
+    let withdrawn = client()
+        .post(app.url(&format!("/api/v1/pilots/{pilot}/evidence/{first}/withdraw")))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({ "reason": reason }))
+        .send()
+        .await
+        .unwrap();
+    assert!(withdrawn.status().is_success());
+    let signed_in = app
+        .page(&admin, &format!("/pilots/{pilot}/report.html"))
+        .await;
+    assert!(
+        signed_in.contains(reason),
+        "the team's report keeps the reason"
+    );
+    assert!(signed_in.contains(crate::helpers::ADMIN));
+
+    let created = app
+        .call_ok(
+            &admin,
+            "create_share_link",
+            &[
+                ("pilot_id", &pilot.to_string()),
+                ("contact", "cto@demo.example"),
+                ("days", "7"),
+                ("lang", "en"),
+            ],
+        )
+        .await;
+    let shared = client()
+        .get(app.url(created["path"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        shared.contains("Withdrawn"),
+        "the withdrawal itself is shown"
+    );
+    assert!(!shared.contains(reason), "a shared report shows the reason");
+    assert!(
+        !shared.contains("@pilotdesk.local"),
+        "a shared report names a staff address"
+    );
 }
