@@ -100,7 +100,7 @@ pub fn cell_record(cell: &DemoCell) -> serde_json::Value {
         "median_e2el_ms": r2(e2e50),
         "p95_e2el_ms": r2(e2e95),
         "p99_e2el_ms": r2(e2e99),
-        "pilotdesk_note": "Generated from the published percentiles of the V100 benchmark report (shared/seeds); cells it states only as bounds are filled within them, E2E where unstated = TTFT + output tokens × TPOT; duration and throughput derived from 30 requests × E2E p50 ÷ concurrency.",
+        "pilotdesk_note": "Generated from the published percentiles of the benchmark report of Qwen2.5-7B on 4 × V100 (the pilot measurement guide's worked example); cells it states only as bounds are filled within them, E2E where unstated = TTFT + output tokens × TPOT; duration and throughput derived from 30 requests × E2E p50 ÷ concurrency.",
     })
 }
 

@@ -542,6 +542,24 @@ mod tests {
         "mi300x",
     ];
 
+    /// Catalog texts reach users (the GPU catalog API, the sizing page): they cite public
+    /// sources, never a folder of this machine or the project's internal notes.
+    #[test]
+    fn catalog_texts_cite_public_sources_only() {
+        for (name, text) in [
+            ("gpus.json", include_str!("../../data/gpus.json")),
+            ("models.json", include_str!("../../data/models.json")),
+        ] {
+            for private in ["/work/", "shared/", "sizing.md", "stored id", "docs/"] {
+                let hits: Vec<&str> = text
+                    .lines()
+                    .filter(|line| line.contains(private) && !line.contains("huggingface.co/docs/"))
+                    .collect();
+                assert!(hits.is_empty(), "{name} names `{private}`: {hits:?}");
+            }
+        }
+    }
+
     #[test]
     fn every_catalog_row_parses_and_is_sane() {
         let all = gpus();
