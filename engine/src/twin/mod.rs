@@ -43,6 +43,7 @@ pub mod rng;
 pub mod serving_limits;
 pub mod simulate;
 pub mod statistics;
+pub mod step_model;
 pub mod timing;
 pub mod trace;
 pub mod transfer;

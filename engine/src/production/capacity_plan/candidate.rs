@@ -356,15 +356,20 @@ impl<'a> Context<'a> {
             .is_some_and(|d| self.state_holds(d.central(), per_copy_sessions));
         let predicted = self.mark_forecasts(prepared, &up, down.as_ref());
         let configuration = Configuration::new(&prepared.setup, copies);
+        let ceiling = prepared
+            .twin
+            .floor
+            .map_or(f64::INFINITY, |f| f.decode_ceiling_tok_s());
         let speed = down.as_ref().map(|d| {
             let at = |f: &LoadForecast| tokens_per_s(f.stats.tpot_ms.p50);
             let [fast, central, slow] = [&d.ends[0], &d.ends[1], &d.ends[2]].map(at);
             let spread = Ranged::spanning(central, &[fast, slow], 0.0);
             let e = prepared.twin.error_pct / 100.0;
+            // Never faster than the card's decode ceiling (one read of the weights per token).
             Ranged {
-                value: central,
-                low: spread.low / (1.0 + e),
-                high: spread.high / (1.0 - e).max(0.05),
+                value: central.min(ceiling),
+                low: (spread.low / (1.0 + e)).min(ceiling),
+                high: (spread.high / (1.0 - e).max(0.05)).min(ceiling),
             }
         });
         CandidateForecast {
@@ -418,10 +423,16 @@ impl<'a> Context<'a> {
                     out.note = Some(why.to_string());
                     return out;
                 }
+                let floor = physical_floor(&prepared.twin, mark);
                 let ranged = |s: &State| {
                     let v = |end: End| value_of(&s.ends[end as usize].stats, mark, end);
                     let v = |end| v(end).unwrap_or(f64::NAN);
-                    Ranged::spanning(v(End::Central), &[v(End::Fast), v(End::Slow)], e)
+                    Ranged::spanning_floored(
+                        v(End::Central),
+                        &[v(End::Fast), v(End::Slow)],
+                        e,
+                        floor,
+                    )
                 };
                 let all_up = ranged(up);
                 out.all_copies_up = Some(all_up);
@@ -665,6 +676,20 @@ fn predictable(mark: &LatencyTarget) -> Result<(), &'static str> {
         return Err("the twin predicts TTFT, TPOT, ITL and E2E at p50–p99 only");
     }
     Ok(())
+}
+
+/// The least a mark's metric can be on the candidate ([`crate::twin::step_model::StepFloor`]):
+/// one read of the weights per token for TPOT and ITL, one prompt token's prefill for TTFT
+/// and E2E; nothing without a floor.
+fn physical_floor(twin: &crate::twin::TransferredTwin, mark: &LatencyTarget) -> f64 {
+    let Some(floor) = twin.floor else {
+        return 0.0;
+    };
+    match mark.metric {
+        MetricKey::TpotMs | MetricKey::ItlMs => floor.tpot_ms(),
+        MetricKey::TtftMs | MetricKey::E2eMs => floor.ttft_ms(1.0),
+        _ => 0.0,
+    }
 }
 
 fn percentiles_of(stats: &RunStatistics, metric: MetricKey) -> Option<&Percentiles> {

@@ -463,11 +463,30 @@ fn a_format_the_card_only_emulates_says_so_instead_of_guessing() {
     );
 }
 
-#[test]
-fn a_mark_whose_range_crosses_its_limit_names_the_load_test_that_settles_it() {
+/// The demo on one H100 PCIe with a TPOT p99 mark set inside the predicted range (with one
+/// copy down), so that the range crosses it whatever the priors predict; the mark's label.
+fn input_with_a_crossed_tpot_mark() -> (CapacityPlanInput, String) {
     let mut input = demo_input();
     input.gpus = vec![gpu_by_id("h100-pcie").unwrap()];
-    input.marks[1] = mark(MetricKey::TpotMs, "p99", 30.0, "TPOT p99 ≤ 30 ms");
+    input.marks[1] = mark(MetricKey::TpotMs, "p99", 1_000.0, "TPOT p99 ≤ 1000 ms");
+    let plan = plan_capacity(&input);
+    let r = plan.recommended.as_ref().expect("a recommendation");
+    let tpot = r
+        .predicted
+        .iter()
+        .find(|m| m.metric == MetricKey::TpotMs)
+        .unwrap();
+    let (low, high) = (tpot.low.unwrap(), tpot.high.unwrap());
+    assert!(low < high, "{tpot:?}");
+    let limit = ((low + high) / 2.0).round().clamp(low.ceil(), high.floor());
+    let label = format!("TPOT p99 ≤ {limit} ms");
+    input.marks[1] = mark(MetricKey::TpotMs, "p99", limit, &label);
+    (input, label)
+}
+
+#[test]
+fn a_mark_whose_range_crosses_its_limit_names_the_load_test_that_settles_it() {
+    let (input, label) = input_with_a_crossed_tpot_mark();
     let plan = plan_capacity(&input);
     let r = plan.recommended.as_ref().expect("a recommendation");
     let tpot = r
@@ -476,11 +495,7 @@ fn a_mark_whose_range_crosses_its_limit_names_the_load_test_that_settles_it() {
         .find(|m| m.metric == MetricKey::TpotMs)
         .unwrap();
     assert!(tpot.range_crosses, "{tpot:?}");
-    assert!(
-        r.unsettled[0].starts_with("TPOT p99 ≤ 30 ms"),
-        "{:?}",
-        r.unsettled
-    );
+    assert!(r.unsettled[0].starts_with(&label), "{:?}", r.unsettled);
     assert!(
         plan.warnings.iter().any(|w| w.contains("settles it")),
         "{:?}",
@@ -647,15 +662,13 @@ fn the_sensitivity_and_the_unsettled_ranges_read_in_german() {
         sensitivity.sentence_in("Tesla V100", 8, Lang::En),
         "At half the growth (×0.75) Tesla V100 would need 1 cards; at twice it (×3.00) more than 8 cards."
     );
-    let mut input = demo_input();
-    input.gpus = vec![gpu_by_id("h100-pcie").unwrap()];
-    input.marks[1] = mark(MetricKey::TpotMs, "p99", 30.0, "TPOT p99 ≤ 30 ms");
+    let (input, label) = input_with_a_crossed_tpot_mark();
     let plan = plan_capacity(&input);
     let r = plan.recommended.as_ref().expect("a recommendation");
     assert_eq!(r.unsettled_in(Lang::En), r.unsettled);
     let german = r.unsettled_in(Lang::De);
     assert!(
-        german[0].starts_with("TPOT p99 ≤ 30 ms (vorhergesagt ")
+        german[0].starts_with(&format!("{label} (vorhergesagt "))
             && german[0].ends_with(" ms mit einer ausgefallenen Kopie)"),
         "{german:?}"
     );
