@@ -283,16 +283,27 @@ pub fn instant_ms(unix_ms: i64) -> Result<i64, String> {
 /// 2000–2099 like [`instant_ms`]: `timestamp_ns: 0` is 1970, and a duration from it spans 55
 /// years. The message gives the value as written.
 pub fn instant_ns(unix_ns: f64) -> Result<f64, String> {
-    let ms = unix_ns / 1e6;
+    instant_in(unix_ns, 1e-6, " ns")
+}
+
+/// A Unix instant in seconds (guidellm's `start_time` and `end_time`), refused outside
+/// 2000–2099 like [`instant_ms`].
+pub fn instant_s(unix_s: f64) -> Result<f64, String> {
+    instant_in(unix_s, 1e3, " s")
+}
+
+/// `value` (× `to_ms` is Unix ms) as an instant in 2000–2099; messages give it in its `unit`.
+fn instant_in(value: f64, to_ms: f64, unit: &str) -> Result<f64, String> {
+    let ms = value * to_ms;
     if !ms.is_finite() || ms.abs() > 9.0e15 {
         return Err(format!(
-            "{} ns is not a possible instant (must lie between 2000-01-01 and 2100-01-01)",
-            fmt_value(unix_ns)
+            "{}{unit} is not a possible instant (must lie between 2000-01-01 and 2100-01-01)",
+            fmt_value(value)
         ));
     }
     instant_ms(ms.floor() as i64)
-        .map(|_| unix_ns)
-        .map_err(|why| format!("{} ns: {why}", fmt_value(unix_ns)))
+        .map(|_| value)
+        .map_err(|why| format!("{}{unit}: {why}", fmt_value(value)))
 }
 
 #[cfg(test)]

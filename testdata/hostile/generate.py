@@ -505,8 +505,11 @@ def guidellm_cases():
            field(f"{b0}.request_totals.errored"), lambda b: b["request_totals"].update(total=40))
     change("duration_not_clock", "duration 0 against 30 s from start_time to end_time", CLOCK,
            field(f"{b0}.duration"), lambda b: b.update(duration=0.0))
-    change("start_time_zero", "start_time 0 (1970)", CLOCK, field(f"{b0}.duration"),
+    change("start_time_zero", "start_time 0 (1970)", INSTANT, field(f"{b0}.start_time"),
            lambda b: b.update(start_time=0.0))
+    change("request_start_zero", "a request's start_time 0 (1970)", INSTANT,
+           field(f"{b0}.requests.successful[0].start_time"),
+           lambda b: b["requests"]["successful"][0].update(start_time=0.0))
     change("end_before_start", "end_time before start_time", END_START, field(f"{b0}.end_time"),
            lambda b: b.update(end_time=b["start_time"] - 30))
     change("negative_duration", "duration −5 s", DURATION_NEG, field(f"{b0}.duration"),

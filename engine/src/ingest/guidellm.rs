@@ -26,8 +26,9 @@
 //! * guidellm streams no per-chunk gaps, so there is no `itl_ms`.
 //! * `failed` = errored + incomplete (requests cut off when the benchmark ended); both counts
 //!   are also in `settings`.
-//! * Across fields (`across.rs`): when `duration`, `start_time` and `end_time` are all given,
-//!   the duration is their difference; each request's TTFT is at most its latency. The
+//! * Across fields (`across.rs`): `start_time`, `end_time` and every request's start are
+//!   instants in 2000–2099; when `duration`, `start_time` and `end_time` are all given, the
+//!   duration is their difference; each request's TTFT is at most its latency. The
 //!   throughputs are means over time windows, not count ÷ duration, and are not checked so.
 
 use super::ImportOptions;
@@ -36,7 +37,7 @@ use super::common::{finish_point, stated_scenario};
 use super::error::Ctx;
 use super::json::{Obj, Result, checked, count, fmt_num, index, scalar_text};
 use super::model::{Format, Import, MetricKey, MetricStats, OperatingPoint, RequestRecord};
-use crate::plausible::{Quantity, across};
+use crate::plausible::{self, Quantity, across};
 use serde_json::Value;
 
 struct Spec {
@@ -507,6 +508,11 @@ fn read_duration(bench: &Obj, fields: &mut Fields) -> Result<Option<f64>> {
         bench.num("start_time", Quantity::ClockSeconds)?,
         bench.num("end_time", Quantity::ClockSeconds)?,
     );
+    for (key, v) in [("start_time", start), ("end_time", end)] {
+        if let Some(v) = v {
+            plausible::instant_s(v).map_err(|why| ctx.invalid(&bench.field(key), why))?;
+        }
+    }
     let (Some(s), Some(e)) = (start, end) else {
         return Ok(given);
     };
@@ -525,6 +531,39 @@ fn read_duration(bench: &Obj, fields: &mut Fields) -> Result<Option<f64>> {
             checked(e - s, Quantity::Duration, &end_f, ctx).map(Some)
         }
     }
+}
+
+/// A request's start (Unix seconds: `start_time`, `request_start_time`,
+/// `scheduler_info.request_start` or `info.timings.request_start`), an instant in 2000–2099.
+fn request_start(r: &Obj) -> Result<Option<f64>> {
+    let mut found = None;
+    for key in ["start_time", "request_start_time"] {
+        if found.is_none() {
+            found = r
+                .num(key, Quantity::ClockSeconds)?
+                .map(|v| (v, r.field(key)));
+        }
+    }
+    if found.is_none()
+        && let Some(info) = r.obj("scheduler_info")?
+    {
+        let key = "request_start";
+        found = info
+            .num(key, Quantity::ClockSeconds)?
+            .map(|v| (v, info.field(key)));
+    }
+    if found.is_none()
+        && let Some(info) = r.obj("info")?
+        && let Some(t) = info.obj("timings")?
+    {
+        let key = "request_start";
+        found = t
+            .num(key, Quantity::ClockSeconds)?
+            .map(|v| (v, t.field(key)));
+    }
+    found
+        .map(|(v, field)| plausible::instant_s(v).map_err(|why| r.ctx.invalid(&field, why)))
+        .transpose()
 }
 
 /// The workload as guidellm states it: a string as is; a list joined; an object as compact JSON.
@@ -580,20 +619,7 @@ fn read_request(
         rec.e2e_ms.map(|v| (e2e_f.as_str(), v)),
         r.ctx,
     )?;
-    let mut start = r
-        .num("start_time", Quantity::ClockSeconds)?
-        .or(r.num("request_start_time", Quantity::ClockSeconds)?);
-    if start.is_none()
-        && let Some(info) = r.obj("scheduler_info")?
-    {
-        start = info.num("request_start", Quantity::ClockSeconds)?;
-    }
-    if start.is_none()
-        && let Some(info) = r.obj("info")?
-        && let Some(t) = info.obj("timings")?
-    {
-        start = t.num("request_start", Quantity::ClockSeconds)?;
-    }
+    let start = request_start(r)?;
     if let Some(kind) = failure {
         let mut text = r.str("error")?.map(str::to_string);
         if text.is_none()

@@ -930,9 +930,9 @@ fn guidellm_current_layout() {
            "output_token_count": {"successful": {"mean": 128.0, "count": 2, "total_sum": 256.0}}
          },
          "requests": {"successful": [
-             {"request_id": "a", "request_start_time": 1000.0, "prompt_tokens": 256, "output_tokens": 128,
+             {"request_id": "a", "request_start_time": 1772442000.0, "prompt_tokens": 256, "output_tokens": 128,
               "time_to_first_token_ms": 80.0, "inter_token_latency_ms": 19.0, "request_latency": 2.4}],
-           "errored": [{"request_id": "b", "info": {"error": "HTTP 500", "timings": {"request_start": 1001.0}}}],
+           "errored": [{"request_id": "b", "info": {"error": "HTTP 500", "timings": {"request_start": 1772442001.0}}}],
            "incomplete": [], "total": null}
         }
       ]
