@@ -11,6 +11,7 @@ mod cli;
 mod evidence_history;
 mod fidelity;
 mod helpers;
+mod hostile;
 mod instances;
 mod load_tests;
 mod load_tests_pages;
