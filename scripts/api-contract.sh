@@ -12,6 +12,14 @@
 # operation (default 25) and SCHEMATHESIS_SECONDS per pass (default 60); the seed is fixed so
 # a failure reproduces (SCHEMATHESIS_SEED to vary it).
 #
+# A fourth pass checks the other direction (positive_data_acceptance): every request the
+# document admits is accepted, so the document states each parameter's requirements (required
+# fields, lengths, patterns, ranges). It leaves out the operations whose acceptance no schema
+# can state: uploads and previews (whether a file reads depends on its bytes), the
+# recommendation and the prediction (they depend on the pilot's evidence and plan, and
+# `predict` takes exactly one of two query parameters, which OpenAPI 3 cannot express), and
+# the destructive ones.
+#
 # Usage: scripts/api-contract.sh [server binary]   (default: target/debug/server)
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$ROOT"
@@ -34,9 +42,12 @@ printf '[parameters]\n"path.id" = 1\n"path.evidence_id" = 1\n' >"$demo_config"
 run() {
   local config=()
   if [ "${1:-}" = "--demo-pilot" ]; then config=(--config-file "$demo_config"); shift; fi
+  # (--positive, when given, follows --demo-pilot)
+  local checks="not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance"
+  if [ "${1:-}" = "--positive" ]; then checks="not_a_server_error,positive_data_acceptance"; shift; fi
   "$TOOLS/venv/bin/schemathesis" "${config[@]}" run "http://127.0.0.1:$port/api/v1/openapi.json" \
     --header "Authorization: Bearer $token" \
-    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
+    --checks "$checks" \
     --phases examples,coverage,fuzzing \
     --max-examples "${SCHEMATHESIS_EXAMPLES:-25}" \
     --max-time "${SCHEMATHESIS_SECONDS:-60}" \
@@ -52,6 +63,10 @@ say "API contract (schemathesis $SCHEMATHESIS_VERSION): every operation but arch
 run --exclude-path-regex '/archive$' --exclude-method DELETE || status=1
 say "API contract: the same on the demo pilot"
 run --demo-pilot --exclude-path-regex '/archive$' --exclude-method DELETE || status=1
+say "API contract: every request the document admits is accepted"
+run --demo-pilot --positive \
+  --exclude-path-regex '/evidence$|/evidence/preview$|/recommendation$|/predict$|/archive$' \
+  --exclude-method DELETE || status=1
 say "API contract: archive and delete"
 run --include-path-regex '/archive$|^/api/v1/pilots/\{id\}$' || status=1
 if grep -q "panicked" "$data/server.log"; then

@@ -36,6 +36,7 @@ pub enum AppError {
     TooLarge(u64),
     Conflict(String),
     Duplicate(String),
+    NoSuch(String),
     Internal,
     Unavailable(String),
     ServerFn(ServerFnErrorErr),
@@ -55,6 +56,7 @@ impl From<ServiceError> for AppError {
             ServiceError::TooLarge(mib) => AppError::TooLarge(mib),
             ServiceError::Conflict(m) => AppError::Conflict(m),
             ServiceError::Duplicate(m) => AppError::Duplicate(m),
+            ServiceError::NoSuch(m) => AppError::NoSuch(m),
             ServiceError::Internal => AppError::Internal,
             ServiceError::Unavailable(m) => AppError::Unavailable(m),
         }
@@ -83,6 +85,7 @@ impl AppError {
             AppError::TooLarge(mib) => ServiceError::TooLarge(*mib),
             AppError::Conflict(m) => ServiceError::Conflict(m.clone()),
             AppError::Duplicate(m) => ServiceError::Duplicate(m.clone()),
+            AppError::NoSuch(m) => ServiceError::NoSuch(m.clone()),
             AppError::Internal => ServiceError::Internal,
             AppError::Unavailable(m) => ServiceError::Unavailable(m.clone()),
             AppError::ServerFn(_) => return None,

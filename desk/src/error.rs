@@ -19,6 +19,10 @@ pub enum ServiceError {
     Unauthenticated,
     #[error("Page not found.")]
     NotFound,
+    /// Something a request names does not exist (404, kind `not_found`), said with what: an
+    /// organisation named in a body, say. Never for what a caller may not see ([`ServiceError::NotFound`]).
+    #[error("{0}")]
+    NoSuch(String),
     #[error("Your role does not allow this.")]
     Forbidden,
     #[error("{0}")]
@@ -69,7 +73,7 @@ impl ServiceError {
     pub fn status_code(&self) -> u16 {
         match self {
             ServiceError::Unauthenticated | ServiceError::BadCredentials => 401,
-            ServiceError::NotFound => 404,
+            ServiceError::NotFound | ServiceError::NoSuch(_) => 404,
             ServiceError::Forbidden => 403,
             ServiceError::Invalid(_) => 422,
             ServiceError::BadArgument(_) => 400,
@@ -106,7 +110,7 @@ impl ServiceError {
     pub fn kind(&self) -> &'static str {
         match self {
             ServiceError::Unauthenticated => "unauthenticated",
-            ServiceError::NotFound => "not_found",
+            ServiceError::NotFound | ServiceError::NoSuch(_) => "not_found",
             ServiceError::Forbidden => "forbidden",
             ServiceError::Invalid(_) => "invalid",
             ServiceError::BadArgument(_) => "bad_argument",

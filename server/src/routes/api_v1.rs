@@ -171,29 +171,77 @@ pub async fn list_pilots(
     ))
 }
 
-/// Body of `POST /api/v1/pilots`. Only `name` and `organisation` are required.
+/// Body of `POST /api/v1/pilots`. Only `name` and `organisation` are required; every bound
+/// the server checks is stated here, so a body the schema admits is a body it accepts.
 #[derive(Deserialize, ToSchema)]
 pub struct NewPilot {
-    #[schema(max_length = 120)]
+    /// Not blank; no control characters.
+    #[schema(
+        min_length = 1,
+        max_length = 120,
+        pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub name: String,
-    /// Name of an existing customer organisation.
+    /// Name of an existing customer organisation (404 when there is none of that name).
+    #[schema(min_length = 1, max_length = 200)]
     pub organisation: String,
     #[serde(default)]
-    #[schema(max_length = 4000)]
+    #[schema(
+        max_length = 4000,
+        pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub description: String,
-    /// `planning` (the default), `running`, `reporting` or `closed`.
+    /// `planning` (the default, also when empty), `running`, `reporting` or `closed`.
     #[serde(default)]
+    #[schema(pattern = "^\\s*(planning|running|reporting|closed)?\\s*$")]
     pub status: String,
     #[serde(default)]
+    #[schema(
+        max_length = 200,
+        pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub model: String,
     #[serde(default)]
+    #[schema(
+        max_length = 120,
+        pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub gpu_type: String,
-    #[serde(default)]
+    /// A whole number (JSON Schema counts `8.0` as one too).
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schema(minimum = 1, maximum = 4096)]
     pub gpu_count: Option<i64>,
     #[serde(default)]
+    #[schema(
+        max_length = 60,
+        pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub engine: String,
     #[serde(default)]
+    #[schema(
+        max_length = 60,
+        pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub engine_version: String,
+}
+
+/// An optional whole number, written as an integer or as a number without a fraction (`8.0`),
+/// as JSON Schema's `integer` admits both.
+fn whole_number<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<i64>, D::Error> {
+    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    if let Some(n) = number.as_i64() {
+        return Ok(Some(n));
+    }
+    match number.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 => Ok(Some(f as i64)),
+        _ => Err(serde::de::Error::custom(format!(
+            "`{number}` is not a whole number"
+        ))),
+    }
 }
 
 /// The id of what a request created.
@@ -212,9 +260,10 @@ pub struct Created {
         (status = 201, description = "Created.", body = Created),
         (status = 401, description = "No valid token or session.", body = ErrorBody),
         (status = 403, description = "A staff role that may not create pilots (sales).", body = ErrorBody),
-        (status = 404, description = "Customers: there is nothing here for them.", body = ErrorBody),
+        (status = 404, description = "Customers: there is nothing here for them; or no customer \
+            organisation has the name given (the message says which).", body = ErrorBody),
         (status = 422, description = "The body is not the JSON described, or a field is \
-            invalid (no such customer organisation, a name too long); the message names it.",
+            invalid (a name too long); the message names it.",
             body = ErrorBody),
     )
 )]
@@ -235,7 +284,7 @@ pub async fn create_pilot(
     {
         Some((id, OrganisationKind::Customer)) => id,
         _ => {
-            return Err(ServiceError::invalid(format!(
+            return Err(ServiceError::NoSuch(format!(
                 "organisation: no customer organisation named “{}”",
                 body.organisation.trim()
             ))

@@ -73,7 +73,7 @@ pub async fn list(
 pub struct Reason {
     /// Why; kept in the file's history and shown in the report. Not blank, at most 500
     /// characters.
-    #[schema(max_length = 500)]
+    #[schema(min_length = 1, max_length = 500, pattern = "[^\\s\\u0085]")]
     reason: String,
 }
 

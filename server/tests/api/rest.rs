@@ -176,12 +176,37 @@ async fn bad_bodies_are_refused_with_the_field_named() {
     app.organisation(&admin, "Acme Corp").await;
     let secret = app.api_token(&admin).await;
     let http = client();
+    // An organisation that does not exist is a thing the body names that is not there: 404,
+    // with the name (issue #38: schema-valid bodies answer 2xx or 404, never 422).
+    let nobody = http
+        .post(app.url("/api/v1/pilots"))
+        .bearer_auth(&secret)
+        .json(&json!({ "name": "x", "organisation": "Nobody Ltd" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(nobody.status(), StatusCode::NOT_FOUND);
+    let body: Value = nobody.json().await.unwrap();
+    assert_eq!(body["kind"], "not_found");
+    assert_eq!(
+        body["error"],
+        "organisation: no customer organisation named “Nobody Ltd”"
+    );
+    // A whole number written with a fraction of zero is a whole number.
+    let eight = http
+        .post(app.url("/api/v1/pilots"))
+        .bearer_auth(&secret)
+        .json(&json!({ "name": "Eight cards", "organisation": "Acme Corp", "gpu_count": 8.0 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(eight.status(), StatusCode::CREATED);
     for (body, field) in [
-        (
-            json!({ "name": "x", "organisation": "Nobody Ltd" }),
-            "organisation",
-        ),
         (json!({ "name": "", "organisation": "Acme Corp" }), "name"),
+        (
+            json!({ "name": "x", "organisation": "Acme Corp", "gpu_count": 8.5 }),
+            "gpu_count",
+        ),
         (
             json!({ "name": "x", "organisation": "Acme Corp", "gpu_count": 0 }),
             "gpu_count",
