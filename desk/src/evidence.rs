@@ -21,6 +21,7 @@ use engine::sizing::{
 use sha2::{Digest, Sha256};
 use std::str::FromStr;
 
+pub mod bounds;
 pub mod comparable;
 pub mod staged;
 
@@ -69,6 +70,7 @@ pub async fn keep_bytes_with(
         summary_json,
         uploaded_by,
     } = file;
+    bounds::check_summary_text(file_name, summary_json)?;
     let sha = sha256_hex(bytes);
     if let Some(existing) = services.store.evidence_by_hash(pilot_id, &sha).await? {
         return Err(duplicate(file_name, &existing));

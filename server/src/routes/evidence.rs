@@ -427,6 +427,7 @@ pub(super) async fn read_received(
             (to_json(&summary)?, recorded)
         }
     };
+    desk::evidence::bounds::check_summary(&file.file_name, &summary)?;
     let check = desk::evidence::comparable::check_summary(pilot, kind, &file.file_name, &summary);
     warnings.extend(check.as_ref().and_then(desk::evidence::comparable::warning));
     Ok(ReadUpload {

@@ -316,3 +316,51 @@ async fn only_editors_may_check_a_file_and_a_customer_learns_nothing() {
         assert_eq!(response.status(), expected);
     }
 }
+
+/// Issue #38: one file whose model name was 200 MB made its pilot's page 400 MB. Every text a
+/// file puts into what is kept is bounded: a model name of a million characters is refused by
+/// the check and by the upload, naming the file, the field and the bound, and nothing is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_name_of_a_million_characters_is_refused_and_nothing_is_kept() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let org = app.organisation(&admin, "Long Names Inc").await;
+    let pilot = app.pilot(&admin, org, "Bounded").await;
+    let huge = "x".repeat(1_000_000);
+    let file = String::from_utf8(fixture(BENCH))
+        .unwrap()
+        .replace("\"facebook/opt-125m\"", &format!("\"{huge}\""));
+    for endpoint in ["evidence/preview", "evidence"] {
+        let form = Form::new().part(
+            "file",
+            Part::bytes(file.clone().into_bytes()).file_name("long.json"),
+        );
+        let response = client()
+            .post(app.url(&format!("/api/v1/pilots/{pilot}/{endpoint}")))
+            .bearer_auth(&token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{endpoint}"
+        );
+        let body: Value = response.json().await.unwrap();
+        let error = body["error"].as_str().unwrap();
+        assert!(error.starts_with("long.json: field \""), "{error:.300}");
+        assert!(
+            error.contains("1000000 characters, more than a name or label may have (256)"),
+            "{error:.300}"
+        );
+    }
+    assert!(
+        app.store
+            .list_evidence(pilot, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
