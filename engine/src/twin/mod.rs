@@ -47,6 +47,7 @@ pub mod step_model;
 pub mod timing;
 pub mod trace;
 pub mod transfer;
+pub mod validation;
 pub mod workload;
 
 #[cfg(test)]

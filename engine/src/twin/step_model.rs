@@ -26,6 +26,11 @@
 //! | kernel launches | layers × launch time per layer in the execution mode | step |
 //! | engine | scheduling, input preparation, sampling of the engine generation | step |
 //!
+//! Dense FLOP/s is the card's rate in the precision the matmuls run in: the weights' own where
+//! the card has tensor cores for it, 16-bit where vLLM runs it weight-only, and 16-bit for MXFP4
+//! everywhere (gpt-oss's experts are multiplied with 16-bit activations and its attention is
+//! BF16, so a B200's FP4 peak, four times its BF16 rate, is never reached).
+//!
 //! # Priors, with their figures and sources
 //!
 //! Every η and overhead is a prior, given at the fast, central and slow ends of a range; a load
@@ -288,6 +293,19 @@ fn stage_handoff_us(end: RangeEnd) -> f64 {
     end.pick(10.0, 20.0, 40.0)
 }
 
+/// The precision the matmuls of a step run in for `weights`. MXFP4 checkpoints (gpt-oss) quantise
+/// the routed experts only, and vLLM's MXFP4 MoE kernels multiply them with 16-bit activations
+/// (W4A16: dequantised in Marlin or Triton kernels, and on Blackwell by FlashInfer with BF16
+/// activations by default), while attention and the dense layers stay BF16: the step computes
+/// at the card's 16-bit rate, not its FP4 peak (four times higher on a B200). Every other format
+/// computes in its own precision where the card runs it natively.
+fn compute_precision(weights: WeightPrecision) -> WeightPrecision {
+    match weights {
+        WeightPrecision::Mxfp4 => WeightPrecision::Bf16,
+        other => other,
+    }
+}
+
 /// The card's usable figures for `setup`: bandwidth (GB/s) and dense FLOP/s in the precision.
 fn card_figures(setup: &ServingSetup) -> Result<(f64, f64), TransferError> {
     let gpu = &setup.gpu;
@@ -301,7 +319,7 @@ fn card_figures(setup: &ServingSetup) -> Result<(f64, f64), TransferError> {
         return Err(TransferError::NoBandwidth(gpu.name.clone()));
     }
     let tflops = gpu
-        .dense_tflops_for(setup.weights)
+        .dense_tflops_for(compute_precision(setup.weights))
         .filter(|t| t.is_finite() && *t > 0.0)
         .ok_or_else(|| TransferError::NoComputeFigure(gpu.name.clone()))?;
     Ok((gpu.bandwidth_gb_s, tflops))
