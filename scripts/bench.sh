@@ -107,6 +107,13 @@ printf '%-34s %10s %10s %12s\n' "static asset, 1 keep-alive conn." \
   "$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")" "$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")" \
   "$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.txt")"
 measure "pilot page (/pilots/1)" "$base/pilots/1" "Cookie: pilotdesk_session=$cookie" "Accept-Encoding: br, gzip"
+# One client after another: the median is the server's time per view (the overview is kept
+# per state of the pilot, so this is a view, not a grading).
+wrk -t1 -c1 -d"${SECONDS_EACH}s" --latency -H "Cookie: pilotdesk_session=$cookie" -H "Accept-Encoding: br, gzip" \
+  "$base/pilots/1" >"$work/wrk.txt"
+printf '%-34s %10s %10s %12s\n' "pilot page, 1 connection" \
+  "$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")" "$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")" \
+  "$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.txt")"
 measure "load-test page" "$base/pilots/1/load-tests" "Cookie: pilotdesk_session=$cookie" "Accept-Encoding: br, gzip"
 measure "verdict API" "$base/api/v1/pilots/1/verdict" "Authorization: Bearer $token"
 stop_demo_server

@@ -500,6 +500,40 @@ fn measured_setup(
     })
 }
 
+/// Refuses `--model` when the load tests name another model: the transfer carries one
+/// engine's step cost to other hardware for the same weights; another model's step cost is
+/// no evidence about these (issue #39: a Qwen2.5-7B file was read as evidence for a 70B model,
+/// 10.2 ms per token, below that model's floor). Files that name no model are taken as the
+/// model asked about.
+fn same_model_as_the_files(
+    model: &engine::sizing::ModelSpec,
+    evidence: &TwinEvidence,
+) -> anyhow::Result<()> {
+    let named: std::collections::BTreeSet<&str> = evidence
+        .load_tests
+        .iter()
+        .flat_map(|file| file.points.iter())
+        .filter_map(|point| point.model.as_deref())
+        .filter(|name| !name.trim().is_empty())
+        .collect();
+    let matches = |name: &&str| desk::catalog::guess_model_id(name).as_deref() == Some(&model.id);
+    match named.iter().find(|name| !matches(name)) {
+        None => Ok(()),
+        Some(other) => {
+            let catalog = desk::catalog::guess_model_id(other)
+                .map(|id| format!(" (catalog id `{id}`: give --model {id})"))
+                .unwrap_or_else(|| " (not in the catalog)".into());
+            bail!(
+                "--model {}: the load tests are of {other}{catalog}; a load test of another model \
+                 says nothing about this one's speed. Size {} without a load test with \
+                 `server size`, or load-test it.",
+                model.id,
+                model.name
+            )
+        }
+    }
+}
+
 /// `--gpu`: the same load on another configuration, from the measured one.
 fn predict_elsewhere(
     args: &PredictArgs,
@@ -513,6 +547,7 @@ fn predict_elsewhere(
     let model = engine::sizing::model_by_id(model_id).with_context(|| {
         format!("--model: no model `{model_id}` in the catalog (see `server size --list-models`)")
     })?;
+    same_model_as_the_files(&model, evidence)?;
     let measured = measured_setup(e, evidence)?;
     let target = engine::twin::transfer::ServingSetup {
         gpu: engine::sizing::gpu_by_id(gpu).with_context(|| {

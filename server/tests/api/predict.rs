@@ -602,4 +602,26 @@ fn the_command_line_predicts_the_same_load_on_another_configuration() {
         .unwrap();
     assert!(!unknown.status.success());
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("--gpu: no GPU `tpu-v9`"));
+    // A load test of another model is no evidence for this one (issue #39).
+    let other_model = server_binary()
+        .arg("predict")
+        .arg(&file)
+        .args([
+            "--rate",
+            "0.5",
+            "--gpu",
+            "h200-nvl",
+            "--model",
+            "llama-3.3-70b",
+        ])
+        .args(["--measured-gpu", "v100-sxm2-16gb", "--measured-tp", "4"])
+        .output()
+        .unwrap();
+    assert!(!other_model.status.success());
+    let stderr = String::from_utf8_lossy(&other_model.stderr);
+    assert!(
+        stderr.contains("--model llama-3.3-70b: the load tests are of RedHatAI/Qwen2.5-7B-Instruct")
+            && stderr.contains("give --model qwen2.5-7b"),
+        "{stderr}"
+    );
 }
