@@ -620,7 +620,8 @@ fn the_command_line_predicts_the_same_load_on_another_configuration() {
     assert!(!other_model.status.success());
     let stderr = String::from_utf8_lossy(&other_model.stderr);
     assert!(
-        stderr.contains("--model llama-3.3-70b: the load tests are of RedHatAI/Qwen2.5-7B-Instruct")
+        stderr
+            .contains("--model llama-3.3-70b: the load tests are of RedHatAI/Qwen2.5-7B-Instruct")
             && stderr.contains("give --model qwen2.5-7b"),
         "{stderr}"
     );
