@@ -9,7 +9,7 @@
 //! | pending ends (min-heap) | 8 per request | requests in flight at once | the exact in-flight sweep |
 //! | last hour's arrivals (start, duration, cumulative in-flight area) | 24 per request | the arrivals of one hour (the busiest hour's volume) | busiest hour, its exact mean in flight and Little's law |
 //! | arrivals per minute, in-flight curve buckets, time at each level | 264 per 64 minutes holding an arrival; ≤ 2 × `in_flight_curve_points` buckets; 8 per level | the arrivals and the log's duration, the curve's points, the peak | the charts and the level table |
-//! | TTFT, TPOT, E2E of successful requests (u32) | 4 per value up to 65,536 values per distribution, then ≈ 18 KiB | 256 KiB per distribution (per model and, at the end, for all models) | exact percentiles up to 65,536 values, then ±0.5 % ([`crate::stats::sketch`]) |
+//! | TTFT, TPOT, E2E of successful requests (u32 µs) | 4 per value up to 65,536 values per distribution, then ≈ 18 KiB | 256 KiB per distribution (per model and, at the end, for all models) | exact percentiles up to 65,536 values, then ±0.5 % ([`crate::stats::sketch`]) |
 //! | token lengths ([`ValueCounts`]) | ≤ 128 KiB per distribution | the largest length and 64 bytes per value counted | exact token distributions (three per model) |
 //!
 //! Measured on the synthetic pilot traffic streamed from a file (`examples/gateway_profile.rs`,
@@ -44,8 +44,8 @@ use super::profile::{
     Timestamp, TokenDistribution,
 };
 use crate::stats::{
-    BoundedValues, EXACT_VALUES_LIMIT, InFlightStream, Interval, LittleCheck, StreamOptions,
-    ValueCounts,
+    BoundedValues, EXACT_VALUES_LIMIT, InFlightStream, Interval, LittleCheck, Percentiles,
+    StreamOptions, ValueCounts,
 };
 use crate::traffic::{
     GatewayError, GatewayRecord, ImportSummary, ReadOptions, RequestStatus, default_workers,
@@ -120,9 +120,9 @@ struct ModelAccumulator {
     prompt: ValueCounts,
     completion: ValueCounts,
     context: ValueCounts,
-    ttft_ms: BoundedValues,
+    ttft_us: BoundedValues,
     tpot_us: BoundedValues,
-    e2e_ms: BoundedValues,
+    e2e_us: BoundedValues,
     speed: SpeedSum,
 }
 
@@ -192,8 +192,9 @@ impl Counts {
     }
 }
 
-fn clamp_ms(ms: i64) -> u32 {
-    ms.clamp(0, i64::from(u32::MAX)) as u32
+/// A latency in ms (at the log's own precision) as whole microseconds, never negative.
+fn micros(ms: f64) -> u64 {
+    (ms * 1000.0).round().max(0.0) as u64
 }
 
 impl DemandAccumulator {
@@ -235,9 +236,9 @@ impl DemandAccumulator {
                     m.prompt.heap_bytes()
                         + m.completion.heap_bytes()
                         + m.context.heap_bytes()
-                        + m.ttft_ms.heap_bytes()
+                        + m.ttft_us.heap_bytes()
                         + m.tpot_us.heap_bytes()
-                        + m.e2e_ms.heap_bytes()
+                        + m.e2e_us.heap_bytes()
                 })
                 .sum::<usize>()
     }
@@ -255,9 +256,9 @@ impl DemandAccumulator {
                 let limit = self.options.exact_latency_values;
                 self.models.push(ModelAccumulator {
                     name: record.model.clone(),
-                    ttft_ms: BoundedValues::new(limit),
+                    ttft_us: BoundedValues::new(limit),
                     tpot_us: BoundedValues::new(limit),
-                    e2e_ms: BoundedValues::new(limit),
+                    e2e_us: BoundedValues::new(limit),
                     ..Default::default()
                 });
                 self.model_index
@@ -284,13 +285,11 @@ impl DemandAccumulator {
         model.prompt.add(record.prompt_tokens);
         model.completion.add(record.completion_tokens);
         model.context.add(record.context_tokens());
-        // Whole milliseconds rounded from the log's own precision (LiteLLM: microseconds), not
-        // the difference of two instants each rounded to the millisecond.
-        model
-            .e2e_ms
-            .add(clamp_ms(record.e2e_ms_exact().round() as i64));
+        // Microseconds, at the log's own precision (LiteLLM's float seconds), not the
+        // difference of two instants each rounded to the millisecond.
+        model.e2e_us.add(micros(record.e2e_ms_exact()));
         if let Some(ttft) = record.ttft_ms_exact() {
-            model.ttft_ms.add(clamp_ms(ttft.round() as i64));
+            model.ttft_us.add(micros(ttft));
         }
         if let Some(tpot) = record.tpot_ms() {
             let tpot_us = (tpot * 1000.0).round().clamp(0.0, f64::from(u32::MAX)) as u32;
@@ -350,9 +349,9 @@ impl DemandAccumulator {
             .iter()
             .fold(SpeedSum::default(), |a, m| a.merged(m.speed));
         let gateway_latency = latency(
-            &mut BoundedValues::combined(self.models.iter().map(|m| &m.ttft_ms), limit),
+            &mut BoundedValues::combined(self.models.iter().map(|m| &m.ttft_us), limit),
             &mut BoundedValues::combined(self.models.iter().map(|m| &m.tpot_us), limit),
-            &mut BoundedValues::combined(self.models.iter().map(|m| &m.e2e_ms), limit),
+            &mut BoundedValues::combined(self.models.iter().map(|m| &m.e2e_us), limit),
             speed,
         );
 
@@ -369,7 +368,7 @@ impl DemandAccumulator {
                 prompt_tokens: distribution(&m.prompt, bins),
                 completion_tokens: distribution(&m.completion, bins),
                 context_tokens: distribution(&m.context, bins),
-                gateway_latency: latency(&mut m.ttft_ms, &mut m.tpot_us, &mut m.e2e_ms, m.speed),
+                gateway_latency: latency(&mut m.ttft_us, &mut m.tpot_us, &mut m.e2e_us, m.speed),
             })
             .collect();
         models.sort_by(|a, b| {
@@ -420,24 +419,39 @@ impl DemandAccumulator {
 
 const MINUTE_MS: i64 = 60_000;
 
-/// Percentile summaries of TTFT (ms), TPOT (kept in µs, shown in ms) and E2E (ms), with how
-/// exact each is.
+/// Percentile summaries of TTFT, TPOT and E2E (each kept in µs, shown in ms, so LiteLLM's
+/// sub-millisecond latencies survive), with how exact each is.
 fn latency(
-    ttft_ms: &mut BoundedValues,
+    ttft_us: &mut BoundedValues,
     tpot_us: &mut BoundedValues,
-    e2e_ms: &mut BoundedValues,
+    e2e_us: &mut BoundedValues,
     speed: SpeedSum,
 ) -> GatewayLatency {
     GatewayLatency {
-        ttft_ms: ttft_ms.percentiles(),
+        ttft_ms: ttft_us.percentiles().map(in_ms),
         tpot_ms: tpot_us.percentiles().map(|p| p.scaled(0.001)),
-        e2e_ms: e2e_ms.percentiles(),
+        e2e_ms: e2e_us.percentiles().map(in_ms),
         output_speed_mean_tokens_per_s: speed.mean(),
         relative_error: LatencyRelativeError {
-            ttft_ms: ttft_ms.relative_error(),
+            ttft_ms: ttft_us.relative_error(),
             tpot_ms: tpot_us.relative_error(),
-            e2e_ms: e2e_ms.relative_error(),
+            e2e_ms: e2e_us.relative_error(),
         },
+    }
+}
+
+/// Percentiles of µs in ms, divided (not multiplied by 0.001), so 614454 µs reads 614.454 ms.
+fn in_ms(us: Percentiles) -> Percentiles {
+    let ms = |v: f64| v / 1000.0;
+    Percentiles {
+        count: us.count,
+        mean: ms(us.mean),
+        min: ms(us.min),
+        p50: ms(us.p50),
+        p90: ms(us.p90),
+        p95: ms(us.p95),
+        p99: ms(us.p99),
+        max: ms(us.max),
     }
 }
 

@@ -186,7 +186,8 @@ impl QuantileSketch {
 
 /// Non-negative integer values (latencies in ms or µs) kept exactly up to a limit, then in a
 /// [`QuantileSketch`] (see the module docs). Count, sum, mean, minimum and maximum stay exact
-/// either way.
+/// either way. Values are kept as `u32` (4 bytes each); a value beyond `u32::MAX` (a request of
+/// over 71 minutes in µs) switches to the sketch at once, so the kept values never overflow.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundedValues {
     exact: Vec<u32>,
@@ -194,8 +195,8 @@ pub struct BoundedValues {
     exact_limit: usize,
     count: u64,
     sum: u128,
-    min: u32,
-    max: u32,
+    min: u64,
+    max: u64,
 }
 
 impl Default for BoundedValues {
@@ -213,25 +214,28 @@ impl BoundedValues {
             exact_limit,
             count: 0,
             sum: 0,
-            min: u32::MAX,
+            min: u64::MAX,
             max: 0,
         }
     }
 
-    pub fn add(&mut self, value: u32) {
+    pub fn add(&mut self, value: impl Into<u64>) {
+        let value: u64 = value.into();
         self.count += 1;
         self.sum += u128::from(value);
         self.min = self.min.min(value);
         self.max = self.max.max(value);
         match &mut self.sketch {
-            Some(sketch) => sketch.add(f64::from(value)),
-            None => {
-                self.exact.push(value);
-                if self.exact.len() > self.exact_limit {
-                    self.sketch = Some(self.to_sketch());
+            Some(sketch) => sketch.add(value as f64),
+            None => match u32::try_from(value) {
+                Ok(kept) if self.exact.len() < self.exact_limit => self.exact.push(kept),
+                _ => {
+                    let mut sketch = self.to_sketch();
+                    sketch.add(value as f64);
+                    self.sketch = Some(sketch);
                     self.exact = Vec::new();
                 }
-            }
+            },
         }
     }
 
@@ -306,12 +310,12 @@ impl BoundedValues {
                 Some(Percentiles {
                     count: self.count,
                     mean: self.sum as f64 / self.count as f64,
-                    min: f64::from(self.min),
+                    min: self.min as f64,
                     p50: at(0.50),
                     p90: at(0.90),
                     p95: at(0.95),
                     p99: at(0.99),
-                    max: f64::from(self.max),
+                    max: self.max as f64,
                 })
             }
         }
@@ -458,16 +462,34 @@ mod tests {
     fn combined_values_stay_exact_only_when_they_all_fit() {
         let mut a = BoundedValues::new(4);
         let mut b = BoundedValues::new(4);
-        [5, 1, 3].iter().for_each(|&v| a.add(v));
-        b.add(2);
+        [5u32, 1, 3].iter().for_each(|&v| a.add(v));
+        b.add(2u32);
         let mut both = BoundedValues::combined([&a, &b].into_iter(), 4);
         assert!(both.is_exact());
         assert_eq!(both.percentiles().unwrap().p50, 2.5);
-        b.add(4);
+        b.add(4u32);
         let mut over = BoundedValues::combined([&a, &b].into_iter(), 4);
         assert!(!over.is_exact());
         let p = over.percentiles().unwrap();
         assert_eq!((p.count, p.min, p.max, p.mean), (5, 1.0, 5.0, 3.0));
         assert!(relative(p.p50, 3.0) <= SKETCH_RELATIVE_ERROR + 1e-12);
+    }
+
+    #[test]
+    fn a_value_beyond_u32_switches_to_the_sketch_with_exact_extremes() {
+        // A request of two hours in µs: 7.2e9 does not fit the kept u32 values.
+        let mut values = BoundedValues::new(100);
+        values.add(1_000u32);
+        values.add(7_200_000_000u64);
+        assert!(!values.is_exact());
+        let p = values.percentiles().unwrap();
+        assert_eq!((p.count, p.min, p.max), (2, 1_000.0, 7.2e9));
+        assert_eq!(p.mean, (1_000.0 + 7.2e9) / 2.0);
+        // Between the two values, and above what 7.2e9 wrapped to u32 would be (2.905e9).
+        assert!(
+            p.p99 > 3.0e9 && p.p99 <= 7.2e9 * (1.0 + SKETCH_RELATIVE_ERROR),
+            "{}",
+            p.p99
+        );
     }
 }

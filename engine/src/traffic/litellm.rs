@@ -24,6 +24,22 @@
 //!   is `timeout` when the error code is 408/504 or the error mentions a timeout, `cancelled`
 //!   when the code is 499 or the error mentions a cancellation or a disconnected client, and
 //!   `error` otherwise.
+//! * **A `success` that carries an error is no success.** When the client hangs up mid-stream,
+//!   LiteLLM (1.108.7, real payloads in `testdata/litellm-1.108.7-generic-api/`) still logs
+//!   `status: "success"`, with `error_information.error_code: "499"`, `error_class:
+//!   "ClientDisconnected"`, `error_str: "Client disconnected the request"`, the tokens streamed
+//!   so far and an invented `finish_reason: "stop"`. Any non-empty `error_code`, `error_class` or
+//!   `error_str` on a `success` is therefore classified like a failure (499 → `cancelled`), and
+//!   the finish reason LiteLLM wrote is dropped: the partial answer is no completed one, and its
+//!   tokens and latencies stay out of the successful figures.
+//! * **Only the model's demand is read.** LiteLLM logs more than chat and text completions:
+//!   its own `/health` probes (`request_tags: ["litellm-internal-health-check"]`, empty
+//!   `model_group`; a probe refused by the proxy's auth is logged with `call_type: "/health"` and
+//!   model `""`), embeddings, files, batches, and requests refused before routing (`call_type`
+//!   is then the route, `/key/info`). Records whose `call_type` is not a text-generation call
+//!   ([`GENERATION_CALL_TYPES`]) and health probes are left out of the records and counted
+//!   separately in the import summary ([`super::LeftOut`]), with a note. Records without a
+//!   `call_type` (older SpendLogs) are read as before.
 //! * Finish reason: `response.choices[0].finish_reason`, also when `response` is a JSON string
 //!   (a CSV dump of the `jsonb` column); absent when prompts and responses are not stored.
 //! * Token counts: absent counts are 0 (LiteLLM writes 0 for failed calls).
@@ -33,15 +49,37 @@
 
 use super::fields::{self, FieldError, ObjectFields, ResponseProbe, Scalar, field_error};
 use super::generic::check_order;
-use super::record::{GatewayRecord, LogDetail, RequestStatus};
+use super::record::{GatewayRecord, LeftOut, LogDetail, RequestStatus};
 use super::timestamp::OffsetRule;
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::fmt;
 
 const RULE: OffsetRule = OffsetRule::DefaultsToUtc;
 
+/// The `call_type`s that generate text for a client: what the demand profile is made of. Any
+/// other call type (embeddings, images, files, batches, a route such as `/health`) is left out.
+pub const GENERATION_CALL_TYPES: [&str; 12] = [
+    "completion",
+    "acompletion",
+    "text_completion",
+    "atext_completion",
+    "responses",
+    "aresponses",
+    "anthropic_messages",
+    "aanthropic_messages",
+    "generate_content",
+    "agenerate_content",
+    "generate_content_stream",
+    "agenerate_content_stream",
+];
+
+/// The tag LiteLLM puts on the calls of its own health checks (`request_tags`).
+pub const HEALTH_CHECK_TAG: &str = "litellm-internal-health-check";
+
 /// CSV columns of a SpendLogs export, in the order [`SpendLogFields::from_columns`] expects.
 /// Header names are matched without regard to case (database dumps may fold them).
-pub(crate) const SPEND_LOG_COLUMNS: [&str; 10] = [
+pub(crate) const SPEND_LOG_COLUMNS: [&str; 12] = [
     "request_id",
     "startTime",
     "endTime",
@@ -52,6 +90,8 @@ pub(crate) const SPEND_LOG_COLUMNS: [&str; 10] = [
     "completion_tokens",
     "status",
     "response",
+    "call_type",
+    "request_tags",
 ];
 
 /// Cell texts that mean "no value" in database dumps.
@@ -80,6 +120,10 @@ pub(crate) struct SpendLogFields<'a> {
     status: Option<Scalar<'a>>,
     #[serde(default)]
     response: Option<ResponseProbe>,
+    #[serde(borrow, default)]
+    call_type: Option<Scalar<'a>>,
+    #[serde(default)]
+    request_tags: HealthCheckTag,
 }
 
 impl<'a> SpendLogFields<'a> {
@@ -99,10 +143,23 @@ impl<'a> SpendLogFields<'a> {
                 Some(Scalar::Str(text)) => Some(ResponseProbe::from_text(&text)),
                 _ => None,
             },
+            call_type: column(10),
+            request_tags: HealthCheckTag(matches!(
+                column(11),
+                Some(Scalar::Str(text)) if text.contains(HEALTH_CHECK_TAG)
+            )),
         }
     }
 
-    pub fn into_record(self) -> Result<GatewayRecord, FieldError> {
+    /// The record, or why the row is not the model's demand (see the module docs).
+    pub fn into_outcome(self) -> Result<Result<GatewayRecord, LeftOut>, FieldError> {
+        if let Some(left_out) = left_out(self.call_type.as_ref(), self.request_tags)? {
+            return Ok(Err(left_out));
+        }
+        self.into_record().map(Ok)
+    }
+
+    fn into_record(self) -> Result<GatewayRecord, FieldError> {
         let status = match fields::text("status", self.status.as_ref())?.as_deref() {
             None | Some("success") => RequestStatus::Ok,
             Some("failure") => RequestStatus::Error,
@@ -158,30 +215,49 @@ pub(crate) struct PayloadFields<'a> {
     error_str: Option<Scalar<'a>>,
     #[serde(default)]
     error_information: Option<ObjectFields>,
+    #[serde(borrow, default)]
+    call_type: Option<Scalar<'a>>,
+    #[serde(default)]
+    request_tags: HealthCheckTag,
 }
 
 impl PayloadFields<'_> {
-    pub fn into_record(self) -> Result<GatewayRecord, FieldError> {
+    /// The record, or why the payload is not the model's demand (see the module docs).
+    pub fn into_outcome(self) -> Result<Result<GatewayRecord, LeftOut>, FieldError> {
+        if let Some(left_out) = left_out(self.call_type.as_ref(), self.request_tags)? {
+            return Ok(Err(left_out));
+        }
+        self.into_record().map(Ok)
+    }
+
+    fn into_record(self) -> Result<GatewayRecord, FieldError> {
+        let info = self.error_information.unwrap_or_default();
+        let error_str = match &self.error_str {
+            Some(Scalar::Str(s)) => s.trim(),
+            _ => "",
+        };
+        let (code, class) = (
+            info.error_code.as_deref().unwrap_or("").trim(),
+            info.error_class.as_deref().unwrap_or("").trim(),
+        );
+        let has_error = !(code.is_empty() && class.is_empty() && error_str.is_empty());
         let status = match fields::text("status", self.status.as_ref())?.as_deref() {
+            // A success with an error: a stream the client (or something else) cut short.
+            None | Some("success") if has_error => classify_failure(code, class, error_str),
             None | Some("success") => RequestStatus::Ok,
-            Some("failure") => {
-                let info = self.error_information.unwrap_or_default();
-                let error_str = match &self.error_str {
-                    Some(Scalar::Str(s)) => s.as_ref(),
-                    _ => "",
-                };
-                classify_failure(
-                    info.error_code.as_deref().unwrap_or(""),
-                    info.error_class.as_deref().unwrap_or(""),
-                    error_str,
-                )
-            }
+            Some("failure") => classify_failure(code, class, error_str),
             Some(other) => {
                 return Err(field_error(
                     "status",
                     format!("expected success or failure, found {other:?}"),
                 ));
             }
+        };
+        // LiteLLM invents `finish_reason: "stop"` for an answer cut short: a record with an
+        // error keeps no finish reason.
+        let finish_reason = match has_error {
+            true => None,
+            false => self.response.and_then(|r| r.finish_reason),
         };
         let common = Common {
             id_field: "id",
@@ -195,7 +271,71 @@ impl PayloadFields<'_> {
             prompt_tokens: self.prompt_tokens,
             completion_tokens: self.completion_tokens,
         };
-        common.into_record(status, self.response.and_then(|r| r.finish_reason))
+        common.into_record(status, finish_reason)
+    }
+}
+
+/// Whether a record is left out of the demand: a LiteLLM health probe, or a call that
+/// generates no text (see the module docs). `call_type` must be text when present.
+fn left_out(
+    call_type: Option<&Scalar>,
+    health_tag: HealthCheckTag,
+) -> Result<Option<LeftOut>, FieldError> {
+    let call_type = fields::text("call_type", call_type)?;
+    let call_type = call_type.as_deref().map(str::trim).unwrap_or("");
+    if health_tag.0 || call_type == "/health" || call_type.starts_with("/health/") {
+        return Ok(Some(LeftOut::HealthProbe));
+    }
+    if call_type.is_empty() || GENERATION_CALL_TYPES.contains(&call_type) {
+        return Ok(None);
+    }
+    Ok(Some(LeftOut::NotGeneration(call_type.to_owned())))
+}
+
+/// Whether `request_tags` (a JSON list, or the list's text in a CSV cell) holds
+/// [`HEALTH_CHECK_TAG`]; anything else (absent, `null`, another shape) is no tag.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct HealthCheckTag(pub bool);
+
+impl<'de> Deserialize<'de> for HealthCheckTag {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TagsVisitor;
+        impl<'de> Visitor<'de> for TagsVisitor {
+            type Value = HealthCheckTag;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of tags")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut found = false;
+                while let Some(tag) = seq.next_element::<Option<Scalar>>()? {
+                    found |= matches!(tag, Some(Scalar::Str(t)) if t == HEALTH_CHECK_TAG);
+                }
+                Ok(HealthCheckTag(found))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(HealthCheckTag(v.contains(HEALTH_CHECK_TAG)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(HealthCheckTag(false))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(HealthCheckTag(false))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(HealthCheckTag(false))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(HealthCheckTag(false))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(HealthCheckTag(false))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(HealthCheckTag(false))
+            }
+        }
+        deserializer.deserialize_any(TagsVisitor)
     }
 }
 

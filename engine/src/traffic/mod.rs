@@ -26,8 +26,10 @@ pub mod timestamp;
 
 pub use error::{GatewayError, LineError, SkippedLines};
 pub use parallel::{default_workers, read_gateway_log_parallel};
-pub use reader::{GatewayFormat, GatewayReader, ImportSummary, ReadOptions, read_gateway_log};
-pub use record::{GatewayRecord, LogDetail, RequestStatus};
+pub use reader::{
+    GatewayFormat, GatewayReader, ImportSummary, LeftOutCounts, ReadOptions, read_gateway_log,
+};
+pub use record::{GatewayRecord, LeftOut, LogDetail, RequestStatus};
 pub use synthetic::{SyntheticConfig, SyntheticTraffic, write_synthetic_jsonl};
 
 #[cfg(test)]

@@ -11,9 +11,15 @@
 //!   `startTime` with `request_id` → LiteLLM SpendLogs row; `startTime` with `id` → LiteLLM
 //!   StandardLoggingPayload. The framing is found from the first object too: one object per line
 //!   (JSON Lines), or objects spread over several lines, one after another or as the elements of
-//!   one top-level array (`GET /spend/logs`, a pretty-printed payload).
+//!   top-level arrays: one (`GET /spend/logs`, a pretty-printed payload) or several in a row
+//!   (what a sink keeping every body LiteLLM's `generic_api` callback posts holds: one array per
+//!   post, each on its own line).
 //! * anything else → CSV with a header line: a `start_time` column → generic; a `startTime`
 //!   column (any case) → LiteLLM SpendLogs.
+//!
+//! **Not demand.** LiteLLM records that are no text generation for a client (its health
+//! probes, embeddings, refused routes; see [`super::litellm`]) are read, left out of the
+//! records and counted in [`ImportSummary::left_out`], with a note.
 //!
 //! **Bad records.** A record that cannot be read yields a [`LineError`] naming the source, the
 //! line where the record starts and, when one is at fault, the field. By default the first one
@@ -36,8 +42,9 @@ use super::error::{GatewayError, LineError, SkippedLines};
 use super::fields::{KeyList, Scalar, cell};
 use super::generic::{self, GenericFields};
 use super::litellm::{self, CSV_NULLS, PayloadFields, SpendLogFields};
-use super::record::GatewayRecord;
+use super::record::{GatewayRecord, LeftOut};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 
 /// The formats the reader recognises.
@@ -105,9 +112,95 @@ pub struct ImportSummary {
     /// Records skipped as malformed (only with `skip_bad_lines`).
     pub skipped: SkippedLines,
     pub bytes_read: u64,
+    /// Records read but left out of the demand (LiteLLM health probes, calls that generate no
+    /// text), counted here instead of delivered.
+    #[serde(default, skip_serializing_if = "LeftOutCounts::is_empty")]
+    pub left_out: LeftOutCounts,
     /// Things a person should know about the records (first-token times set aside, …).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+/// Records left out of the demand, by reason ([`LeftOut`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftOutCounts {
+    /// Health probes of the gateway.
+    pub health_probes: u64,
+    /// Calls that generate no text (embeddings, files, refused routes, …).
+    pub not_generation: u64,
+    /// Those calls by `call_type`: the first [`LeftOutCounts::NAMED`] call types by name (cut
+    /// to 40 characters), any further ones together under `other`.
+    pub call_types: BTreeMap<String, u64>,
+}
+
+impl LeftOutCounts {
+    /// Call types counted by name.
+    pub const NAMED: usize = 16;
+
+    pub fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
+
+    /// Records left out.
+    pub fn total(&self) -> u64 {
+        self.health_probes + self.not_generation
+    }
+
+    fn add(&mut self, reason: LeftOut) {
+        match reason {
+            LeftOut::HealthProbe => self.health_probes += 1,
+            LeftOut::NotGeneration(call_type) => {
+                self.not_generation += 1;
+                let name: String = call_type.chars().take(40).collect();
+                let key =
+                    if self.call_types.contains_key(&name) || self.call_types.len() < Self::NAMED {
+                        name
+                    } else {
+                        "other".to_owned()
+                    };
+                *self.call_types.entry(key).or_default() += 1;
+            }
+        }
+    }
+
+    /// The sentence the import notes carry, `None` when nothing was left out.
+    fn note(&self, delivered: u64) -> Option<String> {
+        if self.is_empty() {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if self.health_probes > 0 {
+            parts.push(format!(
+                "{} health probe{} of the gateway",
+                self.health_probes,
+                plural(self.health_probes)
+            ));
+        }
+        if self.not_generation > 0 {
+            let types: Vec<String> = self
+                .call_types
+                .iter()
+                .map(|(name, n)| format!("{name} ×{n}"))
+                .collect();
+            parts.push(format!(
+                "{} call{} that generate{} no text ({})",
+                self.not_generation,
+                plural(self.not_generation),
+                if self.not_generation == 1 { "s" } else { "" },
+                types.join(", ")
+            ));
+        }
+        Some(format!(
+            "{} of {} records are not the model's demand and were left out of the profile: {}",
+            self.total(),
+            self.total() + delivered,
+            parts.join("; ")
+        ))
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// Reads a whole log, handing each record to `on_record` and the number of bytes read so far to
@@ -179,12 +272,14 @@ pub(crate) struct Tally {
     finished: bool,
     /// Records whose logged first-token time was set aside ([`super::record::LogDetail::first_token_unknown`]).
     first_token_unknown: u64,
+    /// Records left out of the demand.
+    left_out: LeftOutCounts,
 }
 
 impl Tally {
     /// What the import should tell a person.
     fn notes(&self) -> Vec<String> {
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = self.left_out.note(self.records).into_iter().collect();
         if self.first_token_unknown > 0 {
             notes.push(format!(
                 "{} of {} requests are streamed calls whose completionStartTime equals endTime: their first-token time is unknown, so they give no TTFT and no TPOT (not the whole request, not 0 ms)",
@@ -194,14 +289,16 @@ impl Tally {
         notes
     }
 
-    /// Takes one conversion's outcome: a record to deliver, nothing (a bad line skipped), or
-    /// the error that ends the import. After an error `finished` is set.
-    fn accept(
-        &mut self,
-        outcome: Result<GatewayRecord, Failure>,
-    ) -> Option<Result<GatewayRecord, GatewayError>> {
+    /// Takes one conversion's outcome: a record to deliver, nothing (a bad line skipped or a
+    /// record left out of the demand), or the error that ends the import. After an error
+    /// `finished` is set.
+    fn accept(&mut self, outcome: Outcome) -> Option<Result<GatewayRecord, GatewayError>> {
         match outcome {
-            Ok(record) => {
+            Ok(Err(reason)) => {
+                self.left_out.add(reason);
+                None
+            }
+            Ok(Ok(record)) => {
                 self.records += 1;
                 if record.detail.first_token_unknown {
                     self.first_token_unknown += 1;
@@ -223,6 +320,9 @@ impl Tally {
         }
     }
 }
+
+/// One record's conversion: the record, a record left out of the demand, or a failure.
+type Outcome = Result<Result<GatewayRecord, LeftOut>, Failure>;
 
 enum Source<R: BufRead> {
     Json(JsonValues<R>, Schema),
@@ -321,11 +421,12 @@ impl<R: BufRead> GatewayReader<R> {
             records: self.tally.records,
             skipped: self.tally.skipped.clone(),
             bytes_read: self.bytes_read(),
+            left_out: self.tally.left_out.clone(),
             notes: self.tally.notes(),
         }
     }
 
-    fn next_record(&mut self) -> Result<Option<GatewayRecord>, Failure> {
+    fn next_record(&mut self) -> Result<Option<Result<GatewayRecord, LeftOut>>, Failure> {
         let name = &self.source_name;
         match &mut self.source {
             Source::Json(json, schema) => match next_json_value(json, name)? {
@@ -420,7 +521,7 @@ fn convert_json(
     line: u64,
     bytes: &[u8],
     unterminated_end: bool,
-) -> Result<GatewayRecord, Failure> {
+) -> Outcome {
     if bytes.first() != Some(&b'{') {
         let found = String::from_utf8_lossy(&bytes[..bytes.len().min(20)]).into_owned();
         return Err(Failure::Line(line_error(
@@ -431,14 +532,13 @@ fn convert_json(
         )));
     }
     let converted = match schema {
-        Schema::Generic => {
-            serde_json::from_slice::<GenericFields>(bytes).map(GenericFields::into_record)
-        }
+        Schema::Generic => serde_json::from_slice::<GenericFields>(bytes)
+            .map(|fields| fields.into_record().map(Ok)),
         Schema::SpendLogs => {
-            serde_json::from_slice::<SpendLogFields>(bytes).map(SpendLogFields::into_record)
+            serde_json::from_slice::<SpendLogFields>(bytes).map(SpendLogFields::into_outcome)
         }
         Schema::Payload => {
-            serde_json::from_slice::<PayloadFields>(bytes).map(PayloadFields::into_record)
+            serde_json::from_slice::<PayloadFields>(bytes).map(PayloadFields::into_outcome)
         }
     };
     match converted {
@@ -481,7 +581,7 @@ enum RawItem {
 
 /// A converted batch: each record or its failure, in file order.
 pub(crate) struct ConvertedBatch {
-    outcomes: Vec<Result<GatewayRecord, Failure>>,
+    outcomes: Vec<Outcome>,
     pub(crate) bytes_read: u64,
     pub(crate) last: bool,
 }
@@ -550,6 +650,7 @@ impl Tally {
             records: self.records,
             skipped: self.skipped.clone(),
             bytes_read,
+            left_out: self.left_out.clone(),
             notes: self.notes(),
         }
     }
@@ -561,7 +662,11 @@ impl<R: BufRead> Iterator for GatewayReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         while !self.tally.finished {
             match self.next_record() {
-                Ok(Some(record)) => return self.tally.accept(Ok(record)),
+                Ok(Some(outcome)) => {
+                    if let Some(item) = self.tally.accept(Ok(outcome)) {
+                        return Some(item);
+                    }
+                }
                 Ok(None) => self.tally.finished = true,
                 Err(failure) => {
                     if let Some(item) = self.tally.accept(Err(failure)) {
@@ -655,7 +760,6 @@ struct JsonValues<R> {
     /// One value per line: frame by newlines, so a broken line never affects the next.
     lines_mode: bool,
     in_array: bool,
-    array_closed: bool,
     skip_rest_of_line: bool,
     /// The first value (read for detection) is still in `buf` and not yet delivered.
     pending_first: bool,
@@ -675,7 +779,6 @@ impl<R: BufRead> JsonValues<R> {
             bytes,
             lines_mode: false,
             in_array: false,
-            array_closed: false,
             skip_rest_of_line: false,
             pending_first: false,
             buf: Vec::with_capacity(4096),
@@ -795,12 +898,11 @@ impl<R: BufRead> JsonValues<R> {
                     match b {
                         b'\n' => self.line += 1,
                         b' ' | b'\t' | b'\r' => {}
-                        b'[' if !self.in_array && !self.array_closed => self.in_array = true,
+                        // Another list after the first: a sink that appends each posted body
+                        // (LiteLLM's `generic_api` posts one JSON array per batch).
+                        b'[' if !self.in_array => self.in_array = true,
                         b',' if self.in_array => {}
-                        b']' if self.in_array => {
-                            self.in_array = false;
-                            self.array_closed = true;
-                        }
+                        b']' if self.in_array => self.in_array = false,
                         b'{' => {
                             depth = 1;
                             start_line = self.line;
@@ -1055,7 +1157,10 @@ impl<R: BufRead> CsvRows<R> {
         tracker.at_eof && self.reader.position().byte() >= tracker.bytes
     }
 
-    fn next_record(&mut self, name: &str) -> Result<Option<GatewayRecord>, Failure> {
+    fn next_record(
+        &mut self,
+        name: &str,
+    ) -> Result<Option<Result<GatewayRecord, LeftOut>>, Failure> {
         let read = self.reader.read_byte_record(&mut self.record);
         if matches!(read, Ok(false))
             && self.rows == 0
@@ -1123,8 +1228,8 @@ impl<R: BufRead> CsvRows<R> {
                     }
                 };
                 let converted = match self.schema {
-                    Schema::Generic => GenericFields::from_columns(column).into_record(),
-                    _ => SpendLogFields::from_columns(column).into_record(),
+                    Schema::Generic => GenericFields::from_columns(column).into_record().map(Ok),
+                    _ => SpendLogFields::from_columns(column).into_outcome(),
                 };
                 if let Some(i) = bad_utf8 {
                     return Err(Failure::Line(line_error(

@@ -59,6 +59,15 @@ impl FromStr for RequestStatus {
     }
 }
 
+/// Why a log record is not part of the model's demand (LiteLLM; see [`super::litellm`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LeftOut {
+    /// A health probe of the gateway (LiteLLM's `/health` checks, or a probe its auth refused).
+    HealthProbe,
+    /// A call that generates no text for a client: its `call_type` (`aembedding`, `/key/info`).
+    NotGeneration(String),
+}
+
 /// One request as logged by a gateway, normalised: instants in Unix milliseconds, token counts
 /// in the model's own tokens.
 ///

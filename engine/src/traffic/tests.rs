@@ -770,3 +770,63 @@ fn litellm_instants_in_different_units_are_refused() {
         "{error}"
     );
 }
+
+/// The bodies LiteLLM 1.108.7's `generic_api` callback posted through a real proxy
+/// (`testdata/litellm-1.108.7-generic-api/`, made by `testdata/tools/run_all.sh`): one JSON array
+/// per post, 16 payloads. Four complete answers, eight streams the client hung up on (logged as
+/// `status: "success"` with error code 499 and an invented `finish_reason: "stop"`), one refused
+/// request (400), one embedding, one health probe and one `/health` call refused by the auth.
+#[test]
+fn reads_real_litellm_generic_api_posts_with_disconnects_and_probes() {
+    let bytes = fixture("litellm-1.108.7-generic-api/posts.json");
+    let (records, summary) = read_all("posts.json", &bytes).unwrap();
+    assert_eq!(summary.format, GatewayFormat::LitellmStandardPayload);
+    assert_eq!(records.len(), 13, "4 complete, 8 cancelled, 1 refused");
+    let with = |s: RequestStatus| records.iter().filter(|r| r.status == s).count();
+    assert_eq!(with(RequestStatus::Ok), 4);
+    assert_eq!(with(RequestStatus::Cancelled), 8);
+    assert_eq!(with(RequestStatus::Error), 1);
+    assert!(
+        records
+            .iter()
+            .filter(|r| r.status == RequestStatus::Cancelled)
+            .all(|r| r.finish_reason.is_none()),
+        "LiteLLM's invented finish reason of a cut answer is dropped"
+    );
+    assert!(
+        records.iter().all(|r| r.model == "pilot-chat"),
+        "no model \"\""
+    );
+    assert_eq!(summary.left_out.health_probes, 2);
+    assert_eq!(summary.left_out.not_generation, 1);
+    assert_eq!(summary.left_out.call_types.get("aembedding"), Some(&1));
+    assert!(
+        summary.notes.iter().any(|n| n.starts_with(
+            "3 of 16 records are not the model's demand and were left out of the profile: \
+             2 health probes of the gateway; 1 call that generates no text (aembedding ×1)"
+        )),
+        "{:?}",
+        summary.notes
+    );
+
+    let (profile, _) = crate::demand::profile_gateway_log(
+        Cursor::new(&bytes),
+        &ReadOptions::new("posts.json"),
+        crate::demand::DemandOptions::default(),
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(profile.outcomes.requests, 13);
+    assert_eq!(profile.outcomes.ok, 4);
+    assert_eq!(profile.outcomes.cancelled, 8);
+    // Only the four complete answers give latencies, to the microsecond: TTFT
+    // completionStartTime − startTime = 42.970, 53.970, 60.696 and 343.990 ms; E2E of the first
+    // 1796417117.286181 − 1796417116.671727 s = 614.454 ms.
+    let ttft = profile.gateway_latency.ttft_ms.clone().unwrap();
+    assert_eq!(ttft.count, 4);
+    assert!((ttft.min - 42.970).abs() < 0.0015, "{}", ttft.min);
+    assert!((ttft.max - 343.990).abs() < 0.0015, "{}", ttft.max);
+    let e2e = profile.gateway_latency.e2e_ms.clone().unwrap();
+    assert_eq!(e2e.count, 4);
+    assert!((e2e.max - 614.454).abs() < 0.0015, "{}", e2e.max);
+}
