@@ -24,6 +24,8 @@ fn model() -> TimingModel {
             per_sequence_ms: 0.12,
             per_context_token_us: 0.05,
             per_prefill_token_us: 25.0,
+            expert_fill_ms: 0.0,
+            expert_share: 0.0,
         },
         10.0,
         EngineLimits {

@@ -49,26 +49,31 @@ fn the_document_and_the_served_figures_are_what_the_back_test_computes() {
 }
 
 /// Upper bounds on the overall back-tested errors, % (median, worst), and the lowest share of
-/// measured values inside the stated range, %: what the back-test measured when they were set,
+/// measured values inside the stated (calibrated) range and inside the range calibrated on the
+/// other half of the GPU pairs only, %: what the back-test measured when they were set,
 /// loosened by 5 points. Issue #39's aims are tighter (TTFT p50 within 40 %, TPOT p50 within
 /// 25 %, 80 % inside the range); VALIDATION.md says which are missed. A model change that makes
 /// a figure worse than its bound fails here; one that improves it should tighten the bound.
-const BOUNDS: [(ValidatedMetric, f64, f64, f64); 4] = [
-    (ValidatedMetric::TtftP50, 44.6, 41977.6, 32.9),
-    (ValidatedMetric::TtftP99, 51.4, 3078.8, 31.3),
-    (ValidatedMetric::TpotP50, 40.1, 787.3, 42.6),
-    (ValidatedMetric::TpotP99, 42.7, 770.3, 30.0),
+const BOUNDS: [(ValidatedMetric, f64, f64, f64, f64); 4] = [
+    (ValidatedMetric::TtftP50, 44.6, 41977.6, 76.5, 68.4),
+    (ValidatedMetric::TtftP99, 54.4, 3078.8, 75.6, 61.1),
+    (ValidatedMetric::TpotP50, 38.6, 782.2, 80.5, 75.6),
+    (ValidatedMetric::TpotP99, 43.2, 770.3, 80.0, 64.0),
 ];
 
 #[test]
 fn the_back_tested_errors_stay_under_their_bounds() {
     let overall = report().overall();
     assert_eq!(overall.len(), BOUNDS.len());
-    for (metric, median, worst, inside) in BOUNDS {
+    for (metric, median, worst, inside, held_out) in BOUNDS {
         let m = overall.iter().find(|m| m.metric == metric).unwrap();
         assert!(m.points >= 100 && m.pairs >= 3, "{m:?}");
         assert!(m.median_error_pct <= median, "{m:?} above {median}");
         assert!(m.worst_error_pct <= worst, "{m:?} above {worst}");
         assert!(m.range_contains_pct >= inside, "{m:?} below {inside}");
+        assert!(
+            m.held_out_range_contains_pct >= held_out,
+            "{m:?} held out below {held_out}"
+        );
     }
 }

@@ -44,10 +44,11 @@ use super::arrivals::ArrivalProcess;
 use super::evidence::{MeasuredPoint, configurations, measure, recorded_arrivals};
 use super::least_squares::{Row, nonnegative_least_squares};
 use super::serving_limits::ServingLimits;
-use super::simulate::{SimulationOptions, simulate};
+use super::simulate::{SimulationOptions, StepTerms, simulate};
 use super::statistics::{RunStatistics, Window};
 use super::timing::{
-    EngineLimits, FittedRange, LimitSource, PrefillScheduling, ScenarioShape, StepCost, TimingModel,
+    EngineLimits, FittedRange, LimitSource, PrefillScheduling, ScenarioShape, StepCost,
+    TimingModel, experts_touched,
 };
 use super::workload::TokenLengths;
 use crate::ingest::{OperatingPoint, RequestRecord};
@@ -76,6 +77,12 @@ pub struct FitOptions {
     pub calibration_requests: usize,
     /// Seed of the calibration simulations.
     pub seed: u64,
+    /// MoE only: the share of the routed experts one token reads (top-k ÷ experts,
+    /// [`super::step_model::expert_share`]). With it the fit adds the saturating expert-read
+    /// term (module docs of [`super::timing`], "Expert reads") and fits its time beside the
+    /// others; `None` (dense models, or a caller that does not know the model): no such term.
+    #[serde(default)]
+    pub expert_share: Option<f64>,
 }
 
 impl Default for FitOptions {
@@ -84,6 +91,7 @@ impl Default for FitOptions {
             calibrate: true,
             calibration_requests: 2000,
             seed: 1,
+            expert_share: None,
         }
     }
 }
@@ -122,7 +130,9 @@ const PER_SEQUENCE: usize = 1;
 const PER_CONTEXT: usize = 2;
 const PER_PREFILL: usize = 3;
 const OVERHEAD: usize = 4;
-const SHARED: usize = 5;
+/// The routed-expert read (MoE; a zero column, so 0, for dense models).
+const EXPERT: usize = 5;
+const SHARED: usize = 6;
 
 /// [`fit`] with options.
 pub fn fit_with(
@@ -198,7 +208,13 @@ pub fn fit_with(
     // Step 1: least squares, re-solved while the effective prompt lengths settle.
     let mut theta = vec![0.0; SHARED + unknowns];
     for _ in 0..4 {
-        let rows = equations(&measured, &scenarios, &scenario_of, &request_rows);
+        let rows = equations(
+            &measured,
+            &scenarios,
+            &scenario_of,
+            &request_rows,
+            options.expert_share,
+        );
         theta = nonnegative_least_squares(&rows, SHARED + unknowns, 1e-6);
         settle_effective_prompts(&mut scenarios, &mut theta);
     }
@@ -213,6 +229,8 @@ pub fn fit_with(
         per_sequence_ms: theta[PER_SEQUENCE],
         per_context_token_us: theta[PER_CONTEXT] * 1000.0,
         per_prefill_token_us: theta[PER_PREFILL] * 1000.0,
+        expert_fill_ms: theta[EXPERT],
+        expert_share: options.expert_share.unwrap_or(0.0),
     };
 
     // Step 2: limits.
@@ -333,21 +351,19 @@ fn term_rows(
     let mut rows = Vec::new();
     for (m, run) in model.measured.iter().zip(runs) {
         let prefill = prefill_column(model, m);
-        let mut add = |terms: &[f64; 4], overhead: f64, y: f64| {
+        let mut add = |terms: &StepTerms, overhead: f64, y: f64| {
             if !(y.is_finite() && y > 0.0) {
                 return;
             }
+            let weight = 1.0 / y;
             let mut x = vec![0.0; width];
+            x[EXPERT] = terms[4];
             x[BASE] = terms[0];
             x[PER_SEQUENCE] = terms[1];
             x[PER_CONTEXT] = terms[2];
             x[prefill] = terms[3];
             x[OVERHEAD] = overhead;
-            rows.push(Row {
-                x,
-                y,
-                weight: 1.0 / y,
-            });
+            rows.push(Row { x, y, weight });
         };
         let as_mean = |mean: Option<f64>, p50: Option<f64>, sim_mean: f64, sim_p50: f64| {
             mean.or_else(|| {
@@ -376,19 +392,31 @@ fn term_rows(
             add(&run.ttft_terms_mean, 1.0, y);
         }
     }
+    let expert = Some(model.step.expert_share);
     for r in request_rows {
-        let mut x = vec![0.0; width];
-        x[BASE] = 1.0;
-        x[PER_SEQUENCE] = r.decoding;
-        x[PER_CONTEXT] = r.context;
-        x[PER_PREFILL] = r.prefill_tokens_per_step;
-        rows.push(Row {
-            x,
-            y: r.tpot_ms,
-            weight: r.weight,
-        });
+        rows.push(request_row(r, width, expert));
     }
     rows
+}
+
+/// The expert-read column of a step decoding `sequences` (0 without the term).
+fn touched(share: Option<f64>, sequences: f64) -> f64 {
+    share.map_or(0.0, |share| experts_touched(share, sequences))
+}
+
+/// One per-request TPOT equation.
+fn request_row(r: &RequestRow, width: usize, expert: Option<f64>) -> Row {
+    let mut x = vec![0.0; width];
+    x[BASE] = 1.0;
+    x[PER_SEQUENCE] = r.decoding;
+    x[PER_CONTEXT] = r.context;
+    x[PER_PREFILL] = r.prefill_tokens_per_step;
+    x[EXPERT] = touched(expert, r.decoding);
+    Row {
+        x,
+        y: r.tpot_ms,
+        weight: r.weight,
+    }
 }
 
 /// A model with the regression's parameters; effective prompt lengths re-derived so each
@@ -416,6 +444,8 @@ fn apply(model: &TimingModel, theta: &[f64]) -> TimingModel {
         per_sequence_ms: theta[PER_SEQUENCE],
         per_context_token_us: theta[PER_CONTEXT] * 1000.0,
         per_prefill_token_us: per_token * 1000.0,
+        expert_fill_ms: theta[EXPERT],
+        ..model.step
     };
     next.request_overhead_ms = theta[OVERHEAD].min(overhead_ceiling(&model.measured));
     for (i, w) in work {
@@ -505,6 +535,7 @@ fn parameters(model: &TimingModel) -> Vec<f64> {
     theta[PER_CONTEXT] = model.step.per_context_token_us / 1000.0;
     theta[PER_PREFILL] = model.step.per_prefill_token_us / 1000.0;
     theta[OVERHEAD] = model.request_overhead_ms;
+    theta[EXPERT] = model.step.expert_fill_ms;
     for u in 0..unknown {
         theta[SHARED + u] = theta[PER_PREFILL];
     }
@@ -770,6 +801,7 @@ fn equations(
     scenarios: &[Scenario],
     scenario_of: &[usize],
     request_rows: &[RequestRow],
+    expert: Option<f64>,
 ) -> Vec<Row> {
     let unknowns = scenarios.iter().filter(|s| s.unknown.is_some()).count();
     let width = SHARED + unknowns;
@@ -787,6 +819,7 @@ fn equations(
             None => x[PER_PREFILL] = s.prompt_mean * prompts_per_step,
             Some(u) => x[SHARED + u] = prompts_per_step,
         }
+        x[EXPERT] = touched(expert, decoding);
         rows.push(Row {
             x,
             y: m.tpot_fit_ms,
@@ -835,6 +868,7 @@ fn equations(
             None => x[PER_PREFILL] = s.prompt_mean * prompts,
             Some(u) => x[SHARED + u] = prompts,
         }
+        x[EXPERT] = touched(expert, others);
         rows.push(Row {
             x,
             y: (ttft - waiting).max(0.0),
@@ -842,16 +876,7 @@ fn equations(
         });
     }
     for r in request_rows {
-        let mut x = vec![0.0; width];
-        x[BASE] = 1.0;
-        x[PER_SEQUENCE] = r.decoding;
-        x[PER_CONTEXT] = r.context;
-        x[PER_PREFILL] = r.prefill_tokens_per_step;
-        rows.push(Row {
-            x,
-            y: r.tpot_ms,
-            weight: r.weight,
-        });
+        rows.push(request_row(r, width, expert));
     }
     rows
 }

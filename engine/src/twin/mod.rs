@@ -20,6 +20,8 @@
 //! * [`transfer`](mod@transfer): the fitted step cost carried to another GPU, split, precision or
 //!   execution mode by the physics of the work, with a stated range; a prior per GPU family
 //!   without a load test.
+//! * [`candidate_engine`]: the engine a candidate runs — its own vLLM scheduler defaults (or
+//!   the pilot's stated flags) and its own KV cache — shared by every transfer to a candidate.
 //! * [`other_configuration`]: the same load on another GPU, card count, split or format,
 //!   every percentile with its range (`server predict --gpu`).
 //! * [`backtest`]: leave-one-out over the measured points — the error the twin states.
@@ -34,6 +36,7 @@
 
 pub mod arrivals;
 pub mod backtest;
+pub mod candidate_engine;
 pub mod evidence;
 pub mod fit;
 pub mod least_squares;

@@ -4,15 +4,15 @@
 //! The cards are split into copies of `tp × pp` cards behind a load balancer; the asked load is
 //! shared between them (a rate divided, a closed loop's users spread, a replay dealt out in
 //! turn), one copy is sized for its KV cache ([`crate::sizing::size`]) and the twin transferred
-//! to it ([`super::transfer`](mod@super::transfer)). Every percentile of the answer carries `low` and `high` beside
+//! to it ([`super::transfer`](mod@super::transfer)) with that KV cache and the target card's own
+//! vLLM scheduler limits ([`super::candidate_engine`]). Every percentile of the answer carries `low` and `high` beside
 //! its value, and its basis is Estimated unless the configuration is the measured one.
 
 use super::Twin;
 use super::arrivals::ArrivalProcess;
+use super::candidate_engine::{MeasuredTwin, candidate_twin};
 use super::predict::Question;
-use super::transfer::{
-    ServingSetup, TransferError, TransferredPrediction, predict_transferred, transfer,
-};
+use super::transfer::{ServingSetup, TransferError, TransferredPrediction, predict_transferred};
 use crate::sizing::{MemoryModel, ModelSpec, SizingInput, Topology, size};
 use serde::{Deserialize, Serialize};
 
@@ -112,10 +112,12 @@ pub fn predict_configuration(
             target.gpu.name
         )));
     }
-    let moved = transfer(
-        twin,
+    let moved = candidate_twin(
+        Some(MeasuredTwin {
+            twin,
+            setup: measured,
+        }),
         model,
-        measured,
         target,
         Some(sized.kv_cache_tokens),
         context_tokens,

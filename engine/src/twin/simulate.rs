@@ -42,11 +42,16 @@ pub struct SimulationOptions {
 }
 
 /// The step-model terms a duration is the sum of: steps, sequence-steps (decoding sequences
-/// summed over the steps), context-token-steps and prefill-token-steps. A duration equals
-/// `base_ms·t[0] + per_sequence_ms·t[1] + (per_context_token_us·t[2] + per_prefill_token_us·t[3])
-/// ÷ 1000` exactly (a step in progress at arrival counts by the fraction still to run), which lets
-/// the fit treat the simulator's dynamics as a linear regression ([`super::fit`]).
-pub type StepTerms = [f64; 4];
+/// summed over the steps), context-token-steps, prefill-token-steps and expert fills (the
+/// share of the routed experts beyond one token's that each step read, summed; 0 for dense
+/// models). A duration equals `base_ms·t[0] + per_sequence_ms·t[1] + (per_context_token_us·t[2]
+/// + per_prefill_token_us·t[3]) ÷ 1000 + expert_fill_ms·t[4]` exactly (a step in progress at
+/// arrival counts by the fraction still to run), which lets the fit treat the simulator's
+/// dynamics as a linear regression ([`super::fit`]).
+pub type StepTerms = [f64; TERMS];
+
+/// Number of [`StepTerms`].
+pub const TERMS: usize = 5;
 
 /// What happened to one request.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -138,8 +143,8 @@ impl Seq {
             first_token_ms: f64::NAN,
             last_token_ms: f64::NAN,
             preemptions: 0,
-            terms_at_arrival: [0.0; 4],
-            terms_at_first: [0.0; 4],
+            terms_at_arrival: [0.0; TERMS],
+            terms_at_first: [0.0; TERMS],
         }
     }
 
@@ -283,8 +288,8 @@ pub fn simulate(
     let mut step_gaps: Vec<(f64, u32)> = Vec::with_capacity(4);
     let mut t = 0.0_f64;
     let mut first_arrival: Option<f64> = None;
-    let mut terms: StepTerms = [0.0; 4];
-    let mut last_step: (f64, StepTerms) = (0.0, [0.0; 4]);
+    let mut terms: StepTerms = [0.0; TERMS];
+    let mut last_step: (f64, StepTerms) = (0.0, [0.0; TERMS]);
 
     loop {
         while src.peek().is_some_and(|r| r.at_ms <= t) {
@@ -439,8 +444,14 @@ pub fn simulate(
         out.max_running = out.max_running.max(running.len());
         out.steps += 1;
         let end = t + step_ms;
-        let step_terms = [1.0, decoding as f64, context, prefill_tokens as f64];
-        for k in 0..4 {
+        let step_terms = [
+            1.0,
+            decoding as f64,
+            context,
+            prefill_tokens as f64,
+            step_cost.experts_touched(decoding as f64),
+        ];
+        for k in 0..TERMS {
             terms[k] += step_terms[k];
         }
         last_step = (t, step_terms);
@@ -500,13 +511,13 @@ pub fn simulate(
                         output_tokens: s.output,
                         preemptions: s.preemptions,
                         completed_ms: end,
-                        ttft_terms: [0.0; 4],
-                        tpot_terms: [0.0; 4],
+                        ttft_terms: [0.0; TERMS],
+                        tpot_terms: [0.0; TERMS],
                     });
-                    let mut ttft_terms = [0.0; 4];
-                    let mut tpot_terms = [0.0; 4];
+                    let mut ttft_terms = [0.0; TERMS];
+                    let mut tpot_terms = [0.0; TERMS];
                     let per_token = f64::from(s.output.max(2) - 1);
-                    for k in 0..4 {
+                    for k in 0..TERMS {
                         ttft_terms[k] = s.terms_at_first[k] - s.terms_at_arrival[k];
                         tpot_terms[k] = (terms[k] - s.terms_at_first[k]) / per_token;
                     }

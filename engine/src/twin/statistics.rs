@@ -180,11 +180,11 @@ impl RunStatistics {
         let span_s = (end - start) / 1000.0;
         let output_tokens: f64 = chosen.iter().map(|r| f64::from(r.output_tokens)).sum();
         let n = chosen.len();
-        let mut ttft_terms_mean = [0.0; 4];
-        let mut tpot_terms_mean = [0.0; 4];
+        let mut ttft_terms_mean = [0.0; super::simulate::TERMS];
+        let mut tpot_terms_mean = [0.0; super::simulate::TERMS];
         let decoded = chosen.iter().filter(|r| r.tpot_ms.is_some()).count().max(1) as f64;
         for r in &chosen {
-            for k in 0..4 {
+            for k in 0..super::simulate::TERMS {
                 ttft_terms_mean[k] += r.ttft_terms[k] / n.max(1) as f64;
                 if r.tpot_ms.is_some() {
                     tpot_terms_mean[k] += r.tpot_terms[k] / decoded;

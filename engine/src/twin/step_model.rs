@@ -56,8 +56,10 @@
 //! a card faster than its data sheet.
 
 use crate::sizing::kv_cache::kv_bytes_per_token_per_card;
-use crate::sizing::weights::decode_read_gb_per_token;
-use crate::sizing::{GpuSpec, KvDtype, ModelSpec, Topology, WeightPrecision};
+use crate::sizing::weights::{
+    ParamBreakdown, bytes_of, decode_read_gb_per_token, param_breakdown, published_checkpoint_gib,
+};
+use crate::sizing::{GIB, GpuSpec, KvDtype, ModelSpec, Topology, WeightPrecision};
 use serde::{Deserialize, Serialize};
 
 /// Whether the engine replays CUDA graphs or dispatches every kernel (`--enforce-eager`).
@@ -234,6 +236,10 @@ pub struct StepPhysics {
     pub kv_per_context_token_us: f64,
     /// Prefill compute per prompt token, µs.
     pub prefill_per_token_us: f64,
+    /// MoE only: reading the routed experts one token leaves unread, ms (what a batch that
+    /// touches every expert adds to `weights_ms`); 0 for dense models.
+    #[serde(default)]
+    pub expert_fill_ms: f64,
 }
 
 /// Share of peak bandwidth decode reaches, at `end` (module docs).
@@ -372,13 +378,44 @@ fn physics_at(
         kv_bytes_per_token_per_card(model, setup.kv_dtype, &topology, context_tokens)
             * f64::from(topology.cards_per_copy());
     let flops_per_token = 2.0 * model.active_params_b() * 1e9;
+    let unread_gb = routed_experts_unread_gb(model, setup.weights);
     Ok(StepPhysics {
         weights_ms: decode_read_gb_per_token(model, setup.weights) * 1e9 / group_bytes_per_s * 1e3,
         communication_ms: 0.0,
         compute_per_sequence_ms: flops_per_token / flops_per_s * 1e3,
         kv_per_context_token_us: kv_copy_bytes / group_bytes_per_s * 1e6,
         prefill_per_token_us: flops_per_token / flops_per_s * 1e6,
+        expert_fill_ms: unread_gb * 1e9 / group_bytes_per_s * 1e3,
     })
+}
+
+/// The routed experts a single token leaves unread, decimal GB for the whole model (scaled
+/// like [`decode_read_gb_per_token`] where a published checkpoint differs from the shapes); 0
+/// for dense models.
+fn routed_experts_unread_gb(model: &ModelSpec, weights: WeightPrecision) -> f64 {
+    let params = param_breakdown(model);
+    let share = params.routed_fraction_read;
+    if !model.is_moe() || params.routed_experts <= 0.0 || !(share > 0.0 && share < 1.0) {
+        return 0.0;
+    }
+    let routed = ParamBreakdown {
+        routed_experts: params.routed_experts,
+        routed_fraction_read: share,
+        ..ParamBreakdown::default()
+    };
+    let scale = published_checkpoint_gib(model, weights)
+        .map(|gib| gib * GIB / bytes_of(model, &params, weights))
+        .unwrap_or(1.0);
+    bytes_of(model, &routed, weights) * (1.0 - share) * scale / 1e9
+}
+
+/// The share of the routed experts one token of `model` reads (top-k ÷ experts), which sets how
+/// fast a batch's expert read saturates (module docs of [`super::timing`], "Expert reads");
+/// `None` for dense models.
+pub fn expert_share(model: &ModelSpec) -> Option<f64> {
+    let moe = model.moe.as_ref()?;
+    let share = f64::from(moe.experts_per_token) / f64::from(moe.experts.max(1));
+    (share > 0.0 && share < 1.0).then_some(share)
 }
 
 /// What the card cannot beat: the step's work at 100 % of its published bandwidth and dense
@@ -435,6 +472,7 @@ impl StepFloor {
             per_sequence_ms: step.per_sequence_ms.max(self.compute_per_sequence_ms),
             per_context_token_us: step.per_context_token_us.max(self.kv_per_context_token_us),
             per_prefill_token_us: step.per_prefill_token_us.max(self.prefill_per_token_us),
+            ..step
         }
     }
 }

@@ -87,6 +87,8 @@ fn round_model() -> TimingModel {
             per_sequence_ms: 0.0,
             per_context_token_us: 0.0,
             per_prefill_token_us: 100.0,
+            expert_fill_ms: 0.0,
+            expert_share: 0.0,
         },
         20.0,
         EngineLimits {
@@ -109,6 +111,8 @@ fn busy_model() -> TimingModel {
         per_sequence_ms: 0.12,
         per_context_token_us: 0.05,
         per_prefill_token_us: 25.0,
+        expert_fill_ms: 0.0,
+        expert_share: 0.0,
     };
     model.limits.max_running = 256;
     model.limits.max_batched_tokens = 8192;
@@ -245,28 +249,54 @@ fn the_simulation_obeys_littles_law() {
 
 #[test]
 fn every_ttft_and_tpot_is_the_sum_of_its_step_terms() {
-    let model = busy_model();
-    let sim = simulate(
-        &model,
-        &ArrivalProcess::Poisson { rate_per_s: 12.0 },
-        &sharegpt_like(),
-        &SimulationOptions {
-            requests: 500,
-            seed: 9,
-        },
-    );
-    let cost = |t: &[f64; 4]| {
-        model.step.base_ms * t[0]
-            + model.step.per_sequence_ms * t[1]
-            + (model.step.per_context_token_us * t[2] + model.step.per_prefill_token_us * t[3])
-                / 1000.0
-    };
-    for r in &sim.requests {
-        assert!((cost(&r.ttft_terms) + model.request_overhead_ms - r.ttft_ms).abs() < 1e-6);
-        if let Some(tpot) = r.tpot_ms {
-            assert!((cost(&r.tpot_terms) - tpot).abs() < 1e-6);
+    // A dense engine, and one reading routed experts (MoE: 4 of 128 per token).
+    let mut moe = busy_model();
+    moe.step.expert_fill_ms = 9.0;
+    moe.step.expert_share = 4.0 / 128.0;
+    for model in [busy_model(), moe] {
+        let sim = simulate(
+            &model,
+            &ArrivalProcess::Poisson { rate_per_s: 12.0 },
+            &sharegpt_like(),
+            &SimulationOptions {
+                requests: 500,
+                seed: 9,
+            },
+        );
+        let cost = |t: &crate::twin::simulate::StepTerms| {
+            model.step.base_ms * t[0]
+                + model.step.per_sequence_ms * t[1]
+                + (model.step.per_context_token_us * t[2] + model.step.per_prefill_token_us * t[3])
+                    / 1000.0
+                + model.step.expert_fill_ms * t[4]
+        };
+        for r in &sim.requests {
+            assert!((cost(&r.ttft_terms) + model.request_overhead_ms - r.ttft_ms).abs() < 1e-6);
+            if let Some(tpot) = r.tpot_ms {
+                assert!((cost(&r.tpot_terms) - tpot).abs() < 1e-6);
+            }
         }
     }
+}
+
+#[test]
+fn routed_expert_reads_grow_with_the_batch_and_saturate() {
+    let mut step = busy_model().step;
+    assert_eq!(step.experts_touched(64.0), 0.0, "dense: no term");
+    step.expert_fill_ms = 10.0;
+    step.expert_share = 4.0 / 128.0;
+    assert_eq!(
+        step.experts_touched(1.0),
+        0.0,
+        "one token's top-k are in the base"
+    );
+    let at = |n: f64| step.experts_touched(n);
+    assert!(at(2.0) > 0.0 && at(16.0) < at(64.0) && at(64.0) < at(256.0));
+    // 1 − (31/32)^255 ≈ 0.9997: an A100's 256 sequences read every expert; 1,024 add nothing.
+    assert!(at(256.0) > 0.999 && at(1024.0) - at(256.0) < 1e-3);
+    let dense = busy_model().step;
+    let extra = step.step_ms(1024, 0.0, 0.0) - dense.step_ms(1024, 0.0, 0.0);
+    assert!((extra - 10.0).abs() < 1e-6, "{extra}");
 }
 
 #[test]

@@ -12,6 +12,25 @@
 //!         + per_prefill_token_us × prefill tokens / 1000   prompt compute
 //! ```
 //!
+//! **Expert reads (MoE).** A mixture-of-experts model's single stream reads its top-k routed
+//! experts, which the base holds. A step decoding `b` sequences routes each to `k` of `E`
+//! experts, so it reads `E·(1 − (1 − k/E)^b)` of them (independent, uniform routing): the read
+//! grows with the batch and saturates once every expert is read. A per-sequence cost, linear in
+//! the batch, cannot saturate: fitted at 256 sequences it overshoots at 1,024. The step
+//! therefore adds
+//!
+//! ```text
+//!         + expert_fill_ms × (1 − (1 − k/E)^(b − 1))   routed experts beyond one sequence's
+//! ```
+//!
+//! `k/E` comes from the model's shapes ([`super::step_model::expert_share`]); `expert_fill_ms`
+//! (the time to read what one sequence leaves unread) is fitted beside the other terms, and a
+//! transfer moves it by the unread expert bytes over the bandwidth of each configuration
+//! ([`super::step_model::StepPhysics::expert_fill_ms`]). Prompt tokens are not counted: a
+//! prefill step is compute-bound, and its expert reads are inside the fitted cost per prompt
+//! token (counting them made the back-test's TTFT worse). Dense models, and fits without the
+//! term (a caller that does not pass the share), have `expert_fill_ms = 0`.
+//!
 //! Decode is memory-bound: the weights are read once per step however many sequences share it,
 //! which is why batching is nearly free for streaming speed while the KV read grows with the
 //! context held. Prefill is compute-bound: its cost is per prompt token. A request's TTFT adds a
@@ -44,6 +63,18 @@ pub struct StepCost {
     pub per_context_token_us: f64,
     /// Added per prompt token prefilled in the step, µs.
     pub per_prefill_token_us: f64,
+    /// MoE only: reading the routed experts one token leaves unread, ms, as fitted (module
+    /// docs, "Expert reads"). 0 for dense models and for fits without the term.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub expert_fill_ms: f64,
+    /// MoE only: share of the routed experts one token reads (top-k ÷ experts), which sets how
+    /// fast the read saturates; 0 without the term.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub expert_share: f64,
+}
+
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
 }
 
 impl StepCost {
@@ -56,7 +87,27 @@ impl StepCost {
             + (self.per_context_token_us * context_tokens
                 + self.per_prefill_token_us * prefill_tokens)
                 / 1000.0
+            + self.expert_fill_ms * self.experts_touched(decoding as f64)
     }
+
+    /// Share of the routed experts one token leaves unread that a step decoding `sequences`
+    /// reads ([`experts_touched`]); 0 without the term.
+    #[inline]
+    pub fn experts_touched(&self, sequences: f64) -> f64 {
+        experts_touched(self.expert_share, sequences)
+    }
+}
+
+/// Share of the routed experts one token leaves unread that `sequences` tokens routed to
+/// top-k of E experts read (`share` = k ÷ E): `1 − (1 − share)^(sequences − 1)`, 0 for one
+/// (its top-k are in the base), towards 1 once every expert is read; 0 for a `share` outside
+/// (0, 1) (dense models).
+#[inline]
+pub fn experts_touched(share: f64, sequences: f64) -> f64 {
+    if !(share > 0.0 && share < 1.0) {
+        return 0.0;
+    }
+    1.0 - (1.0 - share).powf((sequences - 1.0).max(0.0))
 }
 
 /// How prompts are scheduled.
@@ -195,7 +246,8 @@ impl TimingModel {
         let context = prompt_mean + output_mean / 2.0;
         let a = s.step_ms(0, 0.0, 0.0)
             + s.per_sequence_ms * m
-            + s.per_context_token_us * m * context / 1000.0;
+            + s.per_context_token_us * m * context / 1000.0
+            + s.expert_fill_ms * s.experts_touched(m);
         let mut per_request_prefill_ms = s.per_prefill_token_us * prompt_mean / 1000.0;
         if self.limits.prefill == PrefillScheduling::Separate {
             per_request_prefill_ms += s.base_ms;
@@ -220,6 +272,8 @@ mod tests {
                 per_sequence_ms: 0.0,
                 per_context_token_us: 0.0,
                 per_prefill_token_us: 33.0,
+                expert_fill_ms: 0.0,
+                expert_share: 0.0,
             },
             30.0,
             EngineLimits {

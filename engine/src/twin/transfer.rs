@@ -70,9 +70,12 @@ use super::statistics::Percentiles;
 pub use super::step_model::{
     EngineGeneration, Execution, GpuFamily, RangeEnd, ServingSetup, TransferError,
 };
-use super::step_model::{StepFloor, StepPhysics, host_prior_ms, launch_us_per_layer, step_physics};
+use super::step_model::{
+    StepFloor, StepPhysics, expert_share, host_prior_ms, launch_us_per_layer, step_physics,
+};
 use super::timing::{StepCost, TimingModel};
 use super::{EngineLimits, LimitSource, PrefillScheduling, Twin};
+use crate::ingest::MetricKey;
 use crate::plan::Statistic;
 use crate::sizing::{KvDtype, ModelSpec, WeightPrecision};
 use serde::{Deserialize, Serialize};
@@ -194,6 +197,113 @@ pub struct TransferredTwin {
     /// The candidate's physical floor (what no figure of it may go below).
     #[serde(default)]
     pub floor: Option<StepFloor>,
+    /// The back-tested error of a transfer to another GPU ([`TransferCalibration`]): every
+    /// range of an Estimated figure reaches at least as far. `None` for the identity (the
+    /// measured configuration keeps its own back-test's ranges).
+    #[serde(default)]
+    pub calibration: Option<TransferCalibration>,
+}
+
+/// How far a transferred figure's range must reach on each side of its value to hold what the
+/// back-test on public runs of two GPUs measured there in 80 % of cases
+/// ([`super::validation`], `VALIDATION.md`). Percentages of the measured value, as the
+/// back-test's errors are: a prediction `over_pct` above the truth is `value ÷ (1 + over)`
+/// away from it, one `under_pct` below it `value ÷ (1 − under)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RangeCalibration {
+    /// 80th percentile of (predicted − measured) ÷ measured over the transfers that predicted
+    /// too high, %.
+    pub over_pct: f64,
+    /// 80th percentile of (measured − predicted) ÷ measured over the transfers that predicted
+    /// too low, %.
+    pub under_pct: f64,
+}
+
+/// Largest `under_pct` applied: a range reaching up to 1,000 × its value says nothing more.
+const MOST_UNDER_PCT: f64 = 99.9;
+
+impl RangeCalibration {
+    /// Each side the larger of the two.
+    pub fn wider(self, other: RangeCalibration) -> RangeCalibration {
+        RangeCalibration {
+            over_pct: self.over_pct.max(other.over_pct),
+            under_pct: self.under_pct.max(other.under_pct),
+        }
+    }
+
+    /// `r` reaching at least down to `value ÷ (1 + over)` and up to `value ÷ (1 − under)`,
+    /// held at or above `floor` (the physics: no end may be faster than the card can be).
+    pub fn widen(self, r: Ranged, floor: f64) -> Ranged {
+        let over = self.over_pct.max(0.0) / 100.0;
+        let under = self.under_pct.clamp(0.0, MOST_UNDER_PCT) / 100.0;
+        let floor = if floor.is_finite() {
+            floor.max(0.0)
+        } else {
+            0.0
+        };
+        Ranged {
+            value: r.value.max(floor),
+            low: r.low.min(r.value / (1.0 + over)).max(floor),
+            high: r.high.max(r.value / (1.0 - under)).max(floor),
+        }
+    }
+}
+
+/// [`RangeCalibration`] of each back-tested figure; the others borrow (module docs of
+/// [`super::validation`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TransferCalibration {
+    pub ttft_p50: RangeCalibration,
+    pub ttft_p99: RangeCalibration,
+    pub tpot_p50: RangeCalibration,
+    pub tpot_p99: RangeCalibration,
+}
+
+impl TransferCalibration {
+    /// The calibration of `metric` at `statistic`: TTFT's and TPOT's own at p50 and p99; ITL
+    /// borrows TPOT's, E2E the wider of TTFT's and TPOT's (it is one plus the other times the
+    /// answer); p90 and p95 take the wider of p50's and p99's. `None` for other metrics and
+    /// statistics.
+    pub fn for_metric(&self, metric: MetricKey, statistic: Statistic) -> Option<RangeCalibration> {
+        let (p50, p99) = match metric {
+            MetricKey::TtftMs => (self.ttft_p50, self.ttft_p99),
+            MetricKey::TpotMs | MetricKey::ItlMs => (self.tpot_p50, self.tpot_p99),
+            MetricKey::E2eMs => (
+                self.ttft_p50.wider(self.tpot_p50),
+                self.ttft_p99.wider(self.tpot_p99),
+            ),
+            _ => return None,
+        };
+        match statistic {
+            Statistic::P50 => Some(p50),
+            Statistic::P99 => Some(p99),
+            Statistic::P90 | Statistic::P95 => Some(p50.wider(p99)),
+            Statistic::Mean | Statistic::Max | Statistic::Rate => None,
+        }
+    }
+}
+
+impl TransferredTwin {
+    /// `r`, a range of `metric` at `statistic` for this twin, widened to the back-tested
+    /// calibration where the twin has one ([`TransferredTwin::calibration`]) and held at or
+    /// above `floor`; unchanged otherwise.
+    pub fn calibrated(
+        &self,
+        metric: MetricKey,
+        statistic: Statistic,
+        r: Ranged,
+        floor: f64,
+    ) -> Ranged {
+        match self
+            .calibration
+            .and_then(|c| c.for_metric(metric, statistic))
+        {
+            Some(c) => c.widen(r, floor),
+            None => r,
+        }
+    }
 }
 
 /// Error stated for a prior twin, %: the reference is another pilot's engine.
@@ -210,6 +320,8 @@ pub const REFERENCE_STEP: StepCost = StepCost {
     per_sequence_ms: 0.150,
     per_context_token_us: 0.62,
     per_prefill_token_us: 62.4,
+    expert_fill_ms: 0.0,
+    expert_share: 0.0,
 };
 
 /// The reference engine's time outside the engine (client, network, tokenisation), ms.
@@ -269,6 +381,9 @@ pub fn transfer(
         .backtest
         .median_abs_error_pct
         .unwrap_or(UNTESTED_ERROR_PCT);
+    if !identity {
+        out.calibration = Some(super::validation::calibration());
+    }
     Ok(out)
 }
 
@@ -320,6 +435,7 @@ pub fn prior_twin(
     out.basis = TransferBasis::Prior;
     out.backtest = Backtest::not_run("no load test: a prior from the reference engine");
     out.error_pct = PRIOR_ERROR_PCT;
+    out.calibration = Some(super::validation::calibration());
     out.notes.push(format!(
         "No load test of this pilot: the step cost is the reference engine's ({}) transferred by \
          the physics of the work, with a ±{PRIOR_ERROR_PCT:.0} % range on top of the priors.",
@@ -350,7 +466,15 @@ pub fn transfer_between(
         } else {
             HostMove::between(source, target, end)
         };
-        let step = floor.hold(transferred_step(&source.timing.step, &from, &to, host, end));
+        let target_share = expert_share(target.model).unwrap_or(0.0);
+        let step = floor.hold(transferred_step(
+            &source.timing.step,
+            &from,
+            &to,
+            host,
+            end,
+            target_share,
+        ));
         steps.push(step);
         let mut model = transferred_model(source.timing, step, target.kv_cache_tokens);
         if !identity {
@@ -382,7 +506,13 @@ pub fn transfer_between(
         factor(StepTerm::PerPrefillToken, |s| s.per_prefill_token_us),
     ];
     let mut notes = Vec::new();
-    if target.model.is_moe() {
+    if target.model.is_moe() && steps[1].expert_share > 0.0 {
+        notes.push(
+            "MoE model: the routed experts a batch reads beyond one token's are priced for this \
+             configuration and saturate once every expert is read."
+                .to_string(),
+        );
+    } else if target.model.is_moe() {
         notes.push(
             "MoE model: the decode read counts the routed experts at top-k, which holds for a \
              single stream; a batch touches more experts, so the slow end is optimistic."
@@ -415,6 +545,7 @@ pub fn transfer_between(
         measured_points: source.timing.measured.len(),
         notes,
         floor: Some(floor),
+        calibration: None,
     })
 }
 
@@ -429,12 +560,16 @@ fn split(fitted: f64, physics: f64) -> (f64, f64) {
     (scale, fitted - physics * scale)
 }
 
+/// The candidate's step from the `fitted` one. `target_share`: the share of the routed experts
+/// one token of the candidate's model reads (0 for dense models); the expert read moves with
+/// the bytes and bandwidth like the KV read, and only where the fit had the term.
 fn transferred_step(
     fitted: &StepCost,
     from: &StepPhysics,
     to: &StepPhysics,
     host: HostMove,
     end: RangeEnd,
+    target_share: f64,
 ) -> StepCost {
     let (scale, residual) = split(fitted.base_ms, from.weights_ms + from.communication_ms);
     let base_ms = scale * (to.weights_ms + to.communication_ms) + host.base_ms(residual);
@@ -442,6 +577,7 @@ fn transferred_step(
     let per_sequence_ms =
         seq_scale * to.compute_per_sequence_ms + host.per_sequence_ms(seq_residual, end);
     let ratio = |num: f64, den: f64| if den > 0.0 { num / den } else { 1.0 };
+    let expert_term = fitted.expert_share > 0.0 && target_share > 0.0;
     StepCost {
         base_ms,
         per_sequence_ms,
@@ -449,6 +585,12 @@ fn transferred_step(
             * ratio(to.kv_per_context_token_us, from.kv_per_context_token_us),
         per_prefill_token_us: fitted.per_prefill_token_us
             * ratio(to.prefill_per_token_us, from.prefill_per_token_us),
+        expert_fill_ms: if expert_term {
+            fitted.expert_fill_ms * ratio(to.expert_fill_ms, from.expert_fill_ms)
+        } else {
+            0.0
+        },
+        expert_share: if expert_term { target_share } else { 0.0 },
     }
 }
 
@@ -548,6 +690,18 @@ impl RangedPercentiles {
         }
     }
 
+    /// Every percentile of `metric` widened by `twin`'s calibration and held at `floor`
+    /// ([`TransferredTwin::calibrated`]).
+    pub fn calibrated(self, twin: &TransferredTwin, metric: MetricKey, floor: f64) -> Self {
+        let at = |statistic: Statistic, r: Ranged| twin.calibrated(metric, statistic, r, floor);
+        RangedPercentiles {
+            p50: at(Statistic::P50, self.p50),
+            p90: at(Statistic::P90, self.p90),
+            p95: at(Statistic::P95, self.p95),
+            p99: at(Statistic::P99, self.p99),
+        }
+    }
+
     /// The range at percentile `statistic`; `None` for mean, max and rate.
     pub fn get(&self, statistic: Statistic) -> Option<Ranged> {
         match statistic {
@@ -580,6 +734,17 @@ pub struct TransferredPrediction {
     pub factors: Vec<TransferFactor>,
     pub error_pct: f64,
     pub warnings: Vec<String>,
+    /// The physical floors the ranges were held at, ms (TTFT of the shortest prompt, TPOT),
+    /// for the back-test's calibration; not part of the answer.
+    #[serde(skip)]
+    pub floor_ms: FigureFloors,
+}
+
+/// The physical floors of a prediction's figures, ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FigureFloors {
+    pub ttft_ms: f64,
+    pub tpot_ms: f64,
 }
 
 /// The start of the prediction's warning about a single load level, which a transferred model
@@ -615,11 +780,14 @@ pub fn predict_transferred(twin: &TransferredTwin, question: &Question) -> Trans
         ),
         None => (0.0, 0.0),
     };
-    let span = |pick: fn(&Prediction) -> Percentiles, floor: f64| {
+    // The priors' spread widened by the twin's own back-test, then at least the interval that
+    // held 80 % of the back-tested transfers to another GPU (identity: no calibration).
+    let span = |pick: fn(&Prediction) -> Percentiles, floor: f64, metric: MetricKey| {
         let others: Vec<Percentiles> = ends.iter().map(pick).collect();
         RangedPercentiles::spanning_floored(&pick(&central), &others, e, floor)
+            .calibrated(twin, metric, floor)
     };
-    let tpot = span(|p| p.tpot_ms, tpot_floor);
+    let tpot = span(|p| p.tpot_ms, tpot_floor, MetricKey::TpotMs);
     let speed = |ms: f64| if ms > 0.0 { 1000.0 / ms } else { 0.0 };
     let mut warnings: Vec<String> = central
         .warnings
@@ -628,10 +796,16 @@ pub fn predict_transferred(twin: &TransferredTwin, question: &Question) -> Trans
         .cloned()
         .collect();
     if twin.basis != TransferBasis::Identity {
+        let calibrated = if twin.calibration.is_some() {
+            ", and at least the interval that held 80 % of the back-tested transfers to another \
+             GPU on each side (engine/src/twin/VALIDATION.md)"
+        } else {
+            ""
+        };
         warnings.push(format!(
             "Estimated: transferred from {} by the physics of the work (bytes per step ÷ \
              bandwidth, FLOPs ÷ compute, communication, execution mode); range ±{:.0} % beyond \
-             the priors' spread.",
+             the priors' spread{calibrated}.",
             twin.from, twin.error_pct
         ));
     }
@@ -645,9 +819,9 @@ pub fn predict_transferred(twin: &TransferredTwin, question: &Question) -> Trans
         from: twin.from.clone(),
         transfer: twin.basis,
         basis,
-        ttft_ms: span(|p| p.ttft_ms, ttft_floor),
-        itl_ms: span(|p| p.itl_ms, tpot_floor),
-        e2e_ms: span(|p| p.e2e_ms, ttft_floor),
+        ttft_ms: span(|p| p.ttft_ms, ttft_floor, MetricKey::TtftMs),
+        itl_ms: span(|p| p.itl_ms, tpot_floor, MetricKey::ItlMs),
+        e2e_ms: span(|p| p.e2e_ms, ttft_floor, MetricKey::E2eMs),
         tokens_per_s_per_stream: Ranged {
             value: speed(tpot.p50.value),
             low: speed(tpot.p50.high),
@@ -664,6 +838,10 @@ pub fn predict_transferred(twin: &TransferredTwin, question: &Question) -> Trans
         factors: twin.factors.clone(),
         error_pct: e,
         warnings,
+        floor_ms: FigureFloors {
+            ttft_ms: ttft_floor,
+            tpot_ms: tpot_floor,
+        },
     }
 }
 

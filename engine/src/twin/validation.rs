@@ -54,16 +54,18 @@
 
 use super::Twin;
 use super::arrivals::ArrivalProcess;
+use super::candidate_engine::{SchedulerFlags, SchedulerLimits};
+use super::fit::FitOptions;
 use super::predict::Question;
 use super::serving_limits::ServingLimits;
-use super::step_model::{Execution, ServingSetup};
-use super::timing::{LimitSource, PrefillScheduling, StepCost};
+use super::step_model::{Execution, ServingSetup, expert_share};
+use super::timing::StepCost;
 use super::transfer::{
-    Ranged, TransferredPrediction, TransferredTwin, predict_transferred, transfer,
+    RangeCalibration, Ranged, TransferCalibration, TransferredPrediction, TransferredTwin,
+    predict_transferred, transfer,
 };
 use crate::ingest::{MetricKey, MetricStats, OperatingPoint};
 use crate::plan::Statistic;
-use crate::sizing::memory_model::{VllmEngine, scheduler_defaults};
 use crate::sizing::{
     KvDtype, MemoryModel, ModelSpec, SizingInput, Topology, VllmVersion, WeightPrecision,
     gpu_by_id, model_by_id, size,
@@ -115,6 +117,14 @@ impl ValidatedMetric {
         }
     }
 
+    /// The metric the figure is a percentile of.
+    pub fn key(self) -> MetricKey {
+        match self {
+            ValidatedMetric::TtftP50 | ValidatedMetric::TtftP99 => MetricKey::TtftMs,
+            ValidatedMetric::TpotP50 | ValidatedMetric::TpotP99 => MetricKey::TpotMs,
+        }
+    }
+
     /// The prediction field the metric belongs to (`ttft_ms`, `tpot_ms`).
     pub fn field(self) -> &'static str {
         match self {
@@ -153,10 +163,40 @@ pub struct MetricValidation {
     pub pairs: u32,
     /// Points compared (each direction counts).
     pub points: u32,
-    /// Share of points whose measured value lies inside the stated range, %.
+    /// Share of points whose measured value lies inside the stated range, %: the range every
+    /// Estimated figure states, calibrated with [`MetricValidation::over_p80_pct`] and
+    /// [`MetricValidation::under_p80_pct`] of these same points (in-sample).
     pub range_contains_pct: f64,
     /// Issue #39's aim for the median error, % (TTFT p50 40, TPOT p50 25).
     pub aim_median_error_pct: Option<f64>,
+    /// Share inside the range before the calibration (the priors' fast and slow ends, widened
+    /// by the fitted twin's own back-test), %.
+    #[serde(default)]
+    pub spread_contains_pct: f64,
+    /// Of the predictions above the measured value, 80 % were at most this far above it:
+    /// the 80th percentile of (predicted − measured) ÷ measured over them, %, rounded up to a
+    /// tenth. A transferred range reaches down to value ÷ (1 + this).
+    #[serde(default)]
+    pub over_p80_pct: f64,
+    /// Of the predictions below the measured value, 80 % were at most this far below it: the
+    /// 80th percentile of (measured − predicted) ÷ measured over them, %, rounded up to a
+    /// tenth. A transferred range reaches up to value ÷ (1 − this).
+    #[serde(default)]
+    pub under_p80_pct: f64,
+    /// Share inside the calibrated range when the calibration is taken from the other half of
+    /// the GPU pairs only (out-of-sample; module docs), %.
+    #[serde(default)]
+    pub held_out_range_contains_pct: f64,
+}
+
+impl MetricValidation {
+    /// The calibration this metric's figures give a transferred range.
+    pub fn range_calibration(&self) -> RangeCalibration {
+        RangeCalibration {
+            over_pct: self.over_p80_pct,
+            under_pct: self.under_p80_pct,
+        }
+    }
 }
 
 /// What the API carries as top-level `validation`: how far the transfer to another GPU was off
@@ -188,6 +228,29 @@ pub fn summary() -> ValidationSummary {
     summary_of(figures::FIGURES.to_vec())
 }
 
+/// The calibration every transferred (Estimated) range is widened to: [`summary`]'s 80 %
+/// intervals per back-tested figure.
+pub fn calibration() -> TransferCalibration {
+    calibration_of(&figures::FIGURES)
+}
+
+/// The calibration of `metrics` (a metric without figures: none).
+fn calibration_of(metrics: &[MetricValidation]) -> TransferCalibration {
+    let of = |metric: ValidatedMetric| {
+        metrics
+            .iter()
+            .find(|m| m.metric == metric)
+            .map(MetricValidation::range_calibration)
+            .unwrap_or_default()
+    };
+    TransferCalibration {
+        ttft_p50: of(ValidatedMetric::TtftP50),
+        ttft_p99: of(ValidatedMetric::TtftP99),
+        tpot_p50: of(ValidatedMetric::TpotP50),
+        tpot_p99: of(ValidatedMetric::TpotP99),
+    }
+}
+
 fn summary_of(metrics: Vec<MetricValidation>) -> ValidationSummary {
     ValidationSummary {
         method: METHOD.to_string(),
@@ -200,6 +263,12 @@ fn summary_of(metrics: Vec<MetricValidation>) -> ValidationSummary {
 /// `value` to one decimal, as the generated constants hold it.
 fn tenth(value: f64) -> f64 {
     format!("{value:.1}").parse().unwrap_or(value)
+}
+
+/// `value` rounded up to one decimal (a calibration never narrower than measured).
+fn tenth_up(value: f64) -> f64 {
+    let up = (value * 10.0 - 1e-9).ceil() / 10.0;
+    tenth(up.max(0.0))
 }
 
 const METHOD: &str = "A twin fitted on one GPU's public vLLM runs, transferred to another GPU by \
@@ -379,7 +448,15 @@ impl LoadKind {
 pub struct PointFigure {
     pub metric: ValidatedMetric,
     pub measured: f64,
+    /// The prediction with its stated range: the spread, calibrated with every point's 80 %
+    /// intervals ([`ValidationReport::calibrate`]).
     pub predicted: Ranged,
+    /// The range before the calibration: the priors' ends widened by the twin's back-test.
+    pub spread: Ranged,
+    /// The range calibrated with the other half of the GPU pairs only (out-of-sample).
+    pub held_out: Ranged,
+    /// The physical floor the ranges are held at, ms.
+    pub floor: f64,
 }
 
 impl PointFigure {
@@ -390,8 +467,17 @@ impl PointFigure {
 
     /// Whether the stated range holds the measured value.
     pub fn contained(&self) -> bool {
-        self.predicted.low <= self.measured && self.measured <= self.predicted.high
+        holds(&self.predicted, self.measured)
     }
+
+    /// (predicted − measured) ÷ measured, %: positive when the prediction was too high.
+    fn signed_error_pct(&self) -> f64 {
+        (self.predicted.value - self.measured) / self.measured * 100.0
+    }
+}
+
+fn holds(r: &Ranged, value: f64) -> bool {
+    r.low <= value && value <= r.high
 }
 
 /// One run of GPU B predicted from the twin fitted on GPU A.
@@ -522,11 +608,9 @@ struct EngineSide {
     kv_cache_tokens: u64,
     /// `max_model_len`: stated, else the model's maximum (vLLM's default).
     context_tokens: u64,
-    max_num_seqs: u64,
-    max_num_batched_tokens: u64,
-    chunked_prefill: bool,
-    /// Whether the scheduler limits were stated by the source (else vLLM's defaults).
-    stated: bool,
+    /// vLLM's defaults for the card and version, or the source's flags
+    /// ([`SchedulerLimits`], shared with the production paths).
+    scheduler: SchedulerLimits,
 }
 
 impl EngineSide {
@@ -535,6 +619,13 @@ impl EngineSide {
         let context = run
             .stated_number("max-model-len")
             .map_or(model.max_context_tokens, |c| c as u64);
+        let flags = SchedulerFlags {
+            max_num_seqs: run.stated_number("max-num-seqs").map(|n| n as u64),
+            max_num_batched_tokens: run
+                .stated_number("max-num-batched-tokens")
+                .map(|n| n as u64),
+            chunked_prefill: run.stated_bool("enable-chunked-prefill"),
+        };
         let mut input = SizingInput::new(
             model.clone(),
             setup.weights,
@@ -546,41 +637,25 @@ impl EngineSide {
         );
         input.vllm_version = run.engine_version.clone();
         input.gpu_memory_utilization = run.stated_number("gpu-memory-utilization");
-        input.max_num_seqs = run.stated_number("max-num-seqs").map(|n| n as u64);
-        input.max_num_batched_tokens = run
-            .stated_number("max-num-batched-tokens")
-            .map(|n| n as u64);
+        input.max_num_seqs = flags.max_num_seqs;
+        input.max_num_batched_tokens = flags.max_num_batched_tokens;
         input.enforce_eager = setup.execution == Execution::Eager;
         let sized = size(&input).map_err(|e| e.to_string())?;
         let details = sized.vllm.as_ref().ok_or("no vLLM sizing")?;
         let kv_cache_tokens = kv_cache_tokens(&sized, &input)?;
-        let chunked_default = match details.engine {
-            VllmEngine::V1 => true,
-            VllmEngine::V0 => {
-                let version = run
-                    .engine_version
-                    .as_deref()
-                    .and_then(|v| VllmVersion::parse(v).ok());
-                scheduler_defaults(
-                    VllmEngine::V0,
-                    version,
-                    setup.gpu.memory_driver_gib,
-                    setup.gpu.unified_memory,
-                    &setup.gpu.name,
-                    context,
-                )
-                .chunked_prefill
-            }
-        };
+        let version = run
+            .engine_version
+            .as_deref()
+            .and_then(|v| VllmVersion::parse(v).ok());
+        let scheduler = SchedulerLimits::of(details.engine, version, &setup.gpu, context, &flags);
+        debug_assert_eq!(
+            (scheduler.max_num_seqs, scheduler.max_num_batched_tokens),
+            (details.max_num_seqs, details.max_num_batched_tokens)
+        );
         Ok(EngineSide {
             kv_cache_tokens,
             context_tokens: context,
-            max_num_seqs: details.max_num_seqs,
-            max_num_batched_tokens: details.max_num_batched_tokens,
-            chunked_prefill: run
-                .stated_bool("enable-chunked-prefill")
-                .unwrap_or(chunked_default),
-            stated: input.max_num_seqs.is_some() || input.max_num_batched_tokens.is_some(),
+            scheduler,
         })
     }
 
@@ -589,9 +664,9 @@ impl EngineSide {
     fn serving_limits(&self) -> ServingLimits {
         ServingLimits {
             kv_cache_tokens: Some(self.kv_cache_tokens),
-            max_num_seqs: Some(self.max_num_seqs),
-            max_num_batched_tokens: Some(self.max_num_batched_tokens),
-            chunked_prefill: Some(self.chunked_prefill),
+            max_num_seqs: Some(self.scheduler.max_num_seqs),
+            max_num_batched_tokens: Some(self.scheduler.max_num_batched_tokens),
+            chunked_prefill: Some(self.scheduler.chunked_prefill),
             sources: vec![
                 "KV cache and scheduler limits of vLLM's memory model for this card (back-test)"
                     .to_string(),
@@ -603,25 +678,7 @@ impl EngineSide {
     /// transfer): another card runs vLLM with its own defaults (1,024 sequences on an H100,
     /// 256 on an A100), which the measured card's limits would not show.
     fn apply(&self, moved: &mut TransferredTwin) {
-        let source = if self.stated {
-            LimitSource::Stated
-        } else {
-            LimitSource::Assumed
-        };
-        for model in [&mut moved.low, &mut moved.central, &mut moved.high] {
-            let limits = &mut model.limits;
-            limits.max_running = u32::try_from(self.max_num_seqs).unwrap_or(u32::MAX);
-            limits.max_running_source = source;
-            limits.max_batched_tokens =
-                u32::try_from(self.max_num_batched_tokens).unwrap_or(u32::MAX);
-            limits.max_batched_tokens_source = source;
-            limits.prefill = if self.chunked_prefill {
-                PrefillScheduling::Chunked
-            } else {
-                PrefillScheduling::Separate
-            };
-            limits.prefill_source = source;
-        }
+        self.scheduler.apply(moved);
     }
 }
 
@@ -716,9 +773,9 @@ impl<'a> Case<'a> {
             gpu: self.run.gpu.clone(),
             runs,
             kv_cache_tokens: self.engine.kv_cache_tokens,
-            max_num_seqs: self.engine.max_num_seqs,
-            max_num_batched_tokens: self.engine.max_num_batched_tokens,
-            chunked_prefill: self.engine.chunked_prefill,
+            max_num_seqs: self.engine.scheduler.max_num_seqs,
+            max_num_batched_tokens: self.engine.scheduler.max_num_batched_tokens,
+            chunked_prefill: self.engine.scheduler.chunked_prefill,
             backtest_error_pct: twin.backtest.median_abs_error_pct,
             step: twin.model.step,
         }
@@ -827,6 +884,7 @@ pub fn back_test(runs_json: &str) -> Result<ValidationReport, String> {
         back_test_configuration(cases, &mut report, &mut skipped);
     }
     report.left_out = tally(skipped);
+    report.calibrate();
     Ok(report)
 }
 
@@ -902,7 +960,12 @@ fn back_test_configuration(
 /// The twin of one GPU's runs of a configuration.
 fn fit(cases: &[&Case<'_>]) -> Result<Twin, String> {
     let points: Vec<OperatingPoint> = cases.iter().map(|c| c.operating_point()).collect();
-    Twin::build(&points, &[], &cases[0].engine.serving_limits())
+    let first = cases[0];
+    let options = FitOptions {
+        expert_share: expert_share(&first.model),
+        ..FitOptions::default()
+    };
+    Twin::build_with(&points, &[], &first.engine.serving_limits(), &options)
         .map_err(|e| format!("no twin could be fitted: {e}"))
 }
 
@@ -918,6 +981,9 @@ fn predict_point(twin: &Twin, from: &Case<'_>, to: &Case<'_>) -> Result<PointRes
     )
     .map_err(|e| format!("no transfer: {e}"))?;
     to.engine.apply(&mut moved);
+    // The calibration is what this back-test computes: the points are predicted without it
+    // and widened once all are in (`ValidationReport::calibrate`).
+    moved.calibration = None;
     let question = to.question();
     let prediction = predict_transferred(&moved, &question);
     Ok(PointResult {
@@ -939,20 +1005,25 @@ fn question_load(question: &Question) -> String {
     }
 }
 
+/// Each measured figure against the uncalibrated prediction ([`ValidationReport::calibrate`]
+/// widens the ranges once every point is in).
 fn compare(measured: &[(ValidatedMetric, f64)], p: &TransferredPrediction) -> Vec<PointFigure> {
     measured
         .iter()
         .map(|&(metric, value)| {
-            let ranged = match metric {
-                ValidatedMetric::TtftP50 => p.ttft_ms.p50,
-                ValidatedMetric::TtftP99 => p.ttft_ms.p99,
-                ValidatedMetric::TpotP50 => p.tpot_ms.p50,
-                ValidatedMetric::TpotP99 => p.tpot_ms.p99,
+            let (ranged, floor) = match metric {
+                ValidatedMetric::TtftP50 => (p.ttft_ms.p50, p.floor_ms.ttft_ms),
+                ValidatedMetric::TtftP99 => (p.ttft_ms.p99, p.floor_ms.ttft_ms),
+                ValidatedMetric::TpotP50 => (p.tpot_ms.p50, p.floor_ms.tpot_ms),
+                ValidatedMetric::TpotP99 => (p.tpot_ms.p99, p.floor_ms.tpot_ms),
             };
             PointFigure {
                 metric,
                 measured: value,
                 predicted: ranged,
+                spread: ranged,
+                held_out: ranged,
+                floor,
             }
         })
         .collect()
@@ -983,19 +1054,41 @@ fn aggregate(points: &[&PointResult], metric: ValidatedMetric) -> Option<MetricV
     }
     let mut errors: Vec<f64> = figures.iter().map(|(_, f)| f.error_pct()).collect();
     let worst = errors.iter().copied().fold(0.0, f64::max);
-    let inside = figures.iter().filter(|(_, f)| f.contained()).count();
+    let share = |inside: &dyn Fn(&PointFigure) -> bool| {
+        figures.iter().filter(|(_, f)| inside(f)).count() as f64 / figures.len() as f64 * 100.0
+    };
     let pairs: std::collections::BTreeSet<(String, String)> =
         figures.iter().map(|(p, _)| p.gpu_pair()).collect();
+    let signed: Vec<f64> = figures.iter().map(|(_, f)| f.signed_error_pct()).collect();
+    let over: Vec<f64> = signed.iter().copied().filter(|e| *e > 0.0).collect();
+    let under: Vec<f64> = signed.iter().filter(|e| **e < 0.0).map(|e| -e).collect();
     Some(MetricValidation {
         metric,
         median_error_pct: median(&mut errors),
         worst_error_pct: worst,
         pairs: pairs.len() as u32,
         points: figures.len() as u32,
-        range_contains_pct: inside as f64 / figures.len() as f64 * 100.0,
+        range_contains_pct: share(&|f| f.contained()),
         aim_median_error_pct: metric.aim_median_error_pct(),
+        spread_contains_pct: share(&|f| holds(&f.spread, f.measured)),
+        over_p80_pct: tenth_up(p80(over)),
+        under_p80_pct: tenth_up(p80(under)),
+        held_out_range_contains_pct: share(&|f| holds(&f.held_out, f.measured)),
     })
 }
+
+/// The smallest value at least 80 % of `values` do not exceed (nearest rank); 0 when empty.
+fn p80(mut values: Vec<f64>) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let rank = (CALIBRATION_SHARE * values.len() as f64).ceil() as usize;
+    values[rank.clamp(1, values.len()) - 1]
+}
+
+/// The share of back-tested transfers on each side a calibrated range holds: issue #39's aim.
+const CALIBRATION_SHARE: f64 = AIM_RANGE_CONTAINS_PCT / 100.0;
 
 /// Every metric over `points` that has it.
 fn aggregate_all(points: &[&PointResult]) -> Vec<MetricValidation> {
@@ -1015,6 +1108,41 @@ fn range_share(points: &[&PointResult]) -> f64 {
 }
 
 impl ValidationReport {
+    /// Widens every figure's range to the calibration of all points (`predicted`, in-sample)
+    /// and to that of the other half of the GPU pairs (`held_out`; the pairs in name order,
+    /// every other one in each half). The calibration is [`TransferredTwin`]'s: the production
+    /// paths widen the same way with the generated figures ([`calibration`]).
+    fn calibrate(&mut self) {
+        let all = calibration_of(&self.overall());
+        let mut pairs: Vec<(String, String)> = self.points.iter().map(|p| p.gpu_pair()).collect();
+        pairs.sort();
+        pairs.dedup();
+        let half = |p: &PointResult| {
+            pairs
+                .iter()
+                .position(|pair| *pair == p.gpu_pair())
+                .unwrap_or(0)
+                % 2
+        };
+        let from_other_half = |h: usize| {
+            let others: Vec<&PointResult> = self.points.iter().filter(|p| half(p) != h).collect();
+            calibration_of(&aggregate_all(&others))
+        };
+        let halves = [from_other_half(0), from_other_half(1)];
+        let halves_of: Vec<usize> = self.points.iter().map(half).collect();
+        for (point, h) in self.points.iter_mut().zip(halves_of) {
+            for f in &mut point.figures {
+                let (key, statistic) = (f.metric.key(), f.metric.statistic());
+                let widen = |c: &TransferCalibration| match c.for_metric(key, statistic) {
+                    Some(c) => c.widen(f.spread, f.floor),
+                    None => f.spread,
+                };
+                f.predicted = widen(&all);
+                f.held_out = widen(&halves[h]);
+            }
+        }
+    }
+
     /// Every metric over every point.
     pub fn overall(&self) -> Vec<MetricValidation> {
         aggregate_all(&self.points.iter().collect::<Vec<_>>())
@@ -1038,6 +1166,8 @@ impl ValidationReport {
                 median_error_pct: tenth(m.median_error_pct),
                 worst_error_pct: tenth(m.worst_error_pct),
                 range_contains_pct: tenth(m.range_contains_pct),
+                spread_contains_pct: tenth(m.spread_contains_pct),
+                held_out_range_contains_pct: tenth(m.held_out_range_contains_pct),
                 ..m
             })
             .collect();
@@ -1062,13 +1192,19 @@ impl ValidationReport {
                 out,
                 "    MetricValidation {{\n        metric: ValidatedMetric::{:?},\n        \
                  median_error_pct: {:.1},\n        worst_error_pct: {:.1},\n        pairs: {},\n        \
-                 points: {},\n        range_contains_pct: {:.1},\n        aim_median_error_pct: {aim},\n    }},\n",
+                 points: {},\n        range_contains_pct: {:.1},\n        aim_median_error_pct: {aim},\n        \
+                 spread_contains_pct: {:.1},\n        over_p80_pct: {:.1},\n        \
+                 under_p80_pct: {:.1},\n        held_out_range_contains_pct: {:.1},\n    }},\n",
                 m.metric,
                 m.median_error_pct,
                 m.worst_error_pct,
                 m.pairs,
                 m.points,
-                m.range_contains_pct
+                m.range_contains_pct,
+                m.spread_contains_pct,
+                m.over_p80_pct,
+                m.under_p80_pct,
+                m.held_out_range_contains_pct
             );
         }
         out.push_str("];\n");
@@ -1188,14 +1324,18 @@ mod tests {
 
     #[test]
     fn errors_and_ranges_are_read_against_the_measured_value() {
+        let predicted = Ranged {
+            value: 12.5,
+            low: 9.0,
+            high: 14.0,
+        };
         let figure = PointFigure {
             metric: ValidatedMetric::TpotP50,
             measured: 10.0,
-            predicted: Ranged {
-                value: 12.5,
-                low: 9.0,
-                high: 14.0,
-            },
+            predicted,
+            spread: predicted,
+            held_out: predicted,
+            floor: 0.0,
         };
         assert!((figure.error_pct() - 25.0).abs() < 1e-9);
         assert!(figure.contained());
