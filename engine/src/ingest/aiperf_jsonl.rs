@@ -572,7 +572,20 @@ pub(crate) fn looks_like_record(value: &Value) -> bool {
     value.as_object().is_some_and(|m| {
         (m.contains_key("metrics") || m.contains_key("error"))
             && m.get("metadata").is_some_and(Value::is_object)
+            && !is_aggregate(value)
     })
+}
+
+/// Whether `value` is one of AIPerf's aggregates over runs: `aggregate/<run>/
+/// profile_export_aiperf_aggregate.json` (`metadata.aggregation_type`, next to `metrics`, so
+/// shaped like a per-request record) or `sweep_aggregate/profile_export_aiperf_sweep.json`
+/// (`aggregation_type` at the top). Aggregates repeat what the per-run summaries hold.
+pub(crate) fn is_aggregate(value: &Value) -> bool {
+    value.get("aggregation_type").is_some()
+        || value
+            .get("metadata")
+            .and_then(|m| m.get("aggregation_type"))
+            .is_some()
 }
 
 /// Streams an AIPerf per-request JSONL from `reader`.

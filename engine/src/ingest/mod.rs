@@ -140,6 +140,12 @@ fn sniff(ctx: &Ctx, bytes: &[u8]) -> Result<Sniffed, IngestError> {
                 "it is not text (a binary file?)".to_string()
             } else if text.contains("# HELP") || text.contains("# TYPE") {
                 "it looks like a Prometheus /metrics scrape, not a load-test result".to_string()
+            } else if first_line.starts_with("Run Info,") && first_line.contains("Benchmark,") {
+                // Three header rows and eleven percentiles a cell without their labels: the
+                // JSON of the same run states each one by name.
+                "it is guidellm's benchmarks.csv, whose percentiles carry no labels; import the \
+                 benchmarks.json (or .yaml) guidellm wrote with it"
+                    .to_string()
             } else if first_line.starts_with("Metric,") {
                 format!(
                     "the CSV header \"{}\" is neither an AIPerf nor a GenAI-Perf summary",
@@ -194,8 +200,8 @@ fn classify_json(value: &Value, ctx: &Ctx) -> Result<Format, IngestError> {
                 "it is an lm-evaluation-harness result (evaluation scores), not a load-test result"
             } else if has("call_type") && (has("response_cost") || has("model_group")) {
                 "it is a LiteLLM request log entry, not a load-test result"
-            } else if has("aggregation_type") {
-                "it is an AIPerf aggregate over several runs; import the per-run profile_export_aiperf.json files instead"
+            } else if aiperf_jsonl::is_aggregate(value) {
+                "it is an AIPerf aggregate over several runs (aggregate/ or sweep_aggregate/); import the per-run profile_export_aiperf.json files, or the whole sweep folder, instead"
             } else if has("experiments") {
                 "it is a raw perf_analyzer profile export; import the *_genai_perf.json summary instead"
             } else {

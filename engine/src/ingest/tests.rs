@@ -2128,3 +2128,83 @@ fn an_import_never_holds_a_non_finite_number() {
         assert_eq!(back, imp, "{rel}");
     }
 }
+
+/// AIPerf 0.13.0's sweep folder exactly as `aiperf profile --concurrency 1,2,4` wrote it
+/// (`testdata/aiperf-0.13.0-sweep`, made by `testdata/tools/run_all.sh` through a real LiteLLM
+/// proxy): per-run folders, `aggregate/concurrency_1/profile_export_aiperf_aggregate.json`
+/// (shaped like a per-request record: `metadata` and `metrics`), `sweep_aggregate/`,
+/// `inputs.json`, `run_config.json`. Before, the aggregate was taken for per-request records and
+/// the whole folder refused as "the line ends mid-record".
+#[test]
+fn aiperf_0_13_sweep_folder_as_aiperf_writes_it() {
+    let files = folder("aiperf-0.13.0-sweep");
+    let imp = import_sweep(&files).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(imp.format, Format::AiperfSweep);
+    assert_eq!(imp.tool_version.as_deref(), Some("0.13.0"));
+    let conc: Vec<Option<f64>> = imp.points.iter().map(|p| p.concurrency).collect();
+    assert_eq!(conc, [Some(1.0), Some(2.0), Some(4.0)]);
+    // The tool's own figures (profile_export_aiperf.json of each run), to the last digit.
+    let ttft: Vec<(Option<f64>, Option<f64>)> = imp
+        .points
+        .iter()
+        .map(|p| (m(p, MetricKey::TtftMs).mean, m(p, MetricKey::TtftMs).p99))
+        .collect();
+    assert_eq!(
+        ttft,
+        [
+            (Some(76.254448), Some(89.17574221999999)),
+            (Some(93.318497125), Some(125.92372712)),
+            (Some(120.14467499999999), Some(153.96706978999998)),
+        ]
+    );
+    assert_eq!(imp.points[1].request_throughput, Some(6.124233975072928));
+    // AIPerf's inter_token_latency is a per-request TPOT; inter_chunk_latency the ITL.
+    assert_eq!(m(&imp.points[2], MetricKey::TpotMs).p50, Some(36.0178315));
+    assert_eq!(
+        m(&imp.points[2], MetricKey::ItlMs).p50,
+        Some(4.6423024999999996)
+    );
+    assert!(imp.points.iter().all(|p| p.completed == Some(8)));
+    let skipped = |name: &str| imp.warnings.iter().any(|w| w.contains(name));
+    assert!(
+        skipped("profile_export_aiperf_aggregate.json") && skipped("profile_export_aiperf_sweep"),
+        "{:#?}",
+        imp.warnings
+    );
+
+    // Uploaded alone, the aggregate says what it is and what to upload instead.
+    let agg = "aiperf-0.13.0-sweep/aggregate/concurrency_1/profile_export_aiperf_aggregate.json";
+    let e = import("profile_export_aiperf_aggregate.json", &read(agg)).unwrap_err();
+    assert!(
+        e.to_string().contains("AIPerf aggregate over several runs"),
+        "{e}"
+    );
+}
+
+/// guidellm 0.8.1's `benchmarks.csv` (`testdata/guidellm-0.8.1-concurrent`, made by
+/// `testdata/tools/run_all.sh`) is refused with what to import instead, and the JSON guidellm
+/// wrote with it reads its figures exactly.
+#[test]
+fn guidellm_0_8_csv_points_to_its_json() {
+    let e = import(
+        "benchmarks.csv",
+        &read("guidellm-0.8.1-concurrent/benchmarks.csv"),
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("it is guidellm's benchmarks.csv, whose percentiles carry no labels"),
+        "{e}"
+    );
+    let imp = load("guidellm-0.8.1-concurrent/benchmarks.json");
+    assert_eq!(imp.format, Format::GuidellmJson);
+    let conc: Vec<Option<f64>> = imp.points.iter().map(|p| p.concurrency).collect();
+    assert_eq!(conc, [Some(1.0), Some(2.0), Some(4.0)]);
+    // benchmarks.csv row 1 states the same run: TTFT mean 50.071924924850464 ms, median
+    // 45.8836555480957 ms; Inter Token Latency mean 8.525519267372463 ms (guidellm's
+    // inter_token_latency_ms is a per-request TPOT).
+    let p = &imp.points[0];
+    assert_eq!(m(p, MetricKey::TtftMs).mean, Some(50.071924924850464));
+    assert_eq!(m(p, MetricKey::TtftMs).p50, Some(45.8836555480957));
+    assert_eq!(m(p, MetricKey::TpotMs).mean, Some(8.525519267372463));
+}
