@@ -22,7 +22,9 @@
 //!   the plan's serving precision with a 16-bit KV cache, flagged.
 //! * **Timing**: the capacity twin fitted on the pilot's load tests, transferred to every
 //!   candidate by the physics of the work; without one, the documented prior per GPU family.
-//! * **Candidates**: every catalog GPU, up to [`MAX_CARDS`] cards, the planning memory model.
+//! * **Candidates**: every catalog GPU that can still be ordered (the others are named in the
+//!   plan's `left_out`; [`for_pilot_with`] weighs them too), up to [`MAX_CARDS`] cards, the
+//!   planning memory model.
 
 use crate::ServiceError;
 use crate::Services;
@@ -98,9 +100,28 @@ pub async fn for_pilot(
     pilot: &Pilot,
     priced: bool,
 ) -> Result<Result<CapacityPlan, NoRecommendation>, ServiceError> {
+    for_pilot_with(services, pilot, priced, false).await
+}
+
+/// [`for_pilot`], weighing cards that can no longer be ordered too when `include_unorderable`
+/// (by default they are left out and named: [`CapacityPlan::left_out`]).
+pub async fn for_pilot_with(
+    services: &Services,
+    pilot: &Pilot,
+    priced: bool,
+    include_unorderable: bool,
+) -> Result<Result<CapacityPlan, NoRecommendation>, ServiceError> {
     let evidence = crate::pilot_evidence::gather(services, pilot.id).await?;
     let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
-    capacity_plan(services, pilot, &evidence, &catalog, priced).await
+    capacity_plan_with(
+        services,
+        pilot,
+        &evidence,
+        &catalog,
+        priced,
+        include_unorderable,
+    )
+    .await
 }
 
 /// [`for_pilot`] on evidence and a catalog already loaded (the report has both).
@@ -111,13 +132,26 @@ pub async fn capacity_plan(
     catalog: &SizingCatalog,
     priced: bool,
 ) -> Result<Result<CapacityPlan, NoRecommendation>, ServiceError> {
+    capacity_plan_with(services, pilot, evidence, catalog, priced, false).await
+}
+
+async fn capacity_plan_with(
+    services: &Services,
+    pilot: &Pilot,
+    evidence: &PilotEvidence,
+    catalog: &SizingCatalog,
+    priced: bool,
+    include_unorderable: bool,
+) -> Result<Result<CapacityPlan, NoRecommendation>, ServiceError> {
     // Always with prices: they never change the ranking, so one plan serves every caller and
     // an unpriced caller gets it with the money taken out.
     let verdict = pilot_verdict(&crate::verdict::service::build(pilot.clone(), evidence));
-    let (input, warnings) = match plan_input(services, pilot, evidence, catalog, verdict).await? {
-        Ok(input) => input,
-        Err(why) => return Ok(Err(why)),
-    };
+    let (mut input, warnings) =
+        match plan_input(services, pilot, evidence, catalog, verdict).await? {
+            Ok(input) => input,
+            Err(why) => return Ok(Err(why)),
+        };
+    input.include_unorderable = include_unorderable;
     let plan = kept_plan(input).await?;
     let mut plan = plan.as_ref().clone();
     plan.warnings.extend(warnings);
@@ -460,6 +494,7 @@ async fn plan_input(
         seed: 0,
         served_model: Some(pilot.model.clone()),
         trace_file: Some(crate::traffic::trace_file_name(pilot.id)),
+        include_unorderable: false,
     };
     Ok(Ok((input, warnings)))
 }

@@ -2,7 +2,9 @@
 //! database that `DATABASE_URL` / `DATA_DIR` name: the same object as
 //! `GET /api/v1/pilots/{id}/recommendation` answers staff (with costs where the GPU catalog has
 //! prices per GPU-hour), or, without `--json`, its story, the recommended configuration with
-//! its predicted marks and ranges, the next steps and the warnings.
+//! its predicted marks and ranges, the `vllm serve` line each copy starts with, the next steps
+//! and the warnings. `--include-unorderable` weighs cards at end of sale or end of life too
+//! (the API's `?include_unorderable=true`).
 
 use crate::outln;
 use engine::production::CapacityPlan;
@@ -17,6 +19,9 @@ pub struct RecommendArgs {
     /// Print the whole plan as JSON (the REST API's object)
     #[arg(long)]
     pub json: bool,
+    /// Weigh cards that can no longer be ordered (end of sale, end of life) too
+    #[arg(long)]
+    pub include_unorderable: bool,
 }
 
 /// Prints the recommendation of the configured database's pilot.
@@ -28,7 +33,7 @@ pub async fn run(args: &RecommendArgs, config: &crate::config::Config) -> anyhow
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?
         .ok_or_else(|| anyhow::anyhow!("--pilot: no pilot {}", args.pilot))?;
-    let plan = desk::capacity::for_pilot(&services, &pilot, true)
+    let plan = desk::capacity::for_pilot_with(&services, &pilot, true, args.include_unorderable)
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?
         .map_err(|why| anyhow::anyhow!("pilot {}: {why}", args.pilot))?;
@@ -56,6 +61,7 @@ fn print_plan(plan: &CapacityPlan) {
                 );
             }
             outln!("  {}", r.sensitivity.sentence);
+            outln!("\nStart each copy with:\n  {}", r.start_command);
         }
         None => outln!("No configuration holds every mark with one copy down."),
     }

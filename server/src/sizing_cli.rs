@@ -78,7 +78,7 @@ pub struct SizeArgs {
     /// List the catalog's models and exit
     #[arg(long)]
     pub list_models: bool,
-    /// List the catalog's GPUs and exit
+    /// List the catalog's GPUs with their availability and exit (with --json: as JSON)
     #[arg(long)]
     pub list_gpus: bool,
 }
@@ -175,9 +175,7 @@ pub fn run(args: &SizeArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     if args.list_gpus {
-        for g in engine::sizing::gpus() {
-            outln!("{:<26} {}", g.id, g.name);
-        }
+        list_gpus(args.json)?;
         return Ok(());
     }
     let question = input(args)?;
@@ -186,6 +184,43 @@ pub fn run(args: &SizeArgs) -> anyhow::Result<()> {
         outln!("{}", serde_json::to_string_pretty(&result)?);
     } else {
         print_readable(&question, &result);
+    }
+    Ok(())
+}
+
+/// The catalog's GPUs with whether they can still be ordered (status, date) and whether the
+/// guide's supplier offers them; `json`: `[{"id", "name", "availability"}]` with the catalog's
+/// records and their sources.
+fn list_gpus(json: bool) -> anyhow::Result<()> {
+    let gpus = engine::sizing::gpus();
+    if json {
+        let rows: Vec<serde_json::Value> = gpus
+            .iter()
+            .map(|g| {
+                serde_json::json!({
+                    "id": g.id,
+                    "name": g.name,
+                    "availability": g.availability,
+                })
+            })
+            .collect();
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    for g in &gpus {
+        let availability = match &g.availability {
+            Some(a) => format!(
+                "{}{}",
+                a.status_in(engine::locale::Lang::En),
+                if a.supplier_offers {
+                    " · offered by the guide's supplier"
+                } else {
+                    ""
+                }
+            ),
+            None => "availability not stated".to_string(),
+        };
+        outln!("{:<26} {:<52} {}", g.id, g.name, availability);
     }
     Ok(())
 }

@@ -17,6 +17,29 @@ fn support(format: FormatSupport) -> &'static str {
     }
 }
 
+/// Whether the card can still be ordered (with its date), and whether the guide's supplier
+/// offers it; the sources as the cell's title.
+fn availability(spec: &engine::sizing::GpuSpec) -> impl IntoView + use<> {
+    let record = engine::sizing::availability_of(spec);
+    let title = record
+        .as_ref()
+        .map(|a| {
+            let mut lines = a.sources.clone();
+            lines.extend(a.note.clone());
+            lines.join("\n")
+        })
+        .unwrap_or_else(|| "not stated: a card added here counts as orderable".to_string());
+    let status = record.as_ref().map_or_else(
+        || "not stated".to_string(),
+        |a| a.status_in(engine::locale::Lang::En),
+    );
+    let offered = record.as_ref().is_some_and(|a| a.supplier_offers);
+    view! {
+        <span title=title>{status}</span>
+        {offered.then(|| view! { " " <span class="badge">"guide's supplier"</span> })}
+    }
+}
+
 fn origin_badge(origin: CatalogOrigin) -> impl IntoView {
     match origin {
         CatalogOrigin::Reviewed => view! { <span class="badge">"reviewed"</span> },
@@ -54,6 +77,7 @@ fn GpuRow(
             <td class="num">{format!("{:.0}", spec.bandwidth_gb_s)}</td>
             <td>{support(spec.fp8)}</td>
             <td>{fp4}</td>
+            <td class="small">{availability(&spec)}</td>
             <td>
                 <ActionForm action=price attr:class="inline-row price-form">
                     <input type="hidden" name="id" value=spec.id.clone()/>
@@ -138,6 +162,7 @@ pub fn GpuCatalogPage() -> impl IntoView {
                                 <th scope="col" class="num" title="what CUDA (and vLLM) sees">"CUDA GiB"</th>
                                 <th scope="col" class="num">"GB/s"</th>
                                 <th scope="col">"FP8"</th><th scope="col">"FP4"</th>
+                                <th scope="col" title="whether the card can still be ordered; the recommendation leaves out the others unless asked">"Availability"</th>
                                 <th scope="col" title="per card bought; and per GPU-hour run (cloud rate or amortised)">{prices_header}</th>
                                 <th scope="col"><span class="visually-hidden">"Actions"</span></th>
                             </tr></thead>

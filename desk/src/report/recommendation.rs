@@ -45,6 +45,9 @@ pub struct RecommendationSection {
     pub costs: Table,
     /// Which candidates the twin speaks for, and its back-tested error.
     pub twin_note: String,
+    /// The `vllm serve` line of each copy as sized (`recommended.start_command`), and what it is.
+    pub start_command: String,
+    pub start_label: String,
 }
 
 /// Candidates listed besides the recommended one and the pilot's own configuration.
@@ -117,6 +120,37 @@ fn render(
             .collect(),
         notes: notes(plan, lang),
         caveats: Vec::new(),
+        start_command: plan
+            .recommended
+            .as_ref()
+            .map(|r| r.start_command.clone())
+            .unwrap_or_default(),
+        start_label: start_label(plan, lang),
+    }
+}
+
+/// What the start line is, in `lang`: one command per copy, on its own cards.
+fn start_label(plan: &CapacityPlan, lang: Lang) -> String {
+    let Some(r) = &plan.recommended else {
+        return String::new();
+    };
+    let c = &r.configuration;
+    let (copies, cards) = (c.copies, c.tp * c.pp);
+    match lang {
+        Lang::En => format!(
+            "Production start command: run it on each of the {copies} {} ({cards} {} each),              as sized above",
+            if copies == 1 { "copy" } else { "copies" },
+            if cards == 1 { "card" } else { "cards" },
+        ),
+        Lang::De => format!(
+            "Startbefehl der Produktion: auf {} ({cards} {} je Kopie) auszuführen, wie oben              bemessen",
+            if copies == 1 {
+                "der einen Kopie".to_string()
+            } else {
+                format!("jeder der {copies} Kopien")
+            },
+            if cards == 1 { "Karte" } else { "Karten" },
+        ),
     }
 }
 

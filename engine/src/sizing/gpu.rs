@@ -26,6 +26,7 @@
 //! browser can hold and edit a copy.
 
 use super::SizingError;
+use super::availability::GpuAvailability;
 use super::precision::{KvDtype, WeightPrecision};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -137,6 +138,10 @@ pub struct GpuSpec {
     pub sources: Vec<String>,
     #[serde(default)]
     pub notes: Option<String>,
+    /// Whether the card can still be ordered, with date and sources, and whether the guide's
+    /// supplier offers it ([`super::availability`]); `None` for a card typed in by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub availability: Option<GpuAvailability>,
 }
 
 fn yes() -> bool {
@@ -188,6 +193,7 @@ impl GpuSpec {
             power_w: None,
             sources: vec!["entered by hand".into()],
             notes: None,
+            availability: None,
         }
     }
 

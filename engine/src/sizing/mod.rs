@@ -37,6 +37,7 @@
 //! Units: GiB = 2^30 bytes, KiB = 2^10 bytes; GB = 10^9 bytes (vendor bandwidths and "GB read per
 //! token" are decimal). Names carry their unit (`weights_gib`, `bandwidth_gb_s`).
 
+pub mod availability;
 pub mod decode;
 pub mod estimate;
 pub mod form_factor;
@@ -61,6 +62,7 @@ mod startup_corpus;
 #[cfg(test)]
 mod worked_examples;
 
+pub use availability::{AvailabilityStatus, GpuAvailability, availability_of};
 pub use estimate::{CardMemory, SizingInput, SizingResult, Step, size};
 pub use form_factor::{FormFactor, FormFactorKind, form_factor};
 pub use gpu::{FormatSupport, GpuSpec, gpu_by_id, gpus};

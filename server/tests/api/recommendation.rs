@@ -250,3 +250,163 @@ async fn after_the_start_up_warm_up_the_first_pilot_page_names_the_recommendatio
         &named[..named.len().min(300)]
     );
 }
+
+/// Issue #39: the recommendation names only cards that can still be ordered, says which it
+/// left out and why, brings them back on request, and carries the production start line,
+/// the same in the API, the report and `server recommend`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_orderable_cards_are_recommended_with_the_start_line_to_run() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let token = app.api_token(&admin).await;
+    let path = format!("/api/v1/pilots/{demo}/recommendation");
+
+    let (status, plan) = get(&app, &token, &path).await;
+    assert_eq!(status, StatusCode::OK, "{plan}");
+    let recommended = &plan["recommended"];
+    let gpu = recommended["configuration"]["gpu_id"].as_str().unwrap();
+    assert_eq!(recommended["availability"]["status"], "current", "{gpu}");
+    let left_out: Vec<&str> = plan["left_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["gpu_id"].as_str().unwrap())
+        .collect();
+    for id in [
+        "v100-sxm2-16gb",
+        "v100-sxm2-32gb",
+        "a100-pcie-80gb",
+        "a100-sxm4-80gb",
+    ] {
+        assert!(left_out.contains(&id), "{id} not in {left_out:?}");
+    }
+    assert!(
+        plan["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| !left_out.contains(&c["configuration"]["gpu_id"].as_str().unwrap())),
+        "a left-out card was simulated"
+    );
+    let v100 = plan["left_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["gpu_id"] == "v100-sxm2-16gb")
+        .unwrap();
+    assert_eq!(v100["reason"], "end of life since 2025-10-31");
+    assert_eq!(v100["availability"]["status"], "end_of_life");
+    let story = plan["story"].as_str().unwrap();
+    assert!(
+        story.contains(" Left out as no longer orderable: "),
+        "{story}"
+    );
+    assert!(
+        story.contains("NVIDIA Tesla V100 SXM2 16GB and NVIDIA Tesla V100 SXM2 32GB (end of life since 2025-10-31)"),
+        "{story}"
+    );
+    let start = recommended["start_command"].as_str().unwrap();
+    eprintln!(
+        "default: {} — {start}",
+        recommended["configuration"]["label"]
+    );
+    let context = plan["demand"]["context_tokens_per_session"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        start.starts_with(
+            "vllm serve Qwen/Qwen2.5-7B-Instruct --served-model-name RedHatAI/Qwen2.5-7B-Instruct "
+        ) && start.contains(&format!("--max-model-len {context} "))
+            && start.contains("--gpu-memory-utilization 0.9 ")
+            && start.contains(&format!(
+                "--tensor-parallel-size {} ",
+                recommended["configuration"]["tp"]
+            ))
+            && start.contains(" --max-num-seqs "),
+        "{start}"
+    );
+
+    // The option brings them back; a bad value is refused, naming the parameter.
+    let (status, all) = get(&app, &token, &format!("{path}?include_unorderable=true")).await;
+    assert_eq!(status, StatusCode::OK, "{all}");
+    assert_eq!(all["left_out"], serde_json::json!([]));
+    assert!(
+        all["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["configuration"]["gpu_id"] == "v100-sxm2-16gb"),
+        "the V100 is weighed again"
+    );
+    eprintln!(
+        "with include_unorderable: {}",
+        all["recommended"]["configuration"]["label"]
+    );
+    for query in ["include_unorderable=maybe", "include_all=true"] {
+        let (status, body) = get(&app, &token, &format!("{path}?{query}")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .starts_with(query.split('=').next().unwrap()),
+            "{body}"
+        );
+    }
+
+    // The report shows the line in both languages, as a command block.
+    for lang in ["en", "de"] {
+        let html = admin
+            .get(app.url(&format!("/pilots/{demo}/report.html?lang={lang}")))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let block = html
+            .split("id=\"start-command\">")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{lang}: no start command"));
+        assert!(
+            block.contains(&format!("<pre>{start}</pre>")),
+            "{lang}: {block:.600}"
+        );
+        let label = if lang == "en" {
+            "Production start command"
+        } else {
+            "Startbefehl der Produktion"
+        };
+        assert!(block.contains(label), "{lang}: {block:.300}");
+    }
+
+    // `server recommend` prints it; with --include-unorderable it weighs the V100 again.
+    let recommend = |extra: &[&str]| {
+        let output = server_binary()
+            .args(["recommend", "--pilot", &demo.to_string()])
+            .args(extra)
+            .env("DATABASE_URL", app.cli_database_url())
+            .env("DATA_DIR", app.data_dir())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let printed = recommend(&[]);
+    assert!(
+        printed.contains(&format!("Start each copy with:\n  {start}\n")),
+        "{printed}"
+    );
+    let printed: Value =
+        serde_json::from_str(&recommend(&["--include-unorderable", "--json"])).unwrap();
+    assert_eq!(printed["left_out"], serde_json::json!([]));
+    assert_eq!(
+        printed["recommended"]["configuration"],
+        all["recommended"]["configuration"]
+    );
+}

@@ -235,3 +235,34 @@ fn bad_arguments_exit_non_zero_with_a_message_naming_them() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+/// `server size --list-gpus` says which cards can still be ordered and which the guide's
+/// supplier offers; with `--json`, the catalog's records with their sources.
+#[test]
+fn the_gpu_list_shows_availability() {
+    let output = size(&["--list-gpus"]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let line = |id: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{id} ")))
+            .unwrap_or_else(|| panic!("no {id} in {text}"))
+            .to_string()
+    };
+    assert!(line("v100-sxm2-16gb").ends_with("end of life since 2025-10-31"));
+    assert!(line("a100-pcie-80gb").ends_with("end of sale, no date published"));
+    assert!(line("h200-nvl").ends_with("current · offered by the guide's supplier"));
+    assert!(line("l40s").ends_with(" current"));
+    let json = size_json(&["--list-gpus"]);
+    let rows = json.as_array().unwrap();
+    let v100 = rows.iter().find(|r| r["id"] == "v100-sxm2-16gb").unwrap();
+    assert_eq!(v100["availability"]["status"], "end_of_life");
+    assert_eq!(v100["availability"]["supplier_offers"], false);
+    assert!(
+        v100["availability"]["sources"][0]
+            .as_str()
+            .unwrap()
+            .contains("nvidia")
+    );
+    assert!(rows.iter().all(|r| r["availability"]["status"].is_string()));
+}

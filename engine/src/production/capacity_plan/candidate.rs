@@ -2,6 +2,7 @@
 //! marks with their ranges; then the one ranking.
 
 use super::forecast::{LoadForecast, forecast, share};
+use super::start_command::StartLine;
 use super::{
     CandidateCost, CandidateForecast, CandidateStatus, CapacityPlanInput, Configuration,
     MarkForecast, PilotAtProduction, PlanBasis, Recommendation, Sensitivity, SessionFit,
@@ -13,9 +14,11 @@ use crate::plan::MeasurementPoint;
 use crate::production::operating_cost::cost_at;
 use crate::sizing::estimate::num;
 use crate::sizing::{
-    FormFactor, GpuSpec, KvDtype, SizingInput, Topology, WeightPrecision, form_factor, size,
+    FormFactor, GpuSpec, KvDtype, SizingInput, Topology, WeightPrecision, availability_of,
+    form_factor, size,
 };
-use crate::twin::transfer::{ServingSetup, TransferBasis, TransferredTwin, prior_twin, transfer};
+use crate::twin::candidate_engine::{MeasuredTwin, candidate_twin};
+use crate::twin::transfer::{ServingSetup, TransferBasis, TransferredTwin};
 use crate::twin::{Basis, Percentiles, Ranged, RunStatistics, TimedRequest, TimingModel};
 
 /// Tensor-parallel sizes tried (vLLM needs them to divide the heads; the split check decides).
@@ -47,15 +50,18 @@ impl State {
 /// The shared inputs of every evaluation.
 pub(super) struct Context<'a> {
     input: &'a CapacityPlanInput,
+    /// The cards considered: the input's, less those left out as not orderable.
+    gpus: Vec<GpuSpec>,
     arrivals: Vec<TimedRequest>,
     rate: f64,
 }
 
 impl<'a> Context<'a> {
-    pub(super) fn new(input: &'a CapacityPlanInput) -> Self {
+    pub(super) fn new(input: &'a CapacityPlanInput, gpus: Vec<GpuSpec>) -> Self {
         let rate = input.demand.rate_per_s();
         Context {
             input,
+            gpus,
             arrivals: production_arrivals(input, &input.demand),
             rate,
         }
@@ -118,7 +124,7 @@ impl<'a> Context<'a> {
     /// as one after the other, in the same order.
     pub(super) fn evaluate_all(&self) -> Vec<CandidateForecast> {
         let mut jobs: Vec<(&GpuSpec, Option<(WeightPrecision, KvDtype)>)> = Vec::new();
-        for gpu in &self.input.gpus {
+        for gpu in &self.gpus {
             if form_factor(&gpu.id).production_use().is_err() {
                 jobs.push((gpu, None));
                 continue;
@@ -240,18 +246,13 @@ impl<'a> Context<'a> {
             )));
         }
         let kv_tokens = Some(sized.kv_cache_tokens);
-        let twin = match &self.input.twin {
-            Some(t) => transfer(
-                &t.twin,
-                &self.input.model,
-                &t.setup,
-                &setup,
-                kv_tokens,
-                context,
-            ),
-            None => prior_twin(&self.input.model, &setup, kv_tokens, context),
-        }
-        .map_err(|e| CandidateStatus::NoEvidence(e.to_string()))?;
+        // The candidate's own vLLM scheduler limits and KV cache (`candidate_engine`).
+        let measured = self.input.twin.as_ref().map(|t| MeasuredTwin {
+            twin: &t.twin,
+            setup: &t.setup,
+        });
+        let twin = candidate_twin(measured, &self.input.model, &setup, kv_tokens, context)
+            .map_err(|e| CandidateStatus::NoEvidence(e.to_string()))?;
         Ok(Some(Prepared {
             setup,
             form,
@@ -427,12 +428,15 @@ impl<'a> Context<'a> {
                 let ranged = |s: &State| {
                     let v = |end: End| value_of(&s.ends[end as usize].stats, mark, end);
                     let v = |end| v(end).unwrap_or(f64::NAN);
-                    Ranged::spanning_floored(
+                    let spread = Ranged::spanning_floored(
                         v(End::Central),
                         &[v(End::Fast), v(End::Slow)],
                         e,
                         floor,
-                    )
+                    );
+                    // At least the interval that held 80 % of the back-tested transfers.
+                    let twin = &prepared.twin;
+                    twin.calibrated(mark.metric, mark.statistic, spread, floor)
                 };
                 let all_up = ranged(up);
                 out.all_copies_up = Some(all_up);
@@ -513,7 +517,6 @@ impl<'a> Context<'a> {
     pub(super) fn recommendation(&self, chosen: &CandidateForecast) -> Recommendation {
         let c = &chosen.configuration;
         let gpu = self
-            .input
             .gpus
             .iter()
             .find(|g| g.id == c.gpu_id)
@@ -550,6 +553,20 @@ impl<'a> Context<'a> {
             sensitivity,
             unsettled: Vec::new(),
             why: super::story::why(chosen, self.basis()),
+            start_command: super::start_command::start_command(&StartLine {
+                model: &self.input.model,
+                served_model: self.input.served_model.as_deref(),
+                pilot_weights: self.input.twin.as_ref().map(|t| t.setup.weights),
+                configuration: c,
+                context_tokens: self.input.context_tokens_per_session,
+                sessions_to_hold: chosen
+                    .sessions
+                    .in_flight_p99_n_plus_1
+                    .max(chosen.sessions.in_flight_p99),
+                whole_sessions: chosen.sessions.per_copy,
+                max_startup_utilization: gpu.max_startup_utilization,
+            }),
+            availability: availability_of(gpu),
         };
         recommendation.unsettled = recommendation.unsettled_in(Lang::En);
         recommendation

@@ -43,8 +43,10 @@
 //!
 //! Pure and deterministic (seeded); the same input gives the same plan.
 
+mod availability;
 mod candidate;
 pub mod forecast;
+pub mod start_command;
 mod story;
 
 #[cfg(test)]
@@ -57,7 +59,7 @@ use crate::ingest::MetricKey;
 use crate::loadtest::LatencyTarget;
 use crate::locale::Lang;
 use crate::plan::Statistic;
-use crate::sizing::{GpuSpec, KvDtype, MemoryModel, ModelSpec, WeightPrecision};
+use crate::sizing::{GpuAvailability, GpuSpec, KvDtype, MemoryModel, ModelSpec, WeightPrecision};
 use crate::twin::transfer::{Execution, ServingSetup, TransferBasis};
 use crate::twin::{Basis, Ranged, Twin};
 use crate::verdict::{PlanOutcome, Tally};
@@ -151,6 +153,11 @@ pub struct CapacityPlanInput {
     pub trace_file: Option<String>,
     #[serde(default)]
     pub seed: u64,
+    /// Weigh cards that can no longer be ordered (end of sale, end of life) too; by default
+    /// only current cards are candidates and the others are named in [`CapacityPlan::left_out`]
+    /// ([`crate::sizing::availability`]).
+    #[serde(default)]
+    pub include_unorderable: bool,
 }
 
 fn cuda_graphs() -> Execution {
@@ -383,6 +390,27 @@ pub struct Recommendation {
     pub unsettled: Vec<String>,
     /// Why this one, in a sentence.
     pub why: String,
+    /// The `vllm serve` line each copy starts with, as sized (module `start_command`): model,
+    /// weights and KV formats, `--max-model-len`, `--gpu-memory-utilization`, the split,
+    /// `--max-num-seqs`.
+    #[serde(default)]
+    pub start_command: String,
+    /// Whether the card can be ordered, and whether the guide's supplier offers it; absent for
+    /// a card the catalog does not describe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub availability: Option<GpuAvailability>,
+}
+
+/// A catalog card the plan did not consider because it can no longer be ordered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LeftOutGpu {
+    pub gpu_id: String,
+    pub gpu_name: String,
+    /// Why, in words: `end of life since 2025-10-31`, `end of sale, no date published`.
+    pub reason: String,
+    /// The catalog's record, with its sources.
+    pub availability: GpuAvailability,
 }
 
 /// On what the plan rests.
@@ -419,12 +447,16 @@ pub struct CapacityPlan {
     pub warnings: Vec<String>,
     pub basis: PlanBasis,
     pub pilot_at_production: Option<PilotAtProduction>,
+    /// Cards left out as no longer orderable (empty when the input included them).
+    #[serde(default)]
+    pub left_out: Vec<LeftOutGpu>,
 }
 
 /// The capacity plan for `input` (module docs).
 pub fn plan_capacity(input: &CapacityPlanInput) -> CapacityPlan {
     let demand = demand_forecast(input);
-    let context = candidate::Context::new(input);
+    let (offered, left_out) = availability::split(&input.gpus, input.include_unorderable);
+    let context = candidate::Context::new(input, offered);
     let mut warnings = context.warnings();
     let pilot_at_production = context.pilot_at_production();
     let mut candidates = context.evaluate_all();
@@ -440,13 +472,17 @@ pub fn plan_capacity(input: &CapacityPlanInput) -> CapacityPlan {
         warnings.extend(r.unsettled_warnings_in(Lang::En));
     }
     let basis = context.basis();
-    let story = story::story(
+    let mut story = story::story(
         input,
         &demand,
         pilot_at_production.as_ref(),
         recommended.as_ref(),
         basis,
     );
+    if let Some(sentence) = availability::sentence_in(&left_out, recommended.as_ref(), Lang::En) {
+        story.push(' ');
+        story.push_str(&sentence);
+    }
     let next_steps = story::next_steps(input, &demand, recommended.as_ref());
     CapacityPlan {
         demand,
@@ -457,6 +493,7 @@ pub fn plan_capacity(input: &CapacityPlanInput) -> CapacityPlan {
         warnings,
         basis,
         pilot_at_production,
+        left_out,
     }
 }
 

@@ -349,7 +349,7 @@ impl CapacityPlan {
             Lang::En => self.story.clone(),
             Lang::De => {
                 let why = self.why_in(lang).unwrap_or_default();
-                story_of(
+                let mut story = story_of(
                     verdict,
                     &self.demand,
                     self.pilot_at_production.as_ref(),
@@ -358,7 +358,12 @@ impl CapacityPlan {
                         .map(|r| (r, why.as_str(), max_cards)),
                     self.basis,
                     lang,
-                )
+                );
+                if let Some(sentence) = self.availability_sentence_in(lang) {
+                    story.push(' ');
+                    story.push_str(&sentence);
+                }
+                story
             }
         }
     }

@@ -73,6 +73,8 @@ fn demo_input() -> CapacityPlanInput {
         seed: 1,
         served_model: Some("Qwen/Qwen2.5-7B-Instruct".into()),
         trace_file: Some("pilot-7-trace.jsonl".into()),
+        // Issue #19's demo weighs every card, the pilot's own V100 among them.
+        include_unorderable: true,
     }
 }
 
@@ -687,4 +689,149 @@ fn the_sensitivity_and_the_unsettled_ranges_read_in_german() {
         unreachable!()
     };
     assert_eq!(&r.load_test_sentence_in(false, Lang::En), sentence);
+}
+
+/// The demo on cards the pilot might be offered today: its own V100 (end of life), an A100
+/// PCIe 80GB (end of sale), and current H100 PCIe and L40S cards.
+fn input_with_unorderable_cards(include_unorderable: bool) -> CapacityPlanInput {
+    let mut input = demo_input();
+    input.gpus = ["v100-sxm2-16gb", "a100-pcie-80gb", "h100-pcie", "l40s"]
+        .into_iter()
+        .map(|id| gpu_by_id(id).unwrap())
+        .collect();
+    input.include_unorderable = include_unorderable;
+    input
+}
+
+#[test]
+fn cards_that_can_no_longer_be_ordered_are_left_out_by_default_and_named() {
+    use crate::locale::Lang;
+    use crate::sizing::AvailabilityStatus;
+    let plan = plan_capacity(&input_with_unorderable_cards(false));
+    let considered: Vec<&str> = plan
+        .candidates
+        .iter()
+        .map(|c| c.configuration.gpu_id.as_str())
+        .collect();
+    assert!(
+        considered
+            .iter()
+            .all(|id| ["h100-pcie", "l40s"].contains(id)),
+        "{considered:?}"
+    );
+    let named: Vec<(&str, &str, AvailabilityStatus)> = plan
+        .left_out
+        .iter()
+        .map(|l| (l.gpu_id.as_str(), l.reason.as_str(), l.availability.status))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            (
+                "v100-sxm2-16gb",
+                "end of life since 2025-10-31",
+                AvailabilityStatus::EndOfLife
+            ),
+            (
+                "a100-pcie-80gb",
+                "end of sale, no date published",
+                AvailabilityStatus::EndOfSale
+            ),
+        ]
+    );
+    assert!(
+        plan.left_out
+            .iter()
+            .all(|l| !l.availability.sources.is_empty())
+    );
+    let r = plan.recommended.as_ref().expect("a current card holds");
+    assert!(["h100-pcie", "l40s"].contains(&r.configuration.gpu_id.as_str()));
+    assert!(r.availability.as_ref().is_some_and(|a| a.orderable()));
+    assert!(
+        plan.story.ends_with(
+            "Left out as no longer orderable: NVIDIA Tesla V100 SXM2 16GB (end of life since \
+             2025-10-31), NVIDIA A100 PCIe 80GB (end of sale, no date published); \
+             include_unorderable weighs them too."
+        ),
+        "{}",
+        plan.story
+    );
+    let german = plan.story_in(None, 8, Lang::De);
+    assert!(
+        german.ends_with(
+            "Nicht berücksichtigt, weil nicht mehr bestellbar: NVIDIA Tesla V100 SXM2 16GB \
+             (abgekündigt seit 2025-10-31), NVIDIA A100 PCIe 80GB (Verkauf eingestellt, ohne \
+             veröffentlichtes Datum); include_unorderable bezieht sie mit ein."
+        ),
+        "{german}"
+    );
+    // The plan says so in its JSON, and reads back.
+    let value = serde_json::to_value(&plan).unwrap();
+    assert_eq!(value["left_out"][0]["gpu_id"], "v100-sxm2-16gb");
+    assert_eq!(
+        value["left_out"][0]["availability"]["status"],
+        "end_of_life"
+    );
+    let back: CapacityPlan = serde_json::from_value(value).unwrap();
+    assert_eq!(back, plan);
+}
+
+#[test]
+fn the_option_brings_the_unorderable_cards_back() {
+    let plan = plan_capacity(&input_with_unorderable_cards(true));
+    assert!(plan.left_out.is_empty());
+    for id in ["v100-sxm2-16gb", "a100-pcie-80gb"] {
+        assert!(
+            plan.candidates
+                .iter()
+                .any(|c| c.configuration.gpu_id == id && c.status == CandidateStatus::Evaluated),
+            "{id} is weighed again"
+        );
+    }
+    assert!(!plan.story.contains("Left out"), "{}", plan.story);
+    // Were the recommended card one that cannot be ordered, the story would say so.
+    let mut r = plan.recommended.clone().expect("a recommendation");
+    r.configuration.gpu_name = "NVIDIA A100 PCIe 80GB".into();
+    r.availability = gpu_by_id("a100-pcie-80gb").unwrap().availability;
+    let sentence =
+        super::availability::sentence_in(&[], Some(&r), crate::locale::Lang::En).unwrap();
+    assert_eq!(
+        sentence,
+        "The recommended NVIDIA A100 PCIe 80GB can no longer be ordered new (end of sale, no \
+         date published): confirm that a supplier can deliver it before quoting it."
+    );
+}
+
+#[test]
+fn the_recommendation_carries_the_start_line_it_was_sized_for() {
+    let plan = demo_plan();
+    let r = plan.recommended.as_ref().unwrap();
+    let chosen = plan.candidates.iter().find(|c| c.rank == Some(1)).unwrap();
+    let seqs = super::start_command::max_num_seqs(
+        chosen
+            .sessions
+            .in_flight_p99_n_plus_1
+            .max(chosen.sessions.in_flight_p99),
+        chosen.sessions.per_copy,
+    );
+    eprintln!("{}", r.start_command);
+    assert_eq!(
+        r.start_command,
+        format!(
+            "vllm serve Qwen/Qwen2.5-7B-Instruct --dtype float16 --max-model-len 8192 \
+             --gpu-memory-utilization 0.9 --tensor-parallel-size {}{} --max-num-seqs {seqs}",
+            r.configuration.tp,
+            if r.configuration.pp > 1 {
+                format!(" --pipeline-parallel-size {}", r.configuration.pp)
+            } else {
+                String::new()
+            }
+        )
+    );
+    assert!(seqs >= chosen.sessions.in_flight_p99_n_plus_1);
+    let value = serde_json::to_value(plan).unwrap();
+    assert_eq!(
+        value.pointer("/recommended/start_command"),
+        Some(&r.start_command.clone().into())
+    );
 }
