@@ -25,6 +25,7 @@
 //! * [`other_configuration`]: the same load on another GPU, card count, split or format,
 //!   every percentile with its range (`server predict --gpu`).
 //! * [`backtest`]: leave-one-out over the measured points — the error the twin states.
+//! * [`scheduler_limits`]: vLLM's scheduler defaults per card, or a deployment's flags.
 //! * [`evidence`], [`serving_limits`], [`statistics`], [`least_squares`], [`rng`]: reading
 //!   points, stated limits, summaries, the solver and the seeded random numbers.
 //!
@@ -43,6 +44,7 @@ pub mod least_squares;
 pub mod other_configuration;
 pub mod predict;
 pub mod rng;
+pub mod scheduler_limits;
 pub mod serving_limits;
 pub mod simulate;
 pub mod statistics;

@@ -381,9 +381,6 @@ pub fn transfer(
         .backtest
         .median_abs_error_pct
         .unwrap_or(UNTESTED_ERROR_PCT);
-    if !identity {
-        out.calibration = Some(super::validation::calibration());
-    }
     Ok(out)
 }
 
@@ -435,7 +432,6 @@ pub fn prior_twin(
     out.basis = TransferBasis::Prior;
     out.backtest = Backtest::not_run("no load test: a prior from the reference engine");
     out.error_pct = PRIOR_ERROR_PCT;
-    out.calibration = Some(super::validation::calibration());
     out.notes.push(format!(
         "No load test of this pilot: the step cost is the reference engine's ({}) transferred by \
          the physics of the work, with a ±{PRIOR_ERROR_PCT:.0} % range on top of the priors.",

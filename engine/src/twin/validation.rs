@@ -54,9 +54,9 @@
 
 use super::Twin;
 use super::arrivals::ArrivalProcess;
-use super::candidate_engine::{SchedulerFlags, SchedulerLimits};
 use super::fit::FitOptions;
 use super::predict::Question;
+use super::scheduler_limits::{SchedulerFlags, SchedulerLimits};
 use super::serving_limits::ServingLimits;
 use super::step_model::{Execution, ServingSetup, expert_share};
 use super::timing::StepCost;
