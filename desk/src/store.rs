@@ -424,7 +424,7 @@ impl Store {
     /// one transaction (a changed or reset password means the old credentials may be known).
     pub async fn set_password_hash(&self, user_id: i64, password_hash: &str) -> StoreResult<()> {
         let now = now_ms();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("UPDATE users SET password_hash = $1, password_changed_ms = $2 WHERE id = $3")
             .bind(password_hash)
             .bind(now)
@@ -449,7 +449,7 @@ impl Store {
     /// Disables or re-enables an account; disabling ends its sessions and revokes its API tokens
     /// (re-enabling does not bring them back). Returns false when the user does not exist.
     pub async fn set_disabled(&self, user_id: i64, disabled: bool) -> StoreResult<bool> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let done = sqlx::query("UPDATE users SET disabled = $1 WHERE id = $2")
             .bind(i64::from(disabled))
             .bind(user_id)
@@ -819,13 +819,25 @@ impl Store {
         Ok(done > 0)
     }
 
+    /// A transaction that writes. On SQLite it takes the write lock at once (`BEGIN
+    /// IMMEDIATE`): a deferred transaction that reads first and then writes cannot wait for
+    /// another writer that got in between (it holds a read snapshot, so SQLite answers
+    /// "database is locked" at once instead of honouring the busy timeout). Found by the
+    /// upload-race test: a pilot deleted while another pilot's upload committed.
+    pub(crate) async fn begin_write(&self) -> StoreResult<sqlx::Transaction<'static, sqlx::Any>> {
+        match self.backend {
+            Backend::Sqlite => Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?),
+            Backend::Postgres => Ok(self.pool.begin().await?),
+        }
+    }
+
     /// Deletes a pilot with everything recorded for it (plans, evidence rows and what was
     /// derived from them, reports, share links, uploads waiting for confirmation) in one
     /// transaction. Answers the SHA-256 of each raw file no other pilot's evidence or staged
     /// upload names any more (the caller removes those blobs), or `None` when there is no such
     /// pilot.
     pub async fn delete_pilot(&self, id: i64) -> StoreResult<Option<Vec<String>>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let rows = sqlx::query(
             "SELECT mine.sha256 FROM (SELECT sha256 FROM evidence WHERE pilot_id = $1 \
              UNION SELECT sha256 FROM staged_uploads WHERE pilot_id = $1) mine \

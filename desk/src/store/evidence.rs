@@ -235,7 +235,7 @@ impl Store {
         new: NewEvidence<'_>,
         derived: DerivedWrites,
     ) -> StoreResult<i64> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let id = insert_evidence_in(&mut tx, new, derived).await?;
         tx.commit().await?;
         Ok(id)
@@ -361,7 +361,7 @@ impl Store {
         summary_json: &str,
         rows: &[(String, Vec<u8>)],
     ) -> StoreResult<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("UPDATE evidence SET summary = $1 WHERE id = $2")
             .bind(summary_json)
             .bind(evidence_id)
@@ -506,7 +506,7 @@ impl Store {
         profile: ProfileChange,
     ) -> StoreResult<()> {
         let now = now_ms();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let (update, action) = if change.withdraw {
             (
                 sqlx::query(

@@ -225,7 +225,7 @@ impl Store {
         approved_by: i64,
         approved_ms: i64,
     ) -> StoreResult<DraftWrite> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let done = sqlx::query(
             "UPDATE plan_versions SET status = 'approved', approved_by = $1, approved_ms = $2, \
                                       updated_ms = $2 \

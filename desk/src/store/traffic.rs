@@ -62,7 +62,7 @@ impl Store {
         requests: i64,
         skipped_lines: i64,
     ) -> StoreResult<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         write_traffic_profile(
             &mut tx,
             pilot_id,
