@@ -13,6 +13,7 @@ use engine::sizing::{
     GpuSpec, KvDtype, MemoryModel, ModelSpec, SizingInput, SizingResult, Topology, WeightPrecision,
     gpu_by_id, model_by_id, size,
 };
+use engine::twin::step_model::{Execution, ServingSetup, explain};
 use std::path::PathBuf;
 
 /// Arguments of `server size`.
@@ -75,6 +76,14 @@ pub struct SizeArgs {
     /// Print the result as JSON
     #[arg(long)]
     pub json: bool,
+    /// Print the step model of this configuration term by term (weights and KV read, compute,
+    /// communication, launches; fast / central / slow priors) and its physical floor, instead
+    /// of the sizing (with --json: as JSON)
+    #[arg(long)]
+    pub explain_step: bool,
+    /// With --explain-step: the engine runs eagerly (no CUDA graphs)
+    #[arg(long, requires = "explain_step")]
+    pub eager: bool,
     /// List the catalog's models and exit
     #[arg(long)]
     pub list_models: bool,
@@ -179,11 +188,41 @@ pub fn run(args: &SizeArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let question = input(args)?;
+    if args.explain_step {
+        return explain_step(&question, args.eager, args.json);
+    }
     let result = size(&question).map_err(|e| anyhow::anyhow!("{e}"))?;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&result)?);
     } else {
         print_readable(&question, &result);
+    }
+    Ok(())
+}
+
+/// `--explain-step`: the step model's terms for one copy of the question's configuration
+/// ([`engine::twin::step_model::explain`]) at its context.
+fn explain_step(question: &SizingInput, eager: bool, json: bool) -> anyhow::Result<()> {
+    let setup = ServingSetup {
+        gpu: question.gpu.clone(),
+        tp: question.topology.tp,
+        pp: question.topology.pp,
+        weights: question.weights,
+        kv_dtype: question.kv_dtype,
+        execution: if eager {
+            Execution::Eager
+        } else {
+            Execution::CudaGraphs
+        },
+    };
+    let explanation = explain(&question.model, &setup, question.context_tokens)
+        .map_err(|e| anyhow::anyhow!("--explain-step: {e}"))?;
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&explanation)?);
+    } else {
+        for line in explanation.lines() {
+            outln!("{line}");
+        }
     }
     Ok(())
 }

@@ -266,3 +266,45 @@ fn the_gpu_list_shows_availability() {
     );
     assert!(rows.iter().all(|r| r["availability"]["status"].is_string()));
 }
+
+/// `server size --explain-step` prints one configuration's step terms and its floor. Qwen2.5-7B
+/// in BF16 on one H200 SXM: the 14.1 GB a decode step reads (15.2 GB of weights less the
+/// embedding table, of which a step reads one row per token) at 4.8 TB/s is 2.9 ms, so no
+/// stream decodes faster than about 340 tokens/s; eager execution adds launches CUDA graphs
+/// save.
+#[test]
+fn explain_step_prints_the_terms_and_the_floor_of_one_configuration() {
+    let args = [
+        "--model",
+        "qwen2.5-7b",
+        "--weights",
+        "bf16",
+        "--gpu",
+        "h200-sxm",
+        "--context",
+        "4096",
+        "--explain-step",
+    ];
+    let output = size(&args);
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("Step model of 1 × "), "{text}");
+    for term in [
+        "weights read per step",
+        "KV read per context token",
+        "launches + engine per step",
+        "Floor (100 % of published bandwidth and compute, nothing else): TPOT ≥ 2.9",
+    ] {
+        assert!(text.contains(term), "{term} missing: {text}");
+    }
+    let graphs = size_json(&args);
+    let weights_ms = graphs["floor"]["weights_ms"].as_f64().unwrap();
+    assert!((2.8..3.2).contains(&weights_ms), "{weights_ms}");
+    let ends = graphs["ends"].as_array().unwrap();
+    assert_eq!(ends.len(), 3, "fast, central, slow");
+    let eager = size_json(&[&args[..], &["--eager"]].concat());
+    let host = |v: &Value| v["ends"][1][2].as_f64().unwrap();
+    assert!(host(&eager) > host(&graphs), "{eager} vs {graphs}");
+    let refused = size(&["--list-models", "--eager"]);
+    assert!(!refused.status.success(), "--eager needs --explain-step");
+}
