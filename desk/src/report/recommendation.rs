@@ -480,6 +480,13 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
             cell(tr("All copies up, ms", "Alle Kopien aktiv, ms"), true),
             cell(tr("Basis", "Grundlage"), false),
             cell(
+                tr(
+                    "Back-tested error on other GPUs",
+                    "Rückgetesteter Fehler auf anderen GPUs",
+                ),
+                true,
+            ),
+            cell(
                 tr("Holds, one copy down", "Hält, eine Kopie ausgefallen"),
                 false,
             ),
@@ -505,11 +512,29 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
                             .map_or("—", |b| super::twin::basis_label(b, lang.labels())),
                         false,
                     ),
+                    cell(backtested_error(m, lang), true),
                     cell(yes_no(m.holds_n_plus_1, lang), false),
                 ]
             })
             .collect(),
     }
+}
+
+/// `40 % median, 131 % worst (6 GPU pairs)`: the GPU back-test's error of an Estimated mark's
+/// metric (`engine/src/twin/VALIDATION.md`); `—` for a figure it does not cover.
+fn backtested_error(m: &MarkForecast, lang: Lang) -> String {
+    let Some(e) = m.backtested_error else {
+        return "—".into();
+    };
+    format!(
+        "{} % {}, {} % {} ({} {})",
+        lang.number(e.median_error_pct, 0),
+        lang.pick("median", "Median"),
+        lang.number(e.worst_error_pct, 0),
+        lang.pick("worst", "höchstens"),
+        e.pairs,
+        lang.pick("GPU pairs", "GPU-Paare"),
+    )
 }
 
 fn pilot_hardware_note(plan: &CapacityPlan, lang: Lang) -> String {

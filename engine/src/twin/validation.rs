@@ -201,7 +201,7 @@ impl MetricValidation {
 
 /// What the API carries as top-level `validation`: how far the transfer to another GPU was off
 /// on public runs, per metric.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ValidationSummary {
     /// What was back-tested, in one sentence.

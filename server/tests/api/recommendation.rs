@@ -306,6 +306,39 @@ async fn only_orderable_cards_are_recommended_with_the_start_line_to_run() {
         story.contains("NVIDIA Tesla V100 SXM2 16GB and NVIDIA Tesla V100 SXM2 32GB (end of life since 2025-10-31)"),
         "{story}"
     );
+    // Issue #39's interface: the back-test, each candidate's physics, each estimate's error.
+    let validation = plan["validation"]["metrics"].as_array().unwrap();
+    assert_eq!(validation.len(), 4, "{}", plan["validation"]);
+    assert!(validation.iter().all(|m| m["pairs"].as_u64() >= Some(3)));
+    let chosen = plan["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["rank"] == 1)
+        .unwrap();
+    let physics = &chosen["physics"];
+    let floor = physics["tpot_floor_ms"].as_f64().unwrap();
+    let ceiling = physics["decode_ceiling_tok_s"].as_f64().unwrap();
+    assert!(
+        floor > 0.0 && (floor * ceiling - 1000.0).abs() < 1e-6,
+        "{physics}"
+    );
+    assert!(
+        physics["ttft_floor_ms"].as_f64().unwrap() > 0.0,
+        "{physics}"
+    );
+    let tpot = chosen["predicted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "tpot_ms" && m["basis"] == "estimated");
+    if let Some(tpot) = tpot {
+        assert!(tpot["low"].as_f64().unwrap() >= floor - 1e-9, "{tpot}");
+        assert!(
+            tpot["backtested_error"]["median_error_pct"].as_f64() > Some(0.0),
+            "{tpot}"
+        );
+    }
     let start = recommended["start_command"].as_str().unwrap();
     eprintln!(
         "default: {} — {start}",

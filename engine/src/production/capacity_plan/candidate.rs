@@ -4,8 +4,9 @@
 use super::forecast::{LoadForecast, forecast, share};
 use super::start_command::StartLine;
 use super::{
-    CandidateCost, CandidateForecast, CandidateStatus, CapacityPlanInput, Configuration,
-    MarkForecast, PilotAtProduction, PlanBasis, Recommendation, Sensitivity, SessionFit,
+    BacktestedError, CandidateCost, CandidateForecast, CandidatePhysics, CandidateStatus,
+    CapacityPlanInput, Configuration, MarkForecast, PilotAtProduction, PlanBasis, Recommendation,
+    Sensitivity, SessionFit,
 };
 use crate::ingest::MetricKey;
 use crate::loadtest::LatencyTarget;
@@ -398,6 +399,7 @@ impl<'a> Context<'a> {
             tokens_per_s_per_stream: speed,
             transfer: Some(prepared.twin.basis),
             rank: None,
+            physics: physics_of(prepared, &self.arrivals),
         }
     }
 
@@ -443,6 +445,9 @@ impl<'a> Context<'a> {
                 out.gateway_budget_ms = gateway_budget(mark);
                 out.holds = Some(mark.admits(all_up.value));
                 out.basis = Some(self.basis_of(prepared));
+                if out.basis == Some(Basis::Estimated) {
+                    out.backtested_error = backtested_error(mark);
+                }
                 match down {
                     Some(d) => {
                         let r = ranged(d);
@@ -619,8 +624,47 @@ impl MarkForecast {
             range_crosses: false,
             note: None,
             gateway_budget_ms: None,
+            backtested_error: None,
         }
     }
+}
+
+/// The GPU back-test's error for `mark`'s metric and percentile (TTFT; TPOT, ITL taking TPOT's;
+/// p50 and p99), `None` for what was not back-tested.
+fn backtested_error(mark: &LatencyTarget) -> Option<BacktestedError> {
+    let field = match mark.metric {
+        MetricKey::TtftMs => "ttft_ms",
+        MetricKey::TpotMs | MetricKey::ItlMs => "tpot_ms",
+        _ => return None,
+    };
+    let summary = crate::twin::validation::summary();
+    let m = summary.metric(field, mark.statistic)?;
+    Some(BacktestedError {
+        median_error_pct: m.median_error_pct,
+        worst_error_pct: m.worst_error_pct,
+        pairs: m.pairs,
+        points: m.points,
+    })
+}
+
+/// What the card physically allows one copy of `prepared` ([`CandidatePhysics`]), the TTFT
+/// floor at the median prompt of `arrivals`; `None` without a floor.
+fn physics_of(prepared: &Prepared, arrivals: &[TimedRequest]) -> Option<CandidatePhysics> {
+    let floor = prepared.twin.floor?;
+    if !(floor.weights_ms > 0.0) {
+        return None;
+    }
+    let mut prompts: Vec<u32> = arrivals.iter().map(|a| a.prompt_tokens).collect();
+    prompts.sort_unstable();
+    let prompt_tokens = prompts
+        .get(prompts.len() / 2)
+        .map_or(1.0, |&p| f64::from(p));
+    Some(CandidatePhysics {
+        tpot_floor_ms: floor.tpot_ms(),
+        ttft_floor_ms: floor.ttft_ms(prompt_tokens),
+        prompt_tokens,
+        decode_ceiling_tok_s: floor.decode_ceiling_tok_s(),
+    })
 }
 
 /// `work` over `jobs`, spread over the available cores (scoped threads, no pool; job `i` on
@@ -794,6 +838,7 @@ fn unevaluated(
         transfer: None,
         rank: None,
         cost: None,
+        physics: None,
     }
 }
 

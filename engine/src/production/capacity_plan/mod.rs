@@ -61,6 +61,7 @@ use crate::locale::Lang;
 use crate::plan::Statistic;
 use crate::sizing::{GpuAvailability, GpuSpec, KvDtype, MemoryModel, ModelSpec, WeightPrecision};
 use crate::twin::transfer::{Execution, ServingSetup, TransferBasis};
+use crate::twin::validation::ValidationSummary;
 use crate::twin::{Basis, Ranged, Twin};
 use crate::verdict::{PlanOutcome, Tally};
 use serde::{Deserialize, Serialize};
@@ -303,6 +304,10 @@ pub struct MarkForecast {
     /// plan measures at the gateway ([`gateway_budget`]); `None` otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway_budget_ms: Option<Ranged>,
+    /// For an Estimated figure whose metric and percentile the GPU back-test covers (TTFT and
+    /// TPOT/ITL at p50 and p99): its back-tested error; `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backtested_error: Option<BacktestedError>,
 }
 
 /// Money, when a price per GPU-hour is known (internal edition).
@@ -358,6 +363,41 @@ pub struct CandidateForecast {
     /// Only when priced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<CandidateCost>,
+    /// What the card physically allows one copy (`None` when not evaluated): every figure above
+    /// respects it.
+    #[serde(default)]
+    pub physics: Option<CandidatePhysics>,
+}
+
+/// The physical limits of one copy of a configuration on its card, at 100 % of the published
+/// memory bandwidth and dense compute and with nothing else in the step
+/// ([`crate::twin::step_model::StepFloor`]): no prediction of it goes beyond them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CandidatePhysics {
+    /// The weights read once per step, ms: no TPOT or ITL is shorter.
+    pub tpot_floor_ms: f64,
+    /// The prefill of a `prompt_tokens` prompt at the dense peak, ms: no TTFT is shorter.
+    pub ttft_floor_ms: f64,
+    /// The prompt of `ttft_floor_ms`: the production demand's median, tokens.
+    pub prompt_tokens: f64,
+    /// The most tokens per second one stream can get (1000 ÷ `tpot_floor_ms`).
+    pub decode_ceiling_tok_s: f64,
+}
+
+/// The back-tested error of one Estimated figure ([`crate::twin::validation`]): how far
+/// transfers to another GPU missed the measured value on public runs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct BacktestedError {
+    /// Median of |predicted − measured| ÷ measured, %.
+    pub median_error_pct: f64,
+    /// Worst, %.
+    pub worst_error_pct: f64,
+    /// GPU pairs back-tested.
+    pub pairs: u32,
+    /// Predicted runs compared.
+    pub points: u32,
 }
 
 /// What the recommended configuration needs at other demand.
@@ -450,6 +490,11 @@ pub struct CapacityPlan {
     /// Cards left out as no longer orderable (empty when the input included them).
     #[serde(default)]
     pub left_out: Vec<LeftOutGpu>,
+    /// How the transfer to another GPU behind every Estimated figure did on public runs of two
+    /// GPUs: per back-tested metric, the median and worst error and the GPU pairs
+    /// (`engine/src/twin/VALIDATION.md`).
+    #[serde(default)]
+    pub validation: ValidationSummary,
 }
 
 /// The capacity plan for `input` (module docs).
@@ -494,6 +539,7 @@ pub fn plan_capacity(input: &CapacityPlanInput) -> CapacityPlan {
         basis,
         pilot_at_production,
         left_out,
+        validation: crate::twin::validation::summary(),
     }
 }
 

@@ -835,3 +835,59 @@ fn the_recommendation_carries_the_start_line_it_was_sized_for() {
         Some(&r.start_command.clone().into())
     );
 }
+
+/// Issue #39's interface: every evaluated candidate states the physics of its card
+/// (`physics`), no figure of it goes beyond them, every Estimated TTFT/TPOT/ITL figure at p50 or
+/// p99 carries the GPU back-test's error for its metric, and the plan carries the back-test.
+#[test]
+fn every_candidate_states_its_physics_and_every_estimate_its_backtested_error() {
+    let plan = demo_plan();
+    let summary = crate::twin::validation::summary();
+    assert_eq!(plan.validation, summary);
+    assert_eq!(plan.validation.metrics.len(), 4);
+    let evaluated: Vec<&CandidateForecast> = plan
+        .candidates
+        .iter()
+        .filter(|c| c.status == CandidateStatus::Evaluated)
+        .collect();
+    assert!(evaluated.len() > 10);
+    let mut estimated_with_error = 0;
+    for c in &evaluated {
+        let physics = c.physics.unwrap_or_else(|| panic!("{:?}", c.configuration));
+        assert!(physics.tpot_floor_ms > 0.0 && physics.ttft_floor_ms > 0.0);
+        assert!((physics.decode_ceiling_tok_s * physics.tpot_floor_ms - 1000.0).abs() < 1e-6);
+        assert!(physics.prompt_tokens >= 1.0);
+        if let Some(speed) = c.tokens_per_s_per_stream {
+            assert!(speed.high <= physics.decode_ceiling_tok_s + 1e-9, "{c:?}");
+        }
+        for m in &c.predicted {
+            let floor = match m.metric {
+                MetricKey::TpotMs | MetricKey::ItlMs => physics.tpot_floor_ms,
+                _ => 0.0,
+            };
+            if let Some(low) = m.low {
+                assert!(low >= floor - 1e-9, "{} below {floor}: {m:?}", m.mark);
+            }
+            let covered = matches!(
+                m.metric,
+                MetricKey::TtftMs | MetricKey::TpotMs | MetricKey::ItlMs
+            ) && matches!(m.statistic, Statistic::P50 | Statistic::P99);
+            match (m.basis, covered) {
+                (Some(Basis::Estimated), true) => {
+                    let e = m.backtested_error.unwrap_or_else(|| panic!("{m:?}"));
+                    let field = if m.metric == MetricKey::TtftMs {
+                        "ttft_ms"
+                    } else {
+                        "tpot_ms"
+                    };
+                    let want = summary.metric(field, m.statistic).unwrap();
+                    assert_eq!(e.median_error_pct, want.median_error_pct);
+                    assert_eq!(e.pairs, want.pairs);
+                    estimated_with_error += 1;
+                }
+                _ => assert_eq!(m.backtested_error, None, "{m:?}"),
+            }
+        }
+    }
+    assert!(estimated_with_error > 0, "the demo has Estimated marks");
+}
