@@ -651,7 +651,7 @@ fn backtested_error(mark: &LatencyTarget) -> Option<BacktestedError> {
 /// floor at the median prompt of `arrivals`; `None` without a floor.
 fn physics_of(prepared: &Prepared, arrivals: &[TimedRequest]) -> Option<CandidatePhysics> {
     let floor = prepared.twin.floor?;
-    if !(floor.weights_ms > 0.0) {
+    if floor.weights_ms.is_nan() || floor.weights_ms <= 0.0 {
         return None;
     }
     let mut prompts: Vec<u32> = arrivals.iter().map(|a| a.prompt_tokens).collect();
