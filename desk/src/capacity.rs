@@ -43,6 +43,7 @@ use engine::production::{
 };
 use engine::sizing::{KvDtype, MemoryModel, WeightPrecision};
 use engine::traffic::{ReadOptions, read_gateway_log};
+use engine::verdict::comparability::FileCheck;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -62,6 +63,9 @@ pub enum NoRecommendation {
     NoLengths,
     /// The pilot's model is not in the sizing catalog.
     ModelNotInCatalog(String),
+    /// The gateway traffic in force is not the pilot's (another model): the verdict grades
+    /// nothing from it, so no production demand may be grown from it either.
+    GatewayLogNotComparable(FileCheck),
 }
 
 impl NoRecommendation {
@@ -83,6 +87,14 @@ impl NoRecommendation {
             (NoRecommendation::NoLengths, De) => "Das Gateway-Log verzeichnet keine Prompt- und Antwortlängen: Ohne sie lassen sich Anfragen der Produktion nicht simulieren.".into(),
             (NoRecommendation::ModelNotInCatalog(model), En) => format!("The model “{model}” is not in the sizing catalog: add its config.json on the sizing page."),
             (NoRecommendation::ModelNotInCatalog(model), De) => format!("Das Modell „{model}“ steht nicht im Sizing-Katalog: seine config.json auf der Sizing-Seite hinzufügen."),
+            (NoRecommendation::GatewayLogNotComparable(check), En) => format!(
+                "The gateway traffic is not this pilot's ({}): the verdict grades nothing from it, so no production demand is grown from it. Upload the pilot's own gateway log, or withdraw this one.",
+                check.reason_in(En).unwrap_or_default()
+            ),
+            (NoRecommendation::GatewayLogNotComparable(check), De) => format!(
+                "Der Gateway-Verkehr gehört nicht zu diesem Piloten ({}): Das Urteil bewertet nichts daraus, daher wird auch keine Nachfrage der Produktion daraus hochgerechnet. Das eigene Gateway-Log des Piloten hochladen oder dieses zurückziehen.",
+                check.reason_in(De).unwrap_or_default()
+            ),
         }
     }
 }
@@ -406,6 +418,12 @@ async fn plan_input(
     let Some((profile, _)) = &evidence.profile else {
         return Ok(Err(NoRecommendation::NoGatewayLog));
     };
+    // Only evidence the verdict accepts (issue #37): traffic of another model sizes nothing.
+    if !evidence.profile_check.is_comparable() {
+        return Ok(Err(NoRecommendation::GatewayLogNotComparable(
+            evidence.profile_check.clone(),
+        )));
+    }
     let assumptions = &plan.content.demand;
     let scaling = match (
         assumptions.pilot_users,

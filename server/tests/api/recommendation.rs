@@ -443,3 +443,76 @@ async fn only_orderable_cards_are_recommended_with_the_start_line_to_run() {
         all["recommended"]["configuration"]
     );
 }
+
+/// Issue #37: the recommendation rests only on evidence the verdict accepts. The demo pilot's
+/// own gateway logs withdrawn and one of another model in their place: the verdict marks the
+/// traffic not comparable, and the recommendation, instead of sizing production from it, is
+/// 422 saying which evidence it lacks; the pilot's logs restored, it is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn traffic_the_verdict_rejects_sizes_nothing() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let token = app.api_token(&admin).await;
+    let path = format!("/api/v1/pilots/{demo}/recommendation");
+    let (status, before) = get(&app, &token, &path).await;
+    assert_eq!(status, StatusCode::OK, "{before}");
+    let post = |path: String, reason: &'static str| {
+        client()
+            .post(app.url(&path))
+            .bearer_auth(&token)
+            .json(&serde_json::json!({ "reason": reason }))
+            .send()
+    };
+
+    let (_, register) = get(&app, &token, &format!("/api/v1/pilots/{demo}/evidence")).await;
+    let own: Vec<i64> = register["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "gateway_log")
+        .map(|f| f["id"].as_i64().unwrap())
+        .collect();
+    assert!(!own.is_empty(), "{register}");
+    for id in &own {
+        let path = format!("/api/v1/pilots/{demo}/evidence/{id}/withdraw");
+        let response = post(path, "replaced for the test").await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+    let foreign = r#"{"request_id": "x1", "start_time": "2026-03-02T09:00:00Z", "end_time": "2026-03-02T09:00:10Z", "model": "other-vendor/another-model-70b", "status": "ok", "prompt_tokens": 100, "completion_tokens": 50}"#;
+    let response = app
+        .upload_evidence(
+            &token,
+            demo,
+            "other-model.jsonl",
+            format!("{foreign}\n").into_bytes(),
+            &[],
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let uploaded: Value = response.json().await.unwrap();
+    let (status, refused) = get(&app, &token, &path).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    let error = refused["error"].as_str().unwrap();
+    assert!(
+        error.contains("The gateway traffic is not this pilot's")
+            && error.contains("other-vendor/another-model-70b")
+            && error.contains("Upload the pilot's own gateway log, or withdraw this one."),
+        "{error}"
+    );
+
+    let id = uploaded["id"].as_i64().unwrap();
+    let path_withdraw = format!("/api/v1/pilots/{demo}/evidence/{id}/withdraw");
+    let response = post(path_withdraw, "another model's traffic")
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    for id in &own {
+        let path = format!("/api/v1/pilots/{demo}/evidence/{id}/restore");
+        let response = post(path, "the pilot's own traffic").await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+    let (status, after) = get(&app, &token, &path).await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(after["recommended"], before["recommended"]);
+}
