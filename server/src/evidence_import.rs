@@ -188,18 +188,26 @@ fn looks_like_lm_eval(path: &Path) -> bool {
         && std::fs::read_to_string(path).is_ok_and(|text| quality::looks_like_lm_eval(&text))
 }
 
-/// Whether the first 256 KiB of the file read as load-test results.
+/// Whether the first 256 KiB of the file are load-test results: they read as one, or a load-test
+/// importer recognised them and refused a value (an AIPerf summary with one impossible figure
+/// is still an AIPerf summary: its own error is the one to show, not a gateway log's "field
+/// `request_id` missing").
 fn load_test_head(file_name: &str, path: &Path) -> bool {
     use std::io::Read;
     let Ok(file) = std::fs::File::open(path) else {
         return false;
     };
-    import_reader(
+    match import_reader(
         file_name,
         BufReader::new(file.take(256 * 1024)),
         &ImportOptions::stats_only(),
-    )
-    .is_ok()
+    ) {
+        Ok(_) => true,
+        Err(error) => !matches!(
+            error.kind,
+            ErrorKind::UnknownFormat | ErrorKind::Syntax | ErrorKind::Empty
+        ),
+    }
 }
 
 /// Reads the file at `path` (sent as `file_name`) as `kind`, or detects the kind.

@@ -364,3 +364,44 @@ async fn a_model_name_of_a_million_characters_is_refused_and_nothing_is_kept() {
             .is_empty()
     );
 }
+
+/// Issue #36: an AIPerf summary with one impossible value, uploaded without a kind, was taken for
+/// a gateway log (it has `start_time` and `end_time`) and refused with `field "request_id":
+/// missing`. The load-test importer's own refusal names the value; nothing is stored.
+#[tokio::test]
+async fn an_aiperf_summary_with_one_bad_value_is_refused_as_what_it_is() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+    let mut summary: Value = serde_json::from_slice(&fixture(
+        "aiperf-0.13.0-sweep/concurrency_1/profile_export_aiperf.json",
+    ))
+    .unwrap();
+    summary["time_to_first_token"]["avg"] = serde_json::json!(-1.0);
+    for endpoint in ["evidence/preview", "evidence"] {
+        let form = Form::new().part(
+            "file",
+            Part::bytes(serde_json::to_vec(&summary).unwrap())
+                .file_name("profile_export_aiperf.json"),
+        );
+        let response = client()
+            .post(app.url(&format!("/api/v1/pilots/{pilot}/{endpoint}")))
+            .bearer_auth(&token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let body: Value = response.json().await.unwrap();
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.contains("profile_export_aiperf.json")
+                && error.contains("time_to_first_token")
+                && !error.contains("request_id"),
+            "{endpoint}: {error}"
+        );
+    }
+    assert_eq!(files_stored(&app, &token, pilot).await, 0);
+}
