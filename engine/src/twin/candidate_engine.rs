@@ -77,30 +77,10 @@ pub fn candidate_twin(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sizing::{KvDtype, WeightPrecision, gpu_by_id, model_by_id};
-    use crate::twin::ServingLimits;
+    use crate::sizing::{WeightPrecision, gpu_by_id, model_by_id};
     use crate::twin::timing::{LimitSource, PrefillScheduling};
     use crate::twin::transfer::Execution;
-
-    fn demo_twin() -> Twin {
-        let demo = crate::ingest::import(
-            crate::loadtest::demo::FILE_NAME,
-            crate::loadtest::demo::v100_report_jsonl().as_bytes(),
-        )
-        .unwrap();
-        Twin::build(&demo.points, &demo.requests, &ServingLimits::default()).unwrap()
-    }
-
-    fn setup(gpu: &str, tp: u32, weights: WeightPrecision, execution: Execution) -> ServingSetup {
-        ServingSetup {
-            gpu: gpu_by_id(gpu).unwrap(),
-            tp,
-            pp: 1,
-            weights,
-            kv_dtype: KvDtype::Bits16,
-            execution,
-        }
-    }
+    use crate::twin::transfer::tests::{demo_twin, setup};
 
     #[test]
     fn each_card_gets_its_own_vllm_defaults() {

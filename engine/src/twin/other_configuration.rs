@@ -136,17 +136,9 @@ pub fn predict_configuration(
 mod tests {
     use super::*;
     use crate::sizing::{KvDtype, WeightPrecision, gpu_by_id, model_by_id};
+    use crate::twin::Basis;
     use crate::twin::transfer::Execution;
-    use crate::twin::{Basis, ServingLimits};
-
-    fn demo_twin() -> Twin {
-        let demo = crate::ingest::import(
-            crate::loadtest::demo::FILE_NAME,
-            crate::loadtest::demo::v100_report_jsonl().as_bytes(),
-        )
-        .unwrap();
-        Twin::build(&demo.points, &demo.requests, &ServingLimits::default()).unwrap()
-    }
+    use crate::twin::transfer::tests::demo_twin;
 
     fn setup(gpu: &str, tp: u32) -> ServingSetup {
         ServingSetup {

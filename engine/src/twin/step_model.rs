@@ -574,17 +574,9 @@ mod tests {
     //! carried to every (GPU, model, precision, TP, execution mode) that vLLM can run.
     use super::*;
     use crate::sizing::{KvDtype, WeightPrecision, gpus, model_by_id, models};
+    use crate::twin::Question;
+    use crate::twin::transfer::tests::demo_twin;
     use crate::twin::transfer::{TransferredTwin, predict_transferred, prior_twin, transfer};
-    use crate::twin::{Question, ServingLimits, Twin};
-
-    fn demo_twin() -> Twin {
-        let demo = crate::ingest::import(
-            crate::loadtest::demo::FILE_NAME,
-            crate::loadtest::demo::v100_report_jsonl().as_bytes(),
-        )
-        .unwrap();
-        Twin::build(&demo.points, &demo.requests, &ServingLimits::default()).unwrap()
-    }
 
     fn pilot() -> ServingSetup {
         ServingSetup {

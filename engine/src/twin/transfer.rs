@@ -842,12 +842,13 @@ pub fn predict_transferred(twin: &TransferredTwin, question: &Question) -> Trans
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::sizing::{gpu_by_id, model_by_id};
     use crate::twin::ServingLimits;
 
-    fn demo_twin() -> Twin {
+    /// The demo pilot's twin (4 × V100, eager), shared by the twin's tests.
+    pub(crate) fn demo_twin() -> Twin {
         let demo = crate::ingest::import(
             crate::loadtest::demo::FILE_NAME,
             crate::loadtest::demo::v100_report_jsonl().as_bytes(),
@@ -856,7 +857,13 @@ mod tests {
         Twin::build(&demo.points, &demo.requests, &ServingLimits::default()).unwrap()
     }
 
-    fn setup(gpu: &str, tp: u32, weights: WeightPrecision, execution: Execution) -> ServingSetup {
+    /// One copy of `tp` cards of catalog GPU `gpu`, 16-bit KV cache, no pipeline.
+    pub(crate) fn setup(
+        gpu: &str,
+        tp: u32,
+        weights: WeightPrecision,
+        execution: Execution,
+    ) -> ServingSetup {
         ServingSetup {
             gpu: gpu_by_id(gpu).unwrap(),
             tp,
