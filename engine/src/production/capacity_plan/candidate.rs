@@ -20,6 +20,7 @@ use crate::sizing::{
 };
 use crate::twin::candidate_engine::{MeasuredTwin, candidate_twin};
 use crate::twin::transfer::{ServingSetup, TransferBasis, TransferredTwin};
+use crate::twin::validation::ValidationSummary;
 use crate::twin::{Basis, Percentiles, Ranged, RunStatistics, TimedRequest, TimingModel};
 
 /// Tensor-parallel sizes tried (vLLM needs them to divide the heads; the split check decides).
@@ -55,9 +56,16 @@ pub(super) struct Context<'a> {
     gpus: Vec<GpuSpec>,
     arrivals: Vec<TimedRequest>,
     rate: f64,
+    /// The GPU back-test, read once for every mark of every candidate.
+    validation: ValidationSummary,
 }
 
 impl<'a> Context<'a> {
+    /// The GPU back-test the plan's Estimated figures carry.
+    pub(super) fn validation(&self) -> &ValidationSummary {
+        &self.validation
+    }
+
     pub(super) fn new(input: &'a CapacityPlanInput, gpus: Vec<GpuSpec>) -> Self {
         let rate = input.demand.rate_per_s();
         Context {
@@ -65,6 +73,7 @@ impl<'a> Context<'a> {
             gpus,
             arrivals: production_arrivals(input, &input.demand),
             rate,
+            validation: crate::twin::validation::summary(),
         }
     }
 
@@ -446,7 +455,7 @@ impl<'a> Context<'a> {
                 out.holds = Some(mark.admits(all_up.value));
                 out.basis = Some(self.basis_of(prepared));
                 if out.basis == Some(Basis::Estimated) {
-                    out.backtested_error = backtested_error(mark);
+                    out.backtested_error = backtested_error(mark, &self.validation);
                 }
                 match down {
                     Some(d) => {
@@ -631,13 +640,12 @@ impl MarkForecast {
 
 /// The GPU back-test's error for `mark`'s metric and percentile (TTFT; TPOT, ITL taking TPOT's;
 /// p50 and p99), `None` for what was not back-tested.
-fn backtested_error(mark: &LatencyTarget) -> Option<BacktestedError> {
+fn backtested_error(mark: &LatencyTarget, summary: &ValidationSummary) -> Option<BacktestedError> {
     let field = match mark.metric {
         MetricKey::TtftMs => "ttft_ms",
         MetricKey::TpotMs | MetricKey::ItlMs => "tpot_ms",
         _ => return None,
     };
-    let summary = crate::twin::validation::summary();
     let m = summary.metric(field, mark.statistic)?;
     Some(BacktestedError {
         median_error_pct: m.median_error_pct,

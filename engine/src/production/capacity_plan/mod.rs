@@ -539,7 +539,7 @@ pub fn plan_capacity(input: &CapacityPlanInput) -> CapacityPlan {
         basis,
         pilot_at_production,
         left_out,
-        validation: crate::twin::validation::summary(),
+        validation: context.validation().clone(),
     }
 }
 
