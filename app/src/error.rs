@@ -54,6 +54,9 @@ impl From<ServiceError> for AppError {
             ServiceError::TooManyAttempts(s) => AppError::TooManyAttempts(s),
             ServiceError::Busy(s) => AppError::Busy(s),
             ServiceError::TooLarge(mib) => AppError::TooLarge(mib),
+            // Only the live feed's route answers these; pages never meet them.
+            ServiceError::BodyTooLarge(m) => AppError::Invalid(m),
+            ServiceError::RateLimited(s) => AppError::Busy(s),
             ServiceError::Conflict(m) => AppError::Conflict(m),
             ServiceError::Duplicate(m) => AppError::Duplicate(m),
             ServiceError::NoSuch(m) => AppError::NoSuch(m),

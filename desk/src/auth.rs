@@ -168,6 +168,11 @@ pub async fn issue_api_token(
 // ---- sessions ----------------------------------------------------------------------------------
 
 fn new_token() -> String {
+    new_secret_hex()
+}
+
+/// 256 random bits as 64 hex characters (session ids, API and ingest tokens).
+pub fn new_secret_hex() -> String {
     let bytes: [u8; 32] = rand::thread_rng().r#gen();
     hex::encode(bytes)
 }

@@ -40,6 +40,12 @@ pub enum ServiceError {
     Busy(u64),
     #[error("The file is larger than the upload limit of {0} MiB (MAX_UPLOAD_MB).")]
     TooLarge(u64),
+    /// A request body over its route's own limit (413, kind `too_large`), said with the limit.
+    #[error("{0}")]
+    BodyTooLarge(String),
+    /// A caller sending faster than its route allows: retry after this many seconds (429).
+    #[error("Too many requests with this token. Try again in {}.", wait_text(*.0))]
+    RateLimited(u64),
     #[error("{0}")]
     Conflict(String),
     /// The same evidence file is already stored on the pilot (409, kind `duplicate`).
@@ -79,7 +85,8 @@ impl ServiceError {
             ServiceError::BadArgument(_) => 400,
             ServiceError::TooManyAttempts(_) => 429,
             ServiceError::Busy(_) => 503,
-            ServiceError::TooLarge(_) => 413,
+            ServiceError::TooLarge(_) | ServiceError::BodyTooLarge(_) => 413,
+            ServiceError::RateLimited(_) => 429,
             ServiceError::Conflict(_) | ServiceError::Duplicate(_) => 409,
             ServiceError::Internal => 500,
             ServiceError::Unavailable(_) => 503,
@@ -89,7 +96,9 @@ impl ServiceError {
     /// Seconds after which the same request may succeed (`Retry-After`), where that is known.
     pub fn retry_after_s(&self) -> Option<u64> {
         match self {
-            ServiceError::TooManyAttempts(seconds) | ServiceError::Busy(seconds) => Some(*seconds),
+            ServiceError::TooManyAttempts(seconds)
+            | ServiceError::Busy(seconds)
+            | ServiceError::RateLimited(seconds) => Some(*seconds),
             _ => None,
         }
     }
@@ -117,7 +126,8 @@ impl ServiceError {
             ServiceError::BadCredentials => "bad_credentials",
             ServiceError::TooManyAttempts(_) => "too_many_attempts",
             ServiceError::Busy(_) => "busy",
-            ServiceError::TooLarge(_) => "too_large",
+            ServiceError::TooLarge(_) | ServiceError::BodyTooLarge(_) => "too_large",
+            ServiceError::RateLimited(_) => "rate_limited",
             ServiceError::Conflict(_) => "conflict",
             ServiceError::Duplicate(_) => "duplicate",
             ServiceError::Internal => "internal",
@@ -147,6 +157,7 @@ impl ServiceError {
             "too_many_attempts" => ServiceError::TooManyAttempts(wire.retry_after_s.unwrap_or(60)),
             "busy" => ServiceError::Busy(wire.retry_after_s.unwrap_or(5)),
             "too_large" => ServiceError::TooLarge(wire.limit_mib.unwrap_or(0)),
+            "rate_limited" => ServiceError::RateLimited(wire.retry_after_s.unwrap_or(1)),
             "conflict" => ServiceError::Conflict(wire.error),
             "duplicate" => ServiceError::Duplicate(wire.error),
             "internal" => ServiceError::Internal,
@@ -192,6 +203,7 @@ mod tests {
             ServiceError::TooManyAttempts(120),
             ServiceError::Busy(3),
             ServiceError::TooLarge(200),
+            ServiceError::RateLimited(2),
             ServiceError::Conflict("taken".into()),
             ServiceError::Duplicate("already evidence #3".into()),
             ServiceError::Unavailable("no Chromium".into()),

@@ -22,6 +22,7 @@
 pub mod catalog;
 pub mod error;
 pub mod evidence_history;
+pub mod live;
 pub mod load_tests;
 pub mod model;
 pub mod notices;

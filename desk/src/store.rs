@@ -9,6 +9,7 @@
 pub mod blobs;
 pub mod catalog;
 pub mod evidence;
+pub mod live;
 pub mod notices;
 pub mod plans;
 pub mod quality;
@@ -854,6 +855,9 @@ impl Store {
             .map(|row| row.try_get::<String, _>("sha256"))
             .collect::<Result<Vec<_>, _>>()?;
         for table in [
+            "DELETE FROM live_gateway_days WHERE pilot_id = $1",
+            "DELETE FROM live_gateway_records WHERE pilot_id = $1",
+            "DELETE FROM ingest_tokens WHERE pilot_id = $1",
             "DELETE FROM evidence_derived WHERE evidence_id IN (SELECT id FROM evidence WHERE pilot_id = $1)",
             "DELETE FROM evidence_events WHERE evidence_id IN (SELECT id FROM evidence WHERE pilot_id = $1)",
             "DELETE FROM eval_set_versions WHERE pilot_id = $1",

@@ -39,6 +39,9 @@ pub enum Command {
     /// Manage personal API tokens
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Manage the tokens a gateway posts a pilot's live records with
+    #[command(subcommand)]
+    IngestToken(crate::ingest_token_cli::IngestTokenCommand),
     /// Size a deployment: weights, KV cache, sessions that fit, decode ceiling (no database)
     Size(Box<crate::sizing_cli::SizeArgs>),
     /// Read evidence files with the importers, without a database, and print what they hold

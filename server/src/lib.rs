@@ -12,6 +12,7 @@ pub mod config;
 pub mod demand_cli;
 pub mod evidence_cli;
 pub mod evidence_import;
+pub mod ingest_token_cli;
 pub mod inspect_cli;
 pub mod predict_cli;
 pub mod recommend_cli;
@@ -289,6 +290,12 @@ impl Application {
 
     /// Serves until Ctrl-C / SIGTERM; expired sessions are purged hourly meanwhile.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        // Live gateway records not yet in their day file (a roll after a batch failed, or
+        // another instance received them) roll within two seconds.
+        tokio::spawn(desk::live::service::roll_on_a_timer(
+            self.services.clone(),
+            std::time::Duration::from_secs(2),
+        ));
         let store = self.store.clone();
         let failure_window_ms = desk::throttle::LoginBackoff::default().longest_window_ms();
         tokio::spawn(async move {

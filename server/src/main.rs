@@ -59,6 +59,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Recommend(args) => server::recommend_cli::run(&args, &config).await,
         Command::Evidence(command) => server::evidence_cli::run(&command, &config).await,
         Command::Check(args) => server::check_cli::run(&args, &config).await,
+        Command::IngestToken(command) => server::ingest_token_cli::run(&command, &config).await,
         Command::Size(_) | Command::Inspect(_) | Command::Demand(_) | Command::Predict(_) => {
             unreachable!("handled before the configuration is read")
         }

@@ -56,6 +56,8 @@ pub enum FileRow<'a> {
     Evidence(NewEvidence<'a>, DerivedWrites),
     /// An upload checked and waiting for its uploader's confirmation.
     Staged(&'a StagedRow),
+    /// A day file of the live gateway feed, inserted or replaced in place.
+    LiveDay(super::live::LiveDayWrite<'a>),
 }
 
 /// The size of one stored chunk.
@@ -113,6 +115,9 @@ impl Store {
             FileRow::Staged(staged) => {
                 insert_staged_in(&mut tx, staged).await?;
                 0
+            }
+            FileRow::LiveDay(write) => {
+                super::live::write_live_day_in(&mut tx, self.backend, write).await?
             }
         };
         tx.commit().await?;

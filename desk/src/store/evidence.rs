@@ -172,6 +172,7 @@ impl Store {
              CAST(COALESCE((SELECT COUNT(*) FROM evidence_derived d JOIN evidence e ON e.id = d.evidence_id WHERE e.pilot_id = $1), 0) AS BIGINT) AS derived_rows, \
              CAST(COALESCE((SELECT MAX(d.computed_ms) FROM evidence_derived d JOIN evidence e ON e.id = d.evidence_id WHERE e.pilot_id = $1), 0) AS BIGINT) AS derived_ms, \
              CAST(COALESCE((SELECT MAX(computed_ms) FROM traffic_profiles WHERE pilot_id = $1), 0) AS BIGINT) AS profile_ms, \
+             CAST(COALESCE((SELECT SUM(rolled) FROM live_gateway_days WHERE pilot_id = $1), 0) AS BIGINT) AS live_rolled, \
              CAST(COALESCE((SELECT COUNT(*) FROM plan_versions WHERE pilot_id = $1), 0) AS BIGINT) AS plan_versions, \
              CAST(COALESCE((SELECT MAX(updated_ms) FROM plan_versions WHERE pilot_id = $1), 0) AS BIGINT) AS plan_updated, \
              CAST(COALESCE((SELECT SUM(revision) FROM plan_versions WHERE pilot_id = $1), 0) AS BIGINT) AS plan_revisions, \
@@ -199,6 +200,7 @@ impl Store {
             "derived_rows",
             "derived_ms",
             "profile_ms",
+            "live_rolled",
             "plan_versions",
             "plan_updated",
             "plan_revisions",

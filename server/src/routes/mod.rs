@@ -9,6 +9,7 @@ pub mod demand;
 pub mod evidence;
 pub mod evidence_form;
 pub mod health;
+pub mod live;
 pub mod openapi;
 pub mod quality;
 pub mod report;
@@ -70,6 +71,7 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
         .merge(api_v1_predict::router())
         .merge(api_v1_recommendation::router())
         .merge(demand::router())
+        .merge(live::router())
         .merge(quality::router())
         .merge(report::router())
         .merge(traffic_trace::router())

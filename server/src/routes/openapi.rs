@@ -12,7 +12,7 @@
 
 use super::{
     api_v1, api_v1_evidence, api_v1_plan, api_v1_predict, api_v1_recommendation, demand, evidence,
-    quality,
+    live, quality,
 };
 use axum::response::{IntoResponse, Response};
 use std::sync::OnceLock;
@@ -50,6 +50,11 @@ use utoipa::{Modify, OpenApi};
         evidence::operating_points,
         demand::demand,
         quality::quality_api,
+        live::post_records,
+        live::create_token,
+        live::list_tokens,
+        live::revoke_token,
+        live::live_view,
         openapi,
     ),
     components(schemas(api_v1::ErrorBody)),
@@ -57,7 +62,9 @@ use utoipa::{Modify, OpenApi};
     security(("bearer" = [])),
     tags((name = "pilots", description = "Pilots, their plan and verdict"),
          (name = "evidence", description = "Evidence files and what was read from them"),
-         (name = "capacity", description = "The capacity twin and the production recommendation"))
+         (name = "capacity", description = "The capacity twin and the production recommendation"),
+         (name = "live", description = "The live pilot: a gateway's records as they happen, \
+            the ingest tokens it sends them with, every pass mark as it stands"))
 )]
 pub struct ApiDoc;
 
@@ -74,6 +81,14 @@ impl Modify for BearerToken {
                 .into(),
         );
         components.add_security_scheme("bearer", SecurityScheme::Http(scheme));
+        let mut ingest = Http::new(HttpAuthScheme::Bearer);
+        ingest.description = Some(
+            "A pilot's ingest token, `pdi_` followed by 64 hex characters (`server ingest-token \
+             create`, or `POST /api/v1/pilots/{id}/ingest-tokens`): it posts that pilot's \
+             gateway records and nothing else."
+                .into(),
+        );
+        components.add_security_scheme("ingest_token", SecurityScheme::Http(ingest));
     }
 }
 

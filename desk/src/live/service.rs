@@ -1,0 +1,651 @@
+//! The live feed on the server: ingest tokens, a posted batch read record by record, and the
+//! roll of a day's records into its evidence file (see the parent module for why).
+
+use super::*;
+use crate::ServiceError;
+use crate::Services;
+use crate::model::{EvidenceKind, SessionUser};
+use crate::store::evidence::NewEvidence;
+use crate::store::live::{IngestCaller, LiveDayWrite, LiveRecordRow, PendingDay};
+use crate::traffic::GatewayLogSummary;
+use crate::traffic::service as traffic;
+use engine::traffic::{GatewayError, GatewayReader, ReadOptions};
+use std::io::Read;
+
+/// Largest batch body accepted as sent (compressed or not): 413 above it.
+pub const MAX_BATCH_BYTES: usize = 8 * 1024 * 1024;
+/// Largest batch once decompressed (a gzip bomb stops here).
+pub const MAX_DECODED_BYTES: usize = 64 * 1024 * 1024;
+/// Most records in one batch.
+pub const MAX_BATCH_RECORDS: usize = 20_000;
+/// Longest token name.
+const MAX_NAME_CHARS: usize = 80;
+
+fn internal(error: impl std::fmt::Display) -> ServiceError {
+    tracing::error!(%error, "live gateway feed failed");
+    ServiceError::Internal
+}
+
+// ---- tokens ------------------------------------------------------------------------------------
+
+/// Creates an ingest token for `pilot_id` (admins and assessors; the caller must see the
+/// pilot). The secret is in the answer only.
+pub async fn create_token(
+    store: &crate::store::Store,
+    pilot_id: i64,
+    name: &str,
+    created_by: Option<i64>,
+) -> Result<IssuedIngestToken, ServiceError> {
+    let name = name.trim();
+    let name = if name.is_empty() { "gateway" } else { name };
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(ServiceError::invalid(format!(
+            "name: at most {MAX_NAME_CHARS} characters"
+        )));
+    }
+    let pilot = store.pilot(pilot_id).await?.ok_or(ServiceError::NotFound)?;
+    if pilot.archived_ms.is_some() {
+        return Err(ServiceError::Conflict(format!(
+            "pilot #{pilot_id} is archived: it takes no new evidence"
+        )));
+    }
+    let secret = format!("{INGEST_TOKEN_PREFIX}{}", crate::auth::new_secret_hex());
+    let prefix = &secret[..INGEST_TOKEN_PREFIX.len() + 6];
+    let id = store
+        .create_ingest_token(
+            pilot_id,
+            name,
+            &crate::auth::token_hash(&secret),
+            prefix,
+            created_by,
+        )
+        .await?;
+    Ok(IssuedIngestToken {
+        id,
+        pilot_id,
+        name: name.to_string(),
+        token: secret,
+    })
+}
+
+/// The token an `Authorization` header carries, as its pilot's caller; every failure is the
+/// same [`ServiceError::Unauthenticated`] (it never says whether the pilot exists).
+pub async fn caller(
+    services: &Services,
+    authorization: Option<&str>,
+) -> Result<IngestCaller, ServiceError> {
+    let token = authorization
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|token| token.starts_with(INGEST_TOKEN_PREFIX))
+        .ok_or(ServiceError::Unauthenticated)?;
+    services
+        .store
+        .ingest_caller(&crate::auth::token_hash(token))
+        .await?
+        .ok_or(ServiceError::Unauthenticated)
+}
+
+/// Whether `user` may manage `pilot_id`'s tokens: an editor who can see the pilot (404
+/// otherwise, as everywhere).
+pub async fn authorise_tokens(
+    services: &Services,
+    user: Option<&SessionUser>,
+    pilot_id: i64,
+) -> Result<SessionUser, ServiceError> {
+    let user = crate::auth::authorise(user, crate::auth::Need::Editor)?;
+    crate::auth::visible_pilot(&services.store, &user, pilot_id).await?;
+    Ok(user)
+}
+
+// ---- a batch -----------------------------------------------------------------------------------
+
+/// The body as JSON text: gzip-decoded when `content_encoding` says so or the body starts with
+/// gzip's magic bytes, bounded by [`MAX_DECODED_BYTES`].
+pub fn decode_body(body: &[u8], content_encoding: Option<&str>) -> Result<Vec<u8>, ServiceError> {
+    let gzip = content_encoding.is_some_and(|e| e.trim().eq_ignore_ascii_case("gzip"))
+        || body.starts_with(&[0x1f, 0x8b]);
+    if !gzip {
+        return Ok(body.to_vec());
+    }
+    let mut decoded = Vec::new();
+    flate2::read::GzDecoder::new(body)
+        .take(MAX_DECODED_BYTES as u64 + 1)
+        .read_to_end(&mut decoded)
+        .map_err(|e| ServiceError::BadArgument(format!("body: not valid gzip ({e})")))?;
+    if decoded.len() > MAX_DECODED_BYTES {
+        return Err(ServiceError::BodyTooLarge(format!(
+            "body: more than {} MiB once decompressed",
+            MAX_DECODED_BYTES >> 20
+        )));
+    }
+    Ok(decoded)
+}
+
+/// The batch's records in order: a JSON array of records (what LiteLLM's `generic_api`
+/// callback posts), a single object, or JSON Lines (each line a record or an array of them).
+/// A line that is not JSON is a rejected record; a body that is not JSON at all is refused.
+pub fn split_batch(body: &[u8]) -> Result<Vec<Result<serde_json::Value, String>>, ServiceError> {
+    let text = std::str::from_utf8(body).map_err(|e| {
+        ServiceError::invalid(format!(
+            "body: not UTF-8 text (invalid byte at offset {})",
+            e.valid_up_to()
+        ))
+    })?;
+    let trimmed = text.trim_start_matches('\u{feff}').trim();
+    if trimmed.is_empty() {
+        return Err(ServiceError::invalid("body: no records"));
+    }
+    let mut records = Vec::new();
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(trimmed) {
+        flatten(value, &mut records);
+    } else {
+        for (number, line) in trimmed.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(value) => flatten(value, &mut records),
+                Err(e) => records.push(Err(format!("line {}: not JSON ({e})", number + 1))),
+            }
+        }
+    }
+    if records.len() > MAX_BATCH_RECORDS {
+        return Err(ServiceError::BodyTooLarge(format!(
+            "body: {} records; at most {MAX_BATCH_RECORDS} in one batch",
+            records.len()
+        )));
+    }
+    Ok(records)
+}
+
+fn flatten(value: serde_json::Value, into: &mut Vec<Result<serde_json::Value, String>>) {
+    match value {
+        serde_json::Value::Array(items) => into.extend(items.into_iter().map(|item| match item {
+            serde_json::Value::Object(_) => Ok(item),
+            _ => Err("not a JSON object".to_string()),
+        })),
+        serde_json::Value::Object(_) => into.push(Ok(value)),
+        _ => into.push(Err("not a JSON object".to_string())),
+    }
+}
+
+/// What one record of a batch turned out to be.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadRecord {
+    pub row: LiveRecordRow,
+    /// Kept, but not the model's demand (a health probe, an embedding).
+    pub left_out: bool,
+}
+
+/// Reads record `index` (one JSON object) with the same readers an uploaded log goes through,
+/// so a record kept here is a record the day file reads.
+pub fn read_record(
+    index: usize,
+    value: &serde_json::Value,
+    now_ms: i64,
+) -> Result<ReadRecord, RejectedRecord> {
+    let reject = |field: Option<String>, error: String| RejectedRecord {
+        index,
+        field,
+        error,
+    };
+    let line = serde_json::to_string(value).map_err(|e| reject(None, e.to_string()))?;
+    let options = ReadOptions::new(format!("record {index}"));
+    let mut reader = match GatewayReader::new(std::io::Cursor::new(line.as_bytes()), &options) {
+        Ok(reader) => reader,
+        Err(GatewayError::Line(e)) => return Err(reject(e.field, e.message)),
+        Err(e) => return Err(reject(None, e.to_string())),
+    };
+    let stream = serde_json::to_value(reader.format())
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "gateway".into());
+    let (key, start_ms, left_out) = match reader.next() {
+        Some(Ok(record)) => (record.request_id, record.start_ms, false),
+        Some(Err(GatewayError::Line(e))) => return Err(reject(e.field, e.message)),
+        Some(Err(e)) => return Err(reject(None, e.to_string())),
+        None if !reader.summary().left_out.is_empty() => {
+            let key = ["id", "litellm_call_id", "request_id"]
+                .iter()
+                .find_map(|k| value.get(*k).and_then(|v| v.as_str()))
+                .filter(|id| !id.is_empty())
+                .map(str::to_string)
+                .unwrap_or_else(|| crate::evidence::sha256_hex(line.as_bytes()));
+            let start_ms = value
+                .get("startTime")
+                .and_then(|v| v.as_f64())
+                .and_then(engine::traffic::timestamp::unix_number_to_ms)
+                .unwrap_or(now_ms);
+            (key, start_ms, true)
+        }
+        None => return Err(reject(None, "no record in this object".into())),
+    };
+    if key.len() > 512 {
+        return Err(reject(
+            Some("request_id".into()),
+            "longer than 512 characters".into(),
+        ));
+    }
+    Ok(ReadRecord {
+        row: LiveRecordRow {
+            request_key: key,
+            day: engine::clock::utc_date(start_ms),
+            stream,
+            start_ms,
+            line,
+        },
+        left_out,
+    })
+}
+
+/// Takes a posted batch for `pilot_id` from `caller`: reads every record, keeps the new ones
+/// (by request id) in one transaction, and starts a roll in the background.
+pub async fn ingest(
+    services: &Services,
+    caller: IngestCaller,
+    pilot_id: i64,
+    body: &[u8],
+    content_encoding: Option<&str>,
+) -> Result<IngestAnswer, ServiceError> {
+    if caller.pilot_id != pilot_id {
+        return Err(ServiceError::Unauthenticated);
+    }
+    let pilot = services
+        .store
+        .pilot(pilot_id)
+        .await?
+        .ok_or(ServiceError::Unauthenticated)?;
+    if pilot.archived_ms.is_some() {
+        return Err(ServiceError::Conflict(format!(
+            "pilot #{pilot_id} is archived: it takes no new evidence"
+        )));
+    }
+    if body.len() > MAX_BATCH_BYTES {
+        return Err(ServiceError::BodyTooLarge(format!(
+            "body: {} bytes; at most {} MiB in one batch",
+            body.len(),
+            MAX_BATCH_BYTES >> 20
+        )));
+    }
+    let now = crate::store::now_ms();
+    let body = decode_body(body, content_encoding)?;
+    let records = split_batch(&body)?;
+    let mut answer = IngestAnswer::default();
+    let mut rows = Vec::with_capacity(records.len());
+    let mut left_out = Vec::with_capacity(records.len());
+    for (index, record) in records.iter().enumerate() {
+        match record
+            .as_ref()
+            .map_err(|error| RejectedRecord {
+                index,
+                field: None,
+                error: error.clone(),
+            })
+            .and_then(|value| read_record(index, value, now))
+        {
+            Ok(read) => {
+                left_out.push(read.left_out);
+                rows.push(read.row);
+            }
+            Err(rejected) => answer.rejected.push(rejected),
+        }
+    }
+    if !rows.is_empty() {
+        let fresh = services
+            .store
+            .insert_live_records(pilot_id, Some(caller.token_id), &rows)
+            .await?;
+        for (new, left) in fresh.iter().zip(&left_out) {
+            if *new {
+                answer.accepted += 1;
+                answer.left_out += u64::from(*left);
+            } else {
+                answer.duplicates += 1;
+            }
+        }
+    }
+    if answer.accepted > 0 {
+        let services = services.clone();
+        tokio::spawn(async move {
+            if let Err(error) = roll_pending(&services).await {
+                tracing::warn!(%error, "rolling the live gateway feed failed; the timer retries");
+            }
+        });
+    }
+    Ok(answer)
+}
+
+// ---- rolling days into evidence ----------------------------------------------------------------
+
+/// One roll at a time on this instance (the database orders rolls across instances).
+static ROLLING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The file name of a day file: `live-gateway-2026-12-05-litellm.jsonl`.
+pub fn day_file_name(day: &str, stream: &str) -> String {
+    let short = match stream {
+        "litellm_standard_payload" => "litellm",
+        "litellm_spend_logs_json" => "litellm-spendlogs",
+        "generic_jsonl" => "generic",
+        other => other,
+    };
+    format!("live-gateway-{day}-{short}.jsonl")
+}
+
+/// Rolls every day with records its file does not hold yet; answers how many were rolled.
+pub async fn roll_pending(services: &Services) -> Result<usize, ServiceError> {
+    let _one_at_a_time = ROLLING.lock().await;
+    let mut rolled = 0;
+    for day in services.store.pending_live_days(64).await? {
+        if roll_day(services, &day).await? {
+            rolled += 1;
+        }
+    }
+    Ok(rolled)
+}
+
+/// Writes a day's records as its evidence file (inserted the first time, replaced in place
+/// after) with the pilot's combined demand profile, in one transaction; the file it replaces
+/// is released afterwards. Answers whether anything was written.
+async fn roll_day(services: &Services, day: &PendingDay) -> Result<bool, ServiceError> {
+    let Some(records) = services.store.live_day_records(day).await? else {
+        return Ok(false);
+    };
+    if records.received <= records.rolled && records.evidence.is_some() {
+        return Ok(false);
+    }
+    let Some(uploaded_by) = records.uploaded_by else {
+        return Err(internal(
+            "no account to record a live day file as uploaded by",
+        ));
+    };
+    let file_name = day_file_name(&day.day, &day.stream);
+    let mut bytes = records.lines.join("\n").into_bytes();
+    bytes.push(b'\n');
+    let (bytes, summary) = {
+        let name = file_name.clone();
+        tokio::task::spawn_blocking(move || {
+            let summary = traffic::read_gateway_source(&name, bytes.as_slice(), true, |_| {});
+            (bytes, summary)
+        })
+        .await
+        .map_err(internal)?
+    };
+    let summary: GatewayLogSummary = summary.map_err(internal)?;
+    let summary_json = serde_json::to_string(&summary).map_err(internal)?;
+    let sha = crate::evidence::sha256_hex(&bytes);
+    let uploads = services.data_dir.join("uploads");
+    tokio::fs::create_dir_all(&uploads)
+        .await
+        .map_err(internal)?;
+    let temp = uploads.join(format!("live-{:016x}.part", rand::random::<u64>()));
+    tokio::fs::write(&temp, &bytes).await.map_err(internal)?;
+    let profile =
+        match day_profile(services, day.pilot_id, &records, &file_name, &temp, summary).await {
+            Ok(profile) => profile,
+            Err(error) => {
+                let _ = tokio::fs::remove_file(&temp).await;
+                return Err(error);
+            }
+        };
+    let write = LiveDayWrite {
+        day: &day.day,
+        stream: &day.stream,
+        rolled: records.received,
+        evidence: NewEvidence {
+            pilot_id: day.pilot_id,
+            kind: EvidenceKind::GatewayLog,
+            file_name: &file_name,
+            sha256: &sha,
+            size_bytes: bytes.len() as i64,
+            summary_json: &summary_json,
+            uploaded_by,
+        },
+        traffic_profile: profile,
+    };
+    services.blobs.record(&temp, &sha, write.into()).await?;
+    if let Some((_, old)) = records.evidence
+        && old != sha
+    {
+        services.blobs.release(&old).await;
+    }
+    Ok(true)
+}
+
+/// The pilot's combined profile with the day file's new content in place of its old one;
+/// `None` when the day file is withdrawn (the profile leaves it out, and stays as it is).
+async fn day_profile(
+    services: &Services,
+    pilot_id: i64,
+    records: &crate::store::live::DayRecords,
+    file_name: &str,
+    temp: &std::path::Path,
+    summary: GatewayLogSummary,
+) -> Result<Option<crate::store::traffic::TrafficProfileWrite>, ServiceError> {
+    let in_force =
+        crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::GatewayLog))
+            .await?;
+    let day_id = records.evidence.as_ref().map(|(id, _)| *id);
+    if let Some(id) = day_id
+        && !in_force.iter().any(|(file, _)| file.id == id)
+    {
+        return Ok(None);
+    }
+    let others = in_force
+        .into_iter()
+        .filter(|(file, _)| Some(file.id) != day_id)
+        .collect();
+    traffic::profile_over(
+        services,
+        others,
+        Some((file_name.to_string(), temp.to_path_buf(), summary)),
+    )
+    .await
+}
+
+/// Rolls whatever is pending every `every` (the server's timer; a failed roll is retried).
+pub async fn roll_on_a_timer(services: Services, every: std::time::Duration) {
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tick.tick().await;
+        if let Err(error) = roll_pending(&services).await {
+            tracing::warn!(%error, "rolling the live gateway feed failed");
+        }
+    }
+}
+
+// ---- the live view -----------------------------------------------------------------------------
+
+/// The pilot as it runs: its feed and every pass mark's standing now. The caller must be able
+/// to see the pilot (customers read their own organisation's, read-only).
+pub async fn live_view(
+    services: &Services,
+    user: &SessionUser,
+    pilot_id: i64,
+) -> Result<LiveView, ServiceError> {
+    let pilot = crate::auth::visible_pilot(&services.store, user, pilot_id).await?;
+    let days = services.store.live_days(pilot_id).await?;
+    let active_tokens = services
+        .store
+        .ingest_tokens(Some(pilot_id))
+        .await?
+        .iter()
+        .filter(|t| t.revoked_ms.is_none())
+        .count();
+    let verdict = crate::verdict::service::verdict(services, pilot).await?;
+    let now = crate::store::now_ms();
+    let last_record_ms = days.iter().map(|d| d.last_received_ms).max();
+    Ok(LiveView {
+        pilot_id,
+        records: days.iter().map(|d| d.received).sum(),
+        rolled: days.iter().map(|d| d.rolled).sum(),
+        last_record_ms,
+        last_record_age_s: last_record_ms.map(|ms| ((now - ms).max(0)) / 1000),
+        now_ms: now,
+        active_tokens,
+        days,
+        headline: verdict.headline(),
+        outcome: verdict.outcome.map(|o| {
+            serde_json::to_value(o)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        }),
+        marks: verdict
+            .rows
+            .iter()
+            .map(|row| LiveMark {
+                notation: row.notation.clone(),
+                grade: serde_json::to_value(&row.verdict)
+                    .ok()
+                    .and_then(|v| {
+                        v.get("outcome")
+                            .and_then(|o| o.as_str().map(str::to_string))
+                    })
+                    .unwrap_or_default(),
+                measured: row.measured.clone(),
+                samples: row.samples,
+                point: row.point.clone(),
+                source: row.source.clone(),
+            })
+            .collect(),
+    })
+}
+
+// ---- the rate limit ----------------------------------------------------------------------------
+
+/// Batches a token may post per second, sustained; twice as many in a burst.
+pub const BATCHES_PER_SECOND: f64 = 100.0;
+
+/// Each token's bucket on this instance: (batches left, when last filled).
+static BUCKETS: std::sync::Mutex<
+    Option<std::collections::HashMap<i64, (f64, std::time::Instant)>>,
+> = std::sync::Mutex::new(None);
+
+/// Takes one batch from `token_id`'s bucket, or refuses with the seconds until one is there
+/// ([`ServiceError::RateLimited`], 429 with `Retry-After`).
+pub fn throttle(token_id: i64) -> Result<(), ServiceError> {
+    let now = std::time::Instant::now();
+    let burst = 2.0 * BATCHES_PER_SECOND;
+    let mut guard = BUCKETS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let buckets = guard.get_or_insert_with(Default::default);
+    if buckets.len() > 10_000 {
+        buckets.retain(|_, (_, at)| now.duration_since(*at).as_secs() < 60);
+    }
+    let (left, at) = buckets.entry(token_id).or_insert((burst, now));
+    *left = (*left + now.duration_since(*at).as_secs_f64() * BATCHES_PER_SECOND).min(burst);
+    *at = now;
+    if *left < 1.0 {
+        return Err(ServiceError::RateLimited(1));
+    }
+    *left -= 1.0;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GENERIC: &str = r#"{"request_id": "g1", "start_time": "2026-03-02T23:59:59Z", "end_time": "2026-03-03T00:00:09Z", "model": "m", "status": "ok", "prompt_tokens": 100, "completion_tokens": 50}"#;
+
+    #[test]
+    fn a_batch_is_an_array_an_object_or_json_lines() {
+        let array = format!("[{GENERIC}, {GENERIC}]");
+        assert_eq!(split_batch(array.as_bytes()).unwrap().len(), 2);
+        let pretty = serde_json::to_string_pretty(
+            &serde_json::from_str::<serde_json::Value>(GENERIC).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(split_batch(pretty.as_bytes()).unwrap().len(), 1);
+        let lines = format!("{GENERIC}\n\nnot json\n[{GENERIC}]\n");
+        let records = split_batch(lines.as_bytes()).unwrap();
+        assert_eq!(records.len(), 3);
+        assert!(
+            records[1]
+                .as_ref()
+                .unwrap_err()
+                .starts_with("line 3: not JSON")
+        );
+        assert!(matches!(
+            split_batch(b"  \n"),
+            Err(ServiceError::Invalid(_))
+        ));
+        assert!(matches!(
+            split_batch(b"\xff\xfe"),
+            Err(ServiceError::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn a_record_is_read_as_an_uploaded_log_reads_it() {
+        let value: serde_json::Value = serde_json::from_str(GENERIC).unwrap();
+        let read = read_record(0, &value, 0).unwrap();
+        assert_eq!(read.row.request_key, "g1");
+        assert_eq!(read.row.stream, "generic_jsonl");
+        // The day is the request's start (UTC), not its end or its arrival.
+        assert_eq!(read.row.day, "2026-03-02");
+        assert!(!read.left_out);
+        let mut bad = value.clone();
+        bad["prompt_tokens"] = serde_json::json!(-1);
+        let refused = read_record(4, &bad, 0).unwrap_err();
+        assert_eq!(refused.index, 4);
+        assert_eq!(
+            refused.field.as_deref(),
+            Some("prompt_tokens"),
+            "{refused:?}"
+        );
+        let unknown = read_record(1, &serde_json::json!({"hello": "world"}), 0).unwrap_err();
+        assert_eq!(unknown.index, 1);
+    }
+
+    #[test]
+    fn gzip_is_read_and_a_gzip_bomb_stops_at_the_limit() {
+        use std::io::Write;
+        let gzip = |bytes: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(bytes).unwrap();
+            e.finish().unwrap()
+        };
+        assert_eq!(
+            decode_body(&gzip(GENERIC.as_bytes()), None).unwrap(),
+            GENERIC.as_bytes()
+        );
+        assert_eq!(
+            decode_body(GENERIC.as_bytes(), None).unwrap(),
+            GENERIC.as_bytes()
+        );
+        let bomb = gzip(&vec![b' '; MAX_DECODED_BYTES + 1]);
+        assert!(bomb.len() < MAX_BATCH_BYTES);
+        assert!(matches!(
+            decode_body(&bomb, Some("gzip")),
+            Err(ServiceError::BodyTooLarge(_))
+        ));
+        assert!(matches!(
+            decode_body(b"\x1f\x8b broken", None),
+            Err(ServiceError::BadArgument(_))
+        ));
+    }
+
+    #[test]
+    fn a_token_posting_past_its_rate_waits() {
+        let token = i64::MAX - 7;
+        let allowed = (0..1000).filter(|_| throttle(token).is_ok()).count();
+        assert!((200..=210).contains(&allowed), "{allowed}");
+        assert!(matches!(throttle(token), Err(ServiceError::RateLimited(1))));
+    }
+
+    #[test]
+    fn day_files_are_named_by_day_and_format() {
+        assert_eq!(
+            day_file_name("2026-12-05", "litellm_standard_payload"),
+            "live-gateway-2026-12-05-litellm.jsonl"
+        );
+        assert_eq!(
+            day_file_name("2026-12-05", "generic_jsonl"),
+            "live-gateway-2026-12-05-generic.jsonl"
+        );
+    }
+}
