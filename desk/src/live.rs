@@ -108,6 +108,39 @@ pub struct LiveMark {
     pub source: String,
 }
 
+/// A pilot's feed in numbers (the pilot page's live card).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LiveFeed {
+    /// Records received, all days.
+    pub records: i64,
+    /// Of those, the ones the day files hold now.
+    pub rolled: i64,
+    /// When the latest record arrived (Unix ms).
+    pub last_record_ms: Option<i64>,
+    /// Ingest tokens that still work.
+    pub active_tokens: usize,
+    /// Newest first.
+    pub days: Vec<LiveDay>,
+}
+
+impl LiveFeed {
+    /// Whether there is anything to show: records, or a token waiting for its first one.
+    pub fn is_set_up(&self) -> bool {
+        self.records > 0 || self.active_tokens > 0
+    }
+}
+
+/// `12 s ago`, `4 min ago`, `3 h ago`, `2 days ago`: how long before `now_ms` an instant was.
+pub fn ago(at_ms: i64, now_ms: i64) -> String {
+    let s = (now_ms - at_ms).max(0) / 1000;
+    match s {
+        0..=89 => format!("{s} s ago"),
+        90..=5_399 => format!("{} min ago", (s + 30) / 60),
+        5_400..=172_799 => format!("{} h ago", (s + 1_800) / 3_600),
+        _ => format!("{} days ago", s / 86_400),
+    }
+}
+
 /// The pilot as it runs: the feed and every pass mark's standing (`GET /api/v1/pilots/{id}/live`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -7,6 +7,7 @@
 pub mod admin;
 pub mod calibration;
 pub mod catalog;
+pub mod live;
 pub mod load_tests;
 pub mod pilots;
 pub mod plans;

@@ -67,6 +67,25 @@ where
     }
 }
 
+/// [`fragment_view`] that keeps the content on the screen while it loads again (a page that
+/// follows a live pilot reloads on a timer; the old content stays until the new arrives).
+pub fn refreshing_fragment_view<S, Fut>(
+    loading: &'static str,
+    source: impl Fn() -> S + Send + Sync + 'static,
+    fetch: impl Fn(S) -> Fut + Send + Sync + 'static,
+) -> impl IntoView
+where
+    S: PartialEq + Clone + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<Fragment, AppError>> + Send + 'static,
+{
+    let fragment = page_resource(source, fetch);
+    view! {
+        <Transition fallback=move || view! { <p class="loading">{loading}</p> }>
+            {move || Suspend::new(async move { fragment_or_error(fragment.await) })}
+        </Transition>
+    }
+}
+
 /// A pilot page whose content is a fragment (`fetch` of the pilot's id), loaded again whenever
 /// `version` changes, with `editor(pilot_id)` below it for those who may edit the pilot (an
 /// upload widget, a form that posts): the interactive part stays a component, the rest is

@@ -8,7 +8,10 @@ pub mod page_data;
 pub mod text;
 pub mod upload;
 
-pub use fragment::{Fragment, fragment_or_error, fragment_view, pilot_fragment_with_editor};
+pub use fragment::{
+    Fragment, fragment_or_error, fragment_view, pilot_fragment_with_editor,
+    refreshing_fragment_view,
+};
 pub use frame::{CurrentUser, Frame, PageHeader};
 pub use notice::{ActionResult, EmptyState, ErrorNotice, StatusBadge};
 pub use page_data::{PageResource, page_resource};

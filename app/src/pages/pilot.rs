@@ -2,13 +2,41 @@
 //! see [`crate::components::fragment`]).
 
 use super::params::pilot_id_param;
-use crate::components::{Fragment, fragment_view};
+use crate::components::{Fragment, refreshing_fragment_view};
 use crate::error::AppError;
 use leptos::prelude::*;
 
+/// How often an open pilot page loads its content again, so a running pilot's marks fill in
+/// as its gateway's records arrive (the overview is kept per evidence revision: an unchanged
+/// pilot costs one query).
+pub const REFRESH_SECONDS: u64 = 30;
+
 #[component]
 pub fn PilotPage() -> impl IntoView {
-    fragment_view("Loading pilot…", pilot_id_param(), pilot_page)
+    let id = pilot_id_param();
+    let tick = RwSignal::new(0_u32);
+    #[cfg(feature = "hydrate")]
+    {
+        let handle = set_interval_with_handle(
+            move || {
+                if !document().hidden() {
+                    tick.update(|t| *t = t.wrapping_add(1));
+                }
+            },
+            std::time::Duration::from_secs(REFRESH_SECONDS),
+        )
+        .ok();
+        on_cleanup(move || {
+            if let Some(handle) = handle {
+                handle.clear();
+            }
+        });
+    }
+    refreshing_fragment_view(
+        "Loading pilot…",
+        move || (id(), tick.get()),
+        |(id, _)| pilot_page(id),
+    )
 }
 
 /// The pilot page's content. One gathering of the evidence and one grading give the pilot, its
@@ -16,8 +44,11 @@ pub fn PilotPage() -> impl IntoView {
 #[server(endpoint = "page_pilot")]
 pub async fn pilot_page(pilot_id: i64) -> Result<Fragment, AppError> {
     let overview = crate::api::verdict::pilot_overview(pilot_id).await?;
+    let feed = crate::api::live::pilot_live_feed(pilot_id)
+        .await
+        .unwrap_or_default();
     let title = overview.pilot.pilot.name.clone();
-    Ok(Fragment::render(title, render::pilot(overview)))
+    Ok(Fragment::render(title, render::pilot(overview, feed)))
 }
 
 #[cfg(feature = "ssr")]
@@ -25,9 +56,70 @@ mod render {
     use super::super::pilots::or_dash;
     use crate::api::verdict::PilotPageData;
     use crate::components::{PageHeader, StatusBadge};
+    use desk::live::{LiveFeed, ago};
     use desk::verdict::RecommendationHeadline;
     use engine::pilot::PilotStatus;
     use leptos::prelude::*;
+
+    /// The live gateway feed: how many requests arrived, how long ago the latest, the day
+    /// files they roll into. Only for a pilot with a feed (records, or a token waiting).
+    fn live_card(pilot: i64, feed: LiveFeed) -> impl IntoView + use<> {
+        let now = desk::store::now_ms();
+        let status = match feed.last_record_ms {
+            None => view! {
+                <p>{format!(
+                    "Waiting for the gateway's first record ({} ingest token{} ready).",
+                    feed.active_tokens,
+                    if feed.active_tokens == 1 { "" } else { "s" }
+                )}</p>
+            }
+            .into_any(),
+            Some(at) => view! {
+                <p class="live-line">
+                    <strong>{format!(
+                        "{} request{} received",
+                        super::super::sizing::fmt_int(feed.records.max(0) as u64),
+                        if feed.records == 1 { "" } else { "s" }
+                    )}</strong>
+                    {format!(" · last record {} ({})", ago(at, now), engine::clock::utc_minute(at))}
+                    {(feed.rolled < feed.records).then(|| format!(" · {} still rolling into the day files", feed.records - feed.rolled))}
+                </p>
+            }
+            .into_any(),
+        };
+        view! {
+            <section class="card" id="live-feed">
+                <h2>"Live gateway feed"</h2>
+                {status}
+                <p class="muted small">{format!(
+                    "The gateway posts every finished request; they roll into one gateway-log file per day within seconds, and the verdict below grades them as they arrive. This page loads again every {} s.",
+                    super::REFRESH_SECONDS
+                )}</p>
+                {(!feed.days.is_empty()).then(|| view! {
+                    <table class="table">
+                        <thead><tr>
+                            <th scope="col">"Day (UTC)"</th><th scope="col">"Format"</th>
+                            <th scope="col" class="num">"Requests"</th><th scope="col">"Evidence file"</th>
+                        </tr></thead>
+                        <tbody>
+                            {feed.days.into_iter().map(|d| view! {
+                                <tr>
+                                    <td class="nowrap">{d.day}</td>
+                                    <td>{d.stream}</td>
+                                    <td class="num">{super::super::sizing::fmt_int(d.received.max(0) as u64)}</td>
+                                    <td>{match d.evidence_id {
+                                        Some(id) => view! { <a href=format!("/pilots/{pilot}/evidence#evidence-{id}")>{format!("#{id}")}</a> }.into_any(),
+                                        None => view! { <span class="muted">"rolling…"</span> }.into_any(),
+                                    }}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                })}
+                <p><a href=format!("/pilots/{pilot}/traffic#live-tokens")>"Demand profile and ingest tokens"</a></p>
+            </section>
+        }
+    }
 
     /// Admins: archive (read-only) or make active again, and delete outright. Plain forms
     /// posting to `/pilots/{id}/archive` and `/pilots/{id}/delete` (the page is server-rendered).
@@ -116,7 +208,7 @@ mod render {
         }
     }
 
-    pub fn pilot(overview: PilotPageData) -> impl IntoView + use<> {
+    pub fn pilot(overview: PilotPageData, feed: LiveFeed) -> impl IntoView + use<> {
         let view = overview.pilot;
         let p = view.pilot;
         let decision = overview.decision;
@@ -194,6 +286,7 @@ mod render {
                     </ol>
                 </section>
             </div>
+            {feed.is_set_up().then(|| live_card(p.id, feed))}
             {super::super::verdict::verdict_card(overview.verdict)}
             {recommendation_card(p.id, overview.recommendation)}
             {super::super::plan::summary_card(overview.plan)}

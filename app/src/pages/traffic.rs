@@ -49,11 +49,109 @@ pub fn TrafficPage() -> impl IntoView {
             dt: get("dt"),
         }
     };
-    fragment_view(
-        "Loading…",
-        move || (id(), choices()),
-        |(id, choices)| traffic_page(id, choices),
-    )
+    view! {
+        {fragment_view(
+            "Loading…",
+            move || (id(), choices()),
+            |(id, choices)| traffic_page(id, choices),
+        )}
+        {move || view! { <LiveTokens pilot_id=id()/> }}
+    }
+}
+
+/// The pilot's ingest tokens, for those who may add evidence (assessors, admins): create one
+/// (its secret and the gateway's configuration shown once), list, revoke. Nothing for anyone
+/// else (the list's server function refuses them).
+#[component]
+fn LiveTokens(pilot_id: i64) -> impl IntoView {
+    use crate::api::live::{CreateIngestToken, RevokeIngestToken, list_ingest_tokens};
+    let create = ServerAction::<CreateIngestToken>::new();
+    let revoke = ServerAction::<RevokeIngestToken>::new();
+    let tokens = crate::components::page_resource(
+        move || (create.version().get(), revoke.version().get()),
+        move |_| list_ingest_tokens(pilot_id),
+    );
+    let endpoint = format!("/api/v1/pilots/{pilot_id}/gateway/records");
+    view! {
+        <Suspense fallback=|| ()>
+            {move || {
+                let endpoint = endpoint.clone();
+                Suspend::new(async move {
+                    let Ok(list) = tokens.await else { return ().into_any() };
+                    view! {
+                        <section class="card" id="live-tokens">
+                            <h2>"Live gateway feed: ingest tokens"</h2>
+                            <p class="muted">
+                                "A gateway posts every finished request to "<code>{endpoint.clone()}</code>
+                                " with a token made here: it writes this pilot's records and reads nothing. LiteLLM: "
+                                <code>"callbacks: [\"generic_api\"]"</code>" with "<code>"GENERIC_LOGGER_ENDPOINT"</code>
+                                " set to this server's address followed by that path, and "<code>"GENERIC_LOGGER_HEADERS"</code>
+                                " to "<code>"Authorization=Bearer <token>"</code>"."
+                            </p>
+                            {move || create.value().get().map(|result| match result {
+                                Ok(issued) => view! {
+                                    <div class="notice notice-ok" role="status">
+                                        <strong>{format!("Ingest token “{}” created. Copy it now; it is not shown again.", issued.name)}</strong>
+                                        <code class="secret" id="new-ingest-token">{issued.token}</code>
+                                    </div>
+                                }.into_any(),
+                                Err(error) => view! { <div class="notice notice-error" role="alert">{error.to_string()}</div> }.into_any(),
+                            })}
+                            {if list.is_empty() {
+                                view! { <p class="muted">"No ingest tokens yet: the pilot takes uploaded gateway logs only."</p> }.into_any()
+                            } else {
+                                view! {
+                                    <div class="table-scroll">
+                                    <table class="table" id="ingest-tokens">
+                                        <thead><tr>
+                                            <th scope="col">"Name"</th><th scope="col">"Starts with"</th>
+                                            <th scope="col">"Created"</th><th scope="col">"Last used"</th><th scope="col">"State"</th>
+                                            <th scope="col"><span class="visually-hidden">"Actions"</span></th>
+                                        </tr></thead>
+                                        <tbody>
+                                            {list.into_iter().map(|t| {
+                                                let by = if t.created_by.is_empty() { "command line".to_string() } else { t.created_by.clone() };
+                                                view! {
+                                                    <tr>
+                                                        <td class="strong">{t.name.clone()}</td>
+                                                        <td class="mono">{format!("{}…", t.prefix)}</td>
+                                                        <td class="nowrap">{format!("{} · {by}", engine::clock::utc_minute(t.created_ms))}</td>
+                                                        <td class="nowrap">{t.last_used_ms.map(engine::clock::utc_minute).unwrap_or_else(|| "never".into())}</td>
+                                                        <td>{match t.revoked_ms {
+                                                            Some(at) => format!("revoked {}", engine::clock::utc_minute(at)),
+                                                            None => "active".to_string(),
+                                                        }}</td>
+                                                        <td class="row-actions">
+                                                            {t.revoked_ms.is_none().then(|| view! {
+                                                                <ActionForm action=revoke>
+                                                                    <input type="hidden" name="pilot_id" value=pilot_id.to_string()/>
+                                                                    <input type="hidden" name="id" value=t.id.to_string()/>
+                                                                    <button type="submit" class="button button-small button-quiet">"Revoke"</button>
+                                                                </ActionForm>
+                                                            })}
+                                                        </td>
+                                                    </tr>
+                                                }
+                                            }).collect_view()}
+                                        </tbody>
+                                    </table>
+                                    </div>
+                                }.into_any()
+                            }}
+                            <ActionForm action=create attr:class="form form-inline">
+                                <input type="hidden" name="pilot_id" value=pilot_id.to_string()/>
+                                <label for="ingest-token-name">"New ingest token"</label>
+                                <div class="inline-row">
+                                    <input id="ingest-token-name" name="name" maxlength="80" placeholder="The gateway, e.g. “litellm-prod”"/>
+                                    <button type="submit" class="button button-primary">"Create token"</button>
+                                </div>
+                            </ActionForm>
+                        </section>
+                    }.into_any()
+                })
+            }}
+        </Suspense>
+    }
 }
 
 /// The traffic page's content for its choices.

@@ -405,11 +405,14 @@ async fn roll_day(services: &Services, day: &PendingDay) -> Result<bool, Service
         traffic_profile: profile,
     };
     services.blobs.record(&temp, &sha, write.into()).await?;
+    // The file it replaced; and this one when a newer roll (another instance's) won and no row
+    // names it (a release keeps any file a row names).
     if let Some((_, old)) = records.evidence
         && old != sha
     {
         services.blobs.release(&old).await;
     }
+    services.blobs.release(&sha).await;
     Ok(true)
 }
 
@@ -457,6 +460,24 @@ pub async fn roll_on_a_timer(services: Services, every: std::time::Duration) {
 
 // ---- the live view -----------------------------------------------------------------------------
 
+/// The pilot's feed in numbers (two small queries; the caller has checked who may see it).
+pub async fn feed(store: &crate::store::Store, pilot_id: i64) -> Result<LiveFeed, ServiceError> {
+    let days = store.live_days(pilot_id).await?;
+    let active_tokens = store
+        .ingest_tokens(Some(pilot_id))
+        .await?
+        .iter()
+        .filter(|t| t.revoked_ms.is_none())
+        .count();
+    Ok(LiveFeed {
+        records: days.iter().map(|d| d.received).sum(),
+        rolled: days.iter().map(|d| d.rolled).sum(),
+        last_record_ms: days.iter().map(|d| d.last_received_ms).max(),
+        active_tokens,
+        days,
+    })
+}
+
 /// The pilot as it runs: its feed and every pass mark's standing now. The caller must be able
 /// to see the pilot (customers read their own organisation's, read-only).
 pub async fn live_view(
@@ -465,21 +486,19 @@ pub async fn live_view(
     pilot_id: i64,
 ) -> Result<LiveView, ServiceError> {
     let pilot = crate::auth::visible_pilot(&services.store, user, pilot_id).await?;
-    let days = services.store.live_days(pilot_id).await?;
-    let active_tokens = services
-        .store
-        .ingest_tokens(Some(pilot_id))
-        .await?
-        .iter()
-        .filter(|t| t.revoked_ms.is_none())
-        .count();
+    let LiveFeed {
+        records,
+        rolled,
+        last_record_ms,
+        active_tokens,
+        days,
+    } = feed(&services.store, pilot_id).await?;
     let verdict = crate::verdict::service::verdict(services, pilot).await?;
     let now = crate::store::now_ms();
-    let last_record_ms = days.iter().map(|d| d.last_received_ms).max();
     Ok(LiveView {
         pilot_id,
-        records: days.iter().map(|d| d.received).sum(),
-        rolled: days.iter().map(|d| d.rolled).sum(),
+        records,
+        rolled,
         last_record_ms,
         last_record_age_s: last_record_ms.map(|ms| ((now - ms).max(0)) / 1000),
         now_ms: now,
@@ -635,6 +654,15 @@ mod tests {
         let allowed = (0..1000).filter(|_| throttle(token).is_ok()).count();
         assert!((200..=210).contains(&allowed), "{allowed}");
         assert!(matches!(throttle(token), Err(ServiceError::RateLimited(1))));
+    }
+
+    #[test]
+    fn ages_read_in_the_largest_fitting_unit() {
+        assert_eq!(ago(1_000, 13_000), "12 s ago");
+        assert_eq!(ago(0, 600_000), "10 min ago");
+        assert_eq!(ago(0, 3 * 3_600_000), "3 h ago");
+        assert_eq!(ago(0, 5 * 86_400_000), "5 days ago");
+        assert_eq!(ago(10_000, 0), "0 s ago", "a clock a little behind is now");
     }
 
     #[test]

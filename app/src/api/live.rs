@@ -1,0 +1,78 @@
+//! The live gateway feed of a pilot (see `desk::live`): its numbers for the pilot page, and the
+//! ingest tokens a gateway posts records with (assessors and admins).
+
+use crate::error::AppError;
+pub use desk::live::*;
+use leptos::prelude::*;
+
+/// The pilot's feed: records received, when the latest arrived, its day files.
+#[server(endpoint = "pilot_live_feed")]
+pub async fn pilot_live_feed(pilot_id: i64) -> Result<LiveFeed, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            visible_pilot(&services.store, &user, pilot_id).await?;
+            Ok(desk::live::service::feed(&services.store, pilot_id).await?)
+        }
+        .await,
+    )
+}
+
+/// The pilot's ingest tokens, newest first, never their secrets.
+#[server(endpoint = "list_ingest_tokens")]
+pub async fn list_ingest_tokens(pilot_id: i64) -> Result<Vec<IngestTokenRow>, AppError> {
+    crate::server::respond(
+        async move {
+            let user = crate::server::auth::require(crate::server::auth::Need::SignedIn)?;
+            let services = crate::server::services()?;
+            desk::live::service::authorise_tokens(&services, Some(&user), pilot_id).await?;
+            Ok(services.store.ingest_tokens(Some(pilot_id)).await?)
+        }
+        .await,
+    )
+}
+
+/// A new ingest token for the pilot; the secret is in the answer, once.
+#[server(endpoint = "create_ingest_token")]
+pub async fn create_ingest_token(
+    pilot_id: i64,
+    #[server(default)] name: String,
+) -> Result<IssuedIngestToken, AppError> {
+    crate::server::respond(
+        async move {
+            let user = crate::server::auth::require(crate::server::auth::Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let user =
+                desk::live::service::authorise_tokens(&services, Some(&user), pilot_id).await?;
+            Ok(
+                desk::live::service::create_token(&services.store, pilot_id, &name, Some(user.id))
+                    .await?,
+            )
+        }
+        .await,
+    )
+}
+
+/// Revokes one of the pilot's ingest tokens (404 for another pilot's).
+#[server(endpoint = "revoke_ingest_token")]
+pub async fn revoke_ingest_token(pilot_id: i64, id: i64) -> Result<(), AppError> {
+    crate::server::respond(
+        async move {
+            let user = crate::server::auth::require(crate::server::auth::Need::SignedIn)?;
+            let services = crate::server::services()?;
+            desk::live::service::authorise_tokens(&services, Some(&user), pilot_id).await?;
+            if services
+                .store
+                .revoke_ingest_token(id, Some(pilot_id))
+                .await?
+            {
+                Ok(())
+            } else {
+                Err(AppError::NotFound)
+            }
+        }
+        .await,
+    )
+}
