@@ -153,6 +153,24 @@ build_server() {
   fi
 }
 
+LITELLM_VERSION="1.108.7"
+
+# LiteLLM's proxy (PyPI) in a virtual environment of its own under .tools/ (its pins conflict
+# with schemathesis'), for the live gateway feed test of `make test`. 1.108.7 is the newest whose
+# `[proxy]` extra installs from the registry alone.
+ensure_litellm() {
+  local venv="$TOOLS/venv-litellm"
+  if [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("litellm"))' 2>/dev/null || true)" = "$LITELLM_VERSION" ] &&
+    [ -x "$venv/bin/litellm" ]; then
+    return
+  fi
+  command -v python3 >/dev/null || die "python3 is required for the live gateway test (LiteLLM)"
+  say "Installing LiteLLM $LITELLM_VERSION (proxy) into .tools/venv-litellm"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "litellm[proxy]==$LITELLM_VERSION"
+}
+
 SCHEMATHESIS_VERSION="4.32.5"
 
 # schemathesis (PyPI) in a virtual environment of its own under .tools/, for the API contract

@@ -4,7 +4,8 @@
 #   2. engine and app unit tests, store and HTTP tests on SQLite
 #   3. the store and HTTP tests again on PostgreSQL when TEST_DATABASE_URL is set
 #   4. the API contract: schemathesis against the running server and its OpenAPI document
-#   5. the browser tests: Playwright driving Debian's Chromium against the real server
+#   5. the live gateway feed: a real LiteLLM proxy posting to the running server
+#   6. the browser tests: Playwright driving Debian's Chromium against the real server
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$ROOT"
 unset DATABASE_URL DEMO
@@ -17,6 +18,7 @@ ensure_wasm_bindgen
 ensure_npm_packages
 ensure_chromium
 ensure_schemathesis
+ensure_litellm
 
 if [ "${SKIP_LINT:-0}" != "1" ]; then
   say "Checking formatting and lints"
@@ -38,6 +40,9 @@ fi
 [ -x "$ROOT/target/debug/server" ] || build_server debug
 say "API contract (schemathesis against /api/v1/openapi.json)"
 stage "$ROOT/scripts/api-contract.sh" "$ROOT/target/debug/server"
+
+say "Live gateway feed (a real LiteLLM proxy posting to the server)"
+stage "$ROOT/scripts/live-gateway.sh" "$ROOT/target/debug/server"
 
 # The browser tests run the bundle users get (optimised, compressed) against the debug server
 # binary `cargo test` built above for the CLI tests (target/debug/server, current after that
