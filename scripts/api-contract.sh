@@ -64,10 +64,10 @@ run --exclude-path-regex '/archive$' --exclude-method DELETE || status=1
 say "API contract: the same on the demo pilot"
 run --demo-pilot --exclude-path-regex '/archive$' --exclude-method DELETE || status=1
 say "API contract: every request the document admits is accepted"
-# (Posting gateway records needs a pilot's ingest token, not the API token this check sends:
-# the HTTP suite's live tests post them.)
+# (Posting gateway records needs a pilot's ingest token, not the API token this check sends, and
+# a metrics source a target that answers: the HTTP suite's live and metrics tests do both.)
 run --demo-pilot --positive \
-  --exclude-path-regex '/evidence$|/evidence/preview$|/recommendation$|/predict$|/archive$|/gateway/records$' \
+  --exclude-path-regex '/evidence$|/evidence/preview$|/recommendation$|/predict$|/archive$|/gateway/records$|/metrics-source$' \
   --exclude-method DELETE || status=1
 say "API contract: archive and delete"
 run --include-path-regex '/archive$|^/api/v1/pilots/\{id\}$' || status=1

@@ -24,6 +24,7 @@ pub mod error;
 pub mod evidence_history;
 pub mod live;
 pub mod load_tests;
+pub mod metrics_pull;
 pub mod model;
 pub mod notices;
 pub mod plans;

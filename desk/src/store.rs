@@ -10,6 +10,7 @@ pub mod blobs;
 pub mod catalog;
 pub mod evidence;
 pub mod live;
+pub mod metrics_sources;
 pub mod notices;
 pub mod plans;
 pub mod quality;
@@ -855,6 +856,7 @@ impl Store {
             .map(|row| row.try_get::<String, _>("sha256"))
             .collect::<Result<Vec<_>, _>>()?;
         for table in [
+            "DELETE FROM metrics_sources WHERE pilot_id = $1",
             "DELETE FROM live_gateway_days WHERE pilot_id = $1",
             "DELETE FROM live_gateway_records WHERE pilot_id = $1",
             "DELETE FROM ingest_tokens WHERE pilot_id = $1",

@@ -16,6 +16,7 @@ Environment variables (each also a flag; a .env file in the working folder is re
   CHROMIUM_PATH     headless Chromium for PDF reports (default: /usr/bin/chromium if present)
   DEMO              demo customer and pilot on first start (default: true)
   SESSION_HOURS     idle hours before a session expires (default: 12)
+  METRICS_ALLOW_HOSTS  link-local or metadata hosts scheduled /metrics scrapes may reach (default: none)
   RUST_LOG          log filter (default: info)";
 
 /// Pilot Desk: plans, evidence and reports for private LLM pilots.

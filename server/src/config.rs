@@ -68,6 +68,11 @@ pub struct Settings {
     pub slow_request_ms: u64,
 
     /// Log lines as plain text, or as one JSON object per line for a log collector
+    /// Hosts scheduled `/metrics` scrapes may reach although they are link-local or a cloud
+    /// metadata service (comma-separated names or addresses; default: none)
+    #[arg(long, env = "METRICS_ALLOW_HOSTS", default_value = "", global = true)]
+    pub metrics_allow_hosts: String,
+
     #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     pub log_format: LogFormat,
 }
@@ -101,6 +106,8 @@ pub struct Config {
     pub login_backoff: desk::throttle::LoginBackoff,
     /// PostgreSQL schema to confine the connection to (tests only).
     pub pg_schema: Option<String>,
+    /// `METRICS_ALLOW_HOSTS`: where scheduled scrapes may go although the address is refused.
+    pub metrics_allow_hosts: desk::metrics_pull::service::AllowedHosts,
 }
 
 /// The origin of a `PUBLIC_URL`: `http(s)://host[:port]` with nothing after it but `/`.
@@ -169,6 +176,9 @@ impl Settings {
             demo: self.demo,
             session_ttl_ms: (self.session_hours * 3600 * 1000) as i64,
             pg_schema: None,
+            metrics_allow_hosts: desk::metrics_pull::service::AllowedHosts::parse(
+                &self.metrics_allow_hosts,
+            ),
         })
     }
 }

@@ -169,6 +169,7 @@ pub struct Application {
     listener: tokio::net::TcpListener,
     router: Router,
     services: desk::Services,
+    metrics_allow_hosts: desk::metrics_pull::service::AllowedHosts,
     /// What the first start created (printed once by `main`).
     pub first_start: Option<FirstStart>,
     pub store: Store,
@@ -261,10 +262,12 @@ impl Application {
             config: Arc::new(config),
         };
         let services = state.services.clone();
+        let metrics_allow_hosts = state.config.metrics_allow_hosts.clone();
         Ok(Application {
             listener,
             router: router(state),
             services,
+            metrics_allow_hosts,
             first_start,
             store,
         })
@@ -295,6 +298,12 @@ impl Application {
         tokio::spawn(desk::live::service::roll_on_a_timer(
             self.services.clone(),
             std::time::Duration::from_secs(2),
+        ));
+        // Scheduled /metrics pulls: each due source is leased by one instance in the database.
+        tokio::spawn(desk::metrics_pull::service::run_scheduler(
+            self.services.clone(),
+            self.metrics_allow_hosts.clone(),
+            format!("{}-{:08x}", std::process::id(), rand::random::<u32>()),
         ));
         let store = self.store.clone();
         let failure_window_ms = desk::throttle::LoginBackoff::default().longest_window_ms();

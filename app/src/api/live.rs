@@ -76,3 +76,20 @@ pub async fn revoke_ingest_token(pilot_id: i64, id: i64) -> Result<(), AppError>
         .await,
     )
 }
+
+/// The pilot's scheduled `/metrics` source and how its scrapes went; `None` without one.
+#[server(endpoint = "pilot_metrics_source")]
+pub async fn pilot_metrics_source(
+    pilot_id: i64,
+) -> Result<Option<desk::metrics_pull::MetricsSourceView>, AppError> {
+    use crate::server::auth::{Need, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            visible_pilot(&services.store, &user, pilot_id).await?;
+            Ok(desk::metrics_pull::service::source_view(&services, pilot_id).await?)
+        }
+        .await,
+    )
+}

@@ -47,8 +47,16 @@ pub async fn pilot_page(pilot_id: i64) -> Result<Fragment, AppError> {
     let feed = crate::api::live::pilot_live_feed(pilot_id)
         .await
         .unwrap_or_default();
+    // A failing or unreadable source never breaks the page: it is shown, or left out.
+    let source = crate::api::live::pilot_metrics_source(pilot_id)
+        .await
+        .ok()
+        .flatten();
     let title = overview.pilot.pilot.name.clone();
-    Ok(Fragment::render(title, render::pilot(overview, feed)))
+    Ok(Fragment::render(
+        title,
+        render::pilot(overview, feed, source),
+    ))
 }
 
 #[cfg(feature = "ssr")]
@@ -57,15 +65,21 @@ mod render {
     use crate::api::verdict::PilotPageData;
     use crate::components::{PageHeader, StatusBadge};
     use desk::live::{LiveFeed, ago};
+    use desk::metrics_pull::MetricsSourceView;
     use desk::verdict::RecommendationHeadline;
     use engine::pilot::PilotStatus;
     use leptos::prelude::*;
 
     /// The live gateway feed: how many requests arrived, how long ago the latest, the day
     /// files they roll into. Only for a pilot with a feed (records, or a token waiting).
-    fn live_card(pilot: i64, feed: LiveFeed) -> impl IntoView + use<> {
+    fn live_card(
+        pilot: i64,
+        feed: LiveFeed,
+        source: Option<MetricsSourceView>,
+    ) -> impl IntoView + use<> {
         let now = desk::store::now_ms();
         let status = match feed.last_record_ms {
+            None if !feed.is_set_up() => ().into_any(),
             None => view! {
                 <p>{format!(
                     "Waiting for the gateway's first record ({} ingest token{} ready).",
@@ -89,7 +103,7 @@ mod render {
         };
         view! {
             <section class="card" id="live-feed">
-                <h2>"Live gateway feed"</h2>
+                <h2>"Live feed"</h2>
                 {status}
                 <p class="muted small">{format!(
                     "The gateway posts every finished request; they roll into one gateway-log file per day within seconds, and the verdict below grades them as they arrive. This page loads again every {} s.",
@@ -116,7 +130,8 @@ mod render {
                         </tbody>
                     </table>
                 })}
-                <p><a href=format!("/pilots/{pilot}/traffic#live-tokens")>"Demand profile and ingest tokens"</a></p>
+                {source.map(|s| metrics_status(s, now))}
+                <p><a href=format!("/pilots/{pilot}/traffic#live-tokens")>"Demand profile, scrapes and ingest tokens"</a></p>
             </section>
         }
     }
@@ -157,6 +172,33 @@ mod render {
                     </form>
                 </details>
             </section>
+        }
+    }
+
+    /// How the scheduled `/metrics` pulls go: where from, the last success, the latest failure.
+    fn metrics_status(s: MetricsSourceView, now: i64) -> impl IntoView + use<> {
+        let success = match s.last_success_ms {
+            Some(at) => format!(
+                "last scrape {} ({})",
+                ago(at, now),
+                engine::clock::utc_minute(at)
+            ),
+            None => "no successful scrape yet".to_string(),
+        };
+        view! {
+            <div id="metrics-source">
+                <p>
+                    <strong>"vLLM /metrics"</strong>
+                    {format!(" pulled every {} s from ", s.interval_s)}<code>{s.url.clone()}</code>
+                    {format!(" · {success} · {} kept", s.scrapes)}
+                </p>
+                {s.last_error.map(|error| view! {
+                    <p class="notice notice-warn" role="status">{format!(
+                        "The latest scrape failed{}: {error}",
+                        s.last_scrape_ms.map(|at| format!(" {}", ago(at, now))).unwrap_or_default()
+                    )}</p>
+                })}
+            </div>
         }
     }
 
@@ -208,7 +250,11 @@ mod render {
         }
     }
 
-    pub fn pilot(overview: PilotPageData, feed: LiveFeed) -> impl IntoView + use<> {
+    pub fn pilot(
+        overview: PilotPageData,
+        feed: LiveFeed,
+        source: Option<MetricsSourceView>,
+    ) -> impl IntoView + use<> {
         let view = overview.pilot;
         let p = view.pilot;
         let decision = overview.decision;
@@ -286,7 +332,7 @@ mod render {
                     </ol>
                 </section>
             </div>
-            {feed.is_set_up().then(|| live_card(p.id, feed))}
+            {(feed.is_set_up() || source.is_some()).then(|| live_card(p.id, feed, source))}
             {super::super::verdict::verdict_card(overview.verdict)}
             {recommendation_card(p.id, overview.recommendation)}
             {super::super::plan::summary_card(overview.plan)}

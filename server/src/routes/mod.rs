@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod evidence_form;
 pub mod health;
 pub mod live;
+pub mod metrics_source;
 pub mod openapi;
 pub mod quality;
 pub mod report;
@@ -72,6 +73,7 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
         .merge(api_v1_recommendation::router())
         .merge(demand::router())
         .merge(live::router())
+        .merge(metrics_source::router())
         .merge(quality::router())
         .merge(report::router())
         .merge(traffic_trace::router())

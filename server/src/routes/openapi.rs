@@ -12,7 +12,7 @@
 
 use super::{
     api_v1, api_v1_evidence, api_v1_plan, api_v1_predict, api_v1_recommendation, demand, evidence,
-    live, quality,
+    live, metrics_source, quality,
 };
 use axum::response::{IntoResponse, Response};
 use std::sync::OnceLock;
@@ -55,6 +55,9 @@ use utoipa::{Modify, OpenApi};
         live::list_tokens,
         live::revoke_token,
         live::live_view,
+        metrics_source::set_source,
+        metrics_source::get_source,
+        metrics_source::delete_source,
         openapi,
     ),
     components(schemas(api_v1::ErrorBody)),

@@ -129,6 +129,7 @@ fn test_config(
         slow_request: std::time::Duration::from_secs(60),
         login_backoff: Default::default(),
         pg_schema,
+        metrics_allow_hosts: Default::default(),
     }
 }
 

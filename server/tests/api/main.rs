@@ -16,6 +16,7 @@ mod instances;
 mod live;
 mod load_tests;
 mod load_tests_pages;
+mod metrics_pull;
 mod migrations;
 mod openapi;
 mod pages;
