@@ -404,7 +404,10 @@ async fn roll_day(services: &Services, day: &PendingDay) -> Result<bool, Service
         },
         traffic_profile: profile,
     };
-    services.blobs.record(&temp, &sha, write.into()).await?;
+    services
+        .blobs
+        .record(&temp, &sha, crate::store::blobs::FileRow::LiveDay(write))
+        .await?;
     // The file it replaced; and this one when a newer roll (another instance's) won and no row
     // names it (a release keeps any file a row names).
     if let Some((_, old)) = records.evidence

@@ -9,7 +9,6 @@
 //! counted in `received` is visible then, and no record it cannot see is counted. The day file
 //! records how many it holds (`rolled`); received > rolled means roll again.
 
-use super::blobs::FileRow;
 use super::evidence::{DerivedWrites, NewEvidence, insert_evidence_in};
 use super::traffic::{TrafficProfileWrite, write_traffic_profile};
 use super::{Backend, Store, StoreResult, now_ms};
@@ -413,12 +412,6 @@ pub(crate) async fn write_live_day_in(
     .execute(&mut **tx)
     .await?;
     Ok(id)
-}
-
-impl<'a> From<LiveDayWrite<'a>> for FileRow<'a> {
-    fn from(write: LiveDayWrite<'a>) -> Self {
-        FileRow::LiveDay(write)
-    }
 }
 
 /// The kind every day file has.

@@ -45,6 +45,7 @@ pub mod gpu;
 pub mod hf_config;
 pub mod kv_cache;
 pub mod memory_model;
+pub mod memory_terms;
 pub mod model;
 pub mod planning;
 pub mod precision;

@@ -12,11 +12,11 @@
 //! layers hold at most their window. KV tokens are the pool divided by the per-token bytes of one
 //! copy (the session's average for sliding-window models).
 
-use super::estimate::{CardMemory, MemoryOutcome, SizingInput, Step, gib2, num};
 use super::kv_cache::{
     kv_bytes_per_token_per_card, kv_bytes_per_token_per_layer, session_bytes_per_copy,
 };
 use super::memory_model::{PLANNING_OVERHEAD_GIB, PLANNING_UTILIZATION};
+use super::memory_terms::{CardMemory, MemoryOutcome, SizingInput, Step, gib2, num};
 use super::model::{AttentionKind, ModelSpec};
 use super::precision::KvDtype;
 use super::topology::kv_heads_per_rank;

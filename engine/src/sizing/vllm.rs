@@ -11,7 +11,6 @@
 //! vLLM refuses to start below one. The assumptions and their sources are listed in
 //! [`super::memory_model`].
 
-use super::estimate::{CardMemory, MemoryOutcome, SizingInput, Step, VllmDetails, gib2, num};
 use super::kv_cache::kv_bytes_per_token_per_layer;
 use super::memory_model::{
     CUDA_CONTEXT_GIB, VLLM_BLOCK_SIZE_TOKENS, VllmEngine, VllmVersion, activation_gib,
@@ -19,6 +18,7 @@ use super::memory_model::{
     hybrid_kv_manager, kv_tokens_from_concurrency, non_torch_gib, sampler_bytes_per_logit,
     scheduler_defaults, vllm_engine,
 };
+use super::memory_terms::{CardMemory, MemoryOutcome, SizingInput, Step, VllmDetails, gib2, num};
 use super::model::{LayerKind, ModelSpec};
 use super::planning::kv_per_token_formula;
 use super::topology::pipeline_stages;

@@ -23,9 +23,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/pilots", get(list_pilots).post(create_pilot))
-        .route("/api/v1/openapi.json", get(super::openapi::openapi))
+    Router::new().route("/api/v1/pilots", get(list_pilots).post(create_pilot))
 }
 
 /// Every refusal of the API: what went wrong, naming the field or parameter, and its kind.

@@ -32,6 +32,8 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
     };
     Router::new()
         .route("/health", get(health::health))
+        // Here rather than in `api_v1`: the document names every route module, `api_v1` too.
+        .route("/api/v1/openapi.json", get(openapi::openapi))
         .route(
             "/api/v1/pilots/{id}/evidence",
             bounded(post(evidence::upload_evidence)).get(api_v1_evidence::list),
