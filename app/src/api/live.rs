@@ -20,15 +20,21 @@ pub async fn pilot_live_feed(pilot_id: i64) -> Result<LiveFeed, AppError> {
     )
 }
 
-/// The pilot's ingest tokens, newest first, never their secrets.
+/// The pilot's ingest tokens, newest first, never their secrets; `None` for someone who may
+/// see the pilot but not manage its tokens (a customer, a sales engineer), so that a page
+/// showing them stays whole for everyone.
 #[server(endpoint = "list_ingest_tokens")]
-pub async fn list_ingest_tokens(pilot_id: i64) -> Result<Vec<IngestTokenRow>, AppError> {
+pub async fn list_ingest_tokens(pilot_id: i64) -> Result<Option<Vec<IngestTokenRow>>, AppError> {
     crate::server::respond(
         async move {
             let user = crate::server::auth::require(crate::server::auth::Need::SignedIn)?;
             let services = crate::server::services()?;
-            desk::live::service::authorise_tokens(&services, Some(&user), pilot_id).await?;
-            Ok(services.store.ingest_tokens(Some(pilot_id)).await?)
+            crate::server::auth::visible_pilot(&services.store, &user, pilot_id).await?;
+            match desk::live::service::authorise_tokens(&services, Some(&user), pilot_id).await {
+                Ok(_) => Ok(Some(services.store.ingest_tokens(Some(pilot_id)).await?)),
+                Err(desk::ServiceError::Forbidden | desk::ServiceError::NotFound) => Ok(None),
+                Err(other) => Err(other.into()),
+            }
         }
         .await,
     )

@@ -77,7 +77,7 @@ fn LiveTokens(pilot_id: i64) -> impl IntoView {
             {move || {
                 let endpoint = endpoint.clone();
                 Suspend::new(async move {
-                    let Ok(list) = tokens.await else { return ().into_any() };
+                    let Ok(Some(list)) = tokens.await else { return ().into_any() };
                     view! {
                         <section class="card" id="live-tokens">
                             <h2>"Live gateway feed: ingest tokens"</h2>

@@ -184,6 +184,32 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("pilot_id", "{pilot}")],
     ),
     (
+        "pilot_live_feed",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "pilot_metrics_source",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    // Anyone who sees the pilot: `None` for those who may not manage its tokens.
+    (
+        "list_ingest_tokens",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "create_ingest_token",
+        Need::Editor,
+        &[("pilot_id", "{pilot}"), ("name", "gateway")],
+    ),
+    (
+        "revoke_ingest_token",
+        Need::Editor,
+        &[("pilot_id", "{pilot}"), ("id", "1")],
+    ),
+    (
         "metrics_window",
         Need::SignedIn,
         &[
