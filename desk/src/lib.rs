@@ -49,6 +49,8 @@ pub mod capacity;
 #[cfg(feature = "server")]
 pub mod evidence;
 #[cfg(feature = "server")]
+pub mod intake;
+#[cfg(feature = "server")]
 pub mod overview;
 #[cfg(feature = "server")]
 pub mod password;

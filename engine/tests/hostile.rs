@@ -4,7 +4,7 @@
 //! line or field (`expected.tsv`, column `where`) and the rule (column `rule`). A file that is
 //! accepted fails the test, and so does one refused for another reason than its rule.
 //!
-//! The importers are called as the server calls them (`server/src/evidence_import.rs`): load
+//! The importers are called as the server calls them (`desk/src/intake/recognise.rs`): load
 //! tests through [`import_reader`] with the server's options, gateway logs through the streaming
 //! reader, `/metrics` scrapes through [`VllmSnapshot::parse`], lm-eval results, evaluation runs
 //! (against `bases/eval_set.csv`) and start-up logs through their parsers. The scrape and

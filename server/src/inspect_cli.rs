@@ -1,9 +1,9 @@
 //! `server inspect <file>… [--json]`: runs the importers on files without a database, so a user
 //! can check a file before uploading it. A folder is read as a sweep (every file in it).
 
-use crate::evidence_import::{Recognised, recognise};
 use crate::outln;
 use clap::Args;
+use desk::intake::recognise::{Recognised, recognise};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 

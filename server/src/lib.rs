@@ -11,7 +11,6 @@ pub mod cli;
 pub mod config;
 pub mod demand_cli;
 pub mod evidence_cli;
-pub mod evidence_import;
 pub mod ingest_token_cli;
 pub mod inspect_cli;
 pub mod predict_cli;

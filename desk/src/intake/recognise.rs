@@ -1,6 +1,6 @@
 //! Recognising an evidence file: which importer reads it, and what it found.
 //!
-//! Shared by the upload route and `server inspect`. Load-test results are tried first (their
+//! Shared by every upload (REST, the plain form, a staged upload) and `server inspect`. Load-test results are tried first (their
 //! importers stream, so a multi-gigabyte per-request JSONL is read in constant memory); a file
 //! none of them recognises is tried as a vLLM start-up log. A file that *is* a load-test format
 //! but is malformed gets the load-test importer's error (file, line, field), not a guess.
@@ -14,10 +14,10 @@
 //! upload names the kind: a CSV is never guessed to be one, since load tests and gateway logs
 //! come first. A run is read against [`ReadSettings::eval_set`].
 
-use desk::evidence::MAX_STARTUP_LOG_BYTES;
-use desk::model::EvidenceKind;
-use desk::quality::service as quality;
-use desk::traffic::{GatewayLogSummary, MetricsScrapeSummary, service as traffic};
+use crate::evidence::MAX_STARTUP_LOG_BYTES;
+use crate::model::EvidenceKind;
+use crate::quality::service as quality;
+use crate::traffic::{GatewayLogSummary, MetricsScrapeSummary, service as traffic};
 use engine::ingest::{ErrorKind, Import, ImportOptions, import_reader};
 use engine::quality::{EvalRun, EvalSet, LmEvalResults};
 use engine::sizing::StartupLog;
@@ -38,7 +38,7 @@ pub struct ReadSettings {
     pub eval_set: Option<EvalSet>,
 }
 
-use desk::load_tests::service::MAX_SAMPLED_BYTES;
+use crate::load_tests::service::MAX_SAMPLED_BYTES;
 
 /// What a file turned out to be.
 #[derive(Debug)]
@@ -161,7 +161,7 @@ fn read_quality(
     settings: &ReadSettings,
 ) -> Result<Recognised, NotRecognised> {
     let text = read_text(file_name, path, MAX_QUALITY_BYTES)?;
-    let refused = |e: desk::ServiceError| NotRecognised(e.to_string());
+    let refused = |e: crate::ServiceError| NotRecognised(e.to_string());
     match kind {
         EvidenceKind::EvalSet => quality::parse_set(file_name, &text)
             .map(Recognised::EvalSet)

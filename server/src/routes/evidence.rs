@@ -5,7 +5,7 @@
 //! read, and only then kept and recorded; a file that cannot be read is deleted and nothing is
 //! written. The same content twice on one pilot answers 409 naming the earlier upload.
 //!
-//! Kinds read today (see [`crate::evidence_import`]): `load_test` (vllm bench serve, AIPerf,
+//! Kinds read today (see [`desk::intake::recognise`]): `load_test` (vllm bench serve, AIPerf,
 //! GenAI-Perf, guidellm results; their operating points are stored, the raw file kept) and
 //! `vllm_startup_log` (for calibrating the sizing engine; settings fields `model`, `weights`,
 //! `kv_dtype`, `gpu`, `tp`, `context` as on the calibration page), `gateway_log` (a gateway's
@@ -21,20 +21,17 @@
 
 use super::api_v1::{ApiCaller, ApiError, ErrorBody};
 use crate::AppState;
-use crate::evidence_import::{ReadSettings, Recognised, recognise_with};
 use crate::upload::{self, ReceivedFile, receive_evidence};
 use axum::Json;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
 use desk::ServiceError;
 use desk::auth::{Need, authorise, editable_pilot, visible_pilot};
-use desk::evidence::{CalibrationForm, calibration_settings, duplicate};
-use desk::load_tests::service as load_tests;
-use desk::model::{EvidenceKind, Pilot, SessionUser, StartupLogSummary};
-use desk::quality;
+use desk::intake::{Prepared, Received, StoredPrepared};
+use desk::model::{EvidenceKind, Pilot, SessionUser};
 use desk::recorded::RecordedLine;
 use desk::store::blobs::FileRow;
-use desk::store::evidence::{DerivedWrites, NewEvidence};
+use desk::store::evidence::NewEvidence;
 use engine::ingest::OperatingPoint;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -165,13 +162,17 @@ pub(super) async fn store_read(
     let ReadUpload {
         file,
         kind,
+        recorded,
+        warnings,
+        prepared,
+        ..
+    } = read;
+    let Prepared {
         summary,
         derived,
         eval_set,
-        recorded,
-        warnings,
         ..
-    } = read;
+    } = prepared;
     let summary_json = summary.to_string();
     let (file_name, sha256, size_bytes) =
         (file.file_name.clone(), file.sha256.clone(), file.size_bytes);
@@ -192,17 +193,17 @@ pub(super) async fn store_read(
             ),
         )
         .await?;
-    let note = quality::service::after_upload(
+    let note = desk::intake::after_store(
         services,
-        &quality::service::QualityUpload {
-            pilot_id,
+        pilot_id,
+        id,
+        &file_name,
+        &StoredPrepared {
             kind,
-            evidence_id: id,
-            file_name: &file_name,
             summary_json: &summary_json,
-            run_set: eval_set.as_ref(),
-            user_id: user.id,
+            eval_set: eval_set.as_ref(),
         },
+        user.id,
     )
     .await?;
     Ok(StoredEvidence {
@@ -285,15 +286,9 @@ pub(super) struct ReadUpload {
     /// The form's fields it was read with.
     pub fields: BTreeMap<String, String>,
     pub kind: EvidenceKind,
-    summary: serde_json::Value,
-    derived: DerivedWrites,
-    eval_set: Option<quality::service::RunSet>,
     pub recorded: Vec<RecordedLine>,
     pub warnings: Vec<String>,
-}
-
-fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value, ApiError> {
-    serde_json::to_value(value).map_err(|_| ServiceError::Internal.into())
+    prepared: Prepared,
 }
 
 /// Receives the multipart upload to a pilot the caller may change, and reads it
@@ -322,123 +317,32 @@ pub(super) async fn receive(
     .await?)
 }
 
-/// Refuses a duplicate, reads the received file as its kind and prepares what would be
-/// written with it.
+/// Reads the received file as its kind and prepares what would be written with it
+/// ([`desk::intake::prepare`]: the one intake every upload goes through).
 pub(super) async fn read_received(
     state: &AppState,
     pilot: &Pilot,
     upload: upload::EvidenceUpload,
 ) -> Result<ReadUpload, ApiError> {
-    let services = &state.services;
-    let pilot_id = pilot.id;
     let file = upload.file;
-    if let Some(existing) = services
-        .store
-        .evidence_by_hash(pilot_id, &file.sha256)
-        .await
-        .map_err(ServiceError::from)?
-    {
-        return Err(duplicate(&file.file_name, &existing).into());
-    }
-    let kind = match upload.fields.get("kind").filter(|k| !k.is_empty()) {
-        Some(name) => Some(
-            name.parse::<EvidenceKind>()
-                .map_err(|e| ServiceError::invalid(format!("kind: {e}")))?,
-        ),
-        None => None,
-    };
-    let eval_set = if kind == Some(EvidenceKind::EvalRun) {
-        Some(
-            quality::service::set_for_runs(services, pilot_id)
-                .await?
-                .ok_or_else(|| ServiceError::invalid(quality::service::NO_SET))?,
-        )
-    } else {
-        None
-    };
-    let field = |name: &str| upload.fields.get(name).cloned().unwrap_or_default();
-    let settings = ReadSettings {
-        skip_bad_lines: desk::traffic::service::parse_skip_bad_lines(
-            upload.fields.get("skip_bad_lines").map(String::as_str),
-        )?,
-        scraped_at_ms: desk::traffic::service::parse_scraped_at(&field("scraped_at"))?,
-        eval_set: eval_set.as_ref().map(|run_set| run_set.set.clone()),
-    };
-    let (name, path) = (file.file_name.clone(), file.temp_path.clone());
-    let recognised =
-        tokio::task::spawn_blocking(move || recognise_with(&name, &path, kind, &settings))
-            .await
-            .map_err(|_| ServiceError::Internal)?
-            .map_err(|e| ServiceError::invalid(e.0))?;
-    let kind = recognised.kind();
-    // What is derived from the file is computed now and written in the same transaction as its
-    // row: a failure (or a crash) before the commit leaves the database as it was.
-    let mut derived = DerivedWrites::default();
-    let mut warnings = Vec::new();
-    let (summary, recorded) = match recognised {
-        Recognised::LoadTest(import) => {
-            let context = load_tests::recorded_run_context(&upload.fields, pilot, &import.points)?;
-            warnings.extend(import.warnings.iter().cloned());
-            if let Some(provenance) = &context.provenance {
-                warnings.extend(provenance.conflicts.iter().map(|c| c.sentence()));
-            }
-            let recorded = desk::recorded::load_test(&import, &context);
-            let (value, writes) = load_tests::prepare(services, pilot_id, import, context).await?;
-            derived = writes;
-            (value, recorded)
-        }
-        Recognised::GatewayLog(log) => {
-            let value = to_json(&log)?;
-            let recorded = desk::recorded::gateway_log(&log);
-            derived.traffic_profile = desk::traffic::service::combined_profile(
-                services,
-                pilot_id,
-                Some((file.file_name.clone(), file.temp_path.clone(), *log)),
-            )
-            .await?;
-            (value, recorded)
-        }
-        Recognised::MetricsScrape(scrape) => {
-            (to_json(&scrape)?, desk::recorded::metrics_scrape(&scrape))
-        }
-        Recognised::EvalSet(set) => (to_json(&set)?, desk::recorded::eval_set(&set)),
-        Recognised::EvalRun(run) => {
-            let run = quality::service::run_config(field, pilot, run)?;
-            let recorded = desk::recorded::eval_run(&run);
-            let stored = quality::service::stored_run(eval_set.as_ref(), run);
-            (to_json(&stored)?, recorded)
-        }
-        Recognised::LmEval(results) => (to_json(&results)?, desk::recorded::lm_eval(&results)),
-        Recognised::StartupLog(log) => {
-            let form = CalibrationForm {
-                model: field("model"),
-                weights: field("weights"),
-                kv_dtype: field("kv_dtype"),
-                gpu: field("gpu"),
-                tp: field("tp"),
-                context: field("context"),
-            };
-            let settings = calibration_settings(&form, &log, pilot)?;
-            let recorded = desk::recorded::startup_log(&settings);
-            let summary = StartupLogSummary {
-                log: *log,
-                settings,
-            };
-            (to_json(&summary)?, recorded)
-        }
-    };
-    desk::evidence::bounds::check_summary(&file.file_name, &summary)?;
-    let check = desk::evidence::comparable::check_summary(pilot, kind, &file.file_name, &summary);
-    warnings.extend(check.as_ref().and_then(desk::evidence::comparable::warning));
+    let prepared = desk::intake::prepare(
+        &state.services,
+        pilot,
+        Received {
+            file_name: &file.file_name,
+            sha256: &file.sha256,
+            temp_path: &file.temp_path,
+        },
+        &upload.fields,
+    )
+    .await?;
     Ok(ReadUpload {
         file,
         fields: upload.fields,
-        kind,
-        summary,
-        derived,
-        eval_set,
-        recorded,
-        warnings,
+        kind: prepared.kind,
+        recorded: prepared.recorded.clone(),
+        warnings: prepared.warnings.clone(),
+        prepared,
     })
 }
 

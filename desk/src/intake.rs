@@ -1,0 +1,216 @@
+//! One intake for evidence files: recognise → parse → plausibility → comparability → what is
+//! derived → (the caller keeps the raw bytes and stores the row with it in one transaction) →
+//! after-store work.
+//!
+//! Why here and not in a route: the REST upload, its check (`…/evidence/preview`), the plain
+//! form and a staged upload all read a file the same way and refuse it with the same words; the
+//! live gateway feed ([`crate::live`]) and the scheduled `/metrics` pull
+//! ([`crate::metrics_pull`]) read their records and scrapes with the same readers
+//! ([`recognise`] and the traffic readers under it). The server's routes only stream the bytes
+//! to a temporary file, call [`prepare`], record the file with [`crate::blobs::Blobs::record`]
+//! and map errors.
+
+pub mod recognise;
+
+use crate::ServiceError;
+use crate::Services;
+use crate::evidence::{CalibrationForm, calibration_settings, duplicate};
+use crate::model::{EvidenceKind, Pilot, StartupLogSummary};
+use crate::quality;
+use crate::recorded::RecordedLine;
+use crate::store::evidence::DerivedWrites;
+use recognise::{ReadSettings, Recognised, recognise_with};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A received file, on disk in a temporary place.
+#[derive(Clone, Copy, Debug)]
+pub struct Received<'a> {
+    /// The name the client gave, without any folder part.
+    pub file_name: &'a str,
+    pub sha256: &'a str,
+    pub temp_path: &'a Path,
+}
+
+/// A file read and made ready to store; nothing is written yet.
+#[derive(Debug)]
+pub struct Prepared {
+    pub kind: EvidenceKind,
+    /// What the importer read (the evidence row's summary).
+    pub summary: serde_json::Value,
+    /// What is written with the row, in its transaction.
+    pub derived: DerivedWrites,
+    /// An evaluation run's set version.
+    pub eval_set: Option<quality::service::RunSet>,
+    /// What would be recorded, line by line.
+    pub recorded: Vec<RecordedLine>,
+    /// The importer's warnings, typed values the file contradicts, comparability.
+    pub warnings: Vec<String>,
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value, ServiceError> {
+    serde_json::to_value(value).map_err(|_| ServiceError::Internal)
+}
+
+/// Reads a received file for `pilot` with the form's `fields` (`kind`, run context,
+/// `skip_bad_lines`, `scraped_at`, …): refuses the same bytes twice on the pilot, recognises
+/// and reads the file, checks its values against each other and the pilot, and prepares what
+/// is derived from it. Nothing is written.
+pub async fn prepare(
+    services: &Services,
+    pilot: &Pilot,
+    file: Received<'_>,
+    fields: &BTreeMap<String, String>,
+) -> Result<Prepared, ServiceError> {
+    let pilot_id = pilot.id;
+    if let Some(existing) = services
+        .store
+        .evidence_by_hash(pilot_id, file.sha256)
+        .await?
+    {
+        return Err(duplicate(file.file_name, &existing));
+    }
+    let kind = match fields.get("kind").filter(|k| !k.is_empty()) {
+        Some(name) => Some(
+            name.parse::<EvidenceKind>()
+                .map_err(|e| ServiceError::invalid(format!("kind: {e}")))?,
+        ),
+        None => None,
+    };
+    let eval_set = if kind == Some(EvidenceKind::EvalRun) {
+        Some(
+            quality::service::set_for_runs(services, pilot_id)
+                .await?
+                .ok_or_else(|| ServiceError::invalid(quality::service::NO_SET))?,
+        )
+    } else {
+        None
+    };
+    let field = |name: &str| fields.get(name).cloned().unwrap_or_default();
+    let settings = ReadSettings {
+        skip_bad_lines: crate::traffic::service::parse_skip_bad_lines(
+            fields.get("skip_bad_lines").map(String::as_str),
+        )?,
+        scraped_at_ms: crate::traffic::service::parse_scraped_at(&field("scraped_at"))?,
+        eval_set: eval_set.as_ref().map(|run_set| run_set.set.clone()),
+    };
+    let (name, path) = (file.file_name.to_string(), file.temp_path.to_path_buf());
+    let recognised =
+        tokio::task::spawn_blocking(move || recognise_with(&name, &path, kind, &settings))
+            .await
+            .map_err(|_| ServiceError::Internal)?
+            .map_err(|e| ServiceError::invalid(e.0))?;
+    let kind = recognised.kind();
+    // What is derived from the file is computed now and written in the same transaction as its
+    // row: a failure (or a crash) before the commit leaves the database as it was.
+    let mut derived = DerivedWrites::default();
+    let mut warnings = Vec::new();
+    let (summary, recorded) = match recognised {
+        Recognised::LoadTest(import) => {
+            let load_tests = crate::load_tests::service::recorded_run_context;
+            let context = load_tests(fields, pilot, &import.points)?;
+            warnings.extend(import.warnings.iter().cloned());
+            if let Some(provenance) = &context.provenance {
+                warnings.extend(provenance.conflicts.iter().map(|c| c.sentence()));
+            }
+            let recorded = crate::recorded::load_test(&import, &context);
+            let (value, writes) =
+                crate::load_tests::service::prepare(services, pilot_id, import, context).await?;
+            derived = writes;
+            (value, recorded)
+        }
+        Recognised::GatewayLog(log) => {
+            let value = to_json(&log)?;
+            let recorded = crate::recorded::gateway_log(&log);
+            derived.traffic_profile = crate::traffic::service::combined_profile(
+                services,
+                pilot_id,
+                Some((
+                    file.file_name.to_string(),
+                    file.temp_path.to_path_buf(),
+                    *log,
+                )),
+            )
+            .await?;
+            (value, recorded)
+        }
+        Recognised::MetricsScrape(scrape) => {
+            (to_json(&scrape)?, crate::recorded::metrics_scrape(&scrape))
+        }
+        Recognised::EvalSet(set) => (to_json(&set)?, crate::recorded::eval_set(&set)),
+        Recognised::EvalRun(run) => {
+            let run = quality::service::run_config(field, pilot, run)?;
+            let recorded = crate::recorded::eval_run(&run);
+            let stored = quality::service::stored_run(eval_set.as_ref(), run);
+            (to_json(&stored)?, recorded)
+        }
+        Recognised::LmEval(results) => (to_json(&results)?, crate::recorded::lm_eval(&results)),
+        Recognised::StartupLog(log) => {
+            let form = CalibrationForm {
+                model: field("model"),
+                weights: field("weights"),
+                kv_dtype: field("kv_dtype"),
+                gpu: field("gpu"),
+                tp: field("tp"),
+                context: field("context"),
+            };
+            let settings = calibration_settings(&form, &log, pilot)?;
+            let recorded = crate::recorded::startup_log(&settings);
+            let summary = StartupLogSummary {
+                log: *log,
+                settings,
+            };
+            (to_json(&summary)?, recorded)
+        }
+    };
+    crate::evidence::bounds::check_summary(file.file_name, &summary)?;
+    let check = crate::evidence::comparable::check_summary(pilot, kind, file.file_name, &summary);
+    warnings.extend(
+        check
+            .as_ref()
+            .and_then(crate::evidence::comparable::warning),
+    );
+    Ok(Prepared {
+        kind,
+        summary,
+        derived,
+        eval_set,
+        recorded,
+        warnings,
+    })
+}
+
+/// What follows once a prepared file is stored as evidence `evidence_id`: a quality set
+/// becomes the open draft, a run is filed against its set version. Answers the note for the
+/// person (which version a run was read against).
+pub async fn after_store(
+    services: &Services,
+    pilot_id: i64,
+    evidence_id: i64,
+    file_name: &str,
+    prepared: &StoredPrepared<'_>,
+    user_id: i64,
+) -> Result<Option<String>, ServiceError> {
+    quality::service::after_upload(
+        services,
+        &quality::service::QualityUpload {
+            pilot_id,
+            kind: prepared.kind,
+            evidence_id,
+            file_name,
+            summary_json: prepared.summary_json,
+            run_set: prepared.eval_set,
+            user_id,
+        },
+    )
+    .await
+}
+
+/// What [`after_store`] needs of a stored [`Prepared`].
+#[derive(Clone, Copy, Debug)]
+pub struct StoredPrepared<'a> {
+    pub kind: EvidenceKind,
+    pub summary_json: &'a str,
+    pub eval_set: Option<&'a quality::service::RunSet>,
+}
