@@ -102,11 +102,14 @@ pub async fn authorise_tokens(
 
 /// The body as JSON text: gzip-decoded when `content_encoding` says so or the body starts with
 /// gzip's magic bytes, bounded by [`MAX_DECODED_BYTES`].
-pub fn decode_body(body: &[u8], content_encoding: Option<&str>) -> Result<Vec<u8>, ServiceError> {
+pub fn decode_body<'a>(
+    body: &'a [u8],
+    content_encoding: Option<&str>,
+) -> Result<std::borrow::Cow<'a, [u8]>, ServiceError> {
     let gzip = content_encoding.is_some_and(|e| e.trim().eq_ignore_ascii_case("gzip"))
         || body.starts_with(&[0x1f, 0x8b]);
     if !gzip {
-        return Ok(body.to_vec());
+        return Ok(std::borrow::Cow::Borrowed(body));
     }
     let mut decoded = Vec::new();
     flate2::read::GzDecoder::new(body)
@@ -119,7 +122,7 @@ pub fn decode_body(body: &[u8], content_encoding: Option<&str>) -> Result<Vec<u8
             MAX_DECODED_BYTES >> 20
         )));
     }
-    Ok(decoded)
+    Ok(std::borrow::Cow::Owned(decoded))
 }
 
 /// The batch's records in order: a JSON array of records (what LiteLLM's `generic_api`
@@ -355,10 +358,14 @@ async fn roll_day(services: &Services, day: &PendingDay) -> Result<bool, Service
     if records.received <= records.rolled && records.evidence.is_some() {
         return Ok(false);
     }
-    let Some(uploaded_by) = records.uploaded_by else {
-        return Err(internal(
-            "no account to record a live day file as uploaded by",
-        ));
+    // The token's creator, else the longest-standing active admin (as for pulled scrapes).
+    let uploaded_by = match records.uploaded_by {
+        Some(id) => id,
+        None => services
+            .store
+            .first_admin_id()
+            .await?
+            .ok_or_else(|| internal("no account to record a live day file as uploaded by"))?,
     };
     let file_name = day_file_name(&day.day, &day.stream);
     let mut bytes = records.lines.join("\n").into_bytes();

@@ -56,8 +56,8 @@ pub struct DayRecords {
     pub rolled: i64,
     /// Its evidence row and that row's raw file, once rolled.
     pub evidence: Option<(i64, String)>,
-    /// Who the day file is recorded as uploaded by: the creator of the token that sent its
-    /// first record, else (that account deleted) the longest-standing admin.
+    /// The creator of the token that sent the day's first record (`None`: made on the command
+    /// line, or that account deleted).
     pub uploaded_by: Option<i64>,
     /// In order of start, then arrival.
     pub lines: Vec<String>,
@@ -80,7 +80,7 @@ pub struct LiveDayWrite<'a> {
 /// SQLite's write transaction already holds the whole database).
 fn lock_clause(backend: Backend) -> &'static str {
     match backend {
-        Backend::Postgres => " FOR UPDATE",
+        Backend::Postgres => " FOR UPDATE OF d",
         Backend::Sqlite => "",
     }
 }
@@ -110,10 +110,10 @@ impl Store {
         Ok(row.try_get("id")?)
     }
 
-    /// The unrevoked token with this hash, marked used now.
+    /// The unrevoked token with this hash, marked used now (to the minute).
     pub async fn ingest_caller(&self, token_hash: &str) -> StoreResult<Option<IngestCaller>> {
         let row = sqlx::query(
-            "SELECT id, pilot_id, created_by FROM ingest_tokens \
+            "SELECT id, pilot_id, created_by, last_used_ms FROM ingest_tokens \
              WHERE token_hash = $1 AND revoked_ms IS NULL",
         )
         .bind(token_hash)
@@ -125,11 +125,17 @@ impl Store {
             pilot_id: row.try_get("pilot_id")?,
             created_by: row.try_get("created_by")?,
         };
-        sqlx::query("UPDATE ingest_tokens SET last_used_ms = $1 WHERE id = $2")
-            .bind(now_ms())
-            .bind(caller.token_id)
-            .execute(&self.pool)
-            .await?;
+        // Marked used at most once a minute: a gateway posts many batches a second, and each
+        // mark is a write (SQLite's one writer) on the ingest path.
+        let now = now_ms();
+        let last_used: Option<i64> = row.try_get("last_used_ms")?;
+        if last_used.is_none_or(|at| now - at >= 60_000) {
+            sqlx::query("UPDATE ingest_tokens SET last_used_ms = $1 WHERE id = $2")
+                .bind(now)
+                .bind(caller.token_id)
+                .execute(&self.pool)
+                .await?;
+        }
         Ok(Some(caller))
     }
 
@@ -258,18 +264,14 @@ impl Store {
     pub async fn live_day_records(&self, day: &PendingDay) -> StoreResult<Option<DayRecords>> {
         let mut tx = self.begin_write().await?;
         let sql = format!(
-            "SELECT d.received, d.rolled, d.evidence_id, e.sha256, COALESCE(\
+            "SELECT d.received, d.rolled, d.evidence_id, e.sha256, \
                (SELECT t.created_by FROM live_gateway_records r JOIN ingest_tokens t ON t.id = r.token_id \
                 WHERE r.pilot_id = d.pilot_id AND r.day = d.day AND r.stream = d.stream \
-                AND t.created_by IS NOT NULL ORDER BY r.id LIMIT 1), \
-               (SELECT MIN(id) FROM users WHERE role = 'admin')) AS uploader \
+                AND t.created_by IS NOT NULL ORDER BY r.id LIMIT 1) AS uploader \
              FROM live_gateway_days d \
              LEFT JOIN evidence e ON e.id = d.evidence_id \
              WHERE d.pilot_id = $1 AND d.day = $2 AND d.stream = $3{}",
-            match self.backend {
-                Backend::Postgres => " FOR UPDATE OF d",
-                Backend::Sqlite => "",
-            }
+            lock_clause(self.backend)
         );
         let Some(row) = sqlx::query(&sql)
             .bind(day.pilot_id)
@@ -346,7 +348,7 @@ pub(crate) async fn write_live_day_in(
         "SELECT d.rolled, d.evidence_id, e.id AS present FROM live_gateway_days d \
          LEFT JOIN evidence e ON e.id = d.evidence_id \
          WHERE d.pilot_id = $1 AND d.day = $2 AND d.stream = $3{}",
-        lock_clause(backend).replace("FOR UPDATE", "FOR UPDATE OF d")
+        lock_clause(backend)
     );
     let row = sqlx::query(&sql)
         .bind(new.pilot_id)
