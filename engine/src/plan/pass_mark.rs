@@ -169,10 +169,17 @@ impl PassMark {
 
     /// Compact notation, e.g. `TTFT p95 ≤ 500 ms @ gateway`.
     pub fn notation(&self) -> String {
+        // `error rate ≤ 1 %`, not `error rate rate ≤ 1 %`: a statistic the label already names
+        // is said once.
+        let label = self.metric.short_label();
+        let statistic = self.statistic.to_string();
+        let subject = if label.ends_with(statistic.as_str()) {
+            label
+        } else {
+            format!("{label} {statistic}")
+        };
         format!(
-            "{} {} {} {} @ {}",
-            self.metric.short_label(),
-            self.statistic,
+            "{subject} {} {} @ {}",
             self.comparator.symbol(),
             self.threshold_text(),
             self.point

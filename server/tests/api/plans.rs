@@ -405,10 +405,7 @@ async fn marks_are_added_edited_reordered_and_removed_in_a_draft_with_errors_nam
     let (v, r) = w.draft().await;
     assert_eq!(
         notations(&w.plan(&w.assessor).await["versions"][0]),
-        vec![
-            "TTFT p99 ≤ 450 ms @ client",
-            "error rate rate ≤ 1 % @ gateway"
-        ]
+        vec!["TTFT p99 ≤ 450 ms @ client", "error rate ≤ 1 % @ gateway"]
     );
 
     // Errors name the mark (by number) and the field.
@@ -476,10 +473,7 @@ async fn marks_are_added_edited_reordered_and_removed_in_a_draft_with_errors_nam
     let (v, r) = w.draft().await;
     assert_eq!(
         notations(&w.plan(&w.assessor).await["versions"][0]),
-        vec![
-            "error rate rate ≤ 1 % @ gateway",
-            "TTFT p99 ≤ 450 ms @ client"
-        ]
+        vec!["error rate ≤ 1 % @ gateway", "TTFT p99 ≤ 450 ms @ client"]
     );
     // A form loaded before that move is stale now and refused rather than applied.
     let stale = w
