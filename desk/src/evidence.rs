@@ -93,10 +93,12 @@ pub async fn keep_bytes_with(
         summary_json,
         uploaded_by,
     };
-    services
+    let id = services
         .blobs
         .record(&temp, &sha, FileRow::Evidence(new, derived))
-        .await
+        .await?;
+    services.changes.tell(pilot_id);
+    Ok(id)
 }
 
 /// The refusal of a file already stored on this pilot.

@@ -192,7 +192,7 @@ pub async fn after_store(
     prepared: &StoredPrepared<'_>,
     user_id: i64,
 ) -> Result<Option<String>, ServiceError> {
-    quality::service::after_upload(
+    let note = quality::service::after_upload(
         services,
         &quality::service::QualityUpload {
             pilot_id,
@@ -204,7 +204,9 @@ pub async fn after_store(
             user_id,
         },
     )
-    .await
+    .await?;
+    services.changes.tell(pilot_id);
+    Ok(note)
 }
 
 /// What [`after_store`] needs of a stored [`Prepared`].

@@ -47,6 +47,8 @@ pub mod bootstrap;
 #[cfg(feature = "server")]
 pub mod capacity;
 #[cfg(feature = "server")]
+pub mod changes;
+#[cfg(feature = "server")]
 pub mod evidence;
 #[cfg(feature = "server")]
 pub mod intake;
@@ -87,6 +89,8 @@ pub struct Services {
     pub chromium: Option<std::path::PathBuf>,
     /// The pilot pages' overviews this instance keeps (see [`overview`]).
     pub overviews: overview::KeptOverviews,
+    /// Pilots whose evidence just changed, for the overview's listener (see [`changes`]).
+    pub changes: changes::Changes,
 }
 
 #[cfg(feature = "server")]

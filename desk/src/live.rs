@@ -106,6 +106,10 @@ pub struct LiveMark {
     pub point: String,
     /// Where the figure comes from; empty when not measured.
     pub source: String,
+    /// Why it grades as it does (what was compared, or what keeps the evidence out).
+    pub explanation: String,
+    /// When the mark first graded under this plan version (Unix ms); `None` while it does not.
+    pub gradable_since_ms: Option<i64>,
 }
 
 /// A pilot's feed in numbers (the pilot page's live card).

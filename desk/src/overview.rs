@@ -99,6 +99,12 @@ pub async fn overview(
     })
 }
 
+/// The kept verdict of `pilot` (visibility checked by the caller), without starting the
+/// recommendation's computation (the live API asks often; the recommendation is not part of it).
+pub async fn verdict(services: &Services, pilot: &Pilot) -> Result<VerdictView, ServiceError> {
+    Ok(basis(services, pilot).await?.verdict.clone())
+}
+
 /// The kept basis of the pilot's current state, made when there is none.
 async fn basis(services: &Services, pilot: &Pilot) -> Result<Arc<Basis>, ServiceError> {
     let state = state_of(services, pilot).await?;
@@ -107,8 +113,9 @@ async fn basis(services: &Services, pilot: &Pilot) -> Result<Arc<Basis>, Service
     }
     let evidence = crate::pilot_evidence::gather(services, pilot.id).await?;
     let figures = evidence.figures();
-    let (verdict, grade) =
+    let (mut verdict, grade) =
         crate::verdict::service::build_graded(pilot.clone(), &evidence, &figures);
+    note_gradable(services, &mut verdict).await;
     let headline = crate::capacity::headline_basis(services, pilot, &evidence, &verdict).await?;
     let unreadable =
         crate::readable::warning(&crate::readable::unreadable(&services.store, pilot.id).await?);
@@ -125,6 +132,79 @@ async fn basis(services: &Services, pilot: &Pilot) -> Result<Arc<Basis>, Service
     });
     services.overviews.keep(basis.clone());
     Ok(basis)
+}
+
+/// Makes and keeps the overview of pilot `pilot_id`'s current state, noting the marks that
+/// grade in it: run after each change of its evidence (a roll of the live feed, a scrape, an
+/// upload, a plan approved; see [`refresh_on_changes`]) so the moment a mark became gradable is the moment its evidence arrived, not the
+/// moment someone next looked, and the next view finds the overview made. A failure is logged:
+/// the next view makes it instead.
+pub async fn refresh(services: &Services, pilot_id: i64) {
+    let made = async {
+        match services.store.pilot(pilot_id).await? {
+            Some(pilot) => basis(services, &pilot).await.map(|_| ()),
+            None => Ok(()),
+        }
+    };
+    if let Err(error) = made.await {
+        tracing::warn!(pilot_id, %error, "making a pilot's overview after a change failed");
+    }
+}
+
+/// Grades each pilot [`crate::changes::Changes`] is told of ([`refresh`]), one after another;
+/// tidings that queued up meanwhile for the same pilot are taken as one. The server runs one
+/// per instance; without it a change is graded on the next view.
+pub async fn refresh_on_changes(services: Services) {
+    let Some(mut changed) = services.changes.listen() else {
+        return;
+    };
+    while let Some(first) = changed.recv().await {
+        let mut pilots = std::collections::BTreeSet::from([first]);
+        while let Ok(more) = changed.try_recv() {
+            pilots.insert(more);
+        }
+        for pilot_id in pilots {
+            refresh(&services, pilot_id).await;
+        }
+    }
+}
+
+/// Notes the moment each mark that grades (pass or fail) in `verdict` first did so, and writes
+/// each graded row's moment into it ([`crate::store::Store::note_gradable`]). A failure leaves
+/// the moments out and the page whole.
+async fn note_gradable(services: &Services, verdict: &mut VerdictView) {
+    let Some(version) = verdict.plan_version else {
+        return;
+    };
+    let graded = |row: &crate::verdict::VerdictRow| {
+        matches!(
+            row.verdict,
+            engine::verdict::Verdict::Pass | engine::verdict::Verdict::Fail
+        )
+    };
+    let notations: Vec<&str> = verdict
+        .rows
+        .iter()
+        .filter(|row| graded(row))
+        .map(|row| row.notation.as_str())
+        .collect();
+    let since = services
+        .store
+        .note_gradable(
+            verdict.pilot.id,
+            version,
+            &notations,
+            crate::store::now_ms(),
+        )
+        .await;
+    match since {
+        Ok(since) => {
+            for row in verdict.rows.iter_mut().filter(|row| graded(row)) {
+                row.gradable_since_ms = since.get(&row.notation).copied();
+            }
+        }
+        Err(error) => tracing::warn!(%error, "noting when marks became gradable failed"),
+    }
 }
 
 /// The pilot's state: its row and [`crate::store::Store::pilot_revision`].

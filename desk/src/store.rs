@@ -9,6 +9,7 @@
 pub mod blobs;
 pub mod catalog;
 pub mod evidence;
+pub mod gradable;
 pub mod live;
 pub mod metrics_sources;
 pub mod notices;
@@ -856,6 +857,7 @@ impl Store {
             .map(|row| row.try_get::<String, _>("sha256"))
             .collect::<Result<Vec<_>, _>>()?;
         for table in [
+            "DELETE FROM gradable_marks WHERE pilot_id = $1",
             "DELETE FROM metrics_sources WHERE pilot_id = $1",
             "DELETE FROM live_gateway_days WHERE pilot_id = $1",
             "DELETE FROM live_gateway_records WHERE pilot_id = $1",

@@ -41,6 +41,10 @@ pub struct VerdictRow {
     /// Requests (or questions) the figure rests on, when known.
     #[serde(default)]
     pub samples: Option<u64>,
+    /// When the mark first graded (pass or fail) under this plan version (Unix ms); `None`
+    /// while it does not grade, or where the moment was not noted (a verdict made for a report).
+    #[serde(default)]
+    pub gradable_since_ms: Option<i64>,
 }
 
 /// Something that changes how the verdict reads.

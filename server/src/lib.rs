@@ -193,6 +193,7 @@ pub fn services(config: &Config, store: Store) -> Services {
             .clone()
             .or_else(desk::report::pdf::find_chromium),
         overviews: Default::default(),
+        changes: Default::default(),
     }
 }
 
@@ -298,6 +299,8 @@ impl Application {
             self.services.clone(),
             std::time::Duration::from_secs(2),
         ));
+        // Each pilot whose evidence changed is graded at once (when a mark became gradable).
+        tokio::spawn(desk::overview::refresh_on_changes(self.services.clone()));
         // Scheduled /metrics pulls: each due source is leased by one instance in the database.
         tokio::spawn(desk::metrics_pull::service::run_scheduler(
             self.services.clone(),

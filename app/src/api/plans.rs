@@ -260,7 +260,10 @@ pub async fn approve_plan(pilot_id: i64, version: u32, revision: i64) -> Result<
                 .approve_plan_version(pilot_id, version, revision, user.id, at)
                 .await?
             {
-                DraftWrite::Done(_) => {}
+                // The marks that grade at once under the new version do so from now.
+                DraftWrite::Done(_) => {
+                    crate::server::services()?.changes.tell(pilot_id);
+                }
                 DraftWrite::Frozen => {
                     return Err(editing::lifecycle(
                         engine::plan::LifecycleError::AlreadyApproved { version },

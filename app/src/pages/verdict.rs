@@ -38,7 +38,8 @@ pub fn verdict_card(view: VerdictView) -> AnyView {
                         <span class="verdict-sentence">{row.sentence.clone()}</span>
                         <span class="mono small muted">{row.notation.clone()}</span>
                     </td>
-                    <td class="num">{row.measured.clone()}{row.samples.map(|n| view! { <span class="small muted verdict-samples">{format!("n = {}", engine::format::thousands(n))}</span> })}</td>
+                    <td class="num">{row.measured.clone()}{row.samples.map(|n| view! { <span class="small muted verdict-samples">{format!("n = {}", engine::format::thousands(n))}</span> })}
+                        {row.gradable_since_ms.map(|at| view! { <span class="small muted verdict-since" title="When the evidence first gave this mark a figure to grade, under this plan version">{format!("graded since {}", engine::clock::utc_minute(at))}</span> })}</td>
                     <td>{verdict_badge(&row.verdict)}<span class="small muted verdict-why">{row.explanation.clone()}</span></td>
                     <td>{row.point.clone()}</td>
                     <td class="small">{row.definition.clone()}</td>

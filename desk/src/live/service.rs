@@ -340,10 +340,16 @@ pub fn day_file_name(day: &str, stream: &str) -> String {
 pub async fn roll_pending(services: &Services) -> Result<usize, ServiceError> {
     let _one_at_a_time = ROLLING.lock().await;
     let mut rolled = 0;
+    let mut changed = std::collections::BTreeSet::new();
     for day in services.store.pending_live_days(64).await? {
         if roll_day(services, &day).await? {
             rolled += 1;
+            changed.insert(day.pilot_id);
         }
+    }
+    // Each changed pilot graded once per roll: marks become gradable as the records arrive.
+    for pilot_id in changed {
+        services.changes.tell(pilot_id);
     }
     Ok(rolled)
 }
@@ -503,7 +509,9 @@ pub async fn live_view(
         active_tokens,
         days,
     } = feed(&services.store, pilot_id).await?;
-    let verdict = crate::verdict::service::verdict(services, pilot).await?;
+    // The kept overview: graded once per state of the pilot, with the moments marks became
+    // gradable noted.
+    let verdict = crate::overview::verdict(services, &pilot).await?;
     let now = crate::store::now_ms();
     Ok(LiveView {
         pilot_id,
@@ -537,6 +545,8 @@ pub async fn live_view(
                 samples: row.samples,
                 point: row.point.clone(),
                 source: row.source.clone(),
+                explanation: row.explanation.clone(),
+                gradable_since_ms: row.gradable_since_ms,
             })
             .collect(),
     })

@@ -399,6 +399,7 @@ pub async fn run_due(
             compact(services, pilot_id, started)
                 .await
                 .map_err(internal)?;
+            services.changes.tell(pilot_id);
         }
     }
     Ok(taken)

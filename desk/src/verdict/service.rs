@@ -132,6 +132,7 @@ fn row(
         evidence_link: figure.map(|f| link(pilot_id, f.point)),
         explanation: mark.grade.explanation.clone(),
         samples: figure.and_then(|f| f.samples),
+        gradable_since_ms: None,
     }
 }
 

@@ -84,13 +84,53 @@ async fn rolled(app: &TestApp, api: &str, pilot: i64) -> Value {
     panic!("the live records were not rolled within 30 s");
 }
 
+/// [`rolled`] once `records` have arrived.
+async fn rolled_to(app: &TestApp, api: &str, pilot: i64, records: i64) -> Value {
+    for _ in 0..300 {
+        let live = rolled(app, api, pilot).await;
+        if live["records"] == records {
+            return live;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{records} records did not arrive within 30 s");
+}
+
+/// The graded marks of a `/live` answer with the moment each became gradable.
+fn gradable_moments(live: &Value) -> Vec<(String, i64)> {
+    live["marks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["grade"] == "pass" || m["grade"] == "fail")
+        .map(|m| {
+            let at = m["gradable_since_ms"].as_i64();
+            let at = at.unwrap_or_else(|| panic!("a graded mark without its moment: {m}"));
+            (m["notation"].as_str().unwrap().to_string(), at)
+        })
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn litellm_posts_fill_the_pilots_demand_once_however_often_they_are_sent() {
     let app = spawn_app().await;
     let admin = app.admin().await;
     let api = app.api_token(&admin).await;
-    let (pilot, _) = new_pilot(&app, &admin, "Live").await;
+    // Serving the model the gateway's records name, so its marks grade them.
+    let org = app.organisation(&admin, "Live Corp").await;
+    let pilot = app.pilot_serving(&admin, org, "Live", "pilot-chat").await;
+    crate::fidelity::approved_plan(&app, &admin, pilot, "interactive-chat", "8").await;
     let (_, token) = ingest_token(&app, &api, pilot).await;
+    let (_, before) = get_json(&app, &api, &format!("/api/v1/pilots/{pilot}/live")).await;
+    assert!(
+        before["marks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["gradable_since_ms"].is_null() && m["grade"] == "not_measured"),
+        "{before}"
+    );
+    let started_ms = before["now_ms"].as_i64().unwrap();
 
     let posts = fixture("litellm-1.108.7-generic-api/posts.json");
     let posts: Vec<&[u8]> = posts
@@ -132,6 +172,19 @@ async fn litellm_posts_fill_the_pilots_demand_once_however_often_they_are_sent()
     let day = &live["days"][0];
     assert_eq!(day["stream"], "litellm_standard_payload");
     assert!(live["last_record_age_s"].as_i64().unwrap() < 60, "{live}");
+    // The gateway marks grade from the records, each noted with the moment it became gradable
+    // (on the roll, not on this request).
+    // Of the three: the output speed (4 answers); the TTFT p95 needs 20 requests, the error
+    // rate 100, so neither grades yet.
+    let graded = gradable_moments(&live);
+    assert_eq!(graded.len(), 1, "{live}");
+    assert!(graded[0].0.starts_with("output speed"), "{live}");
+    for (_, at) in &graded {
+        assert!(
+            (started_ms..=live["now_ms"].as_i64().unwrap()).contains(at),
+            "{live}"
+        );
+    }
 
     // The day file is the pilot's gateway log: the tool's own figures, as the importer test
     // reads them from the same payloads (4 complete, 8 the client hung up on, 1 refused).
@@ -173,12 +226,44 @@ async fn litellm_posts_fill_the_pilots_demand_once_however_often_they_are_sent()
     assert_eq!(rejected[0]["field"], "prompt_tokens", "{answer}");
     assert_eq!(rejected[1]["index"], 2);
     assert_eq!(rejected[1]["error"], "not a JSON object");
-    let live = rolled(&app, &api, pilot).await;
+    let live = rolled_to(&app, &api, pilot, 17).await;
     assert_eq!(live["records"], 17, "{live}");
     assert_eq!(live["days"][0]["evidence_id"], day["evidence_id"]);
     let (_, demand) = get_json(&app, &api, &format!("/api/v1/pilots/{pilot}/demand")).await;
     assert_eq!(demand["requests"], 14, "{demand}");
     assert_eq!(demand["ok"], 5);
+    // A later record moves no mark's moment.
+    assert_eq!(gradable_moments(&live), graded, "{live}");
+
+    // Fifteen more answers make 20: the TTFT p95 becomes gradable then, the other keeps its
+    // moment, and the page names both.
+    let more: Vec<Value> = (0..15)
+        .map(|i| {
+            let mut record = first[0].clone();
+            record["id"] = json!(format!("chatcmpl-more-{i}"));
+            record
+        })
+        .collect();
+    let body = gzipped(&serde_json::to_vec(&more).unwrap());
+    let (status, answer) = post(&app, pilot, &token, body, true).await;
+    assert_eq!((status, &answer["accepted"]), (StatusCode::OK, &json!(15)));
+    let live = rolled_to(&app, &api, pilot, 32).await;
+    let now_graded = gradable_moments(&live);
+    assert_eq!(now_graded.len(), 2, "{live}");
+    assert!(now_graded.contains(&graded[0]), "{live}");
+    let ttft = now_graded
+        .iter()
+        .find(|(n, _)| n.starts_with("TTFT p95"))
+        .unwrap();
+    assert!(ttft.1 > graded[0].1, "{live}");
+    let page = app.page(&admin, &format!("/pilots/{pilot}")).await;
+    for (_, at) in &now_graded {
+        let since = format!("graded since {}", engine::clock::utc_minute(*at));
+        assert!(
+            page.contains(&since),
+            "the pilot page names each moment: {since}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

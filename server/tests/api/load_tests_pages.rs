@@ -679,6 +679,7 @@ async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
         data_dir: data_dir.to_path_buf(),
         chromium: None,
         overviews: Default::default(),
+        changes: Default::default(),
     };
     let filled = desk::load_tests::service::backfill_request_samples(&services)
         .await
