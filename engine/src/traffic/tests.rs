@@ -830,3 +830,74 @@ fn reads_real_litellm_generic_api_posts_with_disconnects_and_probes() {
     assert_eq!(e2e.count, 4);
     assert!((e2e.max - 614.454).abs() < 0.0015, "{}", e2e.max);
 }
+
+/// The live feed keeps each LiteLLM record without its content ([`litellm::without_content`]):
+/// LiteLLM 1.108.7's real posts, the GCS test payload and a SpendLogs array read to the same
+/// records and the same summary kept whole or trimmed, at a fraction of the size.
+#[test]
+fn litellm_records_without_their_content_read_the_same() {
+    let posts = fixture("litellm-1.108.7-generic-api/posts.json");
+    let payloads: Vec<serde_json::Value> = posts
+        .split(|b| *b == b'\n')
+        .filter(|line| !line.is_empty())
+        .flat_map(|line| serde_json::from_slice::<Vec<serde_json::Value>>(line).unwrap())
+        .collect();
+    let single: serde_json::Value = serde_json::from_slice(&fixture(
+        "litellm/standard_logging_payload.from_gcs_test.json",
+    ))
+    .unwrap();
+    let spend_logs = serde_json::json!([{
+        "request_id": "chatcmpl-1", "call_type": "acompletion", "api_key": "88dc28d0",
+        "spend": 0.00012, "prompt_tokens": 300, "completion_tokens": 50,
+        "startTime": "2025-02-11T00:56:19.683000Z", "endTime": "2025-02-11T00:56:21.183000Z",
+        "completionStartTime": "2025-02-11T00:56:19.900000Z", "model": "hosted_vllm/qwen",
+        "model_group": "qwen", "status": "success", "messages": [{"content": "a secret"}],
+        "response": {"choices": [{"finish_reason": "length", "message": {"content": "secret"}}]}
+    }]);
+    for (name, records) in [
+        ("posts", payloads),
+        ("gcs", vec![single]),
+        ("spend", spend_logs.as_array().unwrap().clone()),
+    ] {
+        let lines = |trim: bool| {
+            records
+                .iter()
+                .map(|r| {
+                    let kept = if trim {
+                        litellm::without_content(r).expect("a LiteLLM record")
+                    } else {
+                        r.clone()
+                    };
+                    serde_json::to_string(&kept).unwrap()
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let (whole, trimmed) = (lines(false), lines(true));
+        assert!(!trimmed.contains("secret"), "{name}: content left out");
+        // The real payloads: 13 KB each with their prompt, answer and key metadata.
+        let shrink = match name {
+            "posts" => 10,
+            "gcs" => 4,
+            _ => 1,
+        };
+        assert!(
+            trimmed.len() * shrink < whole.len(),
+            "{name}: {} of {}",
+            trimmed.len(),
+            whole.len()
+        );
+        let (a, sa) = read_all(name, whole.as_bytes()).unwrap();
+        let (b, sb) = read_all(name, trimmed.as_bytes()).unwrap();
+        assert_eq!(a, b, "{name}");
+        assert_eq!(sa.format, sb.format, "{name}");
+        assert_eq!(sa.left_out, sb.left_out, "{name}");
+        assert_eq!(sa.notes, sb.notes, "{name}");
+    }
+    let generic = serde_json::json!({"start_time": 1, "request_id": "x"});
+    assert_eq!(
+        litellm::without_content(&generic),
+        None,
+        "not LiteLLM: kept whole"
+    );
+}
