@@ -13,6 +13,12 @@
 #      fresh demo database: every catalog candidate simulated with all copies up and one copy
 #      down, nothing kept from an earlier run since each run is a new process): the median
 #      wall time of BENCH_REPEAT runs. BENCH_ONLY=recommendation runs this part alone.
+#   4. Live ingest: the demo server takes LiteLLM `generic_api` batches (the real 1.108.7 payload,
+#      100 records a post, 8 kept-alive clients, open loop) at BENCH_INGEST_RATE records/s
+#      (default 2000) for BENCH_SECONDS, from bench/ingest_load.py; meanwhile wrk reads the pilot
+#      page on 4 connections. Prints the rate reached, the post latency p50/p99, the pilot page's
+#      p99 idle and under ingest, and how long after the last post the day file held every
+#      record. BENCH_ONLY=ingest runs this part alone.
 #
 # Installs what it needs when missing: Debian's wrk and time (as root), and pandas into
 # .tools/bench-venv from PyPI.
@@ -52,15 +58,15 @@ if ! "$venv/bin/python" -c "import pandas" 2>/dev/null; then
   python3 -m venv "$venv" && "$venv/bin/pip" install -q pandas
 fi
 
-only="${BENCH_ONLY:-all}" # `demand` or `recommendation` runs that part alone
-if [ "$only" = "all" ]; then
+only="${BENCH_ONLY:-all}" # `demand`, `recommendation` or `ingest` runs that part alone
+if [ "$only" = "all" ] || [ "$only" = "ingest" ]; then
   ensure_wasm_target
   ensure_wasm_bindgen
   ensure_npm_packages
   build_site release
 fi
 build_server release
-if [ "$only" != "recommendation" ]; then
+if [ "$only" = "all" ] || [ "$only" = "demand" ]; then
   say "Building the synthetic log generator (release)"
   cargo build -q -p engine --release --example synthetic_gateway_log
 fi
@@ -150,4 +156,50 @@ if [ "$only" = "all" ] || [ "$only" = "recommendation" ]; then
   echo "Production recommendation of the demo pilot (server recommend --pilot 1 --json, release, median of ${BENCH_REPEAT:-3})"
   printf '%-44s %10s %12s\n' "candidates (listed, simulated), recommended" "seconds" "peak RSS MB"
   printf '%-44s %10s %12s\n' "$candidates" "$plan_s" "$((plan_kb / 1024))"
+fi
+
+# ---- 4. live ingest ----------------------------------------------------------------------------
+if [ "$only" = "all" ] || [ "$only" = "ingest" ]; then
+  data="$work/ingest"
+  port="${BENCH_PORT:-3199}"
+  base="http://127.0.0.1:$port"
+  rate="${BENCH_INGEST_RATE:-2000}"
+  start_demo_server "$ROOT/target/release/server" "$data" "$port" RUST_LOG=warn
+  password="$(demo_admin_password "$data")"
+  curl -fsS -c "$work/cookies" -o /dev/null -H "Origin: $base" \
+    --data-urlencode "email=admin@pilotdesk.local" --data-urlencode "password=$password" "$base/api/login"
+  cookie="$(awk '$6 == "pilotdesk_session" { print $7 }' "$work/cookies")"
+  ingest="$(DATA_DIR="$data" "$ROOT/target/release/server" ingest-token create --pilot 1 --name bench | tail -n 1)"
+  api="$(DATA_DIR="$data" "$ROOT/target/release/server" token create --email admin@pilotdesk.local --name bench | tail -n 1)"
+  page_p99() { # seconds -> the pilot page's p99 on 4 connections
+    wrk -t1 -c4 -d"$1s" --latency -H "Cookie: pilotdesk_session=$cookie" -H "Accept-Encoding: br, gzip" \
+      "$base/pilots/1" | awk '$1 == "99%" { print $2 }'
+  }
+  idle="$(page_p99 "$SECONDS_EACH")"
+  page_p99 "$SECONDS_EACH" >"$work/page_busy" &
+  wrk_pid=$!
+  python3 bench/ingest_load.py "$base" 1 "$ingest" --rate "$rate" --seconds "$SECONDS_EACH" \
+    --template testdata/litellm-1.108.7-generic-api/posts.json >"$work/ingest.json"
+  sent_at="$(date +%s.%N)"
+  wait "$wrk_pid"
+  busy="$(cat "$work/page_busy")"
+  # Until the day files hold every record received.
+  for _ in $(seq 1 600); do
+    live="$(curl -fsS -H "Authorization: Bearer $api" "$base/api/v1/pilots/1/live")"
+    python3 -c 'import json,sys; l=json.loads(sys.argv[1]); sys.exit(0 if l["records"] and l["records"] == l["rolled"] else 1)' "$live" && break
+    sleep 0.5
+  done
+  lag="$(awk -v a="$sent_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+  stop_demo_server
+  echo
+  echo "Live ingest of LiteLLM generic_api batches (release, ${SECONDS_EACH} s at ${rate} records/s asked)"
+  python3 - "$work/ingest.json" "$idle" "$busy" "$lag" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"{'records sent / accepted':44} {r['records_sent']} / {r['records_accepted']} ({r['failed_posts']} posts failed {r['failure_statuses']})")
+print(f"{'records/s reached':44} {r['records_per_s']}  ({r['batch']} a post, {r['bytes_per_batch'] // 1024} KiB)")
+print(f"{'post latency p50 / p99 / max (ms)':44} {r['post_ms_p50']} / {r['post_ms_p99']} / {r['post_ms_max']}")
+print(f"{'pilot page p99 idle / under ingest':44} {sys.argv[2]} / {sys.argv[3]}")
+print(f"{'all records in the day file after (s)':44} {sys.argv[4]}")
+PY
 fi
