@@ -59,7 +59,7 @@ if ! "$venv/bin/python" -c "import pandas" 2>/dev/null; then
 fi
 
 only="${BENCH_ONLY:-all}" # `demand`, `recommendation` or `ingest` runs that part alone
-if [ "$only" = "all" ] || [ "$only" = "ingest" ]; then
+if [ "$only" = "all" ]; then
   ensure_wasm_target
   ensure_wasm_bindgen
   ensure_npm_packages

@@ -262,7 +262,9 @@ pub async fn approve_plan(pilot_id: i64, version: u32, revision: i64) -> Result<
             {
                 // The marks that grade at once under the new version do so from now.
                 DraftWrite::Done(_) => {
-                    crate::server::services()?.changes.tell(pilot_id);
+                    if let Ok(services) = crate::server::services() {
+                        services.changes.tell(pilot_id);
+                    }
                 }
                 DraftWrite::Frozen => {
                     return Err(editing::lifecycle(

@@ -73,27 +73,24 @@ async fn get_json(app: &TestApp, token: &str, path: &str) -> (StatusCode, Value)
 /// `GET /live` until the day files hold every record received (the roll runs in the
 /// background after each batch).
 async fn rolled(app: &TestApp, api: &str, pilot: i64) -> Value {
+    rolled_to(app, api, pilot, None).await
+}
+
+/// [`rolled`] once `records` (any number above 0 when `None`) have arrived.
+async fn rolled_to(app: &TestApp, api: &str, pilot: i64, records: Option<i64>) -> Value {
     for _ in 0..300 {
         let (status, live) = get_json(app, api, &format!("/api/v1/pilots/{pilot}/live")).await;
         assert_eq!(status, StatusCode::OK, "{live}");
-        if live["records"].as_i64() > Some(0) && live["records"] == live["rolled"] {
+        let arrived = match records {
+            Some(n) => live["records"] == n,
+            None => live["records"].as_i64() > Some(0),
+        };
+        if arrived && live["records"] == live["rolled"] {
             return live;
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     panic!("the live records were not rolled within 30 s");
-}
-
-/// [`rolled`] once `records` have arrived.
-async fn rolled_to(app: &TestApp, api: &str, pilot: i64, records: i64) -> Value {
-    for _ in 0..300 {
-        let live = rolled(app, api, pilot).await;
-        if live["records"] == records {
-            return live;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("{records} records did not arrive within 30 s");
 }
 
 /// The graded marks of a `/live` answer with the moment each became gradable.
@@ -226,7 +223,7 @@ async fn litellm_posts_fill_the_pilots_demand_once_however_often_they_are_sent()
     assert_eq!(rejected[0]["field"], "prompt_tokens", "{answer}");
     assert_eq!(rejected[1]["index"], 2);
     assert_eq!(rejected[1]["error"], "not a JSON object");
-    let live = rolled_to(&app, &api, pilot, 17).await;
+    let live = rolled_to(&app, &api, pilot, Some(17)).await;
     assert_eq!(live["records"], 17, "{live}");
     assert_eq!(live["days"][0]["evidence_id"], day["evidence_id"]);
     let (_, demand) = get_json(&app, &api, &format!("/api/v1/pilots/{pilot}/demand")).await;
@@ -247,7 +244,7 @@ async fn litellm_posts_fill_the_pilots_demand_once_however_often_they_are_sent()
     let body = gzipped(&serde_json::to_vec(&more).unwrap());
     let (status, answer) = post(&app, pilot, &token, body, true).await;
     assert_eq!((status, &answer["accepted"]), (StatusCode::OK, &json!(15)));
-    let live = rolled_to(&app, &api, pilot, 32).await;
+    let live = rolled_to(&app, &api, pilot, Some(32)).await;
     let now_graded = gradable_moments(&live);
     assert_eq!(now_graded.len(), 2, "{live}");
     assert!(now_graded.contains(&graded[0]), "{live}");
