@@ -24,6 +24,27 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// How many records one file may hold unless `MAX_RECORDS_PER_FILE` says otherwise: ten million
+/// gateway requests is about a month of a busy pilot at 4 requests/s, far beyond any one export.
+pub const DEFAULT_RECORDS_PER_FILE: u64 = 10_000_000;
+
+/// The bounds every file passes through intake whatever its byte size (the byte limit is the
+/// server's `MAX_UPLOAD_MB`): a file of many tiny records is small on disk yet heavy to read
+/// back on every view that combines it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Records (requests, items, series groups) one file may hold: `MAX_RECORDS_PER_FILE`.
+    pub records_per_file: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            records_per_file: DEFAULT_RECORDS_PER_FILE,
+        }
+    }
+}
+
 /// A received file, on disk in a temporary place.
 #[derive(Clone, Copy, Debug)]
 pub struct Received<'a> {
@@ -102,6 +123,14 @@ pub async fn prepare(
             .map_err(|_| ServiceError::Internal)?
             .map_err(|e| ServiceError::invalid(e.0))?;
     let kind = recognised.kind();
+    let records = recognised.records();
+    if records > services.intake.records_per_file {
+        return Err(ServiceError::invalid(format!(
+            "{}: {records} records, more than the {} one file may hold (MAX_RECORDS_PER_FILE); \
+             split the file and upload the parts",
+            file.file_name, services.intake.records_per_file
+        )));
+    }
     // What is derived from the file is computed now and written in the same transaction as its
     // row: a failure (or a crash) before the commit leaves the database as it was.
     let mut derived = DerivedWrites::default();

@@ -91,6 +91,8 @@ pub struct Services {
     pub overviews: overview::KeptOverviews,
     /// Pilots whose evidence just changed, for the overview's listener (see [`changes`]).
     pub changes: changes::Changes,
+    /// Bounds on what one file may hold (`MAX_RECORDS_PER_FILE`).
+    pub intake: intake::Limits,
 }
 
 #[cfg(feature = "server")]

@@ -40,6 +40,11 @@ pub struct Settings {
     #[arg(long, env = "MAX_UPLOAD_MB", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10240), global = true)]
     pub max_upload_mb: u64,
 
+    /// Most records one evidence file may hold (gateway requests, load-test requests, items);
+    /// a file with more is refused whole
+    #[arg(long, env = "MAX_RECORDS_PER_FILE", default_value_t = desk::intake::DEFAULT_RECORDS_PER_FILE, value_parser = clap::value_parser!(u64).range(1..), global = true)]
+    pub max_records_per_file: u64,
+
     /// Headless Chromium used to print reports to PDF (default: Debian's /usr/bin/chromium when
     /// present; PDF export is off without one)
     #[arg(long, env = "CHROMIUM_PATH", global = true)]
@@ -94,6 +99,8 @@ pub struct Config {
     pub site_addr: SocketAddr,
     pub secure_cookies: bool,
     pub max_upload_bytes: u64,
+    /// What one file may hold (`MAX_RECORDS_PER_FILE`).
+    pub intake: desk::intake::Limits,
     pub chromium_path: Option<PathBuf>,
     pub demo: bool,
     pub session_ttl_ms: i64,
@@ -172,6 +179,9 @@ impl Settings {
             site_addr: self.site_addr,
             secure_cookies: self.secure_cookies,
             max_upload_bytes: self.max_upload_mb * 1024 * 1024,
+            intake: desk::intake::Limits {
+                records_per_file: self.max_records_per_file,
+            },
             chromium_path: self.chromium_path,
             demo: self.demo,
             session_ttl_ms: (self.session_hours * 3600 * 1000) as i64,

@@ -194,6 +194,7 @@ pub fn services(config: &Config, store: Store) -> Services {
             .or_else(desk::report::pdf::find_chromium),
         overviews: Default::default(),
         changes: Default::default(),
+        intake: config.intake,
     }
 }
 

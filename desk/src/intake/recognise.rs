@@ -71,6 +71,19 @@ impl Recognised {
             Recognised::LmEval(_) => EvidenceKind::LmEvalResults,
         }
     }
+
+    /// How many records the file held: requests (or load levels when it kept none), items,
+    /// task metrics; a start-up log and a scrape are one record each.
+    pub fn records(&self) -> u64 {
+        match self {
+            Recognised::LoadTest(import) => import.requests.len().max(import.points.len()) as u64,
+            Recognised::StartupLog(_) | Recognised::MetricsScrape(_) => 1,
+            Recognised::GatewayLog(log) => log.records,
+            Recognised::EvalSet(set) => set.items.len() as u64,
+            Recognised::EvalRun(run) => run.items.len() as u64,
+            Recognised::LmEval(results) => results.metrics.len() as u64,
+        }
+    }
 }
 
 /// Why a file was not taken, fit for the person who sent it.

@@ -121,6 +121,7 @@ fn test_config(
         site_addr: "127.0.0.1:0".parse().unwrap(),
         secure_cookies: false,
         max_upload_bytes: 10 * 1024 * 1024,
+        intake: Default::default(),
         chromium_path: None,
         demo: true,
         session_ttl_ms: 3_600_000,

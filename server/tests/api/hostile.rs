@@ -8,7 +8,7 @@
 //! evidence first, so "no evidence afterwards" would not hold; the engine test
 //! (`engine/tests/hostile.rs`) reads them against the same set.
 
-use crate::helpers::{TestApp, client, spawn_app};
+use crate::helpers::{TestApp, client, spawn_app, spawn_app_with};
 use crate::upload_races::store_check;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -99,4 +99,51 @@ async fn every_hostile_upload_is_refused_naming_file_place_and_rule_and_nothing_
             "{count}: {before:#} → {check:#}"
         );
     }
+}
+
+/// A file of many small records passes the byte limit; `MAX_RECORDS_PER_FILE` still refuses it
+/// whole, naming the file, its count and the setting, and the pilot keeps nothing of it.
+#[tokio::test]
+async fn a_file_past_the_records_per_file_limit_is_refused_whole() {
+    let app = spawn_app_with(|config| config.intake.records_per_file = 3).await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let org = app.organisation(&admin, "Many Records Ltd").await;
+    let pilot = app.pilot(&admin, org, "Four requests").await;
+    let line = |id: u32| {
+        format!(
+            r#"{{"request_id": "r{id}", "start_time": "2026-03-02T09:00:0{id}Z", "end_time": "2026-03-02T09:00:1{id}Z", "model": "qwen2.5-7b-instruct", "status": "ok", "prompt_tokens": 100, "completion_tokens": 50}}"#
+        ) + "\n"
+    };
+    let four: String = (1..=4).map(line).collect();
+    let response = app
+        .upload_evidence(&token, pilot, "four.jsonl", four.into_bytes(), &[])
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = response.json().await.unwrap();
+    let message = body["error"].as_str().unwrap_or_default();
+    for part in ["four.jsonl", "4 records", "MAX_RECORDS_PER_FILE"] {
+        assert!(message.contains(part), "{part}: {body}");
+    }
+    let three: String = (1..=3).map(line).collect();
+    let response = app
+        .upload_evidence(&token, pilot, "three.jsonl", three.into_bytes(), &[])
+        .await;
+    assert_eq!(
+        response.status(),
+        StatusCode::CREATED,
+        "at the limit is taken"
+    );
+    let register: Value = client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let files = register["files"].as_array().unwrap();
+    assert_eq!(files.len(), 1, "{register}");
+    assert_eq!(files[0]["file_name"], "three.jsonl");
 }
