@@ -27,6 +27,7 @@ pub mod load_tests;
 pub mod metrics_pull;
 pub mod model;
 pub mod notices;
+pub mod paging;
 pub mod plans;
 pub mod predict;
 pub mod quality;

@@ -145,12 +145,15 @@ pub struct LoadTestView {
     pub capacity: Vec<Capacity>,
 }
 
-/// The evidence page: the pilot and every evidence file, newest first.
+/// The evidence page: the pilot and one page of its evidence files, newest first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvidenceView {
     pub pilot: Pilot,
     pub can_edit: bool,
     pub files: Vec<EvidenceListRow>,
+    /// Which page of the files this is (50 a page).
+    #[serde(default)]
+    pub page: crate::paging::ListPage,
 }
 
 /// One evidence file in the list.

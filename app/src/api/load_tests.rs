@@ -13,20 +13,25 @@ pub use desk::load_tests::service as ssr;
 pub use desk::load_tests::*;
 use leptos::prelude::*;
 
-/// The pilot's evidence files (every kind, in force or withdrawn), newest first.
+/// One page (`page`, from 1; absent: the first) of the pilot's evidence files (every kind, in
+/// force or withdrawn), newest first, 50 a page.
 #[server(endpoint = "list_evidence_files")]
-pub async fn list_evidence_files(pilot_id: i64) -> Result<EvidenceView, AppError> {
+pub async fn list_evidence_files(
+    pilot_id: i64,
+    page: Option<u32>,
+) -> Result<EvidenceView, AppError> {
     use crate::server::auth::{Need, require, visible_pilot};
     crate::server::respond(
         async move {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            let files = ssr::evidence_rows(&services, pilot_id).await?;
+            let (files, page) = ssr::evidence_rows(&services, pilot_id, page).await?;
             Ok(EvidenceView {
                 can_edit: user.role.can_edit_pilots() && pilot.archived_ms.is_none(),
                 pilot,
                 files,
+                page,
             })
         }
         .await,

@@ -5,6 +5,8 @@ pub mod fragment;
 pub mod frame;
 pub mod notice;
 pub mod page_data;
+#[cfg(feature = "ssr")]
+pub mod pager;
 pub mod text;
 pub mod upload;
 

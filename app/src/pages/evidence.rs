@@ -73,7 +73,7 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                         let can_change = can_change && f.kind != crate::model::EvidenceKind::EvalSet;
                         let status = view! { <EvidenceStatusCell pilot_id evidence_id=f.id withdrawn history=row.history can_change/> };
                         view! {
-                            <tr class:withdrawn=withdrawn>
+                            <tr class:withdrawn=withdrawn id=format!("evidence-{}", f.id)>
                                 <td class="muted">{f.id}</td>
                                 <td>
                                     {if is_load_test {
@@ -163,11 +163,12 @@ pub fn EvidencePage() -> impl IntoView {
     let id = pilot_id_param();
     let refresh = RwSignal::new(0_u32);
     let pilot = crate::components::page_resource(id, get_pilot);
-    let list = crate::components::page_resource(
-        move || (id(), refresh.get()),
-        |(id, _)| evidence_list_page(id),
-    );
     let query = use_query_map();
+    let page = move || query.read().get("page").and_then(|p| p.parse::<u32>().ok());
+    let list = crate::components::page_resource(
+        move || (id(), refresh.get(), page()),
+        |(id, _, page)| evidence_list_page(id, page),
+    );
     // Outcomes in the address are numbers only; words come as a notice kept for this user
     // (no text from the address reaches the page).
     let outcome = move || {
@@ -365,10 +366,10 @@ pub async fn staged_upload_page(pilot_id: i64, token: String) -> Result<Fragment
     )
 }
 
-/// The list of the pilot's stored evidence files, newest first (the page's fragment).
+/// One page of the pilot's stored evidence files, newest first (the page's fragment).
 #[server(endpoint = "page_evidence_list")]
-pub async fn evidence_list_page(pilot_id: i64) -> Result<Fragment, AppError> {
-    let data = crate::api::load_tests::list_evidence_files(pilot_id).await?;
+pub async fn evidence_list_page(pilot_id: i64, page: Option<u32>) -> Result<Fragment, AppError> {
+    let data = crate::api::load_tests::list_evidence_files(pilot_id, page).await?;
     let title = format!("Evidence · {}", data.pilot.name);
     Ok(Fragment::render(
         title,
@@ -381,7 +382,13 @@ pub async fn evidence_list_page(pilot_id: i64) -> Result<Fragment, AppError> {
             }
             .into_any()
         } else {
-            view! { <EvidenceTable rows=data.files pilot_id=data.pilot.id can_change=data.can_edit/> }.into_any()
+            let base = format!("/pilots/{}/evidence", data.pilot.id);
+            view! {
+                <crate::components::pager::Pager page=data.page base=base.clone() noun="files"/>
+                <EvidenceTable rows=data.files pilot_id=data.pilot.id can_change=data.can_edit/>
+                <crate::components::pager::Pager page=data.page base noun="files"/>
+            }
+            .into_any()
         },
     ))
 }

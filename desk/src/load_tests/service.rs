@@ -273,15 +273,24 @@ pub fn list_row(file: EvidenceFile, summary: &str) -> EvidenceListRow {
     }
 }
 
-/// Every evidence file of the pilot, in force or withdrawn, newest first, each with its
-/// history (the evidence page's list).
+/// Files the evidence page lists at once: a page stays bounded whatever the pilot holds.
+pub const EVIDENCE_PER_PAGE: u32 = 50;
+
+/// One page (`asked`, from 1) of the pilot's evidence files, in force or withdrawn, newest
+/// first, each with its history (the evidence page's list), and which page it is.
 pub async fn evidence_rows(
     services: &Services,
     pilot_id: i64,
-) -> Result<Vec<EvidenceListRow>, ServiceError> {
-    let files = services.store.evidence_register(pilot_id).await?;
+    asked: Option<u32>,
+) -> Result<(Vec<EvidenceListRow>, crate::paging::ListPage), ServiceError> {
+    let total = services.store.evidence_count(pilot_id).await?;
+    let page = crate::paging::ListPage::of(asked, EVIDENCE_PER_PAGE, total);
+    let files = services
+        .store
+        .evidence_register_page(pilot_id, page.per_page, page.offset())
+        .await?;
     let events = services.store.evidence_events(pilot_id).await?;
-    let mut rows: Vec<EvidenceListRow> = files
+    let rows = files
         .into_iter()
         .map(|(file, summary)| {
             let history = crate::evidence_history::service::entry(&file, &events).history;
@@ -291,8 +300,7 @@ pub async fn evidence_rows(
             }
         })
         .collect();
-    rows.reverse();
-    Ok(rows)
+    Ok((rows, page))
 }
 
 /// The targets of the approved plan in force, or a note saying why there are none.

@@ -454,6 +454,37 @@ impl Store {
         evidence_with_summaries(&rows)
     }
 
+    /// How many evidence files the pilot has, in force or withdrawn.
+    pub async fn evidence_count(&self, pilot_id: i64) -> StoreResult<u64> {
+        let total: i64 =
+            sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM evidence WHERE pilot_id = $1")
+                .bind(pilot_id)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(total.max(0) as u64)
+    }
+
+    /// One page of the register, newest first (`limit` files after the newest `offset`): the
+    /// evidence page reads only what it shows.
+    pub async fn evidence_register_page(
+        &self,
+        pilot_id: i64,
+        limit: u32,
+        offset: u64,
+    ) -> StoreResult<Vec<(EvidenceFile, String)>> {
+        let sql = format!(
+            "SELECT {EVIDENCE_COLUMNS} FROM evidence e LEFT JOIN users u ON u.id = e.uploaded_by \
+             WHERE e.pilot_id = $1 ORDER BY e.uploaded_ms DESC, e.id DESC LIMIT $2 OFFSET $3"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(pilot_id)
+            .bind(i64::from(limit))
+            .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+            .fetch_all(&self.pool)
+            .await?;
+        evidence_with_summaries(&rows)
+    }
+
     /// One evidence file of a pilot with its summary, in force or withdrawn.
     pub async fn evidence_file(
         &self,

@@ -492,3 +492,63 @@ async fn the_pilot_page_offers_admins_archive_and_delete_and_no_one_else() {
     assert_eq!(deleted.headers()["location"], "/");
     assert!(app.store.pilot(pilot).await.unwrap().is_none());
 }
+
+/// A pilot of 54 files: the evidence page shows the newest 50 with a pager naming the rows,
+/// `?page=2` the oldest 4, and the server function answers the same slices.
+#[tokio::test]
+async fn the_evidence_page_lists_fifty_files_a_page_newest_first() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let org = app.organisation(&admin, "Many Files Ltd").await;
+    let pilot = app.pilot(&admin, org, "Fifty-four logs").await;
+    for n in 1..=54 {
+        let name = format!("day-{n:02}.jsonl");
+        let (status, body) = upload(&app, &token, pilot, &name, gateway_log(&name, 1)).await;
+        assert_eq!(status, StatusCode::CREATED, "{name}: {body}");
+    }
+    let first = app.page(&admin, &format!("/pilots/{pilot}/evidence")).await;
+    assert!(first.contains("Files 1–50 of 54, newest first"), "{first}");
+    assert!(first.contains("Page 1 of 2"));
+    assert!(first.contains("day-54.jsonl") && first.contains("day-05.jsonl"));
+    assert!(
+        !first.contains("day-04.jsonl"),
+        "the oldest four wait on page 2"
+    );
+    assert!(first.contains(&format!("/pilots/{pilot}/evidence?page=2")));
+    let second = app
+        .page(&admin, &format!("/pilots/{pilot}/evidence?page=2"))
+        .await;
+    assert!(
+        second.contains("Files 51–54 of 54, newest first"),
+        "{second}"
+    );
+    assert!(second.contains("day-01.jsonl") && second.contains("day-04.jsonl"));
+    assert!(!second.contains("day-05.jsonl"));
+    // A page past the end is the last one, never an empty list.
+    let pilot_id = pilot.to_string();
+    let listed = app
+        .call_ok(
+            &admin,
+            "list_evidence_files",
+            &[("pilot_id", &pilot_id), ("page", "9")],
+        )
+        .await;
+    let names: Vec<&str> = listed["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"]["file_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "day-04.jsonl",
+            "day-03.jsonl",
+            "day-02.jsonl",
+            "day-01.jsonl"
+        ]
+    );
+    assert_eq!(listed["page"]["number"], 2);
+    assert_eq!(listed["page"]["total"], 54);
+}
