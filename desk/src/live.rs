@@ -127,7 +127,30 @@ pub struct LiveFeed {
     pub days: Vec<LiveDay>,
 }
 
+/// Days of the feed the pilot page lists: a week; a pilot that runs for months keeps its page
+/// short (every day file stays on the evidence page).
+pub const FEED_DAYS_SHOWN: usize = 7;
+
 impl LiveFeed {
+    /// The rows of the latest [`FEED_DAYS_SHOWN`] days (every stream of each), and how many
+    /// older days are left out.
+    pub fn latest_days(&self) -> (&[LiveDay], usize) {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut shown = self.days.len();
+        for (i, day) in self.days.iter().enumerate() {
+            if !seen.contains(&day.day.as_str()) {
+                if seen.len() == FEED_DAYS_SHOWN {
+                    shown = i;
+                    break;
+                }
+                seen.push(&day.day);
+            }
+        }
+        let mut older: Vec<&str> = self.days[shown..].iter().map(|d| d.day.as_str()).collect();
+        older.dedup();
+        (&self.days[..shown], older.len())
+    }
+
     /// Whether there is anything to show: records, or a token waiting for its first one.
     pub fn is_set_up(&self) -> bool {
         self.records > 0 || self.active_tokens > 0
@@ -173,3 +196,42 @@ pub struct LiveView {
 
 #[cfg(feature = "server")]
 pub mod service;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(day: &str, stream: &str) -> LiveDay {
+        LiveDay {
+            day: day.to_string(),
+            stream: stream.to_string(),
+            received: 1,
+            rolled: 1,
+            evidence_id: None,
+            last_received_ms: 0,
+        }
+    }
+
+    #[test]
+    fn the_pilot_page_lists_the_latest_week_of_the_feed_with_every_stream() {
+        let mut days = vec![day("2026-12-10", "litellm"), day("2026-12-10", "generic")];
+        days.extend(
+            (1..=9)
+                .rev()
+                .map(|d| day(&format!("2026-12-0{d}"), "litellm")),
+        );
+        let feed = LiveFeed {
+            days,
+            ..LiveFeed::default()
+        };
+        let (shown, older) = feed.latest_days();
+        assert_eq!(shown.len(), 8, "two streams on the 10th, then six days");
+        assert_eq!(shown.last().unwrap().day, "2026-12-04");
+        assert_eq!(older, 3);
+        let short = LiveFeed {
+            days: vec![day("2026-12-10", "litellm")],
+            ..LiveFeed::default()
+        };
+        assert_eq!(short.latest_days(), (&short.days[..], 0));
+    }
+}

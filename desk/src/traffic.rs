@@ -137,8 +137,12 @@ pub struct TrafficData {
     pub profile: Option<DemandProfile>,
     pub skipped_lines: u64,
     pub files: Vec<GatewayFile>,
-    /// Oldest first.
+    /// The latest [`service::SCRAPES_SHOWN`] scrapes at most, oldest first (alarms and notes
+    /// are read from every one).
     pub scrapes: Vec<ScrapeFile>,
+    /// How many scrapes the pilot has in force (more than `scrapes` holds on a long pilot).
+    #[serde(default)]
+    pub scrapes_total: usize,
     /// The plan's demand assumptions, when the pilot has a plan.
     pub plan_demand: Option<DemandAssumptions>,
     /// The gateway logs' models against the pilot's.

@@ -78,6 +78,8 @@ mod render {
         source: Option<MetricsSourceView>,
     ) -> impl IntoView + use<> {
         let now = desk::store::now_ms();
+        let (days, older_days) = feed.latest_days();
+        let (days, older_days) = (days.to_vec(), older_days);
         let status = match feed.last_record_ms {
             None if !feed.is_set_up() => ().into_any(),
             None => view! {
@@ -109,14 +111,21 @@ mod render {
                     "The gateway posts every finished request; they roll into one gateway-log file per day within seconds, and the verdict below grades them as they arrive. This page loads again every {} s.",
                     super::REFRESH_SECONDS
                 )}</p>
-                {(!feed.days.is_empty()).then(|| view! {
+                {(older_days > 0).then(|| view! {
+                    <p class="muted small">{format!(
+                        "The latest {} days; {older_days} older day{} are on ",
+                        desk::live::FEED_DAYS_SHOWN,
+                        if older_days == 1 { "" } else { "s" }
+                    )}<a href=format!("/pilots/{pilot}/evidence")>"the evidence page"</a>"."</p>
+                })}
+                {(!days.is_empty()).then(|| view! {
                     <table class="table">
                         <thead><tr>
                             <th scope="col">"Day (UTC)"</th><th scope="col">"Format"</th>
                             <th scope="col" class="num">"Requests"</th><th scope="col">"Evidence file"</th>
                         </tr></thead>
                         <tbody>
-                            {feed.days.into_iter().map(|d| view! {
+                            {days.into_iter().map(|d| view! {
                                 <tr>
                                     <td class="nowrap">{d.day}</td>
                                     <td>{d.stream}</td>

@@ -239,7 +239,7 @@ mod render {
                     }.into_any(),
                 }}
                 <GatewayFiles files=data.files.clone()/>
-                <Scrapes pilot scrapes=data.scrapes.clone() limits=data.limits.clone() window choices/>
+                <Scrapes pilot scrapes=data.scrapes.clone() total=data.scrapes_total limits=data.limits.clone() window choices/>
             </div>
         }
     }
@@ -797,11 +797,11 @@ mod render {
     fn Scrapes(
         pilot: i64,
         scrapes: Vec<ScrapeFile>,
+        total: usize,
         limits: LimitSignals,
         window: Result<Option<MetricsWindowView>, crate::error::AppError>,
         choices: Choices,
     ) -> impl IntoView {
-        let _ = pilot;
         if scrapes.is_empty() {
             return view! {
                 <section class="card">
@@ -839,6 +839,13 @@ mod render {
                     {alarms_view(&limits.alarms)}
                     {limits.notes.into_iter().map(|n| view! { <p class="notice notice-info limit-note">{n}</p> }).collect_view()}
                 </div>
+                {(total > scrapes.len()).then(|| view! {
+                    <p class="muted small scrapes-shown">
+                        {format!("The latest {} of {total} scrapes; ", scrapes.len())}
+                        <a href=format!("/pilots/{pilot}/evidence")>"the evidence page"</a>
+                        " lists every one. Alarms and notes above read them all."
+                    </p>
+                })}
                 <table class="table">
                     <thead><tr><th scope="col">"Scrape"</th><th scope="col">"Taken"</th><th scope="col" class="num">"Finished since start"</th><th scope="col">"Gauges"</th><th scope="col">"KV cache"</th></tr></thead>
                     <tbody>

@@ -986,51 +986,73 @@ fn evidence_status(entry: &EvidenceEntry, lang: Lang) -> String {
     status
 }
 
+/// A scrape the scheduled pull took that nothing happened to since (in force, never withdrawn):
+/// a long pilot has thousands, and the appendix names them in one row.
+fn routine_scrape(file: &EvidenceFile, entry: &EvidenceEntry) -> bool {
+    file.kind == crate::model::EvidenceKind::MetricsScrape
+        && file
+            .file_name
+            .starts_with(crate::metrics_pull::PULLED_PREFIX)
+        && entry.status == EvidenceStatus::InForce
+        && entry.history.len() <= 1
+}
+
+/// The one appendix row that stands for `scrapes` routine pulled scrapes (two or more).
+fn pulled_scrapes_row(scrapes: &[&EvidenceFile], lang: Lang) -> Vec<Cell> {
+    let t = lang.labels();
+    let first = scrapes.iter().map(|f| f.uploaded_ms).min().unwrap_or(0);
+    let last = scrapes.iter().map(|f| f.uploaded_ms).max().unwrap_or(0);
+    let bytes: i64 = scrapes.iter().map(|f| f.size_bytes).sum();
+    let (name, when) = match lang {
+        Lang::De => (
+            format!("{} automatisch abgerufene /metrics-Abzüge", scrapes.len()),
+            format!("{} bis {}", lang.date_time(first), lang.date_time(last)),
+        ),
+        Lang::En => (
+            format!("{} scrapes pulled from /metrics on schedule", scrapes.len()),
+            format!("{} to {}", lang.date_time(first), lang.date_time(last)),
+        ),
+    };
+    let hashes = match lang {
+        Lang::De => "je Datei auf der Evidenzseite",
+        Lang::En => "each on the evidence page",
+    };
+    vec![
+        text(name),
+        text(kind_label("metrics_scrape", lang)),
+        text(String::new()),
+        text(String::new()),
+        num(format!("{} KB", lang.number(bytes as f64 / 1000.0, 1))),
+        text(when),
+        text(t.in_force.to_string()),
+        text(hashes.to_string()),
+    ]
+}
+
 fn evidence_table(
     files: &[(EvidenceFile, EvidenceEntry)],
     evidence: &PilotEvidence,
     lang: Lang,
 ) -> Table {
     let t = lang.labels();
-    let rows = files
+    let routine: Vec<&EvidenceFile> = files
         .iter()
-        .map(|(file, entry)| {
-            let run = evidence
-                .runs
-                .iter()
-                .map(|checked| &checked.run)
-                .find(|r| r.evidence.id == file.id);
-            let tool = run
-                .map(|r| {
-                    format!(
-                        "{}{}",
-                        r.tool,
-                        r.tool_version
-                            .as_deref()
-                            .map(|v| format!(" {v}"))
-                            .unwrap_or_default()
-                    )
-                })
-                .unwrap_or_default();
-            let settings = run
-                .and_then(|r| r.run_context.as_ref())
-                .map(|c| c.summary_in(lang))
-                .unwrap_or_default();
-            vec![
-                text(file.file_name.clone()),
-                text(kind_label(file.kind.as_str(), lang)),
-                text(tool),
-                text(settings),
-                num(format!(
-                    "{} KB",
-                    lang.number(file.size_bytes as f64 / 1000.0, 1)
-                )),
-                text(lang.date_time(file.uploaded_ms)),
-                text(evidence_status(entry, lang)),
-                text(file.sha256.clone()),
-            ]
-        })
+        .filter(|(file, entry)| routine_scrape(file, entry))
+        .map(|(file, _)| file)
         .collect();
+    let grouped = routine.len() >= 2;
+    let mut rows = Vec::with_capacity(files.len());
+    let mut group_placed = false;
+    for (file, entry) in files {
+        if grouped && routine_scrape(file, entry) {
+            if !group_placed {
+                rows.push(pulled_scrapes_row(&routine, lang));
+                group_placed = true;
+            }
+            continue;
+        }
+        rows.push(file_row(file, entry, evidence, lang));
+    }
     Table {
         caption: t.appendix.into(),
         headers: vec![
@@ -1045,6 +1067,49 @@ fn evidence_table(
         ],
         rows,
     }
+}
+
+/// One evidence file's appendix row.
+fn file_row(
+    file: &EvidenceFile,
+    entry: &EvidenceEntry,
+    evidence: &PilotEvidence,
+    lang: Lang,
+) -> Vec<Cell> {
+    let run = evidence
+        .runs
+        .iter()
+        .map(|checked| &checked.run)
+        .find(|r| r.evidence.id == file.id);
+    let tool = run
+        .map(|r| {
+            format!(
+                "{}{}",
+                r.tool,
+                r.tool_version
+                    .as_deref()
+                    .map(|v| format!(" {v}"))
+                    .unwrap_or_default()
+            )
+        })
+        .unwrap_or_default();
+    let settings = run
+        .and_then(|r| r.run_context.as_ref())
+        .map(|c| c.summary_in(lang))
+        .unwrap_or_default();
+    vec![
+        text(file.file_name.clone()),
+        text(kind_label(file.kind.as_str(), lang)),
+        text(tool),
+        text(settings),
+        num(format!(
+            "{} KB",
+            lang.number(file.size_bytes as f64 / 1000.0, 1)
+        )),
+        text(lang.date_time(file.uploaded_ms)),
+        text(evidence_status(entry, lang)),
+        text(file.sha256.clone()),
+    ]
 }
 
 /// An evidence file's kind in the report's language (`gateway log`, `Lasttest`, …).

@@ -434,6 +434,10 @@ pub async fn in_flight_cross_check(
     Ok(out)
 }
 
+/// Scrapes the traffic page lists and offers for a window: a day of hourly pulls. A pilot
+/// pulled every few minutes for weeks has thousands; the evidence page lists every one.
+pub const SCRAPES_SHOWN: usize = 24;
+
 /// The page's data.
 pub async fn overview(
     services: &Services,
@@ -464,7 +468,7 @@ pub async fn overview(
             notes: summary.notes,
         });
     }
-    let scrapes = checked_scrapes(services, pilot_id, &identity).await?;
+    let mut scrapes = checked_scrapes(services, pilot_id, &identity).await?;
     let plan_demand = store
         .plan_in_force(pilot_id)
         .await?
@@ -485,6 +489,8 @@ pub async fn overview(
         })
     });
     let limits = limit_signals(&scrapes, comparable_window.as_ref().map(|w| &w.window));
+    let scrapes_total = scrapes.len();
+    let scrapes = scrapes.split_off(scrapes_total.saturating_sub(SCRAPES_SHOWN));
     Ok(TrafficData {
         pilot_id,
         pilot_name,
@@ -492,6 +498,7 @@ pub async fn overview(
         skipped_lines,
         files,
         scrapes,
+        scrapes_total,
         plan_demand,
         gateway_check,
         in_flight,

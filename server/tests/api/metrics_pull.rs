@@ -160,6 +160,16 @@ async fn scheduled_scrapes_become_evidence_and_failures_show_with_the_last_succe
     let admin = app.admin().await;
     let page = app.page(&admin, &format!("/pilots/{pilot}/traffic")).await;
     assert!(page.contains("pulled-scrape-"), "the scrapes are listed");
+    // The report's appendix names the routine pulls in one row, in either language.
+    for (lang, row) in [
+        ("en", "scrapes pulled from /metrics on schedule"),
+        ("de", "automatisch abgerufene /metrics-Abzüge"),
+    ] {
+        let report = app
+            .page(&admin, &format!("/pilots/{pilot}/report.html?lang={lang}"))
+            .await;
+        assert!(report.contains(row), "{lang}: one row for the pulls");
+    }
 
     // The target goes away: the failure is recorded and shown with the last success; the page
     // still answers.

@@ -751,3 +751,31 @@ async fn a_litellm_payload_without_a_first_token_time_says_so_on_the_traffic_pag
         "the traffic page shows the reader's note"
     );
 }
+
+/// A pilot scraped every hour for more than a day: the traffic page lists and offers the
+/// latest 24 scrapes, says how many there are, and links to the evidence page for the rest.
+#[tokio::test]
+async fn the_traffic_page_lists_the_latest_day_of_scrapes() {
+    let app = spawn_app().await;
+    let token = token(&app).await;
+    let pilot = new_pilot(&app, "Hourly scrapes").await;
+    let idle = scrape("metrics_vllm_0_25_1_idle.txt");
+    for hour in 0..26 {
+        let mut bytes = idle.clone();
+        bytes.extend_from_slice(format!("# hour {hour}\n").as_bytes());
+        let name = format!("scrape-h{hour:02}.txt");
+        let at = format!("2026-03-{:02}T{:02}:00:00Z", 2 + hour / 24, hour % 24);
+        let (status, body) =
+            upload(&app, &token, pilot, &name, bytes, &[("scraped_at", &at)]).await;
+        assert_eq!(status, StatusCode::CREATED, "{name}: {body}");
+    }
+    let admin = app.admin().await;
+    let page = app.page(&admin, &format!("/pilots/{pilot}/traffic")).await;
+    assert!(page.contains("The latest 24 of 26 scrapes"), "{page}");
+    assert!(page.contains("scrape-h25.txt") && page.contains("scrape-h02.txt"));
+    assert!(
+        !page.contains("scrape-h00.txt") && !page.contains("scrape-h01.txt"),
+        "the two oldest are left to the evidence page"
+    );
+    assert!(page.contains(&format!("/pilots/{pilot}/evidence")));
+}
