@@ -403,15 +403,24 @@ fn plans() -> &'static KeptPlans {
     PLANS.get_or_init(|| Mutex::new(VecDeque::new()))
 }
 
-/// The plan's input (see the module docs) with the warnings its making raised, or why it
-/// cannot be made.
-async fn plan_input(
+/// Production as the plan states it, from the pilot's traffic: the grown demand, its arrival
+/// process (the pilot's busiest hour replayed at the production rate, else Poisson) and how
+/// the pilot's requests kept their time; with the warnings its making raised.
+pub struct ProductionProcess {
+    pub production: engine::demand::ProductionDemand,
+    pub demand: DemandProcess,
+    pub pilot_service: ServiceTimes,
+    pub warnings: Vec<String>,
+}
+
+/// The [`ProductionProcess`] of the pilot's approved plan and traffic in force, or why there
+/// is none. Shared by the capacity plan and the trace of the next step
+/// ([`crate::traffic::trace`]), so both speak of the same production hour.
+pub async fn production_process(
     services: &Services,
     pilot: &Pilot,
     evidence: &PilotEvidence,
-    catalog: &SizingCatalog,
-    verdict: Option<PilotVerdict>,
-) -> Result<Result<(CapacityPlanInput, Vec<String>), NoRecommendation>, ServiceError> {
+) -> Result<Result<ProductionProcess, NoRecommendation>, ServiceError> {
     let Some(plan) = &evidence.plan else {
         return Ok(Err(NoRecommendation::PlanNotApproved));
     };
@@ -477,6 +486,35 @@ async fn plan_input(
             None => return Ok(Err(NoRecommendation::NoLengths)),
         },
     };
+    Ok(Ok(ProductionProcess {
+        production,
+        demand,
+        pilot_service,
+        warnings,
+    }))
+}
+
+/// The plan's input (see the module docs) with the warnings its making raised, or why it
+/// cannot be made.
+async fn plan_input(
+    services: &Services,
+    pilot: &Pilot,
+    evidence: &PilotEvidence,
+    catalog: &SizingCatalog,
+    verdict: Option<PilotVerdict>,
+) -> Result<Result<(CapacityPlanInput, Vec<String>), NoRecommendation>, ServiceError> {
+    let ProductionProcess {
+        production,
+        demand,
+        pilot_service,
+        warnings,
+    } = match production_process(services, pilot, evidence).await? {
+        Ok(process) => process,
+        Err(why) => return Ok(Err(why)),
+    };
+    let Some(plan) = &evidence.plan else {
+        return Ok(Err(NoRecommendation::PlanNotApproved));
+    };
     let Some(model) = catalog_model(catalog, pilot) else {
         return Ok(Err(NoRecommendation::ModelNotInCatalog(
             pilot.model.clone(),
@@ -525,7 +563,7 @@ async fn plan_input(
 ///
 /// Kept per set of logs (their SHA-256s): reading a week of traffic takes a while, and the
 /// report, the API and the pilot page ask for it in turn. Only one hour's requests are held.
-async fn busiest_hour(
+pub(crate) async fn busiest_hour(
     services: &Services,
     pilot_id: i64,
     profile: &DemandProfile,

@@ -166,3 +166,5 @@ pub struct MetricsWindowView {
 
 #[cfg(feature = "server")]
 pub mod service;
+#[cfg(feature = "server")]
+pub mod trace;

@@ -110,13 +110,15 @@ pub fn replay_commands_in(s: &ReplaySettings, lang: crate::locale::Lang) -> Vec<
     let (prompt, answer) = (s.prompt_tokens_p50.max(1), s.output_tokens_p50.max(1));
     let (replay_label, sweep_label) = match lang {
         Lang::En => (
-            "aiperf profile — the trace replayed at its own timestamps".to_string(),
+            "aiperf profile — the trace (production's busiest hour) replayed at its own timestamps"
+                .to_string(),
             format!(
                 "vllm bench serve — concurrency {levels} at the trace's median lengths ({prompt} prompt, {answer} answer tokens)"
             ),
         ),
         Lang::De => (
-            "aiperf profile — der Trace, zu seinen eigenen Zeitstempeln abgespielt".to_string(),
+            "aiperf profile — der Trace (die Spitzenstunde der Produktion), zu seinen eigenen Zeitstempeln abgespielt"
+                .to_string(),
             format!(
                 "vllm bench serve — Parallelität {levels} bei den Medianlängen des Trace ({} Prompt-, {} Antwort-Token)",
                 lang.number(f64::from(prompt), 0),

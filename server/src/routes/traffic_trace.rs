@@ -1,31 +1,28 @@
-//! `GET /pilots/{id}/traffic/trace.jsonl`: the pilot's gateway traffic as a Mooncake trace
+//! `GET /pilots/{id}/traffic/trace.jsonl`: the pilot's traffic as a Mooncake trace
 //! ([`engine::twin::trace`]), for `aiperf profile --custom-dataset-type mooncake_trace
-//! --fixed-schedule` on the stack to be bought: the pilot's own users' requests, replayed at
-//! the times they arrived.
+//! --fixed-schedule` on the stack to be bought. By default production's busiest hour at the
+//! plan's production rate (`?copies=N`: one of N copies' share), `?scope=logged` the whole log
+//! as it arrived; what was given is named in the `x-trace-basis` header
+//! ([`desk::traffic::trace`] decides; this route only checks access and streams).
 //!
 //! Signed-in users who may see the pilot (a session or an API token; customers only their
-//! organisation's pilots, 404 otherwise, as for every pilot route). The trace is rebuilt from
-//! the kept raw gateway logs on each request, off the async runtime; only three numbers per
-//! request are held (start, prompt and answer tokens), so a log of a million requests needs
-//! some 16 MB, not the records. They are sorted by start (the trace is in arrival order), then
-//! the body is streamed: a blocking task writes the lines into chunks of [`CHUNK_BYTES`] and
-//! hands them over a bounded channel of [`CHUNKS_IN_FLIGHT`], so the server holds at most a few
-//! chunks of the text, never all of it, and stops writing when the client goes away. Status,
-//! headers and the 404s are decided before the first byte is sent.
+//! organisation's pilots, 404 otherwise, as for every pilot route); a bad `scope` or `copies`
+//! is 422 naming it. The trace is rebuilt from the kept raw gateway logs on each request, off
+//! the async runtime. The body is streamed: a blocking task writes the lines into chunks of
+//! [`CHUNK_BYTES`] and hands them over a bounded channel of [`CHUNKS_IN_FLIGHT`], so the server
+//! holds at most a few chunks of the text, never all of it, and stops writing when the client
+//! goes away. Status, headers and the 404s are decided before the first byte is sent.
 
 use super::api_v1::{ApiCaller, ApiError};
 use crate::AppState;
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use desk::ServiceError;
-use engine::traffic::{ReadOptions, read_gateway_log};
+use desk::traffic::trace::{self, TraceScope};
 use engine::twin::TimedRequest;
-use engine::twin::trace::{as_logged, trace_entry};
-use std::io::BufReader;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
@@ -43,56 +40,41 @@ pub fn file_name(pilot_id: i64) -> String {
     desk::traffic::trace_file_name(pilot_id)
 }
 
-fn internal(error: impl std::fmt::Display) -> ServiceError {
-    tracing::error!(%error, "gateway trace export failed");
-    ServiceError::Internal
+/// The query: `scope` (`production-hour`, the default, or `logged`) and `copies` (1–1024).
+#[derive(serde::Deserialize)]
+struct TraceQuery {
+    scope: Option<String>,
+    copies: Option<String>,
 }
 
 async fn trace(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(id): Path<i64>,
+    Query(query): Query<TraceQuery>,
 ) -> Result<Response, ApiError> {
     let services = &state.services;
     let pilot = desk::auth::visible_pilot(&services.store, &user, id).await?;
-    let sources: Vec<(String, std::path::PathBuf, bool)> =
-        desk::traffic::service::gateway_sources(services, pilot.id)
-            .await?
-            .into_iter()
-            .map(|(file, path, skip)| (file.file_name, path, skip))
-            .collect();
-    if sources.is_empty() {
+    let scope = TraceScope::parse(query.scope.as_deref())?;
+    let copies = trace::parse_copies(query.copies.as_deref())?;
+    let Some(trace) = trace::trace(services, &pilot, scope, copies).await? else {
         return Ok((
             StatusCode::NOT_FOUND,
             format!("Pilot {id} has no gateway log yet: upload one as evidence first.\n"),
         )
             .into_response());
-    }
-    let entries = tokio::task::spawn_blocking(move || {
-        let mut entries = Vec::new();
-        for (name, path, skip) in sources {
-            let file = std::fs::File::open(&path).map_err(|e| format!("{name}: {e}"))?;
-            read_gateway_log(
-                BufReader::with_capacity(1 << 16, file),
-                &ReadOptions::new(name.clone()).skip_bad_lines(skip),
-                |r| entries.extend(trace_entry(&r)),
-                |_| {},
-            )
-            .map_err(|e| format!("{name}: {e}"))?;
-        }
-        Ok::<_, String>(entries)
-    })
-    .await
-    .map_err(internal)?
-    .map_err(internal)?;
-    let requests = as_logged(entries);
-    let mut response = Body::from_stream(stream_lines(requests)).into_response();
+    };
+    let basis = trace.basis.header();
+    let mut response = Body::from_stream(stream_lines(trace.requests)).into_response();
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/jsonl"),
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(value) = HeaderValue::from_str(&basis) {
+        headers.insert("x-trace-basis", value);
+    }
     if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{}\"", file_name(id)))
     {
         headers.insert(header::CONTENT_DISPOSITION, value);

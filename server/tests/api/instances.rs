@@ -79,14 +79,14 @@ async fn a_second_instance_serves_what_the_first_received() {
 
     // The trace export of the first instance reads the log it never received.
     let trace = admin
-        .get(first.url(&format!("/pilots/{pilot}/traffic/trace.jsonl")))
+        .get(first.url(&format!("/pilots/{pilot}/traffic/trace.jsonl?scope=logged")))
         .send()
         .await
         .unwrap();
     assert_eq!(trace.status(), StatusCode::OK);
     assert_eq!(trace.text().await.unwrap().lines().count(), 3);
     let trace = admin
-        .get(second.url(&format!("/pilots/{pilot}/traffic/trace.jsonl")))
+        .get(second.url(&format!("/pilots/{pilot}/traffic/trace.jsonl?scope=logged")))
         .send()
         .await
         .unwrap();

@@ -250,7 +250,7 @@ async fn the_german_report_has_no_english_left() {
     // The command block is exempt as a whole (its commands are the tools' own): its comments
     // are checked here.
     assert!(
-        html.contains("# aiperf profile — der Trace, zu seinen eigenen Zeitstempeln abgespielt")
+        html.contains("# aiperf profile — der Trace (die Spitzenstunde der Produktion), zu seinen eigenen Zeitstempeln abgespielt")
     );
     // (The levels follow the recommendation's peak in flight: 1 up to it, doubling.)
     let sweep = html

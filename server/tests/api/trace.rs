@@ -50,9 +50,13 @@ async fn the_gateway_traffic_downloads_as_a_mooncake_trace_for_those_who_may_see
         .unwrap();
     assert_eq!(uploaded.status(), StatusCode::CREATED);
 
-    // The browser session: the three successful requests in arrival order, ms from the first.
+    // The browser session: the three successful requests in arrival order, ms from the first
+    // (no approved plan to grow them by: the busiest hour as logged, and the header says why).
     let response = admin.get(&url).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
+    let basis = response.headers()["x-trace-basis"].to_str().unwrap();
+    assert!(basis.starts_with("busiest-hour; start_ms="), "{basis}");
+    assert!(basis.contains("not approved"), "{basis}");
     assert_eq!(response.headers()["content-type"], "application/jsonl");
     assert_eq!(response.headers()["cache-control"], "no-store");
     assert_eq!(
@@ -116,7 +120,7 @@ async fn the_gateway_traffic_downloads_as_a_mooncake_trace_for_those_who_may_see
     );
 }
 
-/// The demo pilot's week of gateway traffic, downloaded whole: the body (several 64 KiB chunks
+/// The demo pilot's week of gateway traffic, downloaded whole (`scope=logged`): the body (several 64 KiB chunks
 /// of the streamed response) is one Mooncake entry per line, in arrival order, one per
 /// successful request, as many as the demand profile counts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -126,12 +130,13 @@ async fn the_demo_pilots_trace_streams_one_entry_per_successful_request_in_arriv
     let admin = app.admin().await;
     let token = app.api_token(&admin).await;
     let response = client()
-        .get(app.url(&format!("/pilots/{demo}/traffic/trace.jsonl")))
+        .get(app.url(&format!("/pilots/{demo}/traffic/trace.jsonl?scope=logged")))
         .bearer_auth(&token)
         .send()
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["x-trace-basis"], "whole-log");
     assert_eq!(response.headers()["content-type"], "application/jsonl");
     assert_eq!(response.headers()["cache-control"], "no-store");
     assert_eq!(
@@ -170,4 +175,79 @@ async fn the_demo_pilots_trace_streams_one_entry_per_successful_request_in_arriv
         .unwrap();
     assert_eq!(demand["ok"].as_u64(), Some(lines), "{}", demand["ok"]);
     assert_eq!(demand["prompt_tokens"]["count"].as_u64(), Some(lines));
+}
+
+/// The trace of the next step is production's busiest hour: the pilot's busiest hour grown to
+/// the plan's production rate (the hour the recommendation simulated), one copy's share with
+/// `?copies=N`; bad parameters are 422 naming them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_trace_is_productions_busiest_hour_by_default() {
+    let app = spawn_app().await;
+    let demo = app.demo_pilot.expect("demo pilot");
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let get = |query: &'static str| {
+        let request = client()
+            .get(app.url(&format!("/pilots/{demo}/traffic/trace.jsonl{query}")))
+            .bearer_auth(&token);
+        async move { request.send().await.unwrap() }
+    };
+    let response = get("").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let basis = response.headers()["x-trace-basis"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(basis.starts_with("production-hour; start_ms="), "{basis}");
+    let field = |name: &str| -> f64 {
+        basis
+            .split("; ")
+            .find_map(|part| part.strip_prefix(&format!("{name}=")))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{name} in {basis}"))
+    };
+    let (growth, rate) = (field("growth"), field("rate_per_s"));
+    assert!(growth > 1.0, "production grows the pilot: {basis}");
+    let body = response.text().await.unwrap();
+    let stamps: Vec<i64> = body
+        .lines()
+        .map(|line| {
+            let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+            entry["timestamp"].as_i64().unwrap()
+        })
+        .collect();
+    assert!(stamps.windows(2).all(|w| w[0] <= w[1]), "in arrival order");
+    assert!(
+        stamps.iter().all(|t| (0..3_600_000).contains(t)),
+        "one hour"
+    );
+    // Whole copies of the busiest hour's m requests plus a thinned one: floor(g)·m to ceil(g)·m.
+    let busiest = rate * 3600.0 / growth;
+    let n = stamps.len() as f64;
+    assert!(
+        n >= growth.floor() * busiest - 1.0 && n <= growth.ceil() * busiest + 1.0,
+        "{n} requests for {busiest:.0} grown {growth:.2}-fold"
+    );
+
+    // One of three copies behind a load balancer gets about a third.
+    let response = get("?copies=3").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let third = response.text().await.unwrap().lines().count() as f64;
+    assert!(
+        (third - n / 3.0).abs() <= 0.2 * n / 3.0 + 3.0,
+        "{third} of {n} for one of three copies"
+    );
+    println!(
+        "production hour: {n} requests ({busiest:.0} grown {growth:.2}-fold, {rate:.3}/s); one of three copies: {third}"
+    );
+    for (query, named) in [("?copies=0", "copies"), ("?scope=week", "scope")] {
+        let response = get(query).await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{query}"
+        );
+        let text = response.text().await.unwrap();
+        assert!(text.contains(named), "{query}: {text}");
+    }
 }

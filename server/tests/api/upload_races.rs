@@ -119,7 +119,9 @@ async fn identical_uploads_at_once_through_two_instances_store_one_row_and_its_f
     // Both instances read the raw file (the trace export replays it line by line).
     for base in [app.url(""), second.clone()] {
         let trace = admin
-            .get(format!("{base}/pilots/{pilot}/traffic/trace.jsonl"))
+            .get(format!(
+                "{base}/pilots/{pilot}/traffic/trace.jsonl?scope=logged"
+            ))
             .send()
             .await
             .unwrap();

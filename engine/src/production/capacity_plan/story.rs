@@ -167,12 +167,24 @@ impl Recommendation {
             .join(", ");
         let unsettled = self.unsettled_in(lang);
         let label = label_in(&self.configuration, lang);
+        let copies = self.configuration.copies.max(1);
+        let share = |one: &str| {
+            if copies > 1 {
+                format!("; {one}: trace.jsonl?copies={copies}")
+            } else {
+                String::new()
+            }
+        };
         match lang {
             Lang::En => {
                 let traffic = if replay {
-                    "replaying the pilot's own traffic (its busiest hour as a Mooncake trace)"
+                    format!(
+                        "replaying production's busiest hour (the pilot's busiest hour grown to \
+                         the production rate, as a Mooncake trace{})",
+                        share("one copy's share")
+                    )
                 } else {
-                    "at the pilot's measured prompt and answer lengths"
+                    "at the pilot's measured prompt and answer lengths".to_string()
                 };
                 let settles = if unsettled.is_empty() {
                     String::new()
@@ -187,9 +199,13 @@ impl Recommendation {
             }
             Lang::De => {
                 let traffic = if replay {
-                    "mit dem eigenen Verkehr des Piloten (seiner Spitzenstunde als Mooncake-Trace)"
+                    format!(
+                        "mit der Spitzenstunde der Produktion (der Spitzenstunde des Piloten, auf \
+                         die Produktionsrate hochgerechnet, als Mooncake-Trace{})",
+                        share("Anteil einer Kopie")
+                    )
                 } else {
-                    "mit den gemessenen Prompt- und Antwortlängen des Piloten"
+                    "mit den gemessenen Prompt- und Antwortlängen des Piloten".to_string()
                 };
                 let settles = if unsettled.is_empty() {
                     String::new()
