@@ -551,6 +551,8 @@ async fn plan_input(
         served_model: Some(pilot.model.clone()),
         trace_file: Some(crate::traffic::trace_file_name(pilot.id)),
         include_unorderable: false,
+        // The pilot has a gateway log (no plan is made without one): production keeps it.
+        through_gateway: true,
     };
     Ok(Ok((input, warnings)))
 }

@@ -496,7 +496,7 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
             .iter()
             .map(|m| {
                 vec![
-                    cell(m.mark.clone(), false),
+                    cell(mark_with_gateway(m, lang), false),
                     cell(ms(m.p50), true),
                     cell(ms(m.p99), true),
                     cell(ms(m.value), true),
@@ -517,6 +517,31 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
                 ]
             })
             .collect(),
+    }
+}
+
+/// The mark, and when its figures include the gateway's own time, how much: `TTFT p99 ≤ 450 ms
+/// @ client (includes the gateway's 100 ms, 73–134 ms)`.
+fn mark_with_gateway(m: &MarkForecast, lang: Lang) -> String {
+    let Some(budget) = m.gateway_budget_ms else {
+        return m.mark.clone();
+    };
+    let n = |v: f64| lang.number(v, 0);
+    match lang {
+        Lang::De => format!(
+            "{} (einschließlich Gateway: {} ms, {}–{} ms)",
+            m.mark,
+            n(budget.value),
+            n(budget.low),
+            n(budget.high)
+        ),
+        Lang::En => format!(
+            "{} (includes the gateway's {} ms, {}–{} ms)",
+            m.mark,
+            n(budget.value),
+            n(budget.low),
+            n(budget.high)
+        ),
     }
 }
 

@@ -154,6 +154,11 @@ pub struct CapacityPlanInput {
     pub trace_file: Option<String>,
     #[serde(default)]
     pub seed: u64,
+    /// Production's requests pass through an API gateway (the pilot's do: it has a gateway
+    /// log): a client TTFT or E2E mark then carries the gateway's own time as a gateway mark
+    /// does ([`candidate::gateway_budget`]). `false`: straight to the engine.
+    #[serde(default)]
+    pub through_gateway: bool,
     /// Weigh cards that can no longer be ordered (end of sale, end of life) too; by default
     /// only current cards are candidates and the others are named in [`CapacityPlan::left_out`]
     /// ([`crate::sizing::availability`]).
@@ -301,7 +306,8 @@ pub struct MarkForecast {
     /// Why there is no figure, when there is none.
     pub note: Option<String>,
     /// The gateway's own time, ms, included in every figure above for a TTFT or E2E mark the
-    /// plan measures at the gateway ([`gateway_budget`]); `None` otherwise.
+    /// plan measures at the gateway, or at the client when production goes through a gateway
+    /// ([`gateway_budget`]); `None` otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway_budget_ms: Option<Ranged>,
     /// For an Estimated figure whose metric and percentile the GPU back-test covers (TTFT and

@@ -75,6 +75,7 @@ fn demo_input() -> CapacityPlanInput {
         trace_file: Some("pilot-7-trace.jsonl".into()),
         // Issue #19's demo weighs every card, the pilot's own V100 among them.
         include_unorderable: true,
+        through_gateway: false,
     }
 }
 
@@ -217,7 +218,7 @@ fn gpus_without_a_price_rank_after_the_priced_ones_and_are_named() {
 }
 
 #[test]
-fn a_gateway_mark_carries_the_gateways_own_time() {
+fn a_gateway_or_client_mark_carries_the_gateways_own_time() {
     let mut direct = demo_input();
     direct.marks = vec![mark(MetricKey::TtftMs, "p99", 2000.0, "TTFT p99 ≤ 2000 ms")];
     direct.gpus = vec![gpu_by_id("l40s").unwrap()];
@@ -253,6 +254,32 @@ fn a_gateway_mark_carries_the_gateways_own_time() {
     tpot_gateway.marks[0].point = crate::plan::MeasurementPoint::Gateway;
     let (c, d) = (plan_capacity(&tpot), plan_capacity(&tpot_gateway));
     assert_eq!(c.candidates[0].predicted, d.candidates[0].predicted);
+    // Production through a gateway: the client's clock runs across it too; the engine's not.
+    let mut through = direct.clone();
+    through.through_gateway = true;
+    let z = plan_capacity(&through);
+    let mz = &z
+        .candidates
+        .iter()
+        .find(|c| c.configuration == x.configuration)
+        .expect("the same configuration")
+        .predicted[0];
+    assert_eq!(
+        mz.gateway_budget_ms,
+        Some(super::candidate::GATEWAY_BUDGET_MS)
+    );
+    assert!((up(mz).value - up(mx).value - 100.0).abs() < 1e-6);
+    let mut engine_mark = through.clone();
+    engine_mark.marks[0].point = crate::plan::MeasurementPoint::Engine;
+    let w = plan_capacity(&engine_mark);
+    let mw = &w
+        .candidates
+        .iter()
+        .find(|c| c.configuration == x.configuration)
+        .expect("the same configuration")
+        .predicted[0];
+    assert_eq!(mw.gateway_budget_ms, None);
+    assert!((up(mw).value - up(mx).value).abs() < 1e-6);
 }
 
 #[test]
