@@ -290,7 +290,17 @@ fn assemble(
         ));
     }
     if !verdict.warnings.is_empty() {
-        summary.push(format!("{}: {}.", t.warnings, verdict.warnings.len()));
+        let n = verdict.warnings.len();
+        summary.push(match (lang, n) {
+            (Lang::En, 1) => {
+                "1 thing to keep in mind when reading the verdict (listed below).".into()
+            }
+            (Lang::En, n) => {
+                format!("{n} things to keep in mind when reading the verdict (listed below).")
+            }
+            (Lang::De, 1) => "1 Hinweis zum Lesen des Ergebnisses (unten aufgeführt).".into(),
+            (Lang::De, n) => format!("{n} Hinweise zum Lesen des Ergebnisses (unten aufgeführt)."),
+        });
     }
     let plan = evidence.plan.as_ref();
     let mut caveats: Vec<String> = vec![

@@ -243,15 +243,67 @@ fn warnings(
     warnings
 }
 
+/// Files of one kind measured with the same other model or GPU: one warning for all of them
+/// (a metrics pull aimed at the wrong server makes one file a minute).
+struct NotComparable {
+    kind: engine::verdict::comparability::FileKind,
+    other: Option<engine::verdict::comparability::Other>,
+    files: Vec<String>,
+    /// The reason of a file without a worded mismatch (stored before it existed).
+    reason: String,
+    page: &'static str,
+}
+
+impl NotComparable {
+    fn add(
+        groups: &mut Vec<NotComparable>,
+        kind: engine::verdict::comparability::FileKind,
+        file: &str,
+        check: &FileCheck,
+        reason: String,
+        page: &'static str,
+    ) {
+        let other = check.mismatch.as_ref().map(|m| m.other.clone());
+        if let Some(group) = groups
+            .iter_mut()
+            .find(|g| other.is_some() && g.kind == kind && g.other == other)
+        {
+            group.files.push(file.to_string());
+            return;
+        }
+        groups.push(NotComparable {
+            kind,
+            other,
+            files: vec![file.to_string()],
+            reason,
+            page,
+        });
+    }
+
+    /// The reason in `lang`, and whether it speaks of several files.
+    fn reason(&self, lang: Lang) -> (String, bool) {
+        match &self.other {
+            Some(other) if self.files.len() > 1 => {
+                let files: Vec<&str> = self.files.iter().map(String::as_str).collect();
+                let reason = engine::verdict::comparability::Mismatch::reason_for_files_in(
+                    self.kind, &files, other, lang,
+                );
+                (reason, true)
+            }
+            _ => (self.reason.clone(), false),
+        }
+    }
+}
+
 /// Files of another model or GPU (their figures grade nothing) and files that do not say what
 /// they measured (graded, but flagged).
 fn file_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<VerdictWarning>) {
     use engine::verdict::comparability::{FileKind, caveat_in};
-    let mut not_comparable: Vec<(String, &str)> = Vec::new();
+    let mut not_comparable: Vec<NotComparable> = Vec::new();
     let mut unstated: Vec<String> = Vec::new();
     let mut note_file = |kind: FileKind, file: &str, check: &FileCheck, page: &'static str| {
         if let Some(reason) = check.reason_in(lang) {
-            not_comparable.push((reason, page));
+            NotComparable::add(&mut not_comparable, kind, file, check, reason, page);
         } else if !check.caveats.is_empty() {
             let caveats: Vec<String> = check.caveats.iter().map(|c| caveat_in(c, lang)).collect();
             let name = match file {
@@ -286,18 +338,24 @@ fn file_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<Verdic
             );
         }
     }
-    for (reason, page) in not_comparable {
+    for group in not_comparable {
+        let (reason, several) = group.reason(lang);
+        let grades_nothing = if several {
+            lang.pick(
+                "Their figures grade no pass mark.",
+                "Ihre Zahlen bewerten kein Abnahmekriterium.",
+            )
+        } else {
+            lang.pick(
+                "Its figures grade no pass mark.",
+                "Seine Zahlen bewerten kein Abnahmekriterium.",
+            )
+        };
         warnings.push(warning(
             lang,
             ("Evidence not comparable", "Nachweise nicht vergleichbar"),
-            format!(
-                "{reason}. {}",
-                lang.pick(
-                    "Its figures grade no pass mark.",
-                    "Seine Zahlen bewerten kein Abnahmekriterium."
-                )
-            ),
-            page,
+            format!("{reason}. {grades_nothing}"),
+            group.page,
         ));
     }
     if !unstated.is_empty() {

@@ -111,6 +111,24 @@ impl FileKind {
         }
     }
 
+    /// The kind in the plural: `load tests` / `Lasttests`.
+    pub fn plural_in(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (FileKind::LoadTest, Lang::En) => "load tests",
+            (FileKind::Scrape, Lang::En) => "/metrics scrapes",
+            (FileKind::GatewayLog, Lang::En) => "gateway logs",
+            (FileKind::StartupLog, Lang::En) => "start-up logs",
+            (FileKind::EvaluationRun, Lang::En) => "evaluation runs",
+            (FileKind::LmEvalResults, Lang::En) => "lm-eval results",
+            (FileKind::LoadTest, Lang::De) => "Lasttests",
+            (FileKind::Scrape, Lang::De) => "/metrics-Scrapes",
+            (FileKind::GatewayLog, Lang::De) => "Gateway-Logs",
+            (FileKind::StartupLog, Lang::De) => "Start-Logs",
+            (FileKind::EvaluationRun, Lang::De) => "Evaluationsläufe",
+            (FileKind::LmEvalResults, Lang::De) => "lm-eval-Ergebnisse",
+        }
+    }
+
     /// The kind as a reason's subject: `the load test` / `Lasttest` (German names the kind as
     /// a label, which needs no grammatical gender).
     fn name_in(self, lang: Lang) -> String {
@@ -148,38 +166,81 @@ impl Mismatch {
             "" => self.kind.name_in(lang),
             name => format!("{} {name}", self.kind.name_in(lang)),
         };
-        let quoted = |names: &[String], lang: Lang| {
-            names
-                .iter()
-                .map(|m| match lang {
-                    Lang::En => format!("“{}”", m.trim()),
-                    Lang::De => format!("„{}“", m.trim()),
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
+        worded(&file, false, &self.other, lang)
+    }
+
+    /// One reason for several files of `kind` measured with the same `other` model or GPU:
+    /// up to three are named (`the /metrics scrapes a, b and c were measured …`), more are
+    /// counted with the first and the last (`42 /metrics scrapes (from a to z) were …`), so a
+    /// pilot pulled every minute from the wrong server gets one warning, not thousands.
+    pub fn reason_for_files_in(
+        kind: FileKind,
+        files: &[&str],
+        other: &Other,
+        lang: Lang,
+    ) -> String {
+        let (and, from, to) = match lang {
+            Lang::En => ("and", "from", "to"),
+            Lang::De => ("und", "von", "bis"),
         };
-        match (&self.other, lang) {
-            (Other::Model { stated, pilot }, Lang::En) => format!(
-                "{file} was measured with model {}, but the pilot serves “{}”: its figures are another model's",
-                quoted(stated, lang),
-                pilot.trim()
+        let subject = match files {
+            [] => kind.name_in(lang),
+            [one] => return worded(&format!("{} {one}", kind.name_in(lang)), false, other, lang),
+            [rest @ .., last] if files.len() <= 3 => {
+                let listed = format!("{} {and} {last}", rest.join(", "));
+                match lang {
+                    Lang::En => format!("the {} {listed}", kind.plural_in(lang)),
+                    Lang::De => format!("{} {listed}", kind.plural_in(lang)),
+                }
+            }
+            [first, .., last] => format!(
+                "{} {} ({from} {first} {to} {last})",
+                files.len(),
+                kind.plural_in(lang)
             ),
-            (Other::Model { stated, pilot }, Lang::De) => format!(
-                "{file}: mit dem Modell {} gemessen, der Pilot betreibt aber „{}“; die Zahlen gehören zu einem anderen Modell",
-                quoted(stated, lang),
-                pilot.trim()
-            ),
-            (Other::Gpu { stated, pilot }, Lang::En) => format!(
-                "{file} was measured on {}, but the pilot runs on {}: latency and throughput belong to the GPU they were measured on",
-                stated.trim(),
-                pilot.trim()
-            ),
-            (Other::Gpu { stated, pilot }, Lang::De) => format!(
-                "{file}: auf {} gemessen, der Pilot läuft aber auf {}; Latenz und Durchsatz gehören zu der GPU, auf der sie gemessen wurden",
-                stated.trim(),
-                pilot.trim()
-            ),
-        }
+        };
+        worded(&subject, true, other, lang)
+    }
+}
+
+/// `{subject} was measured with model …` (`were` for several files), in `lang`.
+fn worded(subject: &str, several: bool, other: &Other, lang: Lang) -> String {
+    let quoted = |names: &[String]| {
+        names
+            .iter()
+            .map(|m| match lang {
+                Lang::En => format!("“{}”", m.trim()),
+                Lang::De => format!("„{}“", m.trim()),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (was, its) = if several {
+        ("were", "their")
+    } else {
+        ("was", "its")
+    };
+    match (other, lang) {
+        (Other::Model { stated, pilot }, Lang::En) => format!(
+            "{subject} {was} measured with model {}, but the pilot serves “{}”: {its} figures are another model's",
+            quoted(stated),
+            pilot.trim()
+        ),
+        (Other::Model { stated, pilot }, Lang::De) => format!(
+            "{subject}: mit dem Modell {} gemessen, der Pilot betreibt aber „{}“; die Zahlen gehören zu einem anderen Modell",
+            quoted(stated),
+            pilot.trim()
+        ),
+        (Other::Gpu { stated, pilot }, Lang::En) => format!(
+            "{subject} {was} measured on {}, but the pilot runs on {}: latency and throughput belong to the GPU they were measured on",
+            stated.trim(),
+            pilot.trim()
+        ),
+        (Other::Gpu { stated, pilot }, Lang::De) => format!(
+            "{subject}: auf {} gemessen, der Pilot läuft aber auf {}; Latenz und Durchsatz gehören zu der GPU, auf der sie gemessen wurden",
+            stated.trim(),
+            pilot.trim()
+        ),
     }
 }
 
@@ -313,6 +374,50 @@ mod tests {
             model: "RedHatAI/Qwen2.5-7B-Instruct".into(),
             gpu: "Tesla V100-SXM2-16GB".into(),
         }
+    }
+
+    #[test]
+    fn files_of_the_same_other_model_are_one_reason() {
+        let other = Other::Model {
+            stated: vec!["opt-125m".into()],
+            pilot: "Qwen/Qwen3-8B".into(),
+        };
+        let one = Mismatch::reason_for_files_in(FileKind::Scrape, &["a.prom"], &other, Lang::En);
+        let single = Mismatch {
+            kind: FileKind::Scrape,
+            file: "a.prom".into(),
+            other: other.clone(),
+        };
+        assert_eq!(one, single.reason_in(Lang::En), "one file reads as before");
+        let three = Mismatch::reason_for_files_in(
+            FileKind::Scrape,
+            &["a.prom", "b.prom", "c.prom"],
+            &other,
+            Lang::En,
+        );
+        assert!(
+            three.starts_with(
+                "the /metrics scrapes a.prom, b.prom and c.prom were measured with model “opt-125m”"
+            ),
+            "{three}"
+        );
+        assert!(
+            three.ends_with("their figures are another model's"),
+            "{three}"
+        );
+        let names: Vec<String> = (0..42).map(|i| format!("s{i:02}.prom")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let many = Mismatch::reason_for_files_in(FileKind::Scrape, &names, &other, Lang::De);
+        assert!(
+            many.starts_with(
+                "42 /metrics-Scrapes (von s00.prom bis s41.prom): mit dem Modell „opt-125m“"
+            ),
+            "{many}"
+        );
+        assert!(
+            !many.contains("s20.prom"),
+            "the middle ones are counted, not named"
+        );
     }
 
     #[test]

@@ -169,6 +169,15 @@ async fn scheduled_scrapes_become_evidence_and_failures_show_with_the_last_succe
             .page(&admin, &format!("/pilots/{pilot}/report.html?lang={lang}"))
             .await;
         assert!(report.contains(row), "{lang}: one row for the pulls");
+        // The pulls measured another model: one warning names them, at most three by name.
+        let title = if lang == "en" {
+            "Evidence not comparable."
+        } else {
+            "Nachweise nicht vergleichbar."
+        };
+        assert_eq!(report.matches(title).count(), 1, "{lang}: one warning");
+        let named = report.matches("pulled-scrape-").count();
+        assert!((2..=3).contains(&named), "{lang}: {named} scrapes named");
     }
 
     // The target goes away: the failure is recorded and shown with the last success; the page
