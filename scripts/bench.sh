@@ -5,7 +5,9 @@
 #   1. Pages under load: a release server with the demo pilot plus a 30,000-record AIPerf
 #      per-request file (~110 MB) uploaded to it; `wrk` with 32 connections for BENCH_SECONDS
 #      each against the pilot page, the load-test page, the verdict API and a static asset (the
-#      stylesheet, Brotli) of the same server: p50/p99 latency and requests/s.
+#      stylesheet, Brotli) of the same server: p50/p99 latency and requests/s; then one client
+#      on one kept-alive connection for the stylesheet and the pilot page (the server's time
+#      per view). BENCH_ONLY=pages runs this part alone.
 #   2. `server demand` against pandas (bench/demand_pandas.py) on synthetic gateway logs of
 #      500,000 and 1,000,000 requests: wall time and peak memory (/usr/bin/time), the median
 #      of BENCH_REPEAT runs each (default 3). BENCH_ONLY=demand runs this part alone.
@@ -58,8 +60,8 @@ if ! "$venv/bin/python" -c "import pandas" 2>/dev/null; then
   python3 -m venv "$venv" && "$venv/bin/pip" install -q pandas
 fi
 
-only="${BENCH_ONLY:-all}" # `demand`, `recommendation` or `ingest` runs that part alone
-if [ "$only" = "all" ]; then
+only="${BENCH_ONLY:-all}" # `pages`, `demand`, `recommendation` or `ingest` runs that part alone
+if [ "$only" = "all" ] || [ "$only" = "pages" ]; then
   ensure_wasm_target
   ensure_wasm_bindgen
   ensure_npm_packages
@@ -72,7 +74,7 @@ if [ "$only" = "all" ] || [ "$only" = "demand" ]; then
 fi
 
 # ---- 1. pages under load ---------------------------------------------------------------------
-if [ "$only" = "all" ]; then
+if [ "$only" = "all" ] || [ "$only" = "pages" ]; then
 port="${BENCH_PORT:-3199}"
 base="http://127.0.0.1:$port"
 start_demo_server "$ROOT/target/release/server" "$work/data" "$port" RUST_LOG=warn
