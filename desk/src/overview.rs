@@ -93,7 +93,7 @@ pub async fn overview(
             pilot,
         },
         verdict,
-        plan: basis.plan_for(user.role),
+        plan: basis.plan_for(user.role).for_viewer(user.id, user.role),
         decision: basis.evidence.quality.as_ref().map(|q| q.decision.clone()),
         recommendation: crate::capacity::headline(&basis.headline),
     })

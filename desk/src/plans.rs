@@ -15,6 +15,9 @@
 //! ([`PlanForm`](engine::plan::PlanForm) → [`PlanContent::parse`]), so an error names the mark or
 //! scenario by number and the field: `pass mark 2, threshold: must be greater than zero`.
 
+#[cfg(feature = "server")]
+pub mod service;
+
 use crate::model::Pilot;
 use engine::account::Role;
 use engine::plan::{Approval, PlanContent, PlanStatus, PlanVersion};
@@ -43,6 +46,14 @@ pub struct PlanVersionRecord {
     pub approved_by_name: Option<String>,
     /// From this instant the version is in force.
     pub approved_ms: Option<i64>,
+    /// Who submitted the draft for approval, and when; `None` while it is a plain draft (a save
+    /// takes a submission back).
+    #[serde(default)]
+    pub submitted_by: Option<i64>,
+    #[serde(default)]
+    pub submitted_by_name: Option<String>,
+    #[serde(default)]
+    pub submitted_ms: Option<i64>,
 }
 
 impl PlanVersionRecord {
@@ -102,6 +113,12 @@ pub struct PlanView {
     pub can_approve: bool,
     /// The viewer sees approved versions only (customers).
     pub approved_only: bool,
+    /// The viewer's account: whether the open draft is their own (set per view).
+    #[serde(default)]
+    pub viewer_id: Option<i64>,
+    /// The viewer is an administrator (who may approve their own draft, as an override).
+    #[serde(default)]
+    pub viewer_is_admin: bool,
 }
 
 impl PlanView {
@@ -121,6 +138,30 @@ impl PlanView {
 
     pub fn latest(&self) -> Option<&PlanVersionRecord> {
         self.versions.iter().max_by_key(|v| v.number)
+    }
+
+    /// The open draft is the viewer's own.
+    pub fn draft_is_own(&self) -> bool {
+        self.draft()
+            .is_some_and(|d| d.created_by.is_some() && d.created_by == self.viewer_id)
+    }
+
+    /// The viewer may submit the open draft for approval (it is not submitted yet).
+    pub fn may_submit(&self) -> bool {
+        self.can_edit && self.draft().is_some_and(|d| d.submitted_ms.is_none())
+    }
+
+    /// The viewer is offered Approve on the open draft: they may approve and it is not their
+    /// own (an administrator's own draft is offered as an override, in the editor only).
+    pub fn may_approve_draft(&self) -> bool {
+        self.can_approve && self.draft().is_some() && !self.draft_is_own()
+    }
+
+    /// Sets who looks at the plan (a plan card is made once per role and kept).
+    pub fn for_viewer(mut self, user_id: i64, role: Role) -> Self {
+        self.viewer_id = Some(user_id);
+        self.viewer_is_admin = role == Role::Admin;
+        self
     }
 }
 
@@ -166,5 +207,7 @@ pub fn plan_view(
         can_edit: can_edit_plans(role),
         can_approve: can_approve_plans(role),
         approved_only: !role.is_staff(),
+        viewer_id: None,
+        viewer_is_admin: role == Role::Admin,
     }
 }

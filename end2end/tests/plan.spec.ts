@@ -77,18 +77,24 @@ test("an assessor drafts a plan from a template, edits a mark and approves it; t
   await expect(page.getByText("TTFT p99 ≤ 400 ms @ client").first()).toBeVisible();
   await expect(page.getByText("TTFT p99 ≤ 450 ms @ client")).toHaveCount(0);
 
-  // Four eyes: the author may not approve their own draft; a second assessor does.
-  await page.getByRole("button", { name: "Approve version 1" }).click();
-  await expect(page.getByText(/another assessor or an administrator approves it/).first()).toBeVisible();
-  await expect(page).toHaveURL(new RegExp(`${pilotPath}/plan/edit`));
+  // Four eyes: the author submits the draft for approval and is never offered Approve on it.
+  await expect(page.getByRole("button", { name: "Approve version 1" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Submit version 1 for approval" }).click();
+  await expect(page.getByText(`Submitted for approval by ${ASSESSOR}`).first()).toBeVisible();
   await signOut(page);
-  await signIn(page, REVIEWER, PASSWORD);
-  await page.goto(`${pilotPath}/plan/edit`);
-  await hydrated(page);
 
-  // Approve: the plan page shows version 1 in force, every mark not measured yet.
+  // A second assessor finds it in the inbox on the pilots list and approves it on the plan page:
+  // version 1 is in force, every mark not measured yet.
+  await signIn(page, REVIEWER, PASSWORD);
+  await page.goto("/");
+  const inbox = page.locator("#approvals");
+  await expect(inbox).toContainText(`${PILOT} · version 1`);
+  await inbox.getByRole("link", { name: `${PILOT} · version 1` }).click();
+  await expect(page).toHaveURL(new RegExp(`${pilotPath}/plan$`));
+  await hydrated(page);
   await page.getByRole("button", { name: "Approve version 1" }).click();
   await expect(page).toHaveURL(new RegExp(`${pilotPath}/plan$`));
+  await expect(page.locator("#approval")).toHaveCount(0);
   const inForce = page.locator("#plan-in-force");
   await expect(inForce).toContainText("Pass marks · version 1");
   await expect(inForce).toContainText(`approved by ${REVIEWER}`);

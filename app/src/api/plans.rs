@@ -172,13 +172,10 @@ pub async fn get_plan(pilot_id: i64) -> Result<PlanView, AppError> {
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
             let evidence = desk::pilot_evidence::gather(&services, pilot_id).await?;
             let figures = evidence.figures();
-            Ok(plan_view(
-                user.role,
-                pilot,
-                evidence.records,
-                &figures,
-                None,
-            ))
+            Ok(
+                plan_view(user.role, pilot, evidence.records, &figures, None)
+                    .for_viewer(user.id, user.role),
+            )
         }
         .await,
     )
@@ -274,6 +271,23 @@ pub async fn approve_plan(pilot_id: i64, version: u32, revision: i64) -> Result<
                 DraftWrite::Stale => return Err(editing::stale()),
                 DraftWrite::Missing => return Err(AppError::NotFound),
             }
+            leptos_axum::redirect(&format!("/pilots/{pilot_id}/plan"));
+            Ok(())
+        }
+        .await,
+    )
+}
+
+/// Submits draft `version` (at `revision`) for approval: the approvers' inbox lists it until it
+/// is approved, and a save of the draft takes the submission back. Opens the plan page.
+#[server(endpoint = "submit_plan")]
+pub async fn submit_plan(pilot_id: i64, version: u32, revision: i64) -> Result<(), AppError> {
+    use crate::server::auth::{Need, require};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            desk::plans::service::submit(&services, &user, pilot_id, version, revision).await?;
             leptos_axum::redirect(&format!("/pilots/{pilot_id}/plan"));
             Ok(())
         }

@@ -20,9 +20,13 @@ pub async fn pilots_page() -> Result<Fragment, AppError> {
             let services = crate::server::services()?;
             let filter = (!user.role.is_staff()).then_some(user.organisation_id);
             let list = services.store.list_pilots(filter).await?;
+            let waiting = desk::plans::service::waiting_for(&services, &user).await?;
             Ok(Fragment::render(
                 "Pilots",
-                render::pilots(list, user.role.is_staff(), user.role.can_edit_pilots()),
+                view! {
+                    {render::approval_inbox(waiting)}
+                    {render::pilots(list, user.role.is_staff(), user.role.can_edit_pilots())}
+                },
             ))
         }
         .await,
@@ -34,7 +38,37 @@ mod render {
     use super::or_dash;
     use crate::components::{EmptyState, PageHeader, StatusBadge};
     use crate::model::Pilot;
+    use desk::plans::service::WaitingApproval;
     use leptos::prelude::*;
+
+    /// Plans submitted for the viewer's approval (not their own drafts), oldest first: the
+    /// approvers' inbox. Nothing when none waits.
+    pub fn approval_inbox(waiting: Vec<WaitingApproval>) -> impl IntoView + use<> {
+        (!waiting.is_empty()).then(|| {
+            let count = waiting.len();
+            view! {
+                <section class="card approval-inbox" id="approvals" aria-label="Plans waiting for your approval">
+                    <h2>{format!("Plans waiting for your approval ({count})")}</h2>
+                    <ul class="inbox">
+                        {waiting.into_iter().map(|w| view! {
+                            <li>
+                                <a class="strong" href=format!("/pilots/{}/plan", w.pilot_id)>
+                                    {format!("{} · version {}", w.pilot_name, w.version)}
+                                </a>
+                                <span class="muted">{format!(
+                                    " for {} · submitted by {} on {} (UTC)",
+                                    w.organisation_name,
+                                    w.submitted_by_name,
+                                    engine::clock::utc_minute(w.submitted_ms)
+                                )}</span>
+                                {w.amendment_reason.map(|r| view! { <p class="small">{format!("Amendment: {r}")}</p> })}
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                </section>
+            }
+        })
+    }
 
     pub fn pilots(list: Vec<Pilot>, staff: bool, can_create: bool) -> impl IntoView + use<> {
         let subtitle = if staff {

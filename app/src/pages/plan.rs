@@ -411,6 +411,7 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
                 <strong>{format!("Version {} is a draft", shown.number)}</strong>
                 <p>"Its pass marks can still change and are not in force until an assessor or administrator approves them."</p>
             </div>
+            {approval_block(&view, &shown)}
         }
         .into_any()
     } else if superseded {
@@ -457,6 +458,60 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
             })}
         </section>
         {plan_sections(&shown.content)}
+    }
+    .into_any()
+}
+
+/// Where the draft stands in the approval workflow (draft → submitted for approval → approved),
+/// with what this viewer may do about it: its author (or anyone on the assessment team)
+/// submits it; someone else who may approve approves it here. Plain forms: they post to the
+/// server functions and come back to this page.
+#[cfg(feature = "ssr")]
+pub(crate) fn approval_block(view: &PlanView, draft: &PlanVersionRecord) -> AnyView {
+    if view.approved_only {
+        return ().into_any();
+    }
+    let pilot_id = view.pilot.id;
+    let hidden = move || {
+        view! {
+            <input type="hidden" name="pilot_id" value=pilot_id.to_string()/>
+            <input type="hidden" name="version" value=draft.number.to_string()/>
+            <input type="hidden" name="revision" value=draft.revision.to_string()/>
+        }
+    };
+    let stage = match (&draft.submitted_by_name, draft.submitted_ms) {
+        (Some(by), Some(at)) => format!(
+            "Submitted for approval by {by} on {} (UTC). A save of the draft takes the submission back.",
+            engine::clock::utc_minute(at)
+        ),
+        _ => "Not yet submitted for approval: submitting puts it in the approvers' inbox on the pilots list.".to_string(),
+    };
+    let own = view.draft_is_own();
+    let submit = view.may_submit().then(|| {
+        view! {
+            <form method="post" action="/api/submit_plan" class="inline-form">
+                {hidden()}
+                <button type="submit" class="button button-primary">{format!("Submit version {} for approval", draft.number)}</button>
+            </form>
+        }
+    });
+    let approve = view.may_approve_draft().then(|| {
+        view! {
+            <form method="post" action="/api/approve_plan" class="inline-form">
+                {hidden()}
+                <button type="submit" class="button button-primary">{format!("Approve version {}", draft.number)}</button>
+            </form>
+        }
+    });
+    let four_eyes = (own && view.can_approve).then(|| {
+        view! { <p class="small muted">"You wrote this draft: a second person approves it (four eyes)."</p> }
+    });
+    view! {
+        <section class="card approval" id="approval" aria-label="Approval">
+            <p class="approval-stage"><strong>"Approval: "</strong>{stage}</p>
+            <div class="approve-row">{submit}{approve}</div>
+            {four_eyes}
+        </section>
     }
     .into_any()
 }

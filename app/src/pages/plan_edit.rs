@@ -16,7 +16,7 @@ use super::plan::{
 use crate::api::plans::{
     AmendPlan, ApplyPlanTemplate, ApprovePlan, CreatePlan, DiscardPlanDraft, MovePassMark,
     PlanVersionRecord, PlanView, RemovePassMark, RemoveScenario, SavePassMark, SavePlanSettings,
-    SaveScenario, get_plan,
+    SaveScenario, SubmitPlan, get_plan,
 };
 use crate::components::action_forms::{self, action_error, refresh_after, returned_error};
 use crate::components::{ErrorNotice, PageHeader, textarea_text};
@@ -57,6 +57,7 @@ fn returned_errors(refresh: RwSignal<u32>) -> Option<AnyView> {
             returned_error::<CreatePlan>(),
             returned_error::<AmendPlan>(),
             returned_error::<ApprovePlan>(),
+            returned_error::<SubmitPlan>(),
             returned_error::<DiscardPlanDraft>(),
             returned_error::<ApplyPlanTemplate>(),
             returned_error::<SavePassMark>(),
@@ -243,6 +244,7 @@ fn draft_editor(view: &PlanView, draft: PlanVersionRecord, refresh: RwSignal<u32
         .collect::<Vec<_>>();
     let empty = content.pass_marks.is_empty();
     let reason = draft.amendment_reason.clone();
+    let stage = submission_stage(&draft);
     view! {
         <section class="card draft-head" id="draft">
             <div class="card-head">
@@ -258,7 +260,10 @@ fn draft_editor(view: &PlanView, draft: PlanVersionRecord, refresh: RwSignal<u32
             {view.in_force.map(|n| view! {
                 <p class="small">{format!("Version {n} stays in force until this draft is approved.")}</p>
             })}
-            <ApproveDraft ctx can_approve=view.can_approve/>
+            <ApproveDraft ctx
+                approve=approve_offer(view)
+                submit=view.may_submit()
+                stage/>
         </section>
 
         <section class="card" id="pass-marks">
@@ -303,11 +308,41 @@ fn Warnings(items: Vec<String>) -> impl IntoView {
     }
 }
 
+/// The Approve button the viewer is offered on the open draft: none on their own draft (four
+/// eyes), except an administrator's override, labelled as such.
+fn approve_offer(view: &PlanView) -> Option<&'static str> {
+    if view.may_approve_draft() {
+        Some("Approve version")
+    } else if view.draft_is_own() && view.viewer_is_admin {
+        Some("Approve my own draft (administrator's override) · version")
+    } else {
+        None
+    }
+}
+
+/// Where the draft stands: submitted for approval (by whom, when) or not yet.
+fn submission_stage(draft: &PlanVersionRecord) -> String {
+    match (&draft.submitted_by_name, draft.submitted_ms) {
+        (Some(by), Some(at)) => format!(
+            "Submitted for approval by {by} on {} (UTC); a save takes the submission back.",
+            engine::clock::utc_minute(at)
+        ),
+        _ => "Not yet submitted for approval.".to_string(),
+    }
+}
+
 #[component]
-fn ApproveDraft(ctx: Draft, can_approve: bool) -> impl IntoView {
-    let approve = ServerAction::<ApprovePlan>::new();
+fn ApproveDraft(
+    ctx: Draft,
+    approve: Option<&'static str>,
+    submit: bool,
+    stage: String,
+) -> impl IntoView {
+    let approve_action = ServerAction::<ApprovePlan>::new();
+    let submit_action = ServerAction::<SubmitPlan>::new();
     let discard = ServerAction::<DiscardPlanDraft>::new();
-    refresh_after(approve, ctx.refresh);
+    refresh_after(approve_action, ctx.refresh);
+    refresh_after(submit_action, ctx.refresh);
     refresh_after(discard, ctx.refresh);
     let discard_label = if ctx.version == 1 {
         "Discard draft"
@@ -315,16 +350,24 @@ fn ApproveDraft(ctx: Draft, can_approve: bool) -> impl IntoView {
         "Discard amendment"
     };
     view! {
-        {action_error(approve)}
+        {action_error(approve_action)}
+        {action_error(submit_action)}
         {action_error(discard)}
+        <p class="approval-stage small"><strong>"Approval: "</strong>{stage}</p>
         <div class="approve-row">
-            {can_approve.then(|| view! {
-                <ActionForm action=approve>
+            {submit.then(|| view! {
+                <ActionForm action=submit_action>
                     {ctx.hidden()}
-                    <button type="submit" class="button button-primary">{format!("Approve version {}", ctx.version)}</button>
+                    <button type="submit" class="button button-primary">{format!("Submit version {} for approval", ctx.version)}</button>
                 </ActionForm>
             })}
-            <p class="small muted grow">"Approving records who and when, puts the version in force and freezes its pass marks: later changes need an amendment with a reason."</p>
+            {approve.map(|label| view! {
+                <ActionForm action=approve_action>
+                    {ctx.hidden()}
+                    <button type="submit" class="button button-primary">{format!("{label} {}", ctx.version)}</button>
+                </ActionForm>
+            })}
+            <p class="small muted grow">"Submitting puts the draft in the approvers' inbox; approving records who and when, puts the version in force and freezes its pass marks: later changes need an amendment with a reason."</p>
             <ActionForm action=discard>
                 <input type="hidden" name="pilot_id" value=ctx.pilot_id.to_string()/>
                 <input type="hidden" name="version" value=ctx.version.to_string()/>

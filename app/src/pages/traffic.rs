@@ -269,7 +269,7 @@ mod render {
                 <h2>"Replay this traffic"</h2>
                 <p class="hint">"Production's busiest hour as a Mooncake trace (JSON Lines: arrival in ms from the hour's start, prompt and answer tokens): the pilot's busiest hour grown to the plan's production rate, the hour the recommendation was sized for, to replay on the stack to be bought. Add ?copies=N to the address for the share of one of N copies behind a load balancer. Without an approved plan it is the busiest hour as logged; the whole log keeps every successful request at the time it arrived."</p>
                 <p class="trace-downloads">
-                    <a class="button" id="trace-download" href=format!("/pilots/{pilot}/traffic/trace.jsonl") download=file.clone() rel="external">"Download production's busiest hour (.jsonl)"</a>
+                    <a class="button" id="trace-download" href=format!("/pilots/{pilot}/traffic/trace.jsonl") download=file.clone() rel="external">"Production's busiest hour (.jsonl)"</a>
                     " "
                     <a class="button button-quiet" id="trace-download-logged" href=format!("/pilots/{pilot}/traffic/trace.jsonl?scope=logged") download=file rel="external">"Whole log as logged (.jsonl)"</a>
                 </p>

@@ -36,8 +36,15 @@ pub enum DraftWrite {
 
 const VERSION_COLUMNS: &str = "v.pilot_id, v.number, v.status, v.content, v.revision, \
      v.created_by, v.created_ms, v.updated_ms, v.amendment_reason, v.approved_by, v.approved_ms, \
+     v.submitted_by, v.submitted_ms, \
      cu.name AS created_by_name, cu.email AS created_by_email, \
-     au.name AS approved_by_name, au.email AS approved_by_email";
+     au.name AS approved_by_name, au.email AS approved_by_email, \
+     su.name AS submitted_by_name, su.email AS submitted_by_email";
+
+/// The joins [`VERSION_COLUMNS`] reads its names through.
+const VERSION_JOINS: &str = "LEFT JOIN users cu ON cu.id = v.created_by \
+     LEFT JOIN users au ON au.id = v.approved_by \
+     LEFT JOIN users su ON su.id = v.submitted_by";
 
 /// A person's name as pages show it: the name, else the e-mail address.
 fn person(name: Option<String>, email: Option<String>) -> Option<String> {
@@ -64,6 +71,7 @@ fn version_from_row(row: &AnyRow) -> StoreResult<PlanVersionRecord> {
         }
     };
     let approved_ms: Option<i64> = row.try_get("approved_ms")?;
+    let submitted_ms: Option<i64> = row.try_get("submitted_ms")?;
     Ok(PlanVersionRecord {
         pilot_id: row.try_get("pilot_id")?,
         number: parse_column(number.to_string(), "plan_versions.number")?,
@@ -88,6 +96,15 @@ fn version_from_row(row: &AnyRow) -> StoreResult<PlanVersionRecord> {
             .unwrap_or_else(|| "a former user".into())
         }),
         approved_ms,
+        submitted_by: row.try_get("submitted_by")?,
+        submitted_by_name: submitted_ms.map(|_| {
+            person(
+                row.try_get("submitted_by_name").ok().flatten(),
+                row.try_get("submitted_by_email").ok().flatten(),
+            )
+            .unwrap_or_else(|| "a former user".into())
+        }),
+        submitted_ms,
     })
 }
 
@@ -108,9 +125,7 @@ impl Store {
     /// Every version of pilot `pilot_id`'s plan, oldest first.
     pub async fn plan_versions(&self, pilot_id: i64) -> StoreResult<Vec<PlanVersionRecord>> {
         let sql = format!(
-            "SELECT {VERSION_COLUMNS} FROM plan_versions v \
-             LEFT JOIN users cu ON cu.id = v.created_by \
-             LEFT JOIN users au ON au.id = v.approved_by \
+            "SELECT {VERSION_COLUMNS} FROM plan_versions v {VERSION_JOINS} \
              WHERE v.pilot_id = $1 ORDER BY v.number"
         );
         let rows = sqlx::query(&sql)
@@ -196,7 +211,8 @@ impl Store {
     ) -> StoreResult<DraftWrite> {
         let content = content_json(content)?;
         let done = sqlx::query(
-            "UPDATE plan_versions SET content = $1, revision = revision + 1, updated_ms = $2 \
+            "UPDATE plan_versions SET content = $1, revision = revision + 1, updated_ms = $2, \
+                                      submitted_ms = NULL, submitted_by = NULL \
              WHERE pilot_id = $3 AND number = $4 AND status = 'draft' AND revision = $5",
         )
         .bind(content)
@@ -255,6 +271,61 @@ impl Store {
             self.version_write_refusal("plan_versions", pilot_id, number)
                 .await
         }
+    }
+
+    /// Submits draft version `number` at revision `revision` for approval (who, when); a later
+    /// save of the draft takes the submission back ([`Store::update_plan_draft`]).
+    pub async fn submit_plan_draft(
+        &self,
+        pilot_id: i64,
+        number: u32,
+        revision: i64,
+        submitted_by: i64,
+        at_ms: i64,
+    ) -> StoreResult<DraftWrite> {
+        let done = sqlx::query(
+            "UPDATE plan_versions SET submitted_ms = $1, submitted_by = $2 \
+             WHERE pilot_id = $3 AND number = $4 AND status = 'draft' AND revision = $5",
+        )
+        .bind(at_ms)
+        .bind(submitted_by)
+        .bind(pilot_id)
+        .bind(i64::from(number))
+        .bind(revision)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        if done > 0 {
+            Ok(DraftWrite::Done(revision))
+        } else {
+            self.version_write_refusal("plan_versions", pilot_id, number)
+                .await
+        }
+    }
+
+    /// Every draft submitted for approval on a pilot that is not archived, oldest submission
+    /// first, with its pilot's name and organisation: the approval inbox.
+    pub async fn submitted_plan_drafts(
+        &self,
+    ) -> StoreResult<Vec<(PlanVersionRecord, String, String)>> {
+        let sql = format!(
+            "SELECT {VERSION_COLUMNS}, p.name AS pilot_name, o.name AS organisation_name \
+             FROM plan_versions v {VERSION_JOINS} \
+             JOIN pilots p ON p.id = v.pilot_id \
+             JOIN organisations o ON o.id = p.organisation_id \
+             WHERE v.status = 'draft' AND v.submitted_ms IS NOT NULL AND p.archived_ms IS NULL \
+             ORDER BY v.submitted_ms, v.id"
+        );
+        let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    version_from_row(row)?,
+                    row.try_get("pilot_name")?,
+                    row.try_get("organisation_name")?,
+                ))
+            })
+            .collect()
     }
 
     /// Deletes draft version `number` (never an approved one); false when there is no such

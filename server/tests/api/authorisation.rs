@@ -481,6 +481,11 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("pilot_id", "{pilot}"), ("version", "1"), ("revision", "1")],
     ),
     (
+        "submit_plan",
+        Need::Editor,
+        &[("pilot_id", "{pilot}"), ("version", "1"), ("revision", "1")],
+    ),
+    (
         "amend_plan",
         Need::Editor,
         &[("pilot_id", "{pilot}"), ("reason", "intruder")],

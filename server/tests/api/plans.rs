@@ -1087,3 +1087,120 @@ async fn a_plan_is_approved_by_someone_other_than_its_author() {
         "{fragment}"
     );
 }
+
+/// The approval workflow (#37): the author submits and sees the state, never an Approve button
+/// on their own draft; the second assessor finds the draft in the inbox on the pilots list and
+/// approves it from the plan page; a save of the draft takes the submission back; customers
+/// and sales engineers cannot submit.
+#[tokio::test]
+async fn a_draft_is_submitted_found_in_the_inbox_and_approved_from_the_plan_page() {
+    let w = world().await;
+    w.create(INTERACTIVE).await;
+    let plan_path = format!("/pilots/{}/plan", w.pilot);
+    let plain_post = |who: &Client, endpoint: &str, version: &str, revision: &str| {
+        who.post(w.app.url(&format!("/api/{endpoint}")))
+            .header("Accept", "text/html,application/xhtml+xml")
+            .header("Referer", w.app.url(&plan_path))
+            .form(&[
+                ("pilot_id", w.id()),
+                ("version", version.to_string()),
+                ("revision", revision.to_string()),
+            ])
+            .send()
+    };
+
+    let (_, page) = w.html(&w.assessor, &plan_path).await;
+    assert!(page.contains("Not yet submitted for approval"), "{page}");
+    assert!(page.contains("Submit version 1 for approval"));
+    assert!(
+        !page.contains("Approve version 1"),
+        "never on one's own draft"
+    );
+    let (_, inbox) = w.html(&w.reviewer, "/").await;
+    assert!(!inbox.contains("Plans waiting for your approval"));
+
+    // Customers and sales engineers cannot submit.
+    let (version, revision) = w.draft().await;
+    for (who, status) in [
+        (&w.customer, StatusCode::NOT_FOUND),
+        (&w.sales, StatusCode::FORBIDDEN),
+    ] {
+        let response = w
+            .app
+            .call(
+                who,
+                "submit_plan",
+                &[
+                    ("pilot_id", w.id().as_str()),
+                    ("version", &version),
+                    ("revision", &revision),
+                ],
+            )
+            .await;
+        assert_eq!(response.status(), status);
+    }
+
+    // The author submits with a plain form and comes back to the plan page.
+    let submitted = plain_post(&w.assessor, "submit_plan", &version, &revision)
+        .await
+        .unwrap();
+    assert_eq!(submitted.status(), StatusCode::FOUND);
+    let location = submitted.headers()["location"].to_str().unwrap();
+    assert!(location.ends_with(&plan_path), "{location}");
+    let (_, page) = w.html(&w.assessor, &plan_path).await;
+    assert!(
+        page.contains("Submitted for approval by ann@vendor.io"),
+        "{page}"
+    );
+    assert!(!page.contains("Submit version 1 for approval"));
+    // Twice is refused, saying by whom.
+    let again = w
+        .app
+        .call(
+            &w.assessor,
+            "submit_plan",
+            &[
+                ("pilot_id", w.id().as_str()),
+                ("version", &version),
+                ("revision", &revision),
+            ],
+        )
+        .await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+
+    // The reviewer's inbox lists it; the author's does not (four eyes).
+    let (_, inbox) = w.html(&w.reviewer, "/").await;
+    assert!(
+        inbox.contains("Plans waiting for your approval (1)"),
+        "{inbox}"
+    );
+    assert!(inbox.contains("Acme chat · version 1"));
+    assert!(inbox.contains(&format!("href=\"{plan_path}\"")));
+    let (_, own) = w.html(&w.assessor, "/").await;
+    assert!(!own.contains("Plans waiting for your approval"));
+
+    // A save takes the submission back: the inbox empties until it is submitted again.
+    let saved = w
+        .save_mark(&w.assessor, &version, &revision, "0", &[])
+        .await;
+    assert!(saved.status().is_success(), "{}", saved.status());
+    let (_, inbox) = w.html(&w.reviewer, "/").await;
+    assert!(!inbox.contains("Plans waiting for your approval"));
+    let (version, revision) = w.draft().await;
+    let submitted = plain_post(&w.assessor, "submit_plan", &version, &revision)
+        .await
+        .unwrap();
+    assert_eq!(submitted.status(), StatusCode::FOUND);
+
+    // The reviewer approves from the plan page.
+    let (_, page) = w.html(&w.reviewer, &plan_path).await;
+    assert!(page.contains("Approve version 1"), "{page}");
+    let approved = plain_post(&w.reviewer, "approve_plan", &version, &revision)
+        .await
+        .unwrap();
+    assert_eq!(approved.status(), StatusCode::FOUND);
+    let plan = w.plan(&w.reviewer).await;
+    assert_eq!(plan["in_force"], 1, "{plan}");
+    let (_, inbox) = w.html(&w.reviewer, "/").await;
+    assert!(!inbox.contains("Plans waiting for your approval"));
+}
