@@ -94,6 +94,9 @@ pub struct Services {
     pub changes: changes::Changes,
     /// Bounds on what one file may hold (`MAX_RECORDS_PER_FILE`).
     pub intake: intake::Limits,
+    /// `METRICS_ALLOW_HOSTS`: where a pilot's metrics source may point although the address is
+    /// refused otherwise (checked when a source is set from a page or the API).
+    pub metrics_allow_hosts: metrics_pull::service::AllowedHosts,
 }
 
 #[cfg(feature = "server")]

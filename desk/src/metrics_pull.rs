@@ -76,5 +76,11 @@ pub struct MetricsSourceView {
     pub last_success_ms: Option<i64>,
 }
 
+/// The traffic page's form for the source: what is set now (`None`: nothing yet).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MetricsSourceForm {
+    pub source: Option<MetricsSourceView>,
+}
+
 #[cfg(feature = "server")]
 pub mod service;

@@ -195,6 +195,7 @@ pub fn services(config: &Config, store: Store) -> Services {
         overviews: Default::default(),
         changes: Default::default(),
         intake: config.intake,
+        metrics_allow_hosts: config.metrics_allow_hosts.clone(),
     }
 }
 

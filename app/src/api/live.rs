@@ -99,3 +99,75 @@ pub async fn pilot_metrics_source(
         .await,
     )
 }
+
+/// The pilot's metrics source for its form on the traffic page: `None` for someone who may
+/// see the pilot but not set its source (a customer, a sales engineer), so the page stays
+/// whole for everyone; a form without `source` when there is none yet.
+#[server(endpoint = "metrics_source_form")]
+pub async fn metrics_source_form(
+    pilot_id: i64,
+) -> Result<Option<desk::metrics_pull::MetricsSourceForm>, AppError> {
+    use crate::server::auth::{Need, authorise, require, visible_pilot};
+    crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            if authorise(Some(&user), Need::Editor).is_err() || pilot.archived_ms.is_some() {
+                return Ok(None);
+            }
+            Ok(Some(desk::metrics_pull::MetricsSourceForm {
+                source: desk::metrics_pull::service::source_view(&services, pilot_id).await?,
+            }))
+        }
+        .await,
+    )
+}
+
+/// Sets (replaces) the pilot's metrics source from the traffic page's form: the first scrape
+/// is due at once. An empty `bearer_token` keeps the current one; `clear_token` removes it.
+#[server(endpoint = "set_metrics_source")]
+pub async fn set_metrics_source(
+    pilot_id: i64,
+    url: String,
+    #[server(default)] interval_s: String,
+    #[server(default)] selector: String,
+    #[server(default)] bearer_token: String,
+    #[server(default)] clear_token: Option<String>,
+) -> Result<desk::metrics_pull::MetricsSourceView, AppError> {
+    crate::server::respond(
+        async move {
+            let user = crate::server::auth::require(crate::server::auth::Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let form = desk::metrics_pull::service::SourceForm {
+                url,
+                interval_s,
+                selector,
+                bearer_token,
+                clear_token: clear_token.is_some_and(|v| !v.is_empty() && v != "false"),
+            };
+            Ok(
+                desk::metrics_pull::service::set_from_form(&services, &user, pilot_id, &form)
+                    .await?,
+            )
+        }
+        .await,
+    )
+}
+
+/// Stops the pilot's scheduled pulls; the scrapes already kept stay evidence.
+#[server(endpoint = "remove_metrics_source")]
+pub async fn remove_metrics_source(pilot_id: i64) -> Result<(), AppError> {
+    crate::server::respond(
+        async move {
+            let user = crate::server::auth::require(crate::server::auth::Need::SignedIn)?;
+            let services = crate::server::services()?;
+            if desk::metrics_pull::service::remove_source(&services, &user, pilot_id).await? {
+                Ok(())
+            } else {
+                Err(AppError::NotFound)
+            }
+        }
+        .await,
+    )
+}

@@ -56,6 +56,98 @@ pub fn TrafficPage() -> impl IntoView {
             |(id, choices)| traffic_page(id, choices),
         )}
         {move || view! { <LiveTokens pilot_id=id()/> }}
+        {move || view! { <MetricsSourceCard pilot_id=id()/> }}
+    }
+}
+
+/// The pilot's scheduled `/metrics` pull, for those who may set it (assessors, admins): the
+/// address, interval, Prometheus selector and bearer token, how the scrapes went, and a way to
+/// stop. Nothing for anyone else (the form's server function answers `None` for them).
+#[component]
+fn MetricsSourceCard(pilot_id: i64) -> impl IntoView {
+    use crate::api::live::{RemoveMetricsSource, SetMetricsSource, metrics_source_form};
+    let set = ServerAction::<SetMetricsSource>::new();
+    let remove = ServerAction::<RemoveMetricsSource>::new();
+    let source = crate::components::page_resource(
+        move || (set.version().get(), remove.version().get()),
+        move |_| metrics_source_form(pilot_id),
+    );
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                let Ok(Some(form)) = source.await else { return ().into_any() };
+                let current = form.source;
+                let has_token = current.as_ref().is_some_and(|s| s.has_bearer_token);
+                let (url, interval, selector) = current
+                    .as_ref()
+                    .map(|s| (s.url.clone(), s.interval_s.to_string(), s.selector.clone().unwrap_or_default()))
+                    .unwrap_or_default();
+                let status = current.as_ref().map(|s| {
+                    let last = s
+                        .last_success_ms
+                        .map(|ms| format!("last success {} UTC", engine::clock::utc_minute(ms)))
+                        .unwrap_or_else(|| "no success yet".into());
+                    view! {
+                        <p class="small" id="metrics-source-status">{format!(
+                            "Every {} s · {} scrape{} kept, {} failed attempt{} · {last}",
+                            s.interval_s,
+                            s.scrapes,
+                            if s.scrapes == 1 { "" } else { "s" },
+                            s.failures,
+                            if s.failures == 1 { "" } else { "s" },
+                        )}</p>
+                        {s.last_error.clone().map(|e| view! {
+                            <p class="notice notice-warn" role="status">{format!("The latest attempt failed: {e}")}</p>
+                        })}
+                    }
+                });
+                let button = if current.is_some() { "Save" } else { "Start pulling" };
+                view! {
+                    <section class="card" id="metrics-source">
+                        <h2>"vLLM /metrics, pulled on a schedule"</h2>
+                        <p class="muted">"The server scrapes this address at the interval and keeps each scrape as evidence (one an hour once it is two hours old). Link-local and cloud-metadata addresses are refused unless the server's METRICS_ALLOW_HOSTS names them."</p>
+                        {status}
+                        {move || set.value().get().map(|result| match result {
+                            Ok(_) => view! { <p class="notice notice-ok" role="status">"Saved: the first scrape is due now."</p> }.into_any(),
+                            Err(error) => view! { <p class="notice notice-error" role="alert">{error.to_string()}</p> }.into_any(),
+                        })}
+                        {move || remove.value().get().and_then(Result::err).map(|error| view! {
+                            <p class="notice notice-error" role="alert">{error.to_string()}</p>
+                        })}
+                        <ActionForm action=set attr:class="form metrics-source-form">
+                            <input type="hidden" name="pilot_id" value=pilot_id.to_string()/>
+                            <label for="ms-url">"Address"</label>
+                            <input id="ms-url" name="url" type="url" required maxlength="2000" value=url placeholder="http://vllm:8000/metrics"/>
+                            <div class="field-row">
+                                <div>
+                                    <label for="ms-interval">"Every (seconds, 15–3,600)"</label>
+                                    <input id="ms-interval" name="interval_s" type="number" min="15" max="3600" step="1" value=interval placeholder="60"/>
+                                </div>
+                                <div>
+                                    <label for="ms-selector">"Prometheus selector (optional)"</label>
+                                    <input id="ms-selector" name="selector" maxlength="1000" value=selector placeholder="{job=\"vllm\"}"/>
+                                </div>
+                            </div>
+                            <label for="ms-token">"Bearer token (optional)"</label>
+                            <input id="ms-token" name="bearer_token" type="password" autocomplete="off" maxlength="4096"
+                                placeholder=if has_token { "kept: type a new one to replace it" } else { "" }/>
+                            {has_token.then(|| view! {
+                                <label class="check"><input type="checkbox" name="clear_token" value="on"/>" Remove the bearer token"</label>
+                            })}
+                            <div class="form-actions">
+                                <button type="submit" class="button button-primary">{button}</button>
+                            </div>
+                        </ActionForm>
+                        {current.is_some().then(|| view! {
+                            <ActionForm action=remove>
+                                <input type="hidden" name="pilot_id" value=pilot_id.to_string()/>
+                                <button type="submit" class="button button-quiet button-small">"Stop pulling"</button>
+                            </ActionForm>
+                        })}
+                    </section>
+                }.into_any()
+            })}
+        </Suspense>
     }
 }
 

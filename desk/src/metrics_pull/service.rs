@@ -189,6 +189,73 @@ pub async fn set_source(
         .ok_or(ServiceError::Internal)
 }
 
+/// What the traffic page's form sends: every field as typed. An empty bearer token keeps the
+/// one the source has (it is never shown again, so the form cannot hold it); `clear_token`
+/// removes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceForm {
+    pub url: String,
+    pub interval_s: String,
+    pub selector: String,
+    pub bearer_token: String,
+    pub clear_token: bool,
+}
+
+/// Sets the pilot's source from the page's form (see [`SourceForm`]), checked as
+/// [`set_source`] checks the API's body.
+pub async fn set_from_form(
+    services: &Services,
+    user: &SessionUser,
+    pilot_id: i64,
+    form: &SourceForm,
+) -> Result<MetricsSourceView, ServiceError> {
+    crate::auth::editable_pilot(&services.store, user, pilot_id).await?;
+    let interval_s = match form.interval_s.trim() {
+        "" => None,
+        text => Some(text.parse::<i64>().map_err(|_| {
+            ServiceError::invalid(format!(
+                "interval_s: `{text}` is not a whole number of seconds"
+            ))
+        })?),
+    };
+    let typed = form.bearer_token.trim();
+    let bearer_token = if form.clear_token {
+        None
+    } else if typed.is_empty() {
+        services
+            .store
+            .metrics_source(pilot_id)
+            .await?
+            .and_then(|row| row.bearer_token)
+    } else {
+        Some(typed.to_string())
+    };
+    let input = MetricsSourceInput {
+        url: form.url.clone(),
+        interval_s,
+        bearer_token,
+        selector: Some(form.selector.clone()),
+    };
+    set_source(
+        services,
+        user,
+        pilot_id,
+        &input,
+        &services.metrics_allow_hosts,
+    )
+    .await
+}
+
+/// Stops the pilot's pulls (editors); `false` when it had no source. The scrapes kept stay.
+pub async fn remove_source(
+    services: &Services,
+    user: &SessionUser,
+    pilot_id: i64,
+) -> Result<bool, ServiceError> {
+    crate::auth::editable_pilot(&services.store, user, pilot_id).await?;
+    Ok(services.store.delete_metrics_source(pilot_id).await?)
+}
+
 /// The pilot's source as shown (the caller has checked who may see it).
 pub async fn source_view(
     services: &Services,

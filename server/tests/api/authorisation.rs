@@ -210,6 +210,21 @@ const SERVER_FUNCTIONS: &[(&str, Need, Arguments)] = &[
         &[("pilot_id", "{pilot}"), ("id", "1")],
     ),
     (
+        "metrics_source_form",
+        Need::SignedIn,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
+        "set_metrics_source",
+        Need::Editor,
+        &[("pilot_id", "{pilot}"), ("url", "file:///etc/passwd")],
+    ),
+    (
+        "remove_metrics_source",
+        Need::Editor,
+        &[("pilot_id", "{pilot}")],
+    ),
+    (
         "metrics_window",
         Need::SignedIn,
         &[

@@ -681,6 +681,7 @@ async fn version_one_samples_are_re_derived_from_the_raw_file_once() {
         overviews: Default::default(),
         changes: Default::default(),
         intake: Default::default(),
+        metrics_allow_hosts: Default::default(),
     };
     let filled = desk::load_tests::service::backfill_request_samples(&services)
         .await

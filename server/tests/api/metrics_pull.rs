@@ -284,3 +284,101 @@ async fn a_scrape_never_goes_to_a_metadata_address_nor_twice_from_two_instances(
         );
     }
 }
+
+/// The traffic page's form (#36 item 3): staff set the source, its interval and bearer token
+/// through server functions; an empty token field keeps the token, the box removes it; a bad
+/// interval names the field; customers see no form and cannot set one; stopping removes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn staff_set_and_stop_the_metrics_source_from_the_traffic_page() {
+    let (app, api, pilot, org) = setup().await;
+    let admin = app.admin().await;
+    let id = pilot.to_string();
+    let target = target(scrapes()).await;
+    let form = app
+        .call_ok(&admin, "metrics_source_form", &[("pilot_id", &id)])
+        .await;
+    assert_eq!(form, json!({"source": null}), "no source yet");
+    let set = |fields: Vec<(&'static str, String)>| {
+        let mut all = vec![("pilot_id", id.clone())];
+        all.extend(fields);
+        let admin = &admin;
+        let app = &app;
+        async move {
+            let pairs: Vec<(&str, &str)> = all.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            app.call(admin, "set_metrics_source", &pairs).await
+        }
+    };
+    let saved = set(vec![
+        ("url", target.url.clone()),
+        ("interval_s", "15".into()),
+        ("bearer_token", "s3cret".into()),
+    ])
+    .await;
+    assert!(saved.status().is_success(), "{}", saved.status());
+    let first = wait_for(&app, &api, pilot, |s| s["scrapes"].as_i64() >= Some(1)).await;
+    assert_eq!(first["interval_s"], 15);
+    assert_eq!(first["has_bearer_token"], true);
+    // Saved again with the token field empty: the token stays; with the box, it goes.
+    let kept = set(vec![
+        ("url", target.url.clone()),
+        ("interval_s", "30".into()),
+    ])
+    .await;
+    assert!(kept.status().is_success());
+    let (_, source) = get_source(&app, &api, pilot).await;
+    assert_eq!(
+        (
+            source["interval_s"].clone(),
+            source["has_bearer_token"].clone()
+        ),
+        (json!(30), json!(true))
+    );
+    let cleared = set(vec![
+        ("url", target.url.clone()),
+        ("clear_token", "on".into()),
+    ])
+    .await;
+    assert!(cleared.status().is_success());
+    let (_, source) = get_source(&app, &api, pilot).await;
+    assert_eq!(source["has_bearer_token"], false, "{source}");
+    assert_eq!(source["interval_s"], 60, "an empty interval is the default");
+    let bad = set(vec![
+        ("url", target.url.clone()),
+        ("interval_s", "5".into()),
+    ])
+    .await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text().await.unwrap().contains("interval_s"));
+
+    // The page shows the form to staff; a customer of the pilot gets neither form nor power.
+    let page = app.page(&admin, &format!("/pilots/{pilot}/traffic")).await;
+    assert!(
+        page.contains("pulled on a schedule"),
+        "the card is rendered"
+    );
+    let customer = app.user(&admin, "ops@form.example", "customer", org).await;
+    let none = app
+        .call_ok(&customer, "metrics_source_form", &[("pilot_id", &id)])
+        .await;
+    assert_eq!(none, Value::Null);
+    let refused = app
+        .call(
+            &customer,
+            "set_metrics_source",
+            &[("pilot_id", &id), ("url", &target.url)],
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+
+    // Stop pulling: the source is gone, its scrapes stay evidence.
+    let stopped = app
+        .call(&admin, "remove_metrics_source", &[("pilot_id", &id)])
+        .await;
+    assert!(stopped.status().is_success());
+    let (status, _) = get_source(&app, &api, pilot).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let again = app
+        .call(&admin, "remove_metrics_source", &[("pilot_id", &id)])
+        .await;
+    assert_eq!(again.status(), StatusCode::NOT_FOUND);
+}
