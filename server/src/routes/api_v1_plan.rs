@@ -118,6 +118,9 @@ pub struct ApiMarkVerdict {
     pub value: Option<ApiValue>,
     /// One line a person can read: why this status.
     pub explanation: String,
+    /// When the evidence first gave this mark a figure to pass or fail on, under this plan
+    /// version (Unix ms); `null` while it is not measured or not comparable.
+    pub gradable_since_ms: Option<i64>,
 }
 
 /// How many marks ended in each status.
@@ -243,8 +246,15 @@ pub async fn plan(
     }))
 }
 
-fn mark_verdict(graded: &GradedMark) -> ApiMarkVerdict {
+fn mark_verdict(
+    graded: &GradedMark,
+    since: &std::collections::HashMap<String, i64>,
+) -> ApiMarkVerdict {
+    let grades = matches!(graded.grade.verdict, Verdict::Pass | Verdict::Fail);
     ApiMarkVerdict {
+        gradable_since_ms: grades
+            .then(|| since.get(&graded.pass_mark.notation()).copied())
+            .flatten(),
         pass_mark: ApiPassMark::new(graded.mark_index + 1, &graded.pass_mark),
         status: graded.grade.verdict.as_str().to_string(),
         value: graded.grade.value_used.map(|q| ApiValue {
@@ -287,6 +297,13 @@ pub async fn verdict(
         .await?
         .figures();
     let grade = engine::verdict::grade_plan(&version.content, &evidence);
+    // Noted by the pilot's overview when its evidence changes (see `desk::overview`).
+    let since = state
+        .services
+        .store
+        .gradable_since(id, version.number)
+        .await
+        .map_err(ServiceError::from)?;
     Ok(Json(ApiVerdict {
         pilot_id: id,
         plan_version: version.number,
@@ -300,7 +317,11 @@ pub async fn verdict(
             not_measured: grade.tally.not_measured,
             not_comparable: grade.tally.not_comparable,
         },
-        pass_marks: grade.marks.iter().map(mark_verdict).collect(),
+        pass_marks: grade
+            .marks
+            .iter()
+            .map(|mark| mark_verdict(mark, &since))
+            .collect(),
     }))
 }
 

@@ -182,6 +182,16 @@ async fn litellm_posts_fill_the_pilots_demand_once_however_often_they_are_sent()
             "{live}"
         );
     }
+    // The REST verdict carries the same moments, and none on a mark that does not grade.
+    let (_, verdict) = get_json(&app, &api, &format!("/api/v1/pilots/{pilot}/verdict")).await;
+    for mark in verdict["pass_marks"].as_array().unwrap() {
+        let at = mark["gradable_since_ms"].as_i64();
+        if mark["status"] == "pass" || mark["status"] == "fail" {
+            assert_eq!(at, Some(graded[0].1), "{verdict}");
+        } else {
+            assert_eq!(at, None, "{verdict}");
+        }
+    }
 
     // The day file is the pilot's gateway log: the tool's own figures, as the importer test
     // reads them from the same payloads (4 complete, 8 the client hung up on, 1 refused).
