@@ -52,7 +52,7 @@ mod render {
                     <ul class="inbox">
                         {waiting.into_iter().map(|w| view! {
                             <li>
-                                <a class="strong" href=format!("/pilots/{}/plan", w.pilot_id)>
+                                <a class="strong" href=format!("/pilots/{}/plan?version={}", w.pilot_id, w.version)>
                                     {format!("{} · version {}", w.pilot_name, w.version)}
                                 </a>
                                 <span class="muted">{format!(

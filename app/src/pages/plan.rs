@@ -400,9 +400,11 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
                 <p>
                     {d.amendment_reason.clone().map(|r| format!("Amendment: {r}. ")).unwrap_or_default()}
                     "It is not in force until it is approved. "
-                    {view.can_edit.then(|| view! { <a href=format!("/pilots/{}/plan/edit", pilot.id)>"Open the draft"</a> })}
+                    <a href=format!("/pilots/{}/plan?version={}", pilot.id, d.number)>"Show the draft"</a>
+                    {view.can_edit.then(|| view! { " · "<a href=format!("/pilots/{}/plan/edit", pilot.id)>"Open the draft"</a> })}
                 </p>
             </div>
+            {approval_block(&view, d)}
         }
     });
     let state = if shown.is_draft() {

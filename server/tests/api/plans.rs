@@ -1175,7 +1175,7 @@ async fn a_draft_is_submitted_found_in_the_inbox_and_approved_from_the_plan_page
         "{inbox}"
     );
     assert!(inbox.contains("Acme chat · version 1"));
-    assert!(inbox.contains(&format!("href=\"{plan_path}\"")));
+    assert!(inbox.contains(&format!("href=\"{plan_path}?version=1\"")));
     let (_, own) = w.html(&w.assessor, "/").await;
     assert!(!own.contains("Plans waiting for your approval"));
 
@@ -1203,4 +1203,24 @@ async fn a_draft_is_submitted_found_in_the_inbox_and_approved_from_the_plan_page
     assert_eq!(plan["in_force"], 1, "{plan}");
     let (_, inbox) = w.html(&w.reviewer, "/").await;
     assert!(!inbox.contains("Plans waiting for your approval"));
+
+    // An amendment: the plan page shows version 1 in force, with version 2's approval beside it.
+    w.app
+        .call_ok(
+            &w.assessor,
+            "amend_plan",
+            &[("pilot_id", w.id().as_str()), ("reason", "Tighter TTFT")],
+        )
+        .await;
+    let (version, revision) = w.draft().await;
+    let submitted = plain_post(&w.assessor, "submit_plan", &version, &revision)
+        .await
+        .unwrap();
+    assert_eq!(submitted.status(), StatusCode::FOUND);
+    let (_, page) = w.html(&w.reviewer, &plan_path).await;
+    assert!(page.contains("Pass marks · version 1"), "the plan in force");
+    assert!(page.contains("Approve version 2"), "{page}");
+    let (_, inbox) = w.html(&w.reviewer, "/").await;
+    assert!(inbox.contains(&format!("href=\"{plan_path}?version=2\"")));
+    assert!(inbox.contains("Amendment: Tighter TTFT"));
 }
