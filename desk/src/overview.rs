@@ -33,13 +33,82 @@ pub const KEPT_OVERVIEWS: usize = 32;
 
 /// The overviews an instance keeps, by pilot and state; part of [`Services`].
 #[derive(Clone, Default)]
-pub struct KeptOverviews(Arc<Mutex<VecDeque<Arc<Basis>>>>);
+pub struct KeptOverviews(
+    Arc<Mutex<VecDeque<Arc<Basis>>>>,
+    /// A background walk that makes the pilots list's missing overviews is under way.
+    Arc<std::sync::atomic::AtomicBool>,
+);
 
 impl std::fmt::Debug for KeptOverviews {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kept = self.0.lock().map(|kept| kept.len()).unwrap_or(0);
         write!(f, "KeptOverviews({kept} kept)")
     }
+}
+
+/// A pilot's verdict in one line, for the pilots list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerdictLine {
+    /// `None`: no approved plan, nothing to grade.
+    pub outcome: Option<engine::verdict::PlanOutcome>,
+    /// `1 of 2 pass marks met, 1 missed`.
+    pub tally: String,
+}
+
+/// The verdict of each of the first [`KEPT_OVERVIEWS`] of `pilots` whose overview this
+/// instance keeps for its current state: the pilots list's column, which never waits for a
+/// grading. The others are made in the background, one after another and one walk at a time,
+/// so the next view of the list has them.
+pub async fn kept_verdicts(
+    services: &Services,
+    pilots: &[Pilot],
+) -> Result<std::collections::HashMap<i64, VerdictLine>, ServiceError> {
+    let mut found = std::collections::HashMap::new();
+    let mut missing = Vec::new();
+    for pilot in pilots.iter().take(KEPT_OVERVIEWS) {
+        let state = state_of(services, pilot).await?;
+        match services.overviews.find(pilot.id, &state) {
+            Some(basis) => {
+                found.insert(pilot.id, verdict_line(&basis.verdict));
+            }
+            None => missing.push(pilot.clone()),
+        }
+    }
+    if !missing.is_empty() {
+        make_in_background(services, missing);
+    }
+    Ok(found)
+}
+
+fn verdict_line(verdict: &VerdictView) -> VerdictLine {
+    let headline = verdict.headline();
+    let tally = match headline.split_once(": ") {
+        Some((_, tally)) if verdict.outcome.is_some() => tally.trim_end_matches('.').to_string(),
+        _ => String::new(),
+    };
+    VerdictLine {
+        outcome: verdict.outcome,
+        tally,
+    }
+}
+
+/// Makes the overviews of `pilots` one after another on a task of its own, unless a walk is
+/// under way already.
+fn make_in_background(services: &Services, pilots: Vec<Pilot>) {
+    use std::sync::atomic::Ordering;
+    let walking = services.overviews.1.clone();
+    if walking.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let services = services.clone();
+    tokio::spawn(async move {
+        for pilot in pilots {
+            if let Err(error) = basis(&services, &pilot).await {
+                tracing::warn!(%error, pilot = pilot.id, "making a pilot's overview failed");
+            }
+        }
+        walking.store(false, Ordering::Release);
+    });
 }
 
 /// What one state of a pilot gives every viewer.

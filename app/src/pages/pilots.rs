@@ -21,11 +21,12 @@ pub async fn pilots_page() -> Result<Fragment, AppError> {
             let filter = (!user.role.is_staff()).then_some(user.organisation_id);
             let list = services.store.list_pilots(filter).await?;
             let waiting = desk::plans::service::waiting_for(&services, &user).await?;
+            let verdicts = desk::overview::kept_verdicts(&services, &list).await?;
             Ok(Fragment::render(
                 "Pilots",
                 view! {
                     {render::approval_inbox(waiting)}
-                    {render::pilots(list, user.role.is_staff(), user.role.can_edit_pilots())}
+                    {render::pilots(list, verdicts, user.role.is_staff(), user.role.can_edit_pilots())}
                 },
             ))
         }
@@ -70,7 +71,32 @@ mod render {
         })
     }
 
-    pub fn pilots(list: Vec<Pilot>, staff: bool, can_create: bool) -> impl IntoView + use<> {
+    /// A pilot's verdict in the list: the outcome as a badge and the tally; "being graded" when
+    /// this instance has not graded its current state yet (it does so in the background).
+    fn verdict_cell(line: Option<&desk::overview::VerdictLine>) -> AnyView {
+        use engine::verdict::PlanOutcome;
+        let Some(line) = line else {
+            return view! { <span class="muted small">"being graded…"</span> }.into_any();
+        };
+        let (class, label) = match line.outcome {
+            None => return view! { <span class="muted small">"no approved plan"</span> }.into_any(),
+            Some(PlanOutcome::Passed) => ("badge badge-pass", "Passed"),
+            Some(PlanOutcome::Failed) => ("badge badge-fail", "Missed"),
+            Some(PlanOutcome::Incomplete) => ("badge", "Incomplete"),
+        };
+        view! {
+            <span class=class>{label}</span>
+            <span class="small muted verdict-tally">{format!(" {}", line.tally)}</span>
+        }
+        .into_any()
+    }
+
+    pub fn pilots(
+        list: Vec<Pilot>,
+        verdicts: std::collections::HashMap<i64, desk::overview::VerdictLine>,
+        staff: bool,
+        can_create: bool,
+    ) -> impl IntoView + use<> {
         let subtitle = if staff {
             "Every customer's pilots, most recently updated first."
         } else {
@@ -101,6 +127,7 @@ mod render {
                                     <th scope="col">"Pilot"</th>
                                     <th scope="col">"Customer"</th>
                                     <th scope="col">"Status"</th>
+                                    <th scope="col">"Verdict"</th>
                                     <th scope="col">"Model"</th>
                                     <th scope="col">"Pilot hardware"</th>
                                     <th scope="col">"Serving engine"</th>
@@ -116,6 +143,7 @@ mod render {
                                             <td><a class="strong" href=format!("/pilots/{}", pilot.id)>{pilot.name.clone()}</a></td>
                                             <td>{pilot.organisation_name.clone()}</td>
                                             <td><StatusBadge status=pilot.status/></td>
+                                            <td class="verdict-cell">{verdict_cell(verdicts.get(&pilot.id))}</td>
                                             <td class="mono">{or_dash(&pilot.model)}</td>
                                             <td>{or_dash(&hardware)}</td>
                                             <td>{or_dash(&serving)}</td>

@@ -598,7 +598,7 @@ fn layout(obj: &Obj) -> String {
         parts.push("2024 key names (latency, best_of)");
     }
     if obj.has("request_goodput:") {
-        parts.push("`request_goodput:` key (late 2024 to mid 2025)");
+        parts.push("key “request_goodput:” with its colon (late 2024 to mid 2025)");
     }
     parts.join("; ")
 }

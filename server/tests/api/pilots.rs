@@ -119,3 +119,27 @@ async fn a_customer_sees_only_their_organisations_pilots_and_gets_404_for_others
         "two pilots plus the demo pilot"
     );
 }
+
+/// The pilots list has a verdict column (#37): each pilot's verdict once this instance has
+/// graded its current state (in the background: the list never waits for a grading), and "no
+/// approved plan" for a pilot without one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pilots_list_shows_each_pilots_verdict() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let org = app.organisation(&admin, "Verdict Corp").await;
+    app.pilot(&admin, org, "Without a plan").await;
+    let mut html = String::new();
+    for _ in 0..150 {
+        html = app.page(&admin, "/").await;
+        if !html.contains("being graded") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert!(!html.contains("being graded"), "graded within 30 s");
+    assert!(html.contains("no approved plan"), "{html}");
+    // The demo pilot misses its TTFT mark (p99 572 ms against 450 ms).
+    assert!(html.contains(">Missed<"), "{html}");
+    assert!(html.contains("0 of 2 pass marks met, 1 missed"), "{html}");
+}
