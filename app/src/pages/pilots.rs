@@ -79,7 +79,9 @@ mod render {
             return view! { <span class="muted small">"being graded…"</span> }.into_any();
         };
         let (class, label) = match line.outcome {
-            None => return view! { <span class="muted small">"no approved plan"</span> }.into_any(),
+            None => {
+                return view! { <span class="muted small">"no approved plan"</span> }.into_any();
+            }
             Some(PlanOutcome::Passed) => ("badge badge-pass", "Passed"),
             Some(PlanOutcome::Failed) => ("badge badge-fail", "Missed"),
             Some(PlanOutcome::Incomplete) => ("badge", "Incomplete"),

@@ -448,7 +448,34 @@ fn verdict_sentence(verdict: Option<&PilotVerdict>, lang: Lang) -> String {
     };
     let t = v.tally;
     let total = t.passed + t.failed + t.not_measured + t.not_comparable;
-    let (passed, failed, open) = (t.passed, t.failed, t.not_measured + t.not_comparable);
+    // The words of the pilot page's verdict headline, so page, API, report and story agree.
+    let (met, missed, not_measured, not_comparable, of) = match lang {
+        Lang::En => (
+            "pass marks met",
+            "missed",
+            "not measured",
+            "not comparable",
+            "of",
+        ),
+        Lang::De => (
+            "Kriterien erreicht",
+            "verfehlt",
+            "nicht gemessen",
+            "nicht vergleichbar",
+            "von",
+        ),
+    };
+    let mut parts = vec![format!("{} {of} {total} {met}", t.passed)];
+    for (count, word) in [
+        (t.failed, missed),
+        (t.not_measured, not_measured),
+        (t.not_comparable, not_comparable),
+    ] {
+        if count > 0 {
+            parts.push(format!("{count} {word}"));
+        }
+    }
+    let tally = parts.join(", ");
     match lang {
         Lang::En => {
             let outcome = match v.outcome {
@@ -456,10 +483,7 @@ fn verdict_sentence(verdict: Option<&PilotVerdict>, lang: Lang) -> String {
                 PlanOutcome::Failed => "the pilot missed pass marks",
                 PlanOutcome::Incomplete => "the pilot's verdict is incomplete",
             };
-            format!(
-                "Verdict: {outcome} ({passed} of {total} passed, {failed} failed, {open} not \
-                 measured)."
-            )
+            format!("Verdict: {outcome} ({tally}).")
         }
         Lang::De => {
             let outcome = match v.outcome {
@@ -467,11 +491,46 @@ fn verdict_sentence(verdict: Option<&PilotVerdict>, lang: Lang) -> String {
                 PlanOutcome::Failed => "Der Pilot hat Zielwerte verfehlt",
                 PlanOutcome::Incomplete => "Die Bewertung des Piloten ist unvollständig",
             };
-            format!(
-                "Ergebnis: {outcome} ({passed} von {total} erreicht, {failed} verfehlt, {open} \
-                 nicht gemessen)."
-            )
+            format!("Ergebnis: {outcome} ({tally}).")
         }
+    }
+}
+
+/// When the verdict and the twin's line on the pilot's own configuration disagree (a missed
+/// mark that production would hold, or the reverse), the one sentence that says why: they
+/// speak of different loads.
+fn load_difference_sentence(
+    verdict: Option<&PilotVerdict>,
+    demand: &DemandForecast,
+    pilot: Option<&PilotAtProduction>,
+    lang: Lang,
+) -> String {
+    let (Some(v), Some(p)) = (verdict, pilot) else {
+        return String::new();
+    };
+    let differ = matches!(
+        (v.outcome, p.holds, p.overloaded),
+        (PlanOutcome::Failed, Some(true), false) | (PlanOutcome::Passed, Some(false), _)
+    );
+    if !differ {
+        return String::new();
+    }
+    let (p50, p99) = (
+        num_in(f64::from(demand.sessions.p50), 0, lang),
+        num_in(f64::from(demand.sessions.p99), 0, lang),
+    );
+    match lang {
+        Lang::En => format!(
+            " The two differ in load: the verdict grades the pilot's load tests at the load they \
+             were run at (the plan's planned peak), the twin the production arrivals, which keep \
+             {p50} requests in flight at the median and {p99} at the p99."
+        ),
+        Lang::De => format!(
+            " Beide beziehen sich auf eine andere Last: Das Ergebnis bewertet die Lasttests des \
+             Piloten bei der Last, mit der sie liefen (der geplanten Spitze des Plans), der \
+             Zwilling die Ankünfte der Produktion mit {p50} gleichzeitigen Anfragen im Median \
+             und {p99} im p99."
+        ),
     }
 }
 
@@ -604,10 +663,11 @@ fn story_of(
         PlanBasis::LatencyAndMemory => "",
     };
     format!(
-        "{} {} {} {recommendation}{basis_clause}",
+        "{} {} {}{} {recommendation}{basis_clause}",
         verdict_sentence(verdict, lang),
         demand_sentence(demand, lang),
-        pilot_sentence(pilot, lang)
+        pilot_sentence(pilot, lang),
+        load_difference_sentence(verdict, demand, pilot, lang)
     )
 }
 

@@ -648,7 +648,7 @@ fn the_story_reads_in_german_with_german_numbers() {
     let story = plan.story_in(Some(&verdict), 8, Lang::De);
     assert!(
         story.starts_with(
-            "Ergebnis: Die Bewertung des Piloten ist unvollständig (2 von 4 erreicht, 0 verfehlt, 2 nicht gemessen). Nachfrage: "
+            "Ergebnis: Die Bewertung des Piloten ist unvollständig (2 von 4 Kriterien erreicht, 1 nicht gemessen, 1 nicht vergleichbar). Nachfrage: "
         ),
         "{story}"
     );
@@ -917,4 +917,51 @@ fn every_candidate_states_its_physics_and_every_estimate_its_backtested_error() 
         }
     }
     assert!(estimated_with_error > 0, "the demo has Estimated marks");
+}
+
+#[test]
+fn a_missed_verdict_the_twin_would_hold_is_explained_by_the_load() {
+    use crate::locale::Lang;
+    let missed = PilotVerdict {
+        outcome: crate::verdict::PlanOutcome::Failed,
+        tally: crate::verdict::Tally {
+            passed: 0,
+            failed: 1,
+            not_measured: 0,
+            not_comparable: 1,
+        },
+    };
+    let mut input = demo_input();
+    input.verdict = Some(missed);
+    let plan = plan_capacity(&input);
+    let story = &plan.story;
+    assert!(
+        story.starts_with(
+            "Verdict: the pilot missed pass marks (0 of 2 pass marks met, 1 missed, 1 not comparable)."
+        ),
+        "{story}"
+    );
+    let pilot = plan
+        .pilot_at_production
+        .as_ref()
+        .expect("the pilot's configuration");
+    assert_eq!(pilot.holds, Some(true), "the demo's V100s hold production");
+    assert!(story.contains("The two differ in load"), "{story}");
+    let german = plan.story_in(Some(&missed), input.max_cards, Lang::De);
+    assert!(
+        german.contains("Beide beziehen sich auf eine andere Last"),
+        "{german}"
+    );
+    // A verdict that agrees with the twin needs no such sentence.
+    let passed = PilotVerdict {
+        outcome: crate::verdict::PlanOutcome::Passed,
+        tally: crate::verdict::Tally {
+            passed: 2,
+            failed: 0,
+            not_measured: 0,
+            not_comparable: 0,
+        },
+    };
+    let agreeing = plan.story_in(Some(&passed), input.max_cards, Lang::De);
+    assert!(!agreeing.contains("andere Last"), "{agreeing}");
 }
