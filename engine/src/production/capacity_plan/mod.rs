@@ -43,6 +43,7 @@
 //!
 //! Pure and deterministic (seeded); the same input gives the same plan.
 
+mod alternatives;
 mod availability;
 mod candidate;
 pub mod forecast;
@@ -530,6 +531,10 @@ pub fn plan_capacity(input: &CapacityPlanInput) -> CapacityPlan {
         recommended.as_ref(),
         basis,
     );
+    if let Some(sentence) = alternatives::sentence_in(&candidates, Lang::En) {
+        story.push(' ');
+        story.push_str(&sentence);
+    }
     if let Some(sentence) = availability::sentence_in(&left_out, recommended.as_ref(), Lang::En) {
         story.push(' ');
         story.push_str(&sentence);

@@ -375,6 +375,10 @@ impl CapacityPlan {
                     self.basis,
                     lang,
                 );
+                if let Some(sentence) = super::alternatives::sentence_in(&self.candidates, lang) {
+                    story.push(' ');
+                    story.push_str(&sentence);
+                }
                 if let Some(sentence) = self.availability_sentence_in(lang) {
                     story.push(' ');
                     story.push_str(&sentence);

@@ -965,3 +965,52 @@ fn a_missed_verdict_the_twin_would_hold_is_explained_by_the_load() {
     let agreeing = plan.story_in(Some(&passed), input.max_cards, Lang::De);
     assert!(!agreeing.contains("andere Last"), "{agreeing}");
 }
+
+#[test]
+fn the_story_says_why_not_the_other_cards() {
+    use crate::locale::Lang;
+    let plan = demo_plan();
+    let story = &plan.story;
+    let why_not = story
+        .split("Why not the others: ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{story}"));
+    // A runner-up on another card that holds too, named with its rank and cards.
+    let runner = plan
+        .candidates
+        .iter()
+        .filter(|c| c.rank.is_some_and(|r| r > 1))
+        .filter(|c| {
+            plan.recommended
+                .as_ref()
+                .is_some_and(|r| r.configuration.gpu_id != c.configuration.gpu_id)
+        })
+        .min_by_key(|c| c.rank)
+        .expect("another card holds too");
+    assert!(
+        why_not.starts_with(&format!(
+            "{} holds too but ranks {}",
+            runner.configuration.label,
+            runner.rank.unwrap()
+        )),
+        "{why_not}"
+    );
+    // Every card named as short holds nowhere with one copy down.
+    for part in why_not.split("; ").filter(|p| p.starts_with("on ")) {
+        let name = part
+            .trim_start_matches("on ")
+            .split(" nothing holds")
+            .next()
+            .unwrap();
+        assert!(
+            plan.candidates
+                .iter()
+                .filter(|c| c.configuration.gpu_name == name)
+                .all(|c| c.holds_n_plus_1 != Some(true)),
+            "{name}: {why_not}"
+        );
+    }
+    let german = plan.story_in(None, 8, Lang::De);
+    assert!(german.contains("Warum nicht die anderen: "), "{german}");
+    println!("{why_not}");
+}
