@@ -100,14 +100,21 @@ fn make_in_background(services: &Services, pilots: Vec<Pilot>) {
     if walking.swap(true, Ordering::AcqRel) {
         return;
     }
+    /// Ends the walk however the task ends (a panic too), so a later view starts another.
+    struct Walk(Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for Walk {
+        fn drop(&mut self) {
+            self.0.store(false, Ordering::Release);
+        }
+    }
     let services = services.clone();
     tokio::spawn(async move {
+        let _walk = Walk(walking);
         for pilot in pilots {
             if let Err(error) = basis(&services, &pilot).await {
                 tracing::warn!(%error, pilot = pilot.id, "making a pilot's overview failed");
             }
         }
-        walking.store(false, Ordering::Release);
     });
 }
 
