@@ -42,7 +42,6 @@ use engine::production::{
     GpuHourPrice, MeasuredConfiguration, MeasuredPoint, PilotTwin, calibrate,
 };
 use engine::sizing::{KvDtype, MemoryModel, WeightPrecision};
-use engine::traffic::{ReadOptions, read_gateway_log};
 use engine::verdict::comparability::FileCheck;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -620,21 +619,11 @@ fn read_hour(
 ) -> Result<BusiestHour, String> {
     let end_ms = start_ms + engine::production::demand_process::HOUR_MS as i64;
     let mut records = Vec::new();
-    for (name, path, skip) in sources {
-        let file = std::fs::File::open(path)
-            .map_err(|e| format!("The gateway log {name} could not be read again ({e})"))?;
-        read_gateway_log(
-            std::io::BufReader::with_capacity(1 << 16, file),
-            &ReadOptions::new(name.clone()).skip_bad_lines(*skip),
-            |r| {
-                if r.start_ms >= start_ms && r.start_ms < end_ms {
-                    records.push(r);
-                }
-            },
-            |_| {},
-        )
-        .map_err(|e| format!("{name}: {e}"))?;
-    }
+    crate::traffic::service::read_logs_again(sources, |r| {
+        if r.start_ms >= start_ms && r.start_ms < end_ms {
+            records.push(r);
+        }
+    })?;
     Ok(BusiestHour::starting_at(&records, start_ms))
 }
 

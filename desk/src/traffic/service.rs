@@ -631,3 +631,24 @@ pub async fn seed_demo_traffic(
     .await?;
     refresh_profile(services, pilot_id).await
 }
+
+/// Reads the kept gateway logs (name, path, skip_bad_lines) again, record by record: the
+/// busiest hour of the capacity plan and the trace export both read them so. Blocking; the
+/// error names the log.
+pub fn read_logs_again(
+    sources: &[(String, PathBuf, bool)],
+    mut each: impl FnMut(engine::traffic::GatewayRecord),
+) -> Result<(), String> {
+    for (name, path, skip) in sources {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("The gateway log {name} could not be read again ({e})"))?;
+        engine::traffic::read_gateway_log(
+            BufReader::with_capacity(1 << 16, file),
+            &ReadOptions::new(name.clone()).skip_bad_lines(*skip),
+            &mut each,
+            |_| {},
+        )
+        .map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(())
+}

@@ -18,10 +18,8 @@ use crate::Services;
 use crate::model::Pilot;
 use engine::production::capacity_plan::forecast::share;
 use engine::production::demand_process::ServiceTimes;
-use engine::traffic::{ReadOptions, read_gateway_log};
 use engine::twin::TimedRequest;
 use engine::twin::trace::{as_logged, trace_entry};
-use std::io::BufReader;
 
 /// The most copies a trace may be shared between (`?copies=`).
 pub const MAX_COPIES: u32 = 1024;
@@ -225,16 +223,7 @@ async fn whole_log(
     };
     let entries = tokio::task::spawn_blocking(move || {
         let mut entries = Vec::new();
-        for (name, path, skip) in sources {
-            let file = std::fs::File::open(&path).map_err(|e| format!("{name}: {e}"))?;
-            read_gateway_log(
-                BufReader::with_capacity(1 << 16, file),
-                &ReadOptions::new(name.clone()).skip_bad_lines(skip),
-                |r| entries.extend(trace_entry(&r)),
-                |_| {},
-            )
-            .map_err(|e| format!("{name}: {e}"))?;
-        }
+        super::service::read_logs_again(&sources, |r| entries.extend(trace_entry(&r)))?;
         Ok::<_, String>(entries)
     })
     .await
