@@ -55,6 +55,16 @@ fn person(name: Option<String>, email: Option<String>) -> Option<String> {
     }
 }
 
+/// The person of a version's `{role}_name` / `{role}_email` columns ([`person`]), or "a former
+/// user" when the account is gone.
+fn person_of(row: &AnyRow, role: &str) -> String {
+    person(
+        row.try_get(format!("{role}_name").as_str()).ok().flatten(),
+        row.try_get(format!("{role}_email").as_str()).ok().flatten(),
+    )
+    .unwrap_or_else(|| "a former user".into())
+}
+
 fn version_from_row(row: &AnyRow) -> StoreResult<PlanVersionRecord> {
     let number: i64 = row.try_get("number")?;
     let content: String = row.try_get("content")?;
@@ -88,22 +98,10 @@ fn version_from_row(row: &AnyRow) -> StoreResult<PlanVersionRecord> {
         updated_ms: row.try_get("updated_ms")?,
         amendment_reason: row.try_get("amendment_reason")?,
         approved_by: row.try_get("approved_by")?,
-        approved_by_name: approved_ms.map(|_| {
-            person(
-                row.try_get("approved_by_name").ok().flatten(),
-                row.try_get("approved_by_email").ok().flatten(),
-            )
-            .unwrap_or_else(|| "a former user".into())
-        }),
+        approved_by_name: approved_ms.map(|_| person_of(row, "approved_by")),
         approved_ms,
         submitted_by: row.try_get("submitted_by")?,
-        submitted_by_name: submitted_ms.map(|_| {
-            person(
-                row.try_get("submitted_by_name").ok().flatten(),
-                row.try_get("submitted_by_email").ok().flatten(),
-            )
-            .unwrap_or_else(|| "a former user".into())
-        }),
+        submitted_by_name: submitted_ms.map(|_| person_of(row, "submitted_by")),
         submitted_ms,
     })
 }
