@@ -30,6 +30,19 @@ fn upload_kind(folder: &str) -> Option<&'static str> {
     })
 }
 
+/// The pilot's evidence register as the REST API lists it.
+async fn register(app: &TestApp, token: &str, pilot: i64) -> Value {
+    client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// What is wrong with the answer to one upload, if anything.
 async fn refusal_problem(app: &TestApp, token: &str, pilot: i64, line: &str) -> Option<String> {
     let cells: Vec<&str> = line.split('\t').collect();
@@ -80,15 +93,7 @@ async fn every_hostile_upload_is_refused_naming_file_place_and_rule_and_nothing_
         problems.join("\n")
     );
 
-    let register: Value = client()
-        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let register = register(&app, &token, pilot).await;
     assert_eq!(register["files"], Value::Array(Vec::new()), "{register}");
     let (check, clean) = store_check(&app);
     assert!(clean, "{check:#}");
@@ -134,15 +139,7 @@ async fn a_file_past_the_records_per_file_limit_is_refused_whole() {
         StatusCode::CREATED,
         "at the limit is taken"
     );
-    let register: Value = client()
-        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let register = register(&app, &token, pilot).await;
     let files = register["files"].as_array().unwrap();
     assert_eq!(files.len(), 1, "{register}");
     assert_eq!(files[0]["file_name"], "three.jsonl");
