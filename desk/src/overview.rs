@@ -81,10 +81,11 @@ pub async fn kept_verdicts(
 }
 
 fn verdict_line(verdict: &VerdictView) -> VerdictLine {
-    let headline = verdict.headline();
-    let tally = match headline.split_once(": ") {
-        Some((_, tally)) if verdict.outcome.is_some() => tally.trim_end_matches('.').to_string(),
-        _ => String::new(),
+    let tally = match verdict.outcome {
+        Some(_) => verdict
+            .tally
+            .summary_in(verdict.rows.len(), engine::locale::Lang::En),
+        None => String::new(),
     };
     VerdictLine {
         outcome: verdict.outcome,

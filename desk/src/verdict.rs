@@ -81,19 +81,10 @@ impl VerdictView {
         let Some(outcome) = self.outcome else {
             return "No approved plan yet: nothing to grade.".into();
         };
-        let total = self.rows.len();
-        let t = &self.tally;
-        let mut parts = vec![format!("{} of {total} pass marks met", t.passed)];
-        if t.failed > 0 {
-            parts.push(format!("{} missed", t.failed));
-        }
-        if t.not_measured > 0 {
-            parts.push(format!("{} not measured", t.not_measured));
-        }
-        if t.not_comparable > 0 {
-            parts.push(format!("{} not comparable", t.not_comparable));
-        }
-        format!("{}: {}.", outcome.label(), parts.join(", "))
+        let tally = self
+            .tally
+            .summary_in(self.rows.len(), engine::locale::Lang::En);
+        format!("{}: {tally}.", outcome.label())
     }
 }
 

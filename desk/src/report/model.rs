@@ -133,24 +133,10 @@ fn headline(verdict: &VerdictView, lang: Lang) -> String {
         engine::verdict::PlanOutcome::Failed => t.outcome_failed,
         engine::verdict::PlanOutcome::Incomplete => t.outcome_incomplete,
     };
-    let tally = &verdict.tally;
-    let of = if lang == Lang::De { "von" } else { "of" };
-    let mut parts = vec![format!(
-        "{} {of} {} {}",
-        tally.passed,
-        verdict.rows.len(),
-        t.pass_marks_met
-    )];
-    for (count, word) in [
-        (tally.failed, t.missed),
-        (tally.not_measured, t.not_measured),
-        (tally.not_comparable, t.not_comparable),
-    ] {
-        if count > 0 {
-            parts.push(format!("{count} {word}"));
-        }
-    }
-    format!("{label}: {}.", parts.join(", "))
+    format!(
+        "{label}: {}.",
+        verdict.tally.summary_in(verdict.rows.len(), lang)
+    )
 }
 
 /// A grade's label in the report's language.

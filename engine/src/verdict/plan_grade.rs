@@ -48,6 +48,41 @@ pub struct Tally {
     pub not_comparable: usize,
 }
 
+impl Tally {
+    /// `0 of 2 pass marks met, 1 missed, 1 not comparable` (`total` marks; the counts that are
+    /// zero left out after the first): the one wording of the pilot page, the pilots list, the
+    /// report and the recommendation's story.
+    pub fn summary_in(&self, total: usize, lang: Lang) -> String {
+        let (of, met, missed, not_measured, not_comparable) = match lang {
+            Lang::En => (
+                "of",
+                "pass marks met",
+                "missed",
+                "not measured",
+                "not comparable",
+            ),
+            Lang::De => (
+                "von",
+                "Zielwerten erreicht",
+                "verfehlt",
+                "nicht gemessen",
+                "nicht vergleichbar",
+            ),
+        };
+        let mut parts = vec![format!("{} {of} {total} {met}", self.passed)];
+        for (count, word) in [
+            (self.failed, missed),
+            (self.not_measured, not_measured),
+            (self.not_comparable, not_comparable),
+        ] {
+            if count > 0 {
+                parts.push(format!("{count} {word}"));
+            }
+        }
+        parts.join(", ")
+    }
+}
+
 /// The plan's overall state. Serde names: `passed`, `failed`, `incomplete`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -453,33 +453,7 @@ fn verdict_sentence(verdict: Option<&PilotVerdict>, lang: Lang) -> String {
     let t = v.tally;
     let total = t.passed + t.failed + t.not_measured + t.not_comparable;
     // The words of the pilot page's verdict headline, so page, API, report and story agree.
-    let (met, missed, not_measured, not_comparable, of) = match lang {
-        Lang::En => (
-            "pass marks met",
-            "missed",
-            "not measured",
-            "not comparable",
-            "of",
-        ),
-        Lang::De => (
-            "Kriterien erreicht",
-            "verfehlt",
-            "nicht gemessen",
-            "nicht vergleichbar",
-            "von",
-        ),
-    };
-    let mut parts = vec![format!("{} {of} {total} {met}", t.passed)];
-    for (count, word) in [
-        (t.failed, missed),
-        (t.not_measured, not_measured),
-        (t.not_comparable, not_comparable),
-    ] {
-        if count > 0 {
-            parts.push(format!("{count} {word}"));
-        }
-    }
-    let tally = parts.join(", ");
+    let tally = t.summary_in(total, lang);
     match lang {
         Lang::En => {
             let outcome = match v.outcome {

@@ -648,7 +648,7 @@ fn the_story_reads_in_german_with_german_numbers() {
     let story = plan.story_in(Some(&verdict), 8, Lang::De);
     assert!(
         story.starts_with(
-            "Ergebnis: Die Bewertung des Piloten ist unvollständig (2 von 4 Kriterien erreicht, 1 nicht gemessen, 1 nicht vergleichbar). Nachfrage: "
+            "Ergebnis: Die Bewertung des Piloten ist unvollständig (2 von 4 Zielwerten erreicht, 1 nicht gemessen, 1 nicht vergleichbar). Nachfrage: "
         ),
         "{story}"
     );
