@@ -76,6 +76,20 @@ impl PlanVersionRecord {
         self.status == PlanStatus::Draft
     }
 
+    /// Where a draft stands in the approval workflow, for the plan page and the editor.
+    pub fn approval_stage(&self) -> String {
+        match (&self.submitted_by_name, self.submitted_ms) {
+            (Some(by), Some(at)) => format!(
+                "Submitted for approval by {by} on {} (UTC). A save of the draft takes the \
+                 submission back.",
+                engine::clock::utc_minute(at)
+            ),
+            _ => "Not yet submitted for approval: submitting puts it in the approvers' inbox on \
+                  the pilots list."
+                .to_string(),
+        }
+    }
+
     /// Approved by the person who wrote it: an administrator's override of the four-eyes rule
     /// ([`engine::plan::PlanVersion::approve_drafted_by`]), shown as such wherever the approval is.
     pub fn approved_by_its_author(&self) -> bool {

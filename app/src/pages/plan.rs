@@ -481,13 +481,7 @@ pub(crate) fn approval_block(view: &PlanView, draft: &PlanVersionRecord) -> AnyV
             <input type="hidden" name="revision" value=draft.revision.to_string()/>
         }
     };
-    let stage = match (&draft.submitted_by_name, draft.submitted_ms) {
-        (Some(by), Some(at)) => format!(
-            "Submitted for approval by {by} on {} (UTC). A save of the draft takes the submission back.",
-            engine::clock::utc_minute(at)
-        ),
-        _ => "Not yet submitted for approval: submitting puts it in the approvers' inbox on the pilots list.".to_string(),
-    };
+    let stage = draft.approval_stage();
     let own = view.draft_is_own();
     let submit = view.may_submit().then(|| {
         view! {

@@ -244,7 +244,7 @@ fn draft_editor(view: &PlanView, draft: PlanVersionRecord, refresh: RwSignal<u32
         .collect::<Vec<_>>();
     let empty = content.pass_marks.is_empty();
     let reason = draft.amendment_reason.clone();
-    let stage = submission_stage(&draft);
+    let stage = draft.approval_stage();
     view! {
         <section class="card draft-head" id="draft">
             <div class="card-head">
@@ -317,17 +317,6 @@ fn approve_offer(view: &PlanView) -> Option<&'static str> {
         Some("Approve my own draft (administrator's override) · version")
     } else {
         None
-    }
-}
-
-/// Where the draft stands: submitted for approval (by whom, when) or not yet.
-fn submission_stage(draft: &PlanVersionRecord) -> String {
-    match (&draft.submitted_by_name, draft.submitted_ms) {
-        (Some(by), Some(at)) => format!(
-            "Submitted for approval by {by} on {} (UTC); a save takes the submission back.",
-            engine::clock::utc_minute(at)
-        ),
-        _ => "Not yet submitted for approval.".to_string(),
     }
 }
 
