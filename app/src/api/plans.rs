@@ -30,22 +30,15 @@ mod editing {
     use crate::model::SessionUser;
     use crate::server::store::Store;
     use crate::server::store::plans::DraftWrite;
-    use engine::plan::{LifecycleError, PlanErrors, PlanForm, can_edit_plans};
+    use engine::plan::{LifecycleError, PlanErrors, PlanForm};
 
     /// The signed-in user and the pilot, if the user may edit its plan: customers get 404 (as
     /// for anything they may not change), sales engineers 403.
     pub async fn plan_editor(pilot_id: i64) -> Result<(SessionUser, Store, Pilot), AppError> {
-        use crate::server::auth::{Need, require, visible_pilot};
+        use crate::server::auth::{Need, require};
         let user = require(Need::SignedIn)?;
         let store = crate::server::services()?.store;
-        let pilot = visible_pilot(&store, &user, pilot_id).await?;
-        if !user.role.is_staff() {
-            return Err(AppError::NotFound);
-        }
-        if !can_edit_plans(user.role) {
-            return Err(AppError::Forbidden);
-        }
-        desk::evidence_history::service::refuse_archived(&pilot)?;
+        let pilot = desk::plans::service::plan_editor(&store, &user, pilot_id).await?;
         Ok((user, store, pilot))
     }
 

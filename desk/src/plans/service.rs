@@ -28,6 +28,24 @@ pub struct WaitingApproval {
     pub amendment_reason: Option<String>,
 }
 
+/// The pilot, if `user` may change its plan: customers get 404 (as for anything they may not
+/// change), sales engineers 403, an archived pilot 409.
+pub async fn plan_editor(
+    store: &crate::store::Store,
+    user: &SessionUser,
+    pilot_id: i64,
+) -> Result<crate::model::Pilot, ServiceError> {
+    let pilot = crate::auth::visible_pilot(store, user, pilot_id).await?;
+    if !user.role.is_staff() {
+        return Err(ServiceError::NotFound);
+    }
+    if !can_edit_plans(user.role) {
+        return Err(ServiceError::Forbidden);
+    }
+    crate::evidence_history::service::refuse_archived(&pilot)?;
+    Ok(pilot)
+}
+
 /// Submits draft `version` of pilot `pilot_id`'s plan at `revision` for approval. Staff who
 /// may edit plans only; the draft must hold at least one pass mark and read as a valid plan,
 /// since approval would refuse it otherwise.
@@ -38,14 +56,7 @@ pub async fn submit(
     version: u32,
     revision: i64,
 ) -> Result<(), ServiceError> {
-    let pilot = crate::auth::visible_pilot(&services.store, user, pilot_id).await?;
-    if !user.role.is_staff() {
-        return Err(ServiceError::NotFound);
-    }
-    if !can_edit_plans(user.role) {
-        return Err(ServiceError::Forbidden);
-    }
-    crate::evidence_history::service::refuse_archived(&pilot)?;
+    plan_editor(&services.store, user, pilot_id).await?;
     let versions = services.store.plan_versions(pilot_id).await?;
     let record = versions
         .iter()
