@@ -43,19 +43,20 @@ pub fn PilotPage() -> impl IntoView {
 /// verdict, its plan card and the decided precision ([`crate::api::verdict::pilot_overview`]).
 #[server(endpoint = "page_pilot")]
 pub async fn pilot_page(pilot_id: i64) -> Result<Fragment, AppError> {
-    let overview = crate::api::verdict::pilot_overview(pilot_id).await?;
-    let feed = crate::api::live::pilot_live_feed(pilot_id)
-        .await
-        .unwrap_or_default();
-    // A failing or unreadable source never breaks the page: it is shown, or left out.
-    let source = crate::api::live::pilot_metrics_source(pilot_id)
-        .await
-        .ok()
-        .flatten();
-    let title = overview.pilot.pilot.name.clone();
+    use crate::server::auth::{Need, require, visible_pilot};
+    let page = crate::server::respond(
+        async move {
+            let user = require(Need::SignedIn)?;
+            let services = crate::server::services()?;
+            let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
+            Ok(desk::overview::pilot_page(&services, &user, pilot).await?)
+        }
+        .await,
+    )?;
+    let title = page.overview.pilot.pilot.name.clone();
     Ok(Fragment::render(
         title,
-        render::pilot(overview, feed, source),
+        render::pilot(page.overview, page.feed, page.source),
     ))
 }
 
