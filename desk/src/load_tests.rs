@@ -74,7 +74,11 @@ pub struct PointRow {
     /// The serving framework the file names for this row (`vLLM`, `SGLang`), when it does.
     #[serde(default)]
     pub framework: Option<String>,
+    /// Requests in flight: the tool's configured concurrency, else the run's mean by Little's
+    /// law (see [`engine::loadtest::in_flight`]); `concurrency_basis` says which.
     pub concurrency: Option<f64>,
+    #[serde(default)]
+    pub concurrency_basis: engine::loadtest::ConcurrencyBasis,
     pub request_rate: Option<f64>,
     pub completed: Option<u64>,
     pub failed: Option<u64>,

@@ -39,6 +39,8 @@ pub fn load_point(
     LoadPoint {
         scenario: point.scenario.clone(),
         concurrency: point.concurrency,
+        concurrency_basis: point.concurrency_basis,
+        request_rate: point.request_rate,
         ttft_ms: percentiles(&point.ttft),
         tpot_ms: percentiles(&point.tpot),
         itl_ms: percentiles(&point.itl),

@@ -114,7 +114,7 @@ mod render {
     use crate::api::predict::TwinView;
     use crate::components::PageHeader;
     use crate::error::AppError;
-    use engine::loadtest::{GoodputMethod, SpreadState};
+    use engine::loadtest::{ConcurrencyBasis, GoodputMethod, SpreadState};
     use leptos::prelude::*;
 
     /// An error in a part of the page (the rest of it stands).
@@ -236,6 +236,10 @@ mod render {
             "Goodput: * graded on the reported percentiles (the file has no per-request data): the share of good requests is a bound, not a count."
         };
         let has_itl = run.points.iter().any(|p| !p.itl.is_empty());
+        let derived_load = run
+            .points
+            .iter()
+            .any(|p| p.concurrency_basis == ConcurrencyBasis::LittlesLaw);
         // A file mixing serving frameworks (vLLM and SGLang rows) names each row's.
         let has_framework = run.points.iter().any(|p| p.framework.is_some());
         view! {
@@ -289,7 +293,7 @@ mod render {
                                     <tr data-point=p.key.clone()>
                                         <td title=p.source.clone()>{scenario}</td>
                                         {has_framework.then(|| view! { <td>{p.framework.clone().unwrap_or_default()}</td> })}
-                                        <td class="num">{p.concurrency.map(|c| fmt_num(Some(c))).unwrap_or_else(|| p.request_rate.map(|r| format!("{} req/s", fmt_num(Some(r)))).unwrap_or_else(|| "–".into()))}</td>
+                                        {in_flight_cell(&p)}
                                         {goodput_cells(&p)}
                                         <td class="num">{format!("{} / {}", p.completed.map(|c| c.to_string()).unwrap_or_else(|| "–".into()), p.failed.map(|c| c.to_string()).unwrap_or_else(|| "–".into()))}</td>
                                         <td class="num">{fmt_num(p.request_throughput)}</td>
@@ -307,10 +311,36 @@ mod render {
                     </table>
                 </div>
                 <p class="hint">{method} " † per-stream tokens/s = 1000 ÷ TPOT p50 (the file does not report it). All latencies are measured at the client (the load generator)."</p>
+                {derived_load.then(|| view! {
+                    <p class="hint little-law-note">"≈ The file states a request rate, not a concurrency: requests in flight are the run's mean by Little's law (request throughput × mean E2E latency, the mean rebuilt as TTFT + TPOT × (output tokens − 1) where the file gives none). Curves, capacity and grading place such a point there; grading takes the lowest point at or above the planned peak."</p>
+                })}
                 {(!run.warnings.is_empty()).then(|| view! {
                     <ul class="warnings">{run.warnings.clone().into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
                 })}
             </section>
+        }
+    }
+
+    /// A point's requests in flight: the stated concurrency, or "≈ mean" by Little's law with
+    /// the rate the file states, or the rate alone when nothing gives a concurrency.
+    fn in_flight_cell(p: &PointRow) -> impl IntoView + use<> {
+        let rate = p
+            .request_rate
+            .map(|r| format!("{} req/s", fmt_num(Some(r))))
+            .unwrap_or_else(|| "all at once".into());
+        match (p.concurrency, p.concurrency_basis) {
+            (Some(mean), ConcurrencyBasis::LittlesLaw) => view! {
+                <td class="num derived-load" title=format!("Mean requests in flight by Little's law: {} req/s × mean E2E. The file states {rate}, not a concurrency.", fmt_num(p.request_throughput))>
+                    {format!("≈{}", fmt_num(Some(mean.round())))}
+                    <span class="muted small">{format!(" at {rate}")}</span>
+                </td>
+            }
+            .into_any(),
+            (Some(c), _) => view! { <td class="num">{fmt_num(Some(c))}</td> }.into_any(),
+            (None, _) => view! {
+                <td class="num">{p.request_rate.map(|r| format!("{} req/s", fmt_num(Some(r)))).unwrap_or_else(|| "–".into())}</td>
+            }
+            .into_any(),
         }
     }
 

@@ -295,6 +295,7 @@ mod tests {
             source: "profile_export_aiperf.json".into(),
             framework: None,
             concurrency: Some(concurrency),
+            concurrency_basis: Default::default(),
             request_rate: None,
             completed: Some(100),
             failed: Some(0),

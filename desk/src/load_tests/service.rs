@@ -356,6 +356,7 @@ fn row(evidence: &EvidenceFile, index: usize, point: &OperatingPoint) -> PointRo
         Some(v) => (Some(v), false),
         None => (tpot.p50.filter(|t| *t > 0.0).map(|t| 1000.0 / t), true),
     };
+    let in_flight = engine::loadtest::in_flight(point);
     PointRow {
         key: format!("{}:{index}", evidence.id),
         evidence_id: evidence.id,
@@ -370,7 +371,8 @@ fn row(evidence: &EvidenceFile, index: usize, point: &OperatingPoint) -> PointRo
             .settings
             .get("framework")
             .map(|f| super::curves::framework_label(f)),
-        concurrency: point.concurrency,
+        concurrency: in_flight.map(|f| f.requests),
+        concurrency_basis: in_flight.map(|f| f.basis).unwrap_or_default(),
         request_rate: point.request_rate,
         completed: point.completed,
         failed: point.failed,

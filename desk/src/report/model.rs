@@ -722,6 +722,28 @@ fn in_flight(value: Option<f64>, lang: Lang) -> String {
     }
 }
 
+/// A point's requests in flight as the report prints it: a figure derived by Little's law is
+/// marked "≈" and says the rate the file states (one row per rate of a rate sweep).
+fn point_load(point: &PointRow, lang: Lang) -> String {
+    use engine::loadtest::ConcurrencyBasis;
+    match (point.concurrency_basis, point.concurrency) {
+        (ConcurrencyBasis::LittlesLaw, Some(mean)) => {
+            let rate = match point.request_rate {
+                Some(r) => format!(
+                    "{} {}",
+                    lang.number(r, 2)
+                        .trim_end_matches('0')
+                        .trim_end_matches([',', '.']),
+                    lang.pick("req/s", "Anfr./s")
+                ),
+                None => lang.pick("all at once", "alle zugleich").into(),
+            };
+            format!("≈{} ({rate})", lang.number(mean.round(), 0))
+        }
+        _ => in_flight(point.concurrency, lang),
+    }
+}
+
 fn goodput_text(point: &PointRow, lang: Lang) -> String {
     let Some(g) = &point.goodput else {
         return "—".into();
@@ -765,8 +787,20 @@ fn load_table(
             )
         })
         .unwrap_or_default();
+    let derived = if run
+        .points
+        .iter()
+        .any(|p| p.concurrency_basis == engine::loadtest::ConcurrencyBasis::LittlesLaw)
+    {
+        lang.pick(
+            " — ≈: mean requests in flight by Little's law (throughput × mean E2E); the file states a request rate, not a concurrency",
+            " — ≈: mittlere gleichzeitige Anfragen nach Littles Gesetz (Durchsatz × mittlere E2E); die Datei nennt eine Anfragerate, keine Parallelität",
+        )
+    } else {
+        ""
+    };
     let caption = format!(
-        "{}{} — {}{}{not_comparable}",
+        "{}{} — {}{}{not_comparable}{derived}",
         run.tool,
         run.tool_version
             .as_deref()
@@ -813,7 +847,7 @@ fn load_table(
                     &p.scenario,
                     lang,
                 )),
-                num(in_flight(p.concurrency, lang)),
+                num(point_load(p, lang)),
                 num(format!(
                     "{} / {}",
                     ms(p.ttft.p50, lang),

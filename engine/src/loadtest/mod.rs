@@ -8,6 +8,8 @@
 //! * [`samples`]: the per-request figures goodput needs, taken once at import and stored, so a
 //!   page never re-reads a raw file.
 //! * [`capacity`]: the highest concurrency at which every target holds, per scenario.
+//! * [`in_flight`]: requests in flight per point: the stated concurrency, else Little's law
+//!   over the run (request-rate sweeps state none).
 //! * [`spread`]: idle, queueing or saturated, read from p50/p95/p99 across concurrency the way the
 //!   V100 benchmark report in `shared/seeds` reads it.
 //! * [`demo`]: the benchmark report's published percentiles as a vLLM-bench-style JSON Lines
@@ -18,6 +20,7 @@
 pub mod capacity;
 pub mod demo;
 pub mod goodput;
+pub mod in_flight;
 pub mod samples;
 pub mod spread;
 pub mod targets;
@@ -26,6 +29,7 @@ pub use capacity::{Capacity, capacity_by_scenario};
 pub use goodput::{
     GoodputMethod, PointGoodput, TargetCheck, grade_on_percentiles, grade_on_requests,
 };
+pub use in_flight::{ConcurrencyBasis, InFlight, in_flight};
 pub use samples::{RequestSample, RequestSamples, SamplesError};
 pub use spread::{SpreadState, classify_spread};
 pub use targets::{LatencyTarget, latency_targets};

@@ -56,8 +56,14 @@ impl LatencyPercentiles {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LoadPoint {
     pub scenario: String,
-    /// Concurrency the tool held (requests in flight).
+    /// Requests in flight: the concurrency the tool held, else the run's mean by Little's law
+    /// (`concurrency_basis` says which; see [`crate::loadtest::in_flight`]).
     pub concurrency: Option<f64>,
+    #[serde(default)]
+    pub concurrency_basis: crate::loadtest::ConcurrencyBasis,
+    /// The arrival rate the tool was set to, requests/s (`None`: a closed loop or all at once).
+    #[serde(default)]
+    pub request_rate: Option<f64>,
     pub ttft_ms: LatencyPercentiles,
     pub tpot_ms: LatencyPercentiles,
     pub itl_ms: LatencyPercentiles,
@@ -339,8 +345,8 @@ pub fn load_test_gaps_in(
             ),
             (false, _) => lang
                 .pick(
-                    "The load tests do not state their concurrency, so none can be placed at the planned peak.",
-                    "Die Lasttests nennen ihre Parallelität nicht, daher lässt sich keiner der geplanten Spitze zuordnen.",
+                    "The load tests state neither a concurrency nor the throughput and mean latency to derive one (Little's law), so none can be placed at the planned peak.",
+                    "Die Lasttests nennen weder ihre Parallelität noch Durchsatz und mittlere Latenz, aus denen sie sich ableiten ließe (Littles Gesetz), daher lässt sich keiner der geplanten Spitze zuordnen.",
                 )
                 .into(),
         });
@@ -414,10 +420,17 @@ fn with_point_source(
     let concurrency = point
         .concurrency
         .map(|c| {
-            format!(
-                ", concurrency {}",
-                crate::format::thousands(c.round() as u64)
-            )
+            let n = crate::format::thousands(c.round() as u64);
+            match (point.concurrency_basis, point.request_rate) {
+                (crate::loadtest::ConcurrencyBasis::Stated, _) => format!(", concurrency {n}"),
+                (_, Some(rate)) => format!(
+                    ", ≈{n} in flight by Little's law at {} req/s",
+                    crate::format::num(rate, 2)
+                        .trim_end_matches('0')
+                        .trim_end_matches('.')
+                ),
+                (_, None) => format!(", ≈{n} in flight by Little's law, all sent at once"),
+            }
         })
         .unwrap_or_default();
     // Named as the load-test charts and tables name it (`inputs-qwen3-4b`, not the dataset's
@@ -572,6 +585,35 @@ mod tests {
         let chosen = points_at_planned_peak(&points, 16);
         assert_eq!(chosen[0].concurrency, Some(16.0));
         assert!(points_at_planned_peak(&points, 33).is_empty());
+    }
+
+    #[test]
+    fn a_point_placed_by_littles_law_says_so_in_its_source() {
+        let mut rate_point = point("chat", 31.3, 400.0);
+        rate_point.concurrency_basis = crate::loadtest::ConcurrencyBasis::LittlesLaw;
+        rate_point.request_rate = Some(10.0);
+        let figures = load_test_figures(&[rate_point.clone()], Some(24));
+        assert!(!figures.is_empty());
+        for f in &figures {
+            assert!(
+                f.source
+                    .contains(", ≈31 in flight by Little's law at 10 req/s"),
+                "{}",
+                f.source
+            );
+        }
+        let german = crate::verdict::source_in(&figures[0].source, Lang::De);
+        assert!(
+            german.contains("≈31 gleichzeitig nach Littles Gesetz bei 10 Anfr./s"),
+            "{german}"
+        );
+        rate_point.request_rate = None;
+        let figures = load_test_figures(&[rate_point], Some(24));
+        assert!(
+            figures[0]
+                .source
+                .contains("by Little's law, all sent at once")
+        );
     }
 
     #[test]

@@ -146,6 +146,20 @@ pub fn source_in(source: &str, lang: Lang) -> String {
             &text[at + ", concurrency ".len() + digits.len()..]
         );
     }
+    // A rate sweep's point placed by Little's law (see `loadtest::in_flight`).
+    for (en, de) in [
+        (
+            " in flight by Little's law at ",
+            " gleichzeitig nach Littles Gesetz bei ",
+        ),
+        (
+            " in flight by Little's law, all sent at once",
+            " gleichzeitig nach Littles Gesetz, alle zugleich gesendet",
+        ),
+        (" req/s", " Anfr./s"),
+    ] {
+        text = text.replace(en, de);
+    }
     text
 }
 

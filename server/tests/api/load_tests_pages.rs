@@ -225,7 +225,17 @@ async fn every_fixture_uploads_with_its_run_context_and_shows_the_files_own_numb
                 "{path}"
             );
             assert_eq!(shown["completed"].as_u64(), file.completed, "{path}");
-            assert_eq!(get(&shown["concurrency"]), file.concurrency, "{path}");
+            // The file's concurrency, else the run's mean in flight by Little's law (a
+            // request-rate sweep states none).
+            let in_flight = engine::loadtest::in_flight(file);
+            assert_eq!(
+                get(&shown["concurrency"]),
+                in_flight.map(|f| f.requests),
+                "{path}"
+            );
+            if file.concurrency.is_some() {
+                assert_eq!(shown["concurrency_basis"], "stated", "{path}");
+            }
         }
         let context = &run["run_context"];
         // A file that states its own GPU (`--metadata gpu=4xNVIDIA_L40S`) keeps it; the typed
@@ -864,4 +874,61 @@ async fn rows_of_a_file_mixing_frameworks_name_their_framework() {
     frameworks.sort();
     frameworks.dedup();
     assert_eq!(frameworks, ["SGLang", "vLLM"]);
+}
+
+/// Issue #37: a `vllm bench serve` request-rate sweep (no `--max-concurrency`: rates 10, 30 and
+/// unlimited) states no concurrency. Little's law places each point (8.37 req/s × 3.74 s mean
+/// E2E ≈ 31 in flight at 10 req/s), so the sweep is drawn, graded at the planned peak and
+/// reported one row per rate, every derived figure marked as such.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_rate_sweep_is_placed_by_littles_law_and_grades_the_plan() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = token(&app, &admin).await;
+    let model = "meta-llama/Llama-3.2-3B-Instruct";
+    let pilot = crate::fidelity::pilot(&app, &admin, "Rate sweep", model, "NVIDIA L40S").await;
+    crate::fidelity::approved_plan(&app, &admin, pilot, "interactive-chat", "24").await;
+    let path = "nerdalert-vllm-bench-automation/results.json";
+    let response = upload(&app, &token, pilot, "results.json", fixture(path), &[]).await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+
+    let view = view(&app, &admin, pilot).await;
+    let points = view["runs"][0]["points"].as_array().unwrap();
+    assert_eq!(points.len(), 9);
+    for point in points {
+        assert_eq!(point["concurrency_basis"], "littles_law", "{point}");
+    }
+    let first = points[0]["concurrency"].as_f64().unwrap();
+    assert!((first - 31.30).abs() < 0.01, "{first}");
+    assert_eq!(points[0]["request_rate"], 10.0);
+    // The capacity table has a row (it was empty: no point had a concurrency).
+    assert!(!view["capacity"].as_array().unwrap().is_empty(), "{view}");
+
+    let verdict = app
+        .call_ok(&admin, "pilot_verdict", &[("pilot_id", &pilot.to_string())])
+        .await
+        .to_string();
+    assert!(
+        !verdict.contains("do not state their concurrency"),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains("≈31 in flight by Little's law at 10 req/s"),
+        "the graded point names how it was placed: {verdict}"
+    );
+
+    let page = app
+        .page(&admin, &format!("/pilots/{pilot}/load-tests"))
+        .await;
+    assert!(page.contains("≈31"), "the table marks the derived figure");
+    assert!(page.contains(" at 10 req/s"));
+    assert!(page.contains("little-law-note"));
+    let report = app
+        .page(&admin, &format!("/pilots/{pilot}/report.html"))
+        .await;
+    for row in ["≈31 (10 req/s)", "(30 req/s)", "(all at once)"] {
+        assert!(report.contains(row), "report row {row}");
+    }
+    let caption = report.find("≈: mean requests in flight by Little");
+    assert!(caption.is_some(), "the table's caption says what ≈ means");
 }
