@@ -64,6 +64,13 @@ async fn signed_in_users_see_the_pilot_list_and_404_for_unknown_pages() {
     for path in ["/no/such/page", "/pilots/999999", "/pilots/not-a-number"] {
         let response = admin.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+        // Every 404 keeps the way back: the main navigation and a link to the pilots.
+        let html = response.text().await.unwrap();
+        assert!(
+            html.contains("aria-label=\"Main\""),
+            "{path}: no navigation"
+        );
+        assert!(html.contains("href=\"/sizing\""), "{path}");
     }
 }
 
