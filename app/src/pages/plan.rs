@@ -145,17 +145,16 @@ pub(super) fn marks_table(content: &PlanContent, grade: Option<&PlanGrade>) -> A
     .into_any()
 }
 
-/// `2 pass · 1 fail · 3 not measured · 0 not comparable`.
+/// `Pass marks missed: 2 of 6 pass marks met, 1 missed, 3 not measured`: the verdict's own
+/// words (the pilot page, the report and the API say the same).
 #[cfg(feature = "ssr")]
 pub(super) fn tally_line(grade: &PlanGrade) -> String {
-    let t = grade.tally;
     format!(
-        "{} · {} pass · {} fail · {} not measured · {} not comparable",
+        "{}: {}",
         grade.outcome.label(),
-        t.passed,
-        t.failed,
-        t.not_measured,
-        t.not_comparable
+        grade
+            .tally
+            .summary_in(grade.marks.len(), engine::locale::Lang::En)
     )
 }
 

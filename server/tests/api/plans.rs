@@ -952,6 +952,13 @@ async fn the_demo_pilot_starts_with_an_approved_mlperf_interactive_plan() {
     assert!(html.contains("data-verdict=\"fail\""));
     assert!(html.contains("too few to show a p99 is met (it needs 100)"));
     assert!(html.contains("a p99 needs at least 100 requests"));
+    // The plan page tallies its marks in the same words (it said "0 pass · 1 fail").
+    let plan = app.page(&admin, &format!("/pilots/{pilot}/plan")).await;
+    assert!(
+        plan.contains("Pass marks missed: 0 of 2 pass marks met, 1 missed, 1 not comparable"),
+        "plan page tally"
+    );
+    assert!(!plan.contains(" pass · "));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
