@@ -617,6 +617,7 @@ mod render {
                             <thead><tr>
                                 <th scope="col">"Scenario"</th>
                                 <th scope="col" class="num">"Capacity (requests in flight)"</th>
+                                <th scope="col" class="num" title="completed requests per second measured at the capacity point">"At capacity (req/s)"</th>
                                 <th scope="col" class="num">"Tested up to"</th>
                                 <th scope="col">"Reading"</th>
                             </tr></thead>
@@ -625,6 +626,7 @@ mod render {
                                     <tr>
                                         <td>{c.scenario.strip_prefix("dataset ").unwrap_or(&c.scenario).to_string()}</td>
                                         <td class="num"><strong>{c.concurrency.map(|v| fmt_num(Some(v))).unwrap_or_else(|| "–".into())}</strong></td>
+                                        <td class="num">{c.requests_per_s.map(|r| fmt_num(Some(r))).unwrap_or_else(|| "–".into())}</td>
                                         <td class="num">{fmt_num(c.tested_up_to)}</td>
                                         <td>{c.reading.clone()}</td>
                                     </tr>

@@ -620,7 +620,16 @@ pub fn capacity(runs: &[LoadTestRun]) -> Vec<Capacity> {
             ))
         })
         .collect();
-    capacity_by_scenario(&triples)
+    let mut capacity = capacity_by_scenario(&triples);
+    for row in &mut capacity {
+        row.requests_per_s = row.concurrency.and_then(|c| {
+            runs.iter()
+                .flat_map(|r| r.points.iter())
+                .find(|p| p.scenario == row.scenario && p.concurrency == Some(c))
+                .and_then(|p| p.request_throughput)
+        });
+    }
+    capacity
 }
 
 /// What each chart draws.

@@ -15,13 +15,19 @@ pub struct Capacity {
     pub first_failure: Option<f64>,
     /// One sentence for pages.
     pub reading: String,
+    /// Completed requests per second at the capacity point (the run's measured throughput),
+    /// when the caller knows it: capacity in the unit a rate-driven plan thinks in.
+    #[serde(default)]
+    pub requests_per_s: Option<f64>,
 }
 
+/// A concurrency as the reading says it: whole numbers as they are, a mean in flight (Little's
+/// law gives 31.298…) to one decimal.
 fn fmt(c: f64) -> String {
     if c.fract() == 0.0 {
         format!("{c:.0}")
     } else {
-        format!("{c}")
+        format!("{c:.1}")
     }
 }
 
@@ -75,6 +81,7 @@ pub fn capacity_by_scenario(points: &[(String, f64, Option<bool>)]) -> Vec<Capac
                 tested_up_to,
                 first_failure,
                 reading,
+                requests_per_s: None,
             }
         })
         .collect()

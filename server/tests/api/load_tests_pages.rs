@@ -115,6 +115,18 @@ async fn the_demo_pilot_shows_the_reports_curves_goodput_and_capacity() {
     assert_eq!(capacity[0].1, 4.0);
     assert_eq!(capacity[1].1, 8.0);
     assert_eq!(capacity[2].1, 8.0);
+    // Each capacity also in requests per second: the throughput measured at that point.
+    for row in view["capacity"].as_array().unwrap() {
+        let at = view["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r["points"].as_array().unwrap())
+            .find(|p| p["scenario"] == row["scenario"] && p["concurrency"] == row["concurrency"])
+            .expect("the capacity point");
+        assert_eq!(row["requests_per_s"], at["request_throughput"], "{row}");
+        assert!(row["requests_per_s"].as_f64().unwrap() > 0.0);
+    }
     let chart_ids: Vec<&str> = view["charts"]
         .as_array()
         .unwrap()
