@@ -103,8 +103,12 @@ pub struct TwinView {
     pub rate: String,
     pub concurrency: String,
     pub default_load: DefaultLoad,
-    /// The serving configuration the twin was fitted on.
+    /// The serving configuration the twin was fitted on (or asked for).
     pub configuration: Option<String>,
+    /// Every serving configuration of the load tests when there are several (the card lets
+    /// the reader choose one); empty when there is one.
+    #[serde(default)]
+    pub configurations: Vec<String>,
     pub prediction: Option<Prediction>,
     /// Why there is no prediction (bad form input, nothing to fit), for people.
     pub problem: Option<String>,

@@ -31,6 +31,7 @@ pub async fn get_capacity_twin(
     rate: String,
     concurrency: String,
     price: String,
+    #[server(default)] configuration: String,
 ) -> Result<TwinView, AppError> {
     use crate::server::auth::{Need, require, visible_pilot};
     crate::server::respond(
@@ -38,7 +39,8 @@ pub async fn get_capacity_twin(
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            let mut view = ssr::twin_view(&services, pilot, rate, concurrency).await?;
+            let mut view =
+                ssr::twin_view(&services, pilot, rate, concurrency, Some(configuration)).await?;
             if user.role.is_staff() {
                 view.staff = true;
                 let catalog = crate::server::catalog::effective_catalog(&services.store).await?;

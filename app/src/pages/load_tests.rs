@@ -24,12 +24,15 @@ pub fn LoadTestsPage() -> impl IntoView {
             q.get("twin").unwrap_or_default(),
             q.get("load").unwrap_or_default(),
             q.get("price").unwrap_or_default(),
+            q.get("config").unwrap_or_default(),
         )
     };
     fragment_view(
         "Loading…",
         move || (id(), args()),
-        |(id, (percentile, twin, load, price))| load_tests_page(id, percentile, twin, load, price),
+        |(id, (percentile, twin, load, price, config))| {
+            load_tests_page(id, percentile, twin, load, price, config)
+        },
     )
 }
 
@@ -42,6 +45,7 @@ pub async fn load_tests_page(
     #[server(default)] twin: String,
     #[server(default)] load: String,
     #[server(default)] price: String,
+    #[server(default)] config: String,
 ) -> Result<Fragment, AppError> {
     let view = crate::api::load_tests::get_load_tests(pilot_id, percentile).await?;
     let (rate, concurrency) = match twin.as_str() {
@@ -49,7 +53,8 @@ pub async fn load_tests_page(
         "concurrency" => (String::new(), load),
         _ => (String::new(), String::new()),
     };
-    let twin = crate::api::predict::get_capacity_twin(pilot_id, rate, concurrency, price).await;
+    let twin =
+        crate::api::predict::get_capacity_twin(pilot_id, rate, concurrency, price, config).await;
     let title = format!("Load tests · {}", view.pilot.name);
     Ok(Fragment::render(title, render::load_tests(view, twin)))
 }
@@ -469,6 +474,21 @@ mod render {
                         <label for="twin-load">"Value"</label>
                         <input id="twin-load" name="load" type="number" min="0" step="any" required=true value=value/>
                     </div>
+                    {(!twin.configurations.is_empty()).then(|| {
+                        let chosen = twin.configuration.clone().unwrap_or_default();
+                        view! {
+                            <div>
+                                <label for="twin-config">"Serving configuration"</label>
+                                <select id="twin-config" name="config" required=true>
+                                    <option value="" selected=chosen.is_empty() disabled=true>"Choose one…"</option>
+                                    {twin.configurations.clone().into_iter().map(|c| {
+                                        let selected = c == chosen;
+                                        view! { <option value=c.clone() selected=selected>{c.clone()}</option> }
+                                    }).collect_view()}
+                                </select>
+                            </div>
+                        }
+                    })}
                     <div class="form-actions"><button type="submit" class="button">"Predict"</button></div>
                 </div>
                 {twin.staff.then(|| view! {

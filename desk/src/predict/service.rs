@@ -498,9 +498,19 @@ pub async fn twin_view(
     pilot: Pilot,
     rate: String,
     concurrency: String,
+    configuration: Option<String>,
 ) -> Result<TwinView, ServiceError> {
     let rows = StoredRows::of_pilot(services, pilot.id).await?;
     let points = rows.points()?;
+    // A file mixing configurations (vLLM and SGLang rows, two TP sizes) fits one at a time:
+    // the card offers the choice the refusal asks for.
+    let configurations: Vec<String> = match engine::twin::configurations(&points) {
+        groups if groups.len() > 1 => groups.into_iter().map(|g| g.label).collect(),
+        _ => Vec::new(),
+    };
+    let configuration = configuration
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty());
     let default_load = default_load(services, pilot.id, &points).await?;
     let has_load_tests = !points.is_empty();
     let given = |t: &str| Some(t.trim().to_string()).filter(|t| !t.is_empty());
@@ -517,7 +527,8 @@ pub async fn twin_view(
         rate: rate.clone().unwrap_or_default(),
         concurrency: concurrency.clone().unwrap_or_default(),
         default_load,
-        configuration: None,
+        configuration: configuration.clone(),
+        configurations,
         prediction: None,
         problem: None,
         refusal: None,
@@ -537,7 +548,7 @@ pub async fn twin_view(
             return Ok(view);
         }
     };
-    match fit_rows_or_refusal(services, &rows, None).await {
+    match fit_rows_or_refusal(services, &rows, configuration).await {
         Ok(fit) => {
             view.configuration = Some(fit.label.clone());
             view.prediction = Some(fit.ask(question).await?);

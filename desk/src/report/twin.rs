@@ -48,9 +48,14 @@ pub async fn section(
     pilot: &Pilot,
     lang: Lang,
 ) -> Result<TwinSection, ServiceError> {
-    let view =
-        crate::predict::service::twin_view(services, pilot.clone(), String::new(), String::new())
-            .await?;
+    let view = crate::predict::service::twin_view(
+        services,
+        pilot.clone(),
+        String::new(),
+        String::new(),
+        None,
+    )
+    .await?;
     let t = lang.labels();
     if !view.has_load_tests {
         return Ok(TwinSection {

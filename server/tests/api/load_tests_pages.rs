@@ -944,3 +944,81 @@ async fn a_request_rate_sweep_is_placed_by_littles_law_and_grades_the_plan() {
     let caption = report.find("≈: mean requests in flight by Little");
     assert!(caption.is_some(), "the table's caption says what ≈ means");
 }
+
+/// Issue #37: the capacity twin of a file mixing vLLM and SGLang rows refuses to fit both at
+/// once and asks for one configuration; the card offers exactly that choice, and choosing one
+/// fits it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_twin_offers_the_configuration_choice_it_asks_for() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = token(&app, &admin).await;
+    let model = "meta-llama/Llama-3.1-8B-Instruct";
+    let gpu = "NVIDIA H100 80GB HBM3";
+    let pilot = crate::fidelity::pilot(&app, &admin, "Two frameworks", model, gpu).await;
+    let path = "nerdalert-vllm-benchmark-graphs/results.json";
+    let response = upload(&app, &token, pilot, "results.json", fixture(path), &[]).await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let id = pilot.to_string();
+    let ask = |configuration: &str| {
+        vec![
+            ("pilot_id", id.clone()),
+            ("rate", "5".to_string()),
+            ("concurrency", String::new()),
+            ("price", String::new()),
+            ("configuration", configuration.to_string()),
+        ]
+    };
+    let call = |pairs: Vec<(&'static str, String)>| {
+        let app = &app;
+        let admin = &admin;
+        async move {
+            let borrowed: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            app.call_ok(admin, "get_capacity_twin", &borrowed).await
+        }
+    };
+    let twin = call(ask("")).await;
+    let configurations: Vec<String> = twin["configurations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(configurations.len(), 2, "{twin}");
+    assert!(configurations.iter().all(|c| c.contains("framework=")));
+    assert!(twin["prediction"].is_null());
+    assert!(
+        twin["problem"].as_str().unwrap().contains("choose one"),
+        "{twin}"
+    );
+    let page = app
+        .page(&admin, &format!("/pilots/{pilot}/load-tests"))
+        .await;
+    assert!(
+        page.contains("id=\"twin-config\""),
+        "the card offers the choice"
+    );
+    for c in &configurations {
+        assert!(page.contains(&format!("value=\"{c}\"")), "option {c}");
+    }
+
+    let chosen = configurations[1].clone();
+    let twin = call(ask(&chosen)).await;
+    assert_eq!(twin["configuration"], chosen.as_str(), "{twin}");
+    assert!(twin["problem"].is_null(), "{twin}");
+    assert!(!twin["prediction"].is_null(), "{twin}");
+    let query = chosen
+        .replace('=', "%3D")
+        .replace(',', "%2C")
+        .replace(' ', "+");
+    let page = app
+        .page(
+            &admin,
+            &format!("/pilots/{pilot}/load-tests?twin=rate&load=5&config={query}"),
+        )
+        .await;
+    assert!(
+        page.contains(&format!("<option value=\"{chosen}\" selected")),
+        "chosen kept"
+    );
+}
