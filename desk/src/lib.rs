@@ -60,6 +60,8 @@ pub mod password;
 #[cfg(feature = "server")]
 pub mod pilot_evidence;
 #[cfg(feature = "server")]
+pub mod pilot_page;
+#[cfg(feature = "server")]
 pub mod recorded;
 #[cfg(feature = "server")]
 pub mod report;

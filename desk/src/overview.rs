@@ -176,37 +176,6 @@ pub async fn overview(
     })
 }
 
-/// Everything the pilot page shows: the overview, the live gateway feed and the scheduled
-/// metrics source.
-pub struct PilotPage {
-    pub overview: PilotPageData,
-    pub feed: crate::live::LiveFeed,
-    pub source: Option<crate::metrics_pull::MetricsSourceView>,
-}
-
-/// The pilot page of `pilot` (visibility checked by the caller, with the one pilot lookup the
-/// page makes): a feed or source that cannot be read is left out, never breaking the page.
-pub async fn pilot_page(
-    services: &Services,
-    user: &SessionUser,
-    pilot: Pilot,
-) -> Result<PilotPage, ServiceError> {
-    let pilot_id = pilot.id;
-    let overview = overview(services, user, pilot).await?;
-    let feed = crate::live::service::feed(&services.store, pilot_id)
-        .await
-        .unwrap_or_default();
-    let source = crate::metrics_pull::service::source_view(services, pilot_id)
-        .await
-        .ok()
-        .flatten();
-    Ok(PilotPage {
-        overview,
-        feed,
-        source,
-    })
-}
-
 /// The kept verdict of `pilot` (visibility checked by the caller), without starting the
 /// recommendation's computation (the live API asks often; the recommendation is not part of it).
 pub async fn verdict(services: &Services, pilot: &Pilot) -> Result<VerdictView, ServiceError> {

@@ -49,7 +49,7 @@ pub async fn pilot_page(pilot_id: i64) -> Result<Fragment, AppError> {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            Ok(desk::overview::pilot_page(&services, &user, pilot).await?)
+            Ok(desk::pilot_page::pilot_page(&services, &user, pilot).await?)
         }
         .await,
     )?;
