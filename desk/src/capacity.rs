@@ -26,6 +26,9 @@
 //!   plan's `left_out`; [`for_pilot_with`] weighs them too), up to [`MAX_CARDS`] cards, the
 //!   planning memory model.
 
+mod following;
+pub use following::{FOLLOW_EVERY, Following};
+
 use crate::ServiceError;
 use crate::Services;
 use crate::model::{Pilot, SizingCatalog};
@@ -207,10 +210,16 @@ pub async fn headline_basis(
 }
 
 /// What the pilot page names: the kept plan's recommended configuration, or, when the plan is
-/// not kept yet, [`RecommendationHeadline::Computing`] while it is computed in the background
-/// (simulating every candidate takes seconds, too long to hold a page for; the next visit, the
-/// report and the API find it kept).
-pub fn headline(basis: &HeadlineBasis) -> RecommendationHeadline {
+/// not kept yet, the latest plan made for the pilot (saying from when) or
+/// [`RecommendationHeadline::Computing`] while it is computed in the background (simulating
+/// every candidate takes seconds, too long to hold a page for; the page fills it in on its next
+/// load, and the report and the API find it kept). A pilot whose evidence keeps changing gets a
+/// new plan at most once per [`FOLLOW_EVERY`] (see [`following`]).
+pub fn headline(
+    following: &Arc<Following>,
+    pilot_id: i64,
+    basis: &HeadlineBasis,
+) -> RecommendationHeadline {
     let (key, input) = match &basis.0 {
         Ok(kept_input) => kept_input,
         Err(reason) => {
@@ -219,10 +228,33 @@ pub fn headline(basis: &HeadlineBasis) -> RecommendationHeadline {
             };
         }
     };
-    let Some(plan) = kept(key) else {
-        start_computing(*key, input);
-        return RecommendationHeadline::Computing;
-    };
+    if let Some(plan) = kept(key) {
+        following.shown(pilot_id, &plan);
+        return named(&plan, input, None);
+    }
+    if following.may_start(pilot_id) {
+        if claim(*key) {
+            let (key, input, following) = (*key, input.as_ref().clone(), following.clone());
+            tokio::spawn(async move {
+                let plan = compute_claimed(key, input).await;
+                following.finished(pilot_id, plan);
+            });
+        } else {
+            following.finished(pilot_id, None);
+        }
+    }
+    match following.latest(pilot_id) {
+        Some(latest) => named(&latest.plan, input, Some(latest.made_ms)),
+        None => RecommendationHeadline::Computing,
+    }
+}
+
+/// The page's words for `plan` (`as_of_ms`: made for an earlier state of the evidence).
+fn named(
+    plan: &CapacityPlan,
+    input: &CapacityPlanInput,
+    as_of_ms: Option<i64>,
+) -> RecommendationHeadline {
     let demand = SizingDemand {
         context_tokens_per_session: plan.demand.context_tokens_per_session,
         sessions: plan.demand.sessions.p99.max(1),
@@ -235,10 +267,12 @@ pub fn headline(basis: &HeadlineBasis) -> RecommendationHeadline {
             unsettled: r.unsettled.clone(),
             sizing_query: sizing_query(&input.model.id, &r.configuration, &demand),
             demand,
+            as_of_ms,
         },
         None => RecommendationHeadline::NothingHolds {
             reason: plan.warnings.last().cloned().unwrap_or_default(),
             demand,
+            as_of_ms,
         },
     }
 }
@@ -305,12 +339,22 @@ async fn warm_pilot(
         return Ok(false);
     };
     // Through the same claim as a page visit's background plan, so a visit during the
-    // warm-up does not simulate the same plan a second time.
+    // warm-up does not simulate the same plan a second time; when another caller makes it,
+    // the warm-up waits for it, so what it counts is kept when it answers.
     let key = input_key(&input)?;
     if claim(key) {
         compute_claimed(key, input).await;
+    } else {
+        while is_under_way(key) {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
     }
     Ok(true)
+}
+
+/// Whether the plan of `key` is being computed now.
+fn is_under_way(key: [u8; 32]) -> bool {
+    under_way().lock().is_ok_and(|keys| keys.contains(&key))
 }
 
 /// The plans being computed in the background, by key.
@@ -331,20 +375,15 @@ fn claim(key: [u8; 32]) -> bool {
 }
 
 /// Computes and keeps the plan of a claimed `key`, then releases the claim.
-async fn compute_claimed(key: [u8; 32], input: CapacityPlanInput) {
-    if kept_plan(input).await.is_err() {
+async fn compute_claimed(key: [u8; 32], input: CapacityPlanInput) -> Option<Arc<CapacityPlan>> {
+    let plan = kept_plan(input).await;
+    if plan.is_err() {
         tracing::warn!("the background capacity plan failed");
     }
     if let Ok(mut keys) = under_way().lock() {
         keys.retain(|k| *k != key);
     }
-}
-
-/// Computes and keeps the plan of `key` unless that is already under way.
-fn start_computing(key: [u8; 32], input: &CapacityPlanInput) {
-    if claim(key) {
-        tokio::spawn(compute_claimed(key, input.clone()));
-    }
+    plan.ok()
 }
 
 /// The SHA-256 of the input's JSON: the key plans are kept by.

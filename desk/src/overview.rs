@@ -37,6 +37,8 @@ pub struct KeptOverviews(
     Arc<Mutex<VecDeque<Arc<Basis>>>>,
     /// A background walk that makes the pilots list's missing overviews is under way.
     Arc<std::sync::atomic::AtomicBool>,
+    /// How each pilot's recommendation follows its changing evidence.
+    Arc<crate::capacity::Following>,
 );
 
 impl std::fmt::Debug for KeptOverviews {
@@ -172,7 +174,11 @@ pub async fn overview(
         verdict,
         plan: basis.plan_for(user.role).for_viewer(user.id, user.role),
         decision: basis.evidence.quality.as_ref().map(|q| q.decision.clone()),
-        recommendation: crate::capacity::headline(&basis.headline),
+        recommendation: crate::capacity::headline(
+            &services.overviews.2,
+            basis.pilot_id,
+            &basis.headline,
+        ),
     })
 }
 

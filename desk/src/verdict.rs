@@ -117,11 +117,19 @@ pub enum RecommendationHeadline {
         /// demand (`model=…&weights=…&gpu=…&tp=…&copies=…&context=…&sessions=…`).
         sizing_query: String,
         demand: SizingDemand,
+        /// When the plan shown was made for an earlier state of the evidence (a running feed's
+        /// pilot gets a new plan at most once a minute): ms since the epoch. `None`: the
+        /// current state's.
+        #[serde(default)]
+        as_of_ms: Option<i64>,
     },
     /// Every candidate was simulated and none holds with one copy down.
     NothingHolds {
         reason: String,
         demand: SizingDemand,
+        /// As for [`RecommendationHeadline::Recommended`].
+        #[serde(default)]
+        as_of_ms: Option<i64>,
     },
     /// Being computed in the background (every candidate is simulated; seconds).
     Computing,

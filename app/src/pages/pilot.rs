@@ -11,19 +11,32 @@ use leptos::prelude::*;
 /// pilot costs one query).
 pub const REFRESH_SECONDS: u64 = 30;
 
+/// How often it loads again while its recommendation is being computed (an element marked
+/// `data-computing` on the page), so the plan appears without a reload.
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+pub const COMPUTING_REFRESH_SECONDS: u64 = 5;
+
 #[component]
 pub fn PilotPage() -> impl IntoView {
     let id = pilot_id_param();
     let tick = RwSignal::new(0_u32);
     #[cfg(feature = "hydrate")]
     {
+        let waited = std::cell::Cell::new(0_u64);
         let handle = set_interval_with_handle(
             move || {
-                if !document().hidden() {
+                waited.set(waited.get() + COMPUTING_REFRESH_SECONDS);
+                let computing = document()
+                    .query_selector("[data-computing]")
+                    .ok()
+                    .flatten()
+                    .is_some();
+                if !document().hidden() && (computing || waited.get() >= REFRESH_SECONDS) {
+                    waited.set(0);
                     tick.update(|t| *t = t.wrapping_add(1));
                 }
             },
-            std::time::Duration::from_secs(REFRESH_SECONDS),
+            std::time::Duration::from_secs(COMPUTING_REFRESH_SECONDS),
         )
         .ok();
         on_cleanup(move || {
@@ -212,6 +225,16 @@ mod render {
         }
     }
 
+    /// Says that the plan shown was made for an earlier state of the evidence.
+    fn as_of_note(at: i64) -> impl IntoView {
+        view! {
+            <p class="small muted as-of" data-computing="">{format!(
+                "From the evidence as it stood at {} UTC; newer evidence has arrived since and is being simulated (a running feed's recommendation follows at most once a minute).",
+                engine::clock::utc_minute(at)
+            )}</p>
+        }
+    }
+
     /// The production recommendation every edition names (no money: the report's internal
     /// edition adds it), with a link to its arithmetic.
     fn recommendation_card(pilot: i64, headline: RecommendationHeadline) -> impl IntoView + use<> {
@@ -223,8 +246,10 @@ mod render {
                 unsettled,
                 sizing_query,
                 demand,
+                as_of_ms,
             } => view! {
                 <p class="recommended" id="pilot-recommended"><strong>{label}</strong></p>
+                {as_of_ms.map(as_of_note)}
                 <p>{why}</p>
                 <p class="small muted">{format!("Cards across the range of the estimate: {cards}. Estimated from the pilot's load tests transferred to this card, at production load with one copy down.")}</p>
                 <p class="small"><a id="recommended-sizing" href=format!("/sizing?{sizing_query}")>"Open this configuration in sizing"</a>
@@ -237,13 +262,19 @@ mod render {
                 })}
             }
             .into_any(),
-            RecommendationHeadline::NothingHolds { reason, .. } => view! {
+            RecommendationHeadline::NothingHolds {
+                reason, as_of_ms, ..
+            } => view! {
                 <p id="pilot-recommended">"No configuration holds every mark with one copy down."</p>
+                {as_of_ms.map(as_of_note)}
                 <p class="small">{reason}</p>
             }
             .into_any(),
             RecommendationHeadline::Computing => view! {
-                <p id="pilot-recommended" class="muted">"Being computed: every catalog configuration is simulated under the production load, which takes a few seconds. Reload the page to see it, or open the report."</p>
+                <p id="pilot-recommended" class="muted" data-computing="">
+                    <span class="spinner" aria-hidden="true"></span>
+                    "Being computed: every catalog configuration is simulated under the production load, which takes a few seconds. It appears here when done."
+                </p>
             }
             .into_any(),
             RecommendationHeadline::Unavailable { reason } => view! {

@@ -269,6 +269,55 @@ async fn after_the_start_up_warm_up_the_first_pilot_page_names_the_recommendatio
     );
 }
 
+/// Whether the pilot page's recommendation card names a configuration.
+fn names_a_plan(page: &str) -> bool {
+    page.split("id=\"pilot-recommended\"")
+        .nth(1)
+        .is_some_and(|named| named[..named.len().min(80)].contains("<strong>"))
+}
+
+async fn pilot_page_html(app: &TestApp, who: &reqwest::Client, pilot: &str) -> String {
+    let fragment = app.call_ok(who, "page_pilot", &[("pilot_id", pilot)]).await;
+    fragment["html"].as_str().unwrap().to_string()
+}
+
+/// Issue #36: a pilot whose evidence keeps changing (a running feed rolls records in every
+/// second) keeps showing its latest recommendation, saying from when, while the new one is
+/// simulated, instead of "Being computed" for every new state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changing_pilot_shows_its_latest_plan_saying_from_when() {
+    let (app, kept) = spawn_app_warmed().await;
+    assert_eq!(kept, 1);
+    let admin = app.admin().await;
+    let demo = app.demo_pilot.expect("demo pilot").to_string();
+    let first = pilot_page_html(&app, &admin, &demo).await;
+    assert!(names_a_plan(&first), "{first}");
+    assert!(!first.contains("as-of"));
+    // A price is part of the plan's input: a new state, a new plan to simulate.
+    for price in ["2.50", "2.60"] {
+        app.call_ok(
+            &admin,
+            "set_gpu_price",
+            &[
+                ("id", "h100-sxm"),
+                ("unit_price", ""),
+                ("hour_price", price),
+            ],
+        )
+        .await;
+        let changed = pilot_page_html(&app, &admin, &demo).await;
+        assert!(
+            names_a_plan(&changed),
+            "the latest plan stays named: {changed}"
+        );
+        assert!(
+            changed.contains("From the evidence as it stood at"),
+            "{changed}"
+        );
+        assert!(!changed.contains("Being computed"));
+    }
+}
+
 /// Issue #39: the recommendation names only cards that can still be ordered, says which it
 /// left out and why, brings them back on request, and carries the production start line,
 /// the same in the API, the report and `server recommend`.
