@@ -233,10 +233,10 @@ pub fn headline(
         return named(&plan, input, None);
     }
     if following.may_start(pilot_id) {
-        if claim(*key) {
-            let (key, input, following) = (*key, input.as_ref().clone(), following.clone());
+        if let Some(claim) = claim(*key) {
+            let (input, following) = (input.as_ref().clone(), following.clone());
             tokio::spawn(async move {
-                let plan = compute_claimed(key, input).await;
+                let plan = compute_claimed(claim, input).await;
                 following.finished(pilot_id, plan);
             });
         } else {
@@ -340,21 +340,17 @@ async fn warm_pilot(
     };
     // Through the same claim as a page visit's background plan, so a visit during the
     // warm-up does not simulate the same plan a second time; when another caller makes it,
-    // the warm-up waits for it, so what it counts is kept when it answers.
+    // the warm-up waits for it (or makes it, should that caller give up), so what it counts is
+    // kept when it answers.
     let key = input_key(&input)?;
-    if claim(key) {
-        compute_claimed(key, input).await;
-    } else {
-        while is_under_way(key) {
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    while kept(&key).is_none() {
+        if let Some(claim) = claim(key) {
+            compute_claimed(claim, input).await;
+            break;
         }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     Ok(true)
-}
-
-/// Whether the plan of `key` is being computed now.
-fn is_under_way(key: [u8; 32]) -> bool {
-    under_way().lock().is_ok_and(|keys| keys.contains(&key))
 }
 
 /// The plans being computed in the background, by key.
@@ -363,26 +359,37 @@ fn under_way() -> &'static Mutex<Vec<[u8; 32]>> {
     UNDER_WAY.get_or_init(|| Mutex::new(Vec::new()))
 }
 
-/// Marks the plan of `key` as being computed; false when it already is.
-fn claim(key: [u8; 32]) -> bool {
-    match under_way().lock() {
-        Ok(mut keys) if !keys.contains(&key) => {
-            keys.push(key);
-            true
+/// The mark that the plan of a key is being computed: released when dropped, also when the
+/// task computing it is cancelled (a runtime shut down mid-plan), so no key stays marked for
+/// good and nobody waits on a plan that never comes.
+struct Claim([u8; 32]);
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        if let Ok(mut keys) = under_way().lock() {
+            keys.retain(|k| *k != self.0);
         }
-        _ => false,
     }
 }
 
-/// Computes and keeps the plan of a claimed `key`, then releases the claim.
-async fn compute_claimed(key: [u8; 32], input: CapacityPlanInput) -> Option<Arc<CapacityPlan>> {
+/// Marks the plan of `key` as being computed; `None` when it already is.
+fn claim(key: [u8; 32]) -> Option<Claim> {
+    match under_way().lock() {
+        Ok(mut keys) if !keys.contains(&key) => {
+            keys.push(key);
+            Some(Claim(key))
+        }
+        _ => None,
+    }
+}
+
+/// Computes and keeps the plan of a claimed key, then releases the claim.
+async fn compute_claimed(claim: Claim, input: CapacityPlanInput) -> Option<Arc<CapacityPlan>> {
     let plan = kept_plan(input).await;
     if plan.is_err() {
         tracing::warn!("the background capacity plan failed");
     }
-    if let Ok(mut keys) = under_way().lock() {
-        keys.retain(|k| *k != key);
-    }
+    drop(claim);
     plan.ok()
 }
 
