@@ -6,9 +6,9 @@
 //! form and a staged upload all read a file the same way and refuse it with the same words; the
 //! live gateway feed ([`crate::live`]) and the scheduled `/metrics` pull
 //! ([`crate::metrics_pull`]) read their records and scrapes with the same readers
-//! ([`recognise`] and the traffic readers under it). The server's routes only stream the bytes
-//! to a temporary file, call [`prepare`], record the file with [`crate::blobs::Blobs::record`]
-//! and map errors.
+//! ([`recognise`] and the traffic readers under it); a pulled scrape is taken in exactly as
+//! its upload would be ([`take_in_fetched`]). The server's routes only stream the bytes to a
+//! temporary file, call [`prepare`] and [`store`], and map errors.
 
 pub mod recognise;
 
@@ -208,6 +208,112 @@ pub async fn prepare(
         recorded,
         warnings,
     })
+}
+
+/// A prepared file stored as evidence.
+#[derive(Debug)]
+pub struct Stored {
+    /// The evidence row's id.
+    pub id: i64,
+    /// What happened beside it (quality evidence: which set version a run was read against).
+    pub note: Option<String>,
+}
+
+/// Stores a prepared file of `pilot_id` as evidence uploaded by `uploaded_by`: the received
+/// file becomes its raw file and the row is written with what was derived from it, in one
+/// transaction (see [`crate::blobs::Blobs::record`]: the temporary file is moved into the
+/// store or removed, whatever happens), then the after-store work runs ([`after_store`]).
+/// `prepared.derived` is written with the row and left empty. Nothing can fail before the
+/// record, so the temporary file is never left behind.
+pub async fn store(
+    services: &Services,
+    pilot_id: i64,
+    uploaded_by: i64,
+    file: Received<'_>,
+    size_bytes: u64,
+    prepared: &mut Prepared,
+) -> Result<Stored, ServiceError> {
+    let summary_json = prepared.summary.to_string();
+    let new = crate::store::evidence::NewEvidence {
+        pilot_id,
+        kind: prepared.kind,
+        file_name: file.file_name,
+        sha256: file.sha256,
+        size_bytes: size_bytes as i64,
+        summary_json: &summary_json,
+        uploaded_by,
+    };
+    let derived = std::mem::take(&mut prepared.derived);
+    let id = services
+        .blobs
+        .record(
+            file.temp_path,
+            file.sha256,
+            crate::store::blobs::FileRow::Evidence(new, derived),
+        )
+        .await?;
+    let note = after_store(
+        services,
+        pilot_id,
+        id,
+        file.file_name,
+        &StoredPrepared {
+            kind: prepared.kind,
+            summary_json: &summary_json,
+            eval_set: prepared.eval_set.as_ref(),
+        },
+        uploaded_by,
+    )
+    .await?;
+    Ok(Stored { id, note })
+}
+
+/// Takes in bytes the server fetched itself (a scheduled `/metrics` pull) exactly as an upload
+/// of them with `fields` would be: the same duplicate check, reader, plausibility and
+/// comparability ([`prepare`]), then [`store`]. Answers the evidence id and the importer's
+/// warnings.
+pub async fn take_in_fetched(
+    services: &Services,
+    pilot: &Pilot,
+    file_name: &str,
+    bytes: &[u8],
+    fields: &BTreeMap<String, String>,
+    uploaded_by: i64,
+) -> Result<(i64, Vec<String>), ServiceError> {
+    let sha256 = crate::evidence::sha256_hex(bytes);
+    let uploads = services.data_dir.join("uploads");
+    let fail = |error: std::io::Error| {
+        tracing::error!(%error, "keeping fetched evidence failed");
+        ServiceError::Internal
+    };
+    tokio::fs::create_dir_all(&uploads).await.map_err(fail)?;
+    let temp = uploads.join(format!("fetched-{:016x}.part", rand::random::<u64>()));
+    if let Err(error) = tokio::fs::write(&temp, bytes).await {
+        let _ = tokio::fs::remove_file(&temp).await;
+        return Err(fail(error));
+    }
+    let file = Received {
+        file_name,
+        sha256: &sha256,
+        temp_path: &temp,
+    };
+    let mut prepared = match prepare(services, pilot, file, fields).await {
+        Ok(prepared) => prepared,
+        Err(error) => {
+            let _ = tokio::fs::remove_file(&temp).await;
+            return Err(error);
+        }
+    };
+    let stored = store(
+        services,
+        pilot.id,
+        uploaded_by,
+        file,
+        bytes.len() as u64,
+        &mut prepared,
+    )
+    .await?;
+    Ok((stored.id, prepared.warnings))
 }
 
 /// What follows once a prepared file is stored as evidence `evidence_id`: a quality set

@@ -3,8 +3,9 @@
 //! Evidence files can be gigabytes (gateway logs), so a multipart field is never held in memory:
 //! each chunk goes to a temporary file under `DATA_DIR/uploads/` while its SHA-256 is computed,
 //! and the upload stops with 413 as soon as it passes `MAX_UPLOAD_MB`. The caller parses the
-//! temporary file and then either [`ReceivedFile::record`]s it under `DATA_DIR/evidence/<sha256>`
-//! (the raw file stays available for re-analysis and audit) or drops it, which deletes it. A
+//! temporary file and then either hands it over to [`desk::intake::store`], which keeps it under
+//! `DATA_DIR/evidence/<sha256>` (the raw file stays available for re-analysis and audit), or
+//! drops it, which deletes it. A
 //! staged upload (checked without JavaScript, see [`desk::evidence::staged`]) comes back as a
 //! [`ReceivedFile::copy_of`] its kept file, so storing it takes the very same path.
 
@@ -35,19 +36,19 @@ pub struct EvidenceUpload {
 }
 
 impl ReceivedFile {
-    /// Records `row` with this file as its raw file (see [`desk::blobs::Blobs::record`]): the
-    /// temporary file is moved into the evidence store or removed, whatever happens.
-    pub async fn record(
-        mut self,
-        blobs: &desk::blobs::Blobs,
-        row: desk::store::blobs::FileRow<'_>,
-    ) -> Result<i64, ServiceError> {
+    /// The file as [`desk::intake::store`] takes it, which moves it into the evidence store or
+    /// removes it whatever happens: from here on, dropping this no longer deletes it.
+    pub fn hand_over(&mut self) -> desk::intake::Received<'_> {
         self.kept = true;
-        blobs.record(&self.temp_path, &self.sha256, row).await
+        desk::intake::Received {
+            file_name: &self.file_name,
+            sha256: &self.sha256,
+            temp_path: &self.temp_path,
+        }
     }
 
     /// A copy of the kept file at `source` (a staged upload's blob) under `uploads_dir`, as if
-    /// it had been received again: storing it goes through [`ReceivedFile::record`] like any
+    /// it had been received again: storing it goes through [`ReceivedFile::hand_over`] like any
     /// upload, and dropping it deletes only the copy.
     pub async fn copy_of(
         source: &Path,

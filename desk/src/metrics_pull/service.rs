@@ -5,8 +5,8 @@ use crate::ServiceError;
 use crate::Services;
 use crate::model::{EvidenceKind, SessionUser};
 use crate::store::metrics_sources::{Attempt, SourceRow};
-use crate::traffic::MetricsScrapeSummary;
 use engine::traffic::timestamp::format_rfc3339_ms;
+use std::collections::BTreeMap;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
@@ -332,13 +332,6 @@ async fn scrape_and_keep(
             "{url}: not vLLM's metrics (no vllm: series); point it at the vLLM server's /metrics"
         ));
     }
-    let snapshot =
-        engine::metrics::VllmSnapshot::parse(&text).map_err(|e| format!("{url}: {e}"))?;
-    let summary = MetricsScrapeSummary {
-        scraped_at_ms: Some(started),
-        report: snapshot.report(),
-    };
-    let summary_json = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
     let name = format!(
         "{PULLED_PREFIX}{}.prom",
         format_rfc3339_ms(started).replace(':', "-")
@@ -352,22 +345,32 @@ async fn scrape_and_keep(
             .map_err(|e| e.to_string())?
             .ok_or("no account to record the scrape as uploaded by")?,
     };
-    let kept = crate::evidence::keep_bytes(
+    let pilot = services
+        .store
+        .pilot(row.pilot_id)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("the pilot is gone")?;
+    // Taken in exactly as an upload of the same bytes: the same reader, plausibility and
+    // comparability checks, so a hostile or broken target stores nothing impossible.
+    let fields = BTreeMap::from([
+        ("kind".to_string(), EvidenceKind::MetricsScrape.to_string()),
+        ("scraped_at".to_string(), format_rfc3339_ms(started)),
+    ]);
+    let kept = crate::intake::take_in_fetched(
         services,
-        crate::evidence::EvidenceBytes {
-            pilot_id: row.pilot_id,
-            kind: EvidenceKind::MetricsScrape,
-            file_name: &name,
-            bytes: text.as_bytes(),
-            summary_json: &summary_json,
-            uploaded_by,
-        },
+        &pilot,
+        &name,
+        text.as_bytes(),
+        &fields,
+        uploaded_by,
     )
     .await;
     match kept {
-        Ok(id) => Ok(Some(id)),
+        Ok((id, _)) => Ok(Some(id)),
         // Counters that did not move and no timestamps: the same bytes as a kept scrape.
         Err(ServiceError::Duplicate(_)) => Ok(None),
+        Err(ServiceError::Invalid(why)) => Err(format!("{url}: {why}")),
         Err(error) => Err(format!("the scrape could not be stored: {error}")),
     }
 }

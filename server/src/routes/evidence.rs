@@ -27,11 +27,9 @@ use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
 use desk::ServiceError;
 use desk::auth::{Need, authorise, editable_pilot, visible_pilot};
-use desk::intake::{Prepared, Received, StoredPrepared};
+use desk::intake::{Prepared, Received};
 use desk::model::{EvidenceKind, Pilot, SessionUser};
 use desk::recorded::RecordedLine;
-use desk::store::blobs::FileRow;
-use desk::store::evidence::NewEvidence;
 use engine::ingest::OperatingPoint;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -158,62 +156,32 @@ pub(super) async fn store_read(
     pilot_id: i64,
     read: ReadUpload,
 ) -> Result<StoredEvidence, ApiError> {
-    let services = &state.services;
     let ReadUpload {
-        file,
+        mut file,
         kind,
         recorded,
         warnings,
-        prepared,
+        mut prepared,
         ..
     } = read;
-    let Prepared {
-        summary,
-        derived,
-        eval_set,
-        ..
-    } = prepared;
-    let summary_json = summary.to_string();
-    let (file_name, sha256, size_bytes) =
-        (file.file_name.clone(), file.sha256.clone(), file.size_bytes);
-    let id = file
-        .record(
-            &services.blobs,
-            FileRow::Evidence(
-                NewEvidence {
-                    pilot_id,
-                    kind,
-                    file_name: &file_name,
-                    sha256: &sha256,
-                    size_bytes: size_bytes as i64,
-                    summary_json: &summary_json,
-                    uploaded_by: user.id,
-                },
-                derived,
-            ),
-        )
-        .await?;
-    let note = desk::intake::after_store(
-        services,
+    let size_bytes = file.size_bytes;
+    let stored = desk::intake::store(
+        &state.services,
         pilot_id,
-        id,
-        &file_name,
-        &StoredPrepared {
-            kind,
-            summary_json: &summary_json,
-            eval_set: eval_set.as_ref(),
-        },
         user.id,
+        file.hand_over(),
+        size_bytes,
+        &mut prepared,
     )
     .await?;
     Ok(StoredEvidence {
-        id,
+        id: stored.id,
         kind,
-        file_name,
-        sha256,
+        file_name: file.file_name.clone(),
+        sha256: file.sha256.clone(),
         size_bytes,
-        summary,
-        note,
+        summary: prepared.summary,
+        note: stored.note,
         recorded,
         warnings,
     })

@@ -224,6 +224,43 @@ async fn scheduled_scrapes_become_evidence_and_failures_show_with_the_last_succe
     assert_eq!(response.status(), StatusCode::NO_CONTENT);
 }
 
+/// A pulled scrape is taken in exactly as its upload would be (`desk::intake`): a target that
+/// answers an impossible histogram stores nothing, and the source's error names the line, the
+/// series and the rule, as the upload's refusal does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_impossible_scrape_is_refused_like_its_upload_and_nothing_is_stored() {
+    let (app, api, pilot, _) = setup().await;
+    let target = target(vec![fixture("hostile/metrics_scrape/bucket_decreases.txt")]).await;
+    let (status, set) = put_source(
+        &app,
+        &api,
+        pilot,
+        json!({"url": target.url, "interval_s": 15}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{set}");
+    let failed = wait_for(&app, &api, pilot, |s| s["failures"].as_i64() >= Some(1)).await;
+    let error = failed["last_error"].as_str().unwrap();
+    assert!(
+        error.contains("histogram buckets are cumulative") && error.contains("line 79"),
+        "{error}"
+    );
+    assert_eq!(failed["scrapes"], 0, "{failed}");
+    let response = client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(&api)
+        .send()
+        .await
+        .unwrap();
+    let register: Value = response.json().await.unwrap();
+    assert_eq!(
+        register["files"].as_array().map(Vec::len),
+        Some(0),
+        "{register}"
+    );
+    assert!(!target.hits.lock().unwrap().is_empty());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scrape_never_goes_to_a_metadata_address_nor_twice_from_two_instances() {
     let (app, api, pilot, _) = setup().await;
