@@ -145,8 +145,67 @@ pub struct LoadTestView {
     pub runs: Vec<LoadTestRun>,
     pub plan: PlanTargets,
     pub percentile: String,
+    /// What the curves are drawn against: `concurrency` or `rate` (see [`CurveAxis`]).
+    #[serde(default)]
+    pub axis: CurveAxis,
     pub charts: Vec<Chart>,
     pub capacity: Vec<Capacity>,
+}
+
+/// What the load-test curves are drawn against.
+///
+/// Why two: a concurrency sweep fixes the requests in flight and a request-rate sweep (`vllm
+/// bench serve`'s default) fixes the arrivals. Against requests in flight every run lines up
+/// (a rate sweep's points placed by Little's law); against the completed request rate a
+/// sweep reads as the latency–throughput curve capacity planners quote, its knee where more
+/// offered load adds latency but no throughput.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CurveAxis {
+    /// Requests in flight: the stated concurrency, else Little's law.
+    #[default]
+    Concurrency,
+    /// Completed requests per second (the run's measured request throughput).
+    Rate,
+}
+
+impl CurveAxis {
+    /// The query value: `concurrency` or `rate`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CurveAxis::Concurrency => "concurrency",
+            CurveAxis::Rate => "rate",
+        }
+    }
+
+    /// The axis asked for (`x=concurrency|rate`); when not asked, the completed request rate
+    /// if every point of `runs` is a request-rate sweep's (no stated concurrency), else
+    /// requests in flight.
+    pub fn chosen(text: &str, runs: &[LoadTestRun]) -> CurveAxis {
+        match text.trim() {
+            "rate" => CurveAxis::Rate,
+            "concurrency" => CurveAxis::Concurrency,
+            _ => {
+                let mut points = runs.iter().flat_map(|r| &r.points).peekable();
+                let rate_sweep = points.peek().is_some()
+                    && points
+                        .all(|p| p.concurrency_basis != engine::loadtest::ConcurrencyBasis::Stated);
+                if rate_sweep {
+                    CurveAxis::Rate
+                } else {
+                    CurveAxis::Concurrency
+                }
+            }
+        }
+    }
+
+    /// The value of `point` on this axis.
+    pub fn of(self, point: &PointRow) -> Option<f64> {
+        match self {
+            CurveAxis::Concurrency => point.concurrency,
+            CurveAxis::Rate => point.request_throughput,
+        }
+    }
 }
 
 /// The evidence page: the pilot and one page of its evidence files, newest first.
@@ -198,16 +257,23 @@ pub struct Comparison {
     pub percentile: String,
 }
 
-/// The percentile a page draws: `p50`, `p95` (default) or `p99`.
-pub fn normalise_percentile(text: &str) -> Statistic {
+/// The percentile a page draws: `p50`, `p95` or `p99` as asked; when not asked (or asked for
+/// something else), the one the plan grades most of its marks at, so the page opens on the
+/// tab where the marks are drawn and graded (a plan of p99 marks opened on p95 showed no
+/// target at all); p95 when the plan has no mark at any of the three.
+pub fn normalise_percentile(text: &str, plan: &PlanTargets) -> Statistic {
     let text = text.trim();
-    match [Statistic::P50, Statistic::P99]
-        .into_iter()
-        .find(|s| s.as_str() == text)
-    {
-        Some(statistic) => statistic,
-        None => Statistic::P95,
+    let drawn = [Statistic::P50, Statistic::P95, Statistic::P99];
+    if let Some(asked) = drawn.into_iter().find(|s| s.as_str() == text) {
+        return asked;
     }
+    drawn
+        .into_iter()
+        .map(|s| (plan.targets.iter().filter(|t| t.statistic == s).count(), s))
+        .filter(|(marks, _)| *marks > 0)
+        // The most marks; of equals, the higher percentile (the stricter reading).
+        .max_by_key(|(marks, s)| (*marks, s.as_str()))
+        .map_or(Statistic::P95, |(_, s)| s)
 }
 
 #[cfg(feature = "server")]
@@ -216,3 +282,43 @@ pub mod check;
 pub mod curves;
 #[cfg(feature = "server")]
 pub mod service;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::ingest::MetricKey;
+
+    fn mark(statistic: Statistic) -> LatencyTarget {
+        LatencyTarget {
+            metric: MetricKey::TtftMs,
+            statistic,
+            limit_ms: 450.0,
+            inclusive: true,
+            scenario: None,
+            label: format!("TTFT {statistic} ≤ 450 ms"),
+            point: Default::default(),
+        }
+    }
+
+    fn plan(marks: &[Statistic]) -> PlanTargets {
+        PlanTargets {
+            version: Some(1),
+            targets: marks.iter().copied().map(mark).collect(),
+            note: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_page_opens_on_the_percentile_the_plan_grades_at() {
+        use Statistic::*;
+        // Asked: as asked, whatever the plan.
+        assert_eq!(normalise_percentile("p50", &plan(&[P99])), P50);
+        // Not asked: the plan's marks' percentile; the most marks; of equals the higher.
+        assert_eq!(normalise_percentile("", &plan(&[P99, P99])), P99);
+        assert_eq!(normalise_percentile("", &plan(&[P50, P50, P99])), P50);
+        assert_eq!(normalise_percentile("", &plan(&[P50, P95])), P95);
+        // Marks at percentiles no tab draws, or none: p95.
+        assert_eq!(normalise_percentile("", &plan(&[P90, Max])), P95);
+        assert_eq!(normalise_percentile("nonsense", &plan(&[])), P95);
+    }
+}

@@ -38,19 +38,27 @@ pub async fn list_evidence_files(
     )
 }
 
-/// The load-test page: runs, curves at `percentile`, goodput and capacity against the plan.
+/// The load-test page: runs, curves at `percentile` against `axis` (`concurrency` or `rate`;
+/// empty: the one that suits the runs, see [`desk::load_tests::CurveAxis::chosen`]), goodput
+/// and capacity against the plan.
 #[server(endpoint = "get_load_tests")]
-pub async fn get_load_tests(pilot_id: i64, percentile: String) -> Result<LoadTestView, AppError> {
+pub async fn get_load_tests(
+    pilot_id: i64,
+    percentile: String,
+    #[server(default)] axis: String,
+) -> Result<LoadTestView, AppError> {
     use crate::server::auth::{Need, require, visible_pilot};
     crate::server::respond(
         async move {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            let percentile = normalise_percentile(&percentile);
             let plan = ssr::plan_targets(&services, pilot_id).await?;
+            let percentile = normalise_percentile(&percentile, &plan);
             let runs = ssr::load_runs(&services, pilot_id, &plan).await?;
-            let charts = ssr::charts(&runs, &[], &plan, percentile, engine::locale::Lang::En);
+            let axis = desk::load_tests::CurveAxis::chosen(&axis, &runs);
+            let lang = engine::locale::Lang::En;
+            let charts = ssr::charts(&runs, &[], &plan, percentile, axis, lang);
             let capacity = ssr::capacity(&runs);
             Ok(LoadTestView {
                 pilot,
@@ -58,6 +66,7 @@ pub async fn get_load_tests(pilot_id: i64, percentile: String) -> Result<LoadTes
                 runs,
                 plan,
                 percentile: percentile.as_str().to_string(),
+                axis,
                 charts,
                 capacity,
             })
@@ -81,8 +90,8 @@ pub async fn compare_load_tests(
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             visible_pilot(&services.store, &user, pilot_id).await?;
-            let percentile = normalise_percentile(&percentile);
             let plan = ssr::plan_targets(&services, pilot_id).await?;
+            let percentile = normalise_percentile(&percentile, &plan);
             let all = ssr::load_runs(&services, pilot_id, &plan).await?;
             Ok(ssr::compare(&all, &baseline, &runs, &plan, percentile)?)
         }

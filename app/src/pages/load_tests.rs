@@ -15,7 +15,7 @@ use leptos_router::hooks::use_query_map;
 pub fn LoadTestsPage() -> impl IntoView {
     let id = pilot_id_param();
     let query = use_query_map();
-    // `p`: the percentile tab; the twin's load from the card's form, `twin=rate|concurrency&
+    // `p`: the percentile tab; `x`: the curves' axis (`concurrency` or `rate`); the twin's load from the card's form, `twin=rate|concurrency&
     // load=N` (none: the default load), and `price` (staff: the operating-point cost).
     let args = move || {
         let q = query.read();
@@ -25,13 +25,14 @@ pub fn LoadTestsPage() -> impl IntoView {
             q.get("load").unwrap_or_default(),
             q.get("price").unwrap_or_default(),
             q.get("config").unwrap_or_default(),
+            q.get("x").unwrap_or_default(),
         )
     };
     fragment_view(
         "Loading…",
         move || (id(), args()),
-        |(id, (percentile, twin, load, price, config))| {
-            load_tests_page(id, percentile, twin, load, price, config)
+        |(id, (percentile, twin, load, price, config, axis))| {
+            load_tests_page(id, percentile, twin, load, price, config, axis)
         },
     )
 }
@@ -46,8 +47,9 @@ pub async fn load_tests_page(
     #[server(default)] load: String,
     #[server(default)] price: String,
     #[server(default)] config: String,
+    #[server(default)] axis: String,
 ) -> Result<Fragment, AppError> {
-    let view = crate::api::load_tests::get_load_tests(pilot_id, percentile).await?;
+    let view = crate::api::load_tests::get_load_tests(pilot_id, percentile, axis).await?;
     let (rate, concurrency) = match twin.as_str() {
         "rate" => (load, String::new()),
         "concurrency" => (String::new(), load),
@@ -87,7 +89,8 @@ pub async fn compare_page(
     #[server(default)] runs: String,
     #[server(default)] percentile: String,
 ) -> Result<Fragment, AppError> {
-    let view = crate::api::load_tests::get_load_tests(pilot_id, percentile.clone()).await?;
+    let view =
+        crate::api::load_tests::get_load_tests(pilot_id, percentile.clone(), String::new()).await?;
     let compared = if baseline.is_empty() || runs.is_empty() {
         None
     } else {
@@ -115,7 +118,9 @@ pub async fn compare_page(
 
 #[cfg(feature = "ssr")]
 mod render {
-    use crate::api::load_tests::{Chart, Comparison, LoadTestRun, LoadTestView, PointRow, Stat3};
+    use crate::api::load_tests::{
+        Chart, Comparison, CurveAxis, LoadTestRun, LoadTestView, PointRow, Stat3,
+    };
     use crate::api::predict::TwinView;
     use crate::components::PageHeader;
     use crate::error::AppError;
@@ -349,14 +354,28 @@ mod render {
         }
     }
 
-    fn percentile_tabs(base: String, current: String) -> impl IntoView {
+    /// The percentile tabs and, beside them, what the curves are drawn against; each link keeps
+    /// the other choice.
+    fn percentile_tabs(base: String, current: String, axis: CurveAxis) -> impl IntoView {
+        let (p_base, x_base) = (
+            format!("{base}x={}&", axis.as_str()),
+            format!("{base}p={current}&"),
+        );
         view! {
-            <nav class="plan-tabs percentile-tabs" aria-label="Percentile drawn">
-                {["p50", "p95", "p99"].into_iter().map(|p| {
-                    let href = format!("{base}p={p}");
-                    view! { <a href=href aria-current=(current == p).then_some("page")>{format!("{p} curves")}</a> }
-                }).collect_view()}
-            </nav>
+            <div class="curve-tabs">
+                <nav class="plan-tabs percentile-tabs" aria-label="Percentile drawn">
+                    {["p50", "p95", "p99"].into_iter().map(|p| {
+                        let href = format!("{p_base}p={p}");
+                        view! { <a href=href aria-current=(current == p).then_some("page")>{format!("{p} curves")}</a> }
+                    }).collect_view()}
+                </nav>
+                <nav class="plan-tabs axis-tabs" aria-label="Curves drawn against">
+                    {[(CurveAxis::Concurrency, "vs requests in flight"), (CurveAxis::Rate, "vs request rate")].into_iter().map(|(x, words)| {
+                        let href = format!("{x_base}x={}", x.as_str());
+                        view! { <a href=href aria-current=(axis == x).then_some("page")>{words}</a> }
+                    }).collect_view()}
+                </nav>
+            </div>
         }
     }
 
@@ -655,7 +674,7 @@ mod render {
                         </table>
                     </section>
                     {twin_card}
-                    {percentile_tabs(base, view.percentile.clone())}
+                    {percentile_tabs(base, view.percentile.clone(), view.axis)}
                     <div class="chart-grid">
                         {view.charts.iter().cloned().map(|chart| view! { <ChartCard chart/> }).collect_view()}
                     </div>

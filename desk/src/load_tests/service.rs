@@ -724,12 +724,13 @@ fn figures() -> Vec<Figure> {
 /// The curves of `runs` (solid) and a comparison's `baseline` (dashed): one line per serving
 /// configuration and scenario, however many files it came in (see [`super::curves`]); in a
 /// comparison each picked run is a line of its own. Each chart shows the plan's marks on its
-/// own metric and percentile.
+/// own metric: those at its percentile as targets, the others for reference.
 pub fn charts(
     runs: &[LoadTestRun],
     baseline: &[LoadTestRun],
     plan: &PlanTargets,
     percentile: Statistic,
+    axis: CurveAxis,
     lang: Lang,
 ) -> Vec<Chart> {
     let lines = super::curves::lines(runs, baseline, !baseline.is_empty(), lang);
@@ -743,7 +744,7 @@ pub fn charts(
                 points: line
                     .points
                     .iter()
-                    .filter_map(|p| Some((p.concurrency?, (figure.value)(p, percentile)?)))
+                    .filter_map(|p| Some((axis.of(p)?, (figure.value)(p, percentile)?)))
                     .collect(),
                 dashed: line.baseline,
                 colour: line.colour,
@@ -753,19 +754,30 @@ pub fn charts(
         if series.is_empty() {
             continue;
         }
+        // Every mark on the chart's metric: graded here when at its percentile, else drawn for
+        // reference (a p95 curve above a p99 mark already misses it) and said so.
         let thresholds = match figure.metric {
             Some(metric) => plan
                 .targets
                 .iter()
-                .filter(|t| t.metric == metric && t.statistic == percentile)
+                .filter(|t| t.metric == metric)
                 .map(|t| Threshold {
-                    label: format!("{} {}", word(("target", "Ziel")), t.label_in(lang)),
+                    reference: t.statistic != percentile,
+                    label: if t.statistic == percentile {
+                        format!("{} {}", word(("target", "Ziel")), t.label_in(lang))
+                    } else {
+                        let reference = ("for reference, target", "zum Vergleich, Ziel");
+                        format!("{} {}", word(reference), t.label_in(lang))
+                    },
                     value: t.limit_ms,
                 })
                 .collect(),
             None => Vec::new(),
         };
-        let versus = word((" vs concurrency", " über der Parallelität"));
+        let versus = match axis {
+            CurveAxis::Concurrency => word((" vs concurrency", " über der Parallelität")),
+            CurveAxis::Rate => word((" vs request rate", " über der Anfragerate")),
+        };
         let title = match figure.metric {
             Some(_) => format!("{} {percentile}{versus}", word(figure.title)),
             None => format!("{}{versus}", word(figure.title)),
@@ -773,10 +785,16 @@ pub fn charts(
         let chart = CurveChart {
             title: title.clone(),
             y_unit: word(figure.unit).into(),
-            x_label: word((
-                "concurrency (requests in flight)",
-                "Parallelität (laufende Anfragen)",
-            ))
+            x_label: match axis {
+                CurveAxis::Concurrency => word((
+                    "concurrency (requests in flight)",
+                    "Parallelität (laufende Anfragen)",
+                )),
+                CurveAxis::Rate => word((
+                    "request rate (completed requests/s)",
+                    "Anfragerate (abgeschlossene Anfragen/s)",
+                )),
+            }
             .into(),
             footnote: word(figure.footnote).into(),
             series,
@@ -924,6 +942,7 @@ pub fn compare(
             std::slice::from_ref(&base),
             plan,
             percentile,
+            CurveAxis::chosen("", &picked),
             Lang::En,
         ),
         percentile: percentile.as_str().to_string(),

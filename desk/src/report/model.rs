@@ -701,7 +701,8 @@ fn load_charts(evidence: &PilotEvidence, lang: Lang) -> Vec<ReportChart> {
         note: String::new(),
     };
     let runs: Vec<LoadTestRun> = evidence.runs.iter().map(|c| c.run.clone()).collect();
-    crate::load_tests::service::charts(&runs, &[], &plan, engine::plan::Statistic::P99, lang)
+    let axis = crate::load_tests::CurveAxis::chosen("", &runs);
+    crate::load_tests::service::charts(&runs, &[], &plan, engine::plan::Statistic::P99, axis, lang)
         .into_iter()
         .map(|c| ReportChart {
             title: c.title,

@@ -28,6 +28,9 @@ pub struct CurveSeries {
 pub struct Threshold {
     pub label: String,
     pub value: f64,
+    /// A mark graded at another percentile than the chart draws: a thin grey line for
+    /// reference, not the red target.
+    pub reference: bool,
 }
 
 /// What to draw.
@@ -62,7 +65,8 @@ const WIDTH: i32 = 680;
 const PLOT_HEIGHT: i32 = 230;
 const LEFT: i32 = 64;
 const RIGHT: i32 = 24;
-const TOP: i32 = 34;
+/// Room above the plot for the title (y 8–26) and the unit (y 28–42), clear of the top tick.
+const TOP: i32 = 50;
 const LEGEND_ROW: i32 = 20;
 /// Legend names (characters) that fit half the width, and the whole width.
 const LEGEND_HALF: usize = 38;
@@ -315,7 +319,7 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
         }
         root.draw(&Text::new(
             chart.y_unit.clone(),
-            (8, TOP - 14),
+            (8, TOP - 22),
             small.clone(),
         ))
         .map_err(chart_error)?;
@@ -358,10 +362,15 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
                 continue;
             }
             let py = y_of(t.value);
+            let (colour, width) = if t.reference {
+                (palette::INK_SOFT, 1)
+            } else {
+                (palette::FAIL, 2)
+            };
             dashed_path(
                 &root,
                 &[(LEFT, py), (WIDTH - RIGHT, py)],
-                palette::FAIL.stroke_width(2),
+                colour.stroke_width(width),
                 8.0,
                 5.0,
             )?;
@@ -370,7 +379,7 @@ pub fn load_curve_chart(chart: &CurveChart) -> Result<String, ChartError> {
             root.draw(&Text::new(
                 label,
                 (WIDTH - RIGHT - w - 2, py - 17),
-                TextStyle::from(("sans-serif", 14).into_font()).color(&palette::FAIL),
+                TextStyle::from(("sans-serif", 14).into_font()).color(&colour),
             ))
             .map_err(chart_error)?;
         }
@@ -496,6 +505,7 @@ mod tests {
             thresholds: vec![Threshold {
                 label: "target TTFT p99 ≤ 450 ms".into(),
                 value: 450.0,
+                reference: false,
             }],
         }
     }
@@ -519,10 +529,19 @@ mod tests {
 
     #[test]
     fn the_threshold_line_lies_at_its_value() {
-        // 572 × 1.08 rounds up to a 0–800 axis (step 200); 450 on 230 px from y = 34:
-        // 34 + 230 − 129 = 135.
+        // 572 × 1.08 rounds up to a 0–800 axis (step 200); 450 on 230 px from y = 50:
+        // 50 + 230 − 129 = 151.
         let svg = load_curve_chart(&chart()).unwrap();
-        assert!(svg.contains("stroke=\"#B42318\" stroke-width=\"2\" points=\"64,135 "));
+        assert!(svg.contains("stroke=\"#B42318\" stroke-width=\"2\" points=\"64,151 "));
+    }
+
+    #[test]
+    fn a_mark_of_another_percentile_is_a_thin_grey_reference_not_the_red_target() {
+        let mut c = chart();
+        c.thresholds[0].reference = true;
+        let svg = load_curve_chart(&c).unwrap();
+        assert!(svg.contains("stroke=\"#4A5563\" stroke-width=\"1\" points=\"64,151 "));
+        assert!(!svg.contains("stroke=\"#B42318\""), "no red target line");
     }
 
     #[test]
