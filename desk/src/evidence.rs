@@ -75,15 +75,7 @@ pub async fn keep_bytes_with(
     if let Some(existing) = services.store.evidence_by_hash(pilot_id, &sha).await? {
         return Err(duplicate(file_name, &existing));
     }
-    let uploads = services.data_dir.join("uploads");
-    tokio::fs::create_dir_all(&uploads)
-        .await
-        .map_err(internal)?;
-    let temp = uploads.join(format!("kept-{:016x}.part", rand::random::<u64>()));
-    if let Err(error) = tokio::fs::write(&temp, bytes).await {
-        let _ = tokio::fs::remove_file(&temp).await;
-        return Err(internal(error));
-    }
+    let temp = temp_file(services, "kept", bytes).await?;
     let new = NewEvidence {
         pilot_id,
         kind,
@@ -99,6 +91,26 @@ pub async fn keep_bytes_with(
         .await?;
     services.changes.tell(pilot_id);
     Ok(id)
+}
+
+/// Writes `bytes` to a fresh temporary file under `DATA_DIR/uploads` (`{prefix}-….part`), where
+/// an upload arrives, so bytes the server made or fetched are kept the way an upload is;
+/// nothing is left behind when the write fails.
+pub(crate) async fn temp_file(
+    services: &Services,
+    prefix: &str,
+    bytes: &[u8],
+) -> Result<std::path::PathBuf, ServiceError> {
+    let uploads = services.data_dir.join("uploads");
+    tokio::fs::create_dir_all(&uploads)
+        .await
+        .map_err(internal)?;
+    let temp = uploads.join(format!("{prefix}-{:016x}.part", rand::random::<u64>()));
+    if let Err(error) = tokio::fs::write(&temp, bytes).await {
+        let _ = tokio::fs::remove_file(&temp).await;
+        return Err(internal(error));
+    }
+    Ok(temp)
 }
 
 /// The refusal of a file already stored on this pilot.

@@ -281,17 +281,7 @@ pub async fn take_in_fetched(
     uploaded_by: i64,
 ) -> Result<(i64, Vec<String>), ServiceError> {
     let sha256 = crate::evidence::sha256_hex(bytes);
-    let uploads = services.data_dir.join("uploads");
-    let fail = |error: std::io::Error| {
-        tracing::error!(%error, "keeping fetched evidence failed");
-        ServiceError::Internal
-    };
-    tokio::fs::create_dir_all(&uploads).await.map_err(fail)?;
-    let temp = uploads.join(format!("fetched-{:016x}.part", rand::random::<u64>()));
-    if let Err(error) = tokio::fs::write(&temp, bytes).await {
-        let _ = tokio::fs::remove_file(&temp).await;
-        return Err(fail(error));
-    }
+    let temp = crate::evidence::temp_file(services, "fetched", bytes).await?;
     let file = Received {
         file_name,
         sha256: &sha256,
