@@ -232,16 +232,14 @@ pub fn headline(
         following.shown(pilot_id, &plan);
         return named(&plan, input, None);
     }
-    if following.may_start(pilot_id) {
-        if let Some(claim) = claim(*key) {
-            let (input, following) = (input.as_ref().clone(), following.clone());
-            tokio::spawn(async move {
-                let plan = compute_claimed(claim, input).await;
-                following.finished(pilot_id, plan);
-            });
-        } else {
-            following.finished(pilot_id, None);
-        }
+    // Another caller making the same plan: the start ends at once (dropped), as failed.
+    if let Some(started) = following.may_start(pilot_id)
+        && let Some(claim) = claim(*key)
+    {
+        let input = input.as_ref().clone();
+        tokio::spawn(async move {
+            started.finished(compute_claimed(claim, input).await);
+        });
     }
     match following.latest(pilot_id) {
         Some(latest) => named(&latest.plan, input, Some(latest.made_ms)),

@@ -65,11 +65,40 @@ impl<P> Default for Following<P> {
     }
 }
 
+/// A plan started for a pilot's page: [`Started::finished`] ends it; dropped unfinished (the
+/// task computing it cancelled), it ends as failed, so the pilot never stays "running" for good.
+pub struct Started<P = CapacityPlan> {
+    following: Arc<Following<P>>,
+    pilot_id: i64,
+    done: bool,
+}
+
+impl<P> Started<P> {
+    /// The plan ended (`None`: it failed or another caller makes the same plan).
+    pub fn finished(mut self, plan: Option<Arc<P>>) {
+        self.done = true;
+        self.following.finished(self.pilot_id, plan);
+    }
+}
+
+impl<P> Drop for Started<P> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.following.finished(self.pilot_id, None);
+        }
+    }
+}
+
 impl<P> Following<P> {
-    /// Whether the page may start a plan for `pilot_id` now (none running, and none started
-    /// within [`FOLLOW_EVERY`] when there is one to show); marks it started when so.
-    pub fn may_start(&self, pilot_id: i64) -> bool {
+    /// Starts a plan for `pilot_id` when the page may now (none running, and none started
+    /// within [`FOLLOW_EVERY`] when there is one to show).
+    pub fn may_start(self: &Arc<Self>, pilot_id: i64) -> Option<Started<P>> {
         self.may_start_at(pilot_id, Instant::now())
+            .then(|| Started {
+                following: self.clone(),
+                pilot_id,
+                done: false,
+            })
     }
 
     fn may_start_at(&self, pilot_id: i64, now: Instant) -> bool {
@@ -98,9 +127,9 @@ impl<P> Following<P> {
         true
     }
 
-    /// The plan started by [`Following::may_start`] ended (`None`: it failed or another
-    /// caller makes the same plan).
-    pub fn finished(&self, pilot_id: i64, plan: Option<Arc<P>>) {
+    /// The plan started for `pilot_id` ended (`None`: it failed or another caller makes the
+    /// same plan).
+    fn finished(&self, pilot_id: i64, plan: Option<Arc<P>>) {
         if let Ok(mut pilots) = self.0.lock() {
             let pilot = pilots.entry(pilot_id).or_default();
             pilot.running = false;
@@ -165,6 +194,19 @@ mod tests {
         // Pilots are followed apart.
         assert!(following.may_start_at(2, t0));
         assert!(following.latest(2).is_none());
+    }
+
+    #[test]
+    fn a_plan_dropped_unfinished_ends_as_failed() {
+        let following = Arc::new(Following::<u32>::default());
+        let started = following.may_start(1).expect("nothing runs yet");
+        assert!(following.may_start(1).is_none(), "one at a time");
+        drop(started);
+        let again = following
+            .may_start(1)
+            .expect("the dropped plan no longer runs");
+        again.finished(Some(Arc::new(3)));
+        assert_eq!(following.latest(1).map(|l| *l.plan), Some(3));
     }
 
     #[test]
