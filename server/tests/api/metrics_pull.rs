@@ -84,6 +84,17 @@ async fn get_source(app: &TestApp, api: &str, pilot: i64) -> (StatusCode, Value)
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
+/// `GET …/evidence`: the pilot's evidence register.
+async fn evidence_register(app: &TestApp, api: &str, pilot: i64) -> Value {
+    let response = client()
+        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
+        .bearer_auth(api)
+        .send()
+        .await
+        .unwrap();
+    response.json().await.unwrap()
+}
+
 /// `GET …/metrics-source` until `done` holds (at most 30 s).
 async fn wait_for(app: &TestApp, api: &str, pilot: i64, done: impl Fn(&Value) -> bool) -> Value {
     for _ in 0..300 {
@@ -135,13 +146,7 @@ async fn scheduled_scrapes_become_evidence_and_failures_show_with_the_last_succe
         .await
         .unwrap();
     wait_for(&app, &api, pilot, |s| s["scrapes"].as_i64() >= Some(3)).await;
-    let response = client()
-        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(&api)
-        .send()
-        .await
-        .unwrap();
-    let register: Value = response.json().await.unwrap();
+    let register = evidence_register(&app, &api, pilot).await;
     let pulled: Vec<&Value> = register["files"]
         .as_array()
         .unwrap()
@@ -246,13 +251,7 @@ async fn an_impossible_scrape_is_refused_like_its_upload_and_nothing_is_stored()
         "{error}"
     );
     assert_eq!(failed["scrapes"], 0, "{failed}");
-    let response = client()
-        .get(app.url(&format!("/api/v1/pilots/{pilot}/evidence")))
-        .bearer_auth(&api)
-        .send()
-        .await
-        .unwrap();
-    let register: Value = response.json().await.unwrap();
+    let register = evidence_register(&app, &api, pilot).await;
     assert_eq!(
         register["files"].as_array().map(Vec::len),
         Some(0),
