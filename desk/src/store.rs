@@ -834,6 +834,23 @@ impl Store {
         }
     }
 
+    /// A transaction that reads one snapshot of the database without taking the write lock:
+    /// SQLite's deferred `BEGIN` (in WAL mode a reader never waits for a writer, nor a writer
+    /// for it), PostgreSQL's `REPEATABLE READ READ ONLY` (every statement sees the same
+    /// snapshot, unlike the default `READ COMMITTED`). Rows written by one transaction are then
+    /// seen all together or not at all.
+    pub(crate) async fn begin_snapshot(
+        &self,
+    ) -> StoreResult<sqlx::Transaction<'static, sqlx::Any>> {
+        match self.backend {
+            Backend::Sqlite => Ok(self.pool.begin().await?),
+            Backend::Postgres => Ok(self
+                .pool
+                .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                .await?),
+        }
+    }
+
     /// Deletes a pilot with everything recorded for it (plans, evidence rows and what was
     /// derived from them, reports, share links, uploads waiting for confirmation) in one
     /// transaction. Answers the SHA-256 of each raw file no other pilot's evidence or staged

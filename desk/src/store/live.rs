@@ -5,9 +5,14 @@
 //! record is inserted but become visible when its transaction commits, in any order; "roll
 //! everything up to id N" would miss a record whose smaller id committed late. Instead the
 //! transaction that inserts records raises its day's `received` count in the same
-//! transaction, and a roll reads a day's records while holding the day's row: every record
-//! counted in `received` is visible then, and no record it cannot see is counted. The day file
-//! records how many it holds (`rolled`); received > rolled means roll again.
+//! transaction, and a roll reads a day's count and records in one snapshot: every record
+//! counted in `received` is visible in it, and no record it cannot see is counted. The day file
+//! records how many it holds (`rolled`); received > rolled means roll again, and a roll that
+//! holds fewer records than the file already does changes nothing.
+//!
+//! The snapshot takes no lock: a roll reads tens of thousands of records, and under the write
+//! lock (SQLite) or the day row's lock (PostgreSQL) every post waited for it (ingest bench at
+//! 2,000 records/s: post p99 420 ms).
 
 use super::evidence::{DerivedWrites, NewEvidence, insert_evidence_in};
 use super::traffic::{TrafficProfileWrite, write_traffic_profile};
@@ -260,20 +265,17 @@ impl Store {
             .collect()
     }
 
-    /// A day's records and counts, read while holding its row (see the module docs).
+    /// A day's records and counts, read in one snapshot (see the module docs).
     pub async fn live_day_records(&self, day: &PendingDay) -> StoreResult<Option<DayRecords>> {
-        let mut tx = self.begin_write().await?;
-        let sql = format!(
-            "SELECT d.received, d.rolled, d.evidence_id, e.sha256, \
+        let mut tx = self.begin_snapshot().await?;
+        let sql = "SELECT d.received, d.rolled, d.evidence_id, e.sha256, \
                (SELECT t.created_by FROM live_gateway_records r JOIN ingest_tokens t ON t.id = r.token_id \
                 WHERE r.pilot_id = d.pilot_id AND r.day = d.day AND r.stream = d.stream \
                 AND t.created_by IS NOT NULL ORDER BY r.id LIMIT 1) AS uploader \
              FROM live_gateway_days d \
              LEFT JOIN evidence e ON e.id = d.evidence_id \
-             WHERE d.pilot_id = $1 AND d.day = $2 AND d.stream = $3{}",
-            lock_clause(self.backend)
-        );
-        let Some(row) = sqlx::query(&sql)
+             WHERE d.pilot_id = $1 AND d.day = $2 AND d.stream = $3";
+        let Some(row) = sqlx::query(sql)
             .bind(day.pilot_id)
             .bind(&day.day)
             .bind(&day.stream)
