@@ -405,3 +405,36 @@ async fn an_ingest_token_writes_its_own_pilot_and_nothing_else() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["duplicates"], 1, "the same request id again");
 }
+
+#[tokio::test]
+async fn a_large_batch_counts_each_request_once_even_when_it_repeats_one() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let api = app.api_token(&admin).await;
+    let (pilot, _) = new_pilot(&app, &admin, "Chunks").await;
+    let (_, token) = ingest_token(&app, &api, pilot).await;
+    // 1,200 records (inserted 500 a statement), the request at index 3 sent again at 1,100.
+    let record = |n: usize| {
+        json!({"request_id": format!("big-{n}"), "start_time": "2026-03-02T10:00:00Z",
+               "end_time": "2026-03-02T10:00:02Z", "model": "m", "status": "ok",
+               "prompt_tokens": 100 + n, "completion_tokens": 50})
+    };
+    let mut batch: Vec<Value> = (0..1_200).map(record).collect();
+    batch[1_100] = record(3);
+    let body = serde_json::to_vec(&batch).unwrap();
+    let (status, answer) = post(&app, pilot, &token, body.clone(), false).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(
+        (answer["accepted"].as_i64(), answer["duplicates"].as_i64()),
+        (Some(1_199), Some(1))
+    );
+    let (status, replay) = post(&app, pilot, &token, body, false).await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    assert_eq!(
+        (replay["accepted"].as_i64(), replay["duplicates"].as_i64()),
+        (Some(0), Some(1_200))
+    );
+    let live = rolled(&app, &api, pilot).await;
+    assert_eq!(live["records"], 1_199, "{live}");
+    assert_eq!(live["rolled"], 1_199, "{live}");
+}
