@@ -79,7 +79,7 @@ pub const HEALTH_CHECK_TAG: &str = "litellm-internal-health-check";
 
 /// CSV columns of a SpendLogs export, in the order [`SpendLogFields::from_columns`] expects.
 /// Header names are matched without regard to case (database dumps may fold them).
-pub(crate) const SPEND_LOG_COLUMNS: [&str; 12] = [
+pub const SPEND_LOG_COLUMNS: [&str; 12] = [
     "request_id",
     "startTime",
     "endTime",
