@@ -613,8 +613,11 @@ pub(crate) async fn busiest_hour(
     pilot_id: i64,
     profile: &DemandProfile,
 ) -> Result<Result<Arc<BusiestHour>, String>, ServiceError> {
-    let logs = crate::traffic::service::gateway_sources(services, pilot_id).await?;
     let start_ms = profile.busiest_hour_start.unix_ms;
+    let end_ms = start_ms + engine::production::demand_process::HOUR_MS as i64;
+    let logs =
+        crate::traffic::service::gateway_sources_spanning(services, pilot_id, start_ms, end_ms)
+            .await?;
     let key = format!(
         "{start_ms}:{}",
         logs.iter()

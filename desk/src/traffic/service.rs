@@ -154,6 +154,34 @@ pub async fn gateway_sources(
     services: &Services,
     pilot_id: i64,
 ) -> Result<Vec<(EvidenceFile, PathBuf, bool)>, ServiceError> {
+    gateway_sources_where(services, pilot_id, |_| true).await
+}
+
+/// The logs of [`gateway_sources`] that can hold a request starting in `[from_ms, to_ms)`, by
+/// the span each file's own profile recorded: a live pilot's day files and a week of uploads
+/// are not all read again for one hour (the busiest hour was read from every log after each
+/// roll of the live feed). A file whose profile met requests out of order past its reorder
+/// window may start before its recorded first start, so only its end rules it out.
+pub async fn gateway_sources_spanning(
+    services: &Services,
+    pilot_id: i64,
+    from_ms: i64,
+    to_ms: i64,
+) -> Result<Vec<(EvidenceFile, PathBuf, bool)>, ServiceError> {
+    gateway_sources_where(services, pilot_id, |summary| {
+        let profile = &summary.profile;
+        let ends_before = profile.last_end.unix_ms < from_ms;
+        let starts_after = profile.late_records == 0 && profile.first_start.unix_ms >= to_ms;
+        !(ends_before || starts_after)
+    })
+    .await
+}
+
+async fn gateway_sources_where(
+    services: &Services,
+    pilot_id: i64,
+    wanted: impl Fn(&GatewayLogSummary) -> bool,
+) -> Result<Vec<(EvidenceFile, PathBuf, bool)>, ServiceError> {
     let mut logs =
         crate::readable::in_force(&services.store, pilot_id, Some(EvidenceKind::GatewayLog))
             .await?;
@@ -161,6 +189,9 @@ pub async fn gateway_sources(
     let mut sources = Vec::with_capacity(logs.len());
     for (file, summary) in logs {
         let summary: GatewayLogSummary = serde_json::from_str(&summary).map_err(internal)?;
+        if !wanted(&summary) {
+            continue;
+        }
         let path = raw_path(services, &file).await?;
         sources.push((file, path, summary.skip_bad_lines));
     }
