@@ -39,7 +39,19 @@ pub struct KeptOverviews(
     Arc<std::sync::atomic::AtomicBool>,
     /// How each pilot's recommendation follows its changing evidence.
     Arc<crate::capacity::Following>,
+    /// The overview being made for each pilot, by state (see [`basis`]).
+    Arc<Mutex<Vec<Making>>>,
 );
+
+/// An overview being made: views of the same pilot and state wait for it, or, when a roll of
+/// the live feed made the state, take the overview kept from before the roll.
+struct Making {
+    pilot_id: i64,
+    state: String,
+    cell: Arc<tokio::sync::OnceCell<Arc<Basis>>>,
+    /// Made after a roll of the live feed ([`refresh`] told so).
+    live: bool,
+}
 
 impl std::fmt::Debug for KeptOverviews {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -144,6 +156,60 @@ impl KeptOverviews {
             .cloned()
     }
 
+    /// The making of `pilot_id`'s overview in `state`: the one under way, or a new one (which
+    /// replaces a making of an older state).
+    fn making(
+        &self,
+        pilot_id: i64,
+        state: &str,
+        live: bool,
+    ) -> Arc<tokio::sync::OnceCell<Arc<Basis>>> {
+        let mut making = self
+            .3
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(m) = making
+            .iter()
+            .find(|m| m.pilot_id == pilot_id && m.state == state)
+        {
+            return m.cell.clone();
+        }
+        making.retain(|m| m.pilot_id != pilot_id);
+        let cell = Arc::new(tokio::sync::OnceCell::new());
+        making.push(Making {
+            pilot_id,
+            state: state.to_string(),
+            cell: cell.clone(),
+            live,
+        });
+        cell
+    }
+
+    /// The overview kept for `pilot_id` from before a live roll, while the listener makes
+    /// the one of `state` after it.
+    fn before_live_roll(&self, pilot_id: i64, state: &str) -> Option<Arc<Basis>> {
+        let live_making = self
+            .3
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .iter()
+            .any(|m| m.pilot_id == pilot_id && m.state == state && m.live);
+        if !live_making {
+            return None;
+        }
+        let kept = self.0.lock().ok()?;
+        kept.iter().rev().find(|b| b.pilot_id == pilot_id).cloned()
+    }
+
+    /// Ends `cell`'s making (the basis is kept by then, or the making failed).
+    fn made(&self, pilot_id: i64, cell: &Arc<tokio::sync::OnceCell<Arc<Basis>>>) {
+        let mut making = self
+            .3
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        making.retain(|m| m.pilot_id != pilot_id || !Arc::ptr_eq(&m.cell, cell));
+    }
+
     fn keep(&self, basis: Arc<Basis>) {
         if let Ok(mut kept) = self.0.lock() {
             kept.retain(|b| b.pilot_id != basis.pilot_id);
@@ -188,12 +254,47 @@ pub async fn verdict(services: &Services, pilot: &Pilot) -> Result<VerdictView, 
     Ok(basis(services, pilot).await?.verdict.clone())
 }
 
-/// The kept basis of the pilot's current state, made when there is none.
+/// The kept basis of the pilot's current state, made when there is none: once, however many
+/// views ask while it is made. (A live feed changes the state every few seconds, and every
+/// open page asked at once: each view made the same basis again, the page's p99 under ingest
+/// 11× its idle one.) A making that fails or is dropped leaves the next waiter to try.
+///
+/// While the listener makes the overview of a state a live roll brought ([`refresh`] with
+/// `live`), views take the overview kept from the state before, a roll behind (issue #36: at
+/// 2,000 records a second the feed rolls every second or two, and each view that waited for
+/// the new overview put the page's p99 at 2.6× its idle one). Any other change is waited for:
+/// a view after an upload always shows the upload.
 async fn basis(services: &Services, pilot: &Pilot) -> Result<Arc<Basis>, ServiceError> {
+    basis_for(services, pilot, false).await
+}
+
+async fn basis_for(
+    services: &Services,
+    pilot: &Pilot,
+    live: bool,
+) -> Result<Arc<Basis>, ServiceError> {
     let state = state_of(services, pilot).await?;
     if let Some(basis) = services.overviews.find(pilot.id, &state) {
         return Ok(basis);
     }
+    if !live && let Some(before) = services.overviews.before_live_roll(pilot.id, &state) {
+        return Ok(before);
+    }
+    let cell = services.overviews.making(pilot.id, &state, live);
+    let made = cell
+        .get_or_try_init(|| make_basis(services, pilot, state))
+        .await
+        .cloned();
+    services.overviews.made(pilot.id, &cell);
+    made
+}
+
+/// Gathers, grades and keeps the basis of `pilot` in `state`.
+async fn make_basis(
+    services: &Services,
+    pilot: &Pilot,
+    state: String,
+) -> Result<Arc<Basis>, ServiceError> {
     let evidence = crate::pilot_evidence::gather(services, pilot.id).await?;
     let figures = evidence.figures();
     let (mut verdict, grade) =
@@ -222,10 +323,10 @@ async fn basis(services: &Services, pilot: &Pilot) -> Result<Arc<Basis>, Service
 /// upload, a plan approved; see [`refresh_on_changes`]) so the moment a mark became gradable is the moment its evidence arrived, not the
 /// moment someone next looked, and the next view finds the overview made. A failure is logged:
 /// the next view makes it instead.
-pub async fn refresh(services: &Services, pilot_id: i64) {
+pub async fn refresh(services: &Services, pilot_id: i64, live: bool) {
     let made = async {
         match services.store.pilot(pilot_id).await? {
-            Some(pilot) => basis(services, &pilot).await.map(|_| ()),
+            Some(pilot) => basis_for(services, &pilot, live).await.map(|_| ()),
             None => Ok(()),
         }
     };
@@ -242,12 +343,13 @@ pub async fn refresh_on_changes(services: Services) {
         return;
     };
     while let Some(first) = changed.recv().await {
-        let mut pilots = std::collections::BTreeSet::from([first]);
+        // Per pilot: live when every tiding of it was a live roll.
+        let mut pilots = std::collections::BTreeMap::from([(first.pilot_id, first.live)]);
         while let Ok(more) = changed.try_recv() {
-            pilots.insert(more);
+            *pilots.entry(more.pilot_id).or_insert(true) &= more.live;
         }
-        for pilot_id in pilots {
-            refresh(&services, pilot_id).await;
+        for (pilot_id, live) in pilots {
+            refresh(&services, pilot_id, live).await;
         }
     }
 }
