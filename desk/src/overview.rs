@@ -227,7 +227,7 @@ pub async fn overview(
     user: &SessionUser,
     pilot: Pilot,
 ) -> Result<PilotPageData, ServiceError> {
-    let basis = basis(services, &pilot).await?;
+    let basis = basis_for(services, &pilot, false, Fresh::OrBeforeARoll).await?;
     let mut verdict = basis.verdict.clone();
     verdict.can_edit = user.role.is_staff();
     Ok(PilotPageData {
@@ -264,20 +264,35 @@ pub async fn verdict(services: &Services, pilot: &Pilot) -> Result<VerdictView, 
 /// 2,000 records a second the feed rolls every second or two, and each view that waited for
 /// the new overview put the page's p99 at 2.6× its idle one). Any other change is waited for:
 /// a view after an upload always shows the upload.
+///
+/// Only the pilot page's view takes the overview from before a roll ([`Fresh::OrBeforeARoll`]);
+/// the live API, the background walk and the listener wait for the current one.
 async fn basis(services: &Services, pilot: &Pilot) -> Result<Arc<Basis>, ServiceError> {
-    basis_for(services, pilot, false).await
+    basis_for(services, pilot, false, Fresh::Current).await
+}
+
+/// How current a basis a caller needs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fresh {
+    /// The pilot's current state.
+    Current,
+    /// The current state, or the one before a live roll while its overview is being made.
+    OrBeforeARoll,
 }
 
 async fn basis_for(
     services: &Services,
     pilot: &Pilot,
     live: bool,
+    fresh: Fresh,
 ) -> Result<Arc<Basis>, ServiceError> {
     let state = state_of(services, pilot).await?;
     if let Some(basis) = services.overviews.find(pilot.id, &state) {
         return Ok(basis);
     }
-    if !live && let Some(before) = services.overviews.before_live_roll(pilot.id, &state) {
+    if fresh == Fresh::OrBeforeARoll
+        && let Some(before) = services.overviews.before_live_roll(pilot.id, &state)
+    {
         return Ok(before);
     }
     let cell = services.overviews.making(pilot.id, &state, live);
@@ -326,7 +341,9 @@ async fn make_basis(
 pub async fn refresh(services: &Services, pilot_id: i64, live: bool) {
     let made = async {
         match services.store.pilot(pilot_id).await? {
-            Some(pilot) => basis_for(services, &pilot, live).await.map(|_| ()),
+            Some(pilot) => basis_for(services, &pilot, live, Fresh::Current)
+                .await
+                .map(|_| ()),
             None => Ok(()),
         }
     };
