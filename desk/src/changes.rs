@@ -24,6 +24,9 @@ pub struct Changes {
     tell: mpsc::Sender<Change>,
     /// The receiving end until a listener takes it.
     listen: Arc<Mutex<Option<mpsc::Receiver<Change>>>>,
+    /// The number of the last tiding told, and of the last the listener has acted on.
+    told: Arc<std::sync::atomic::AtomicU64>,
+    done: Arc<tokio::sync::watch::Sender<u64>>,
 }
 
 /// One tiding: which pilot changed, and whether by its running feed.
@@ -32,6 +35,8 @@ pub struct Change {
     pub pilot_id: i64,
     /// A roll of the live feed (not an upload, a withdrawal or a plan change).
     pub live: bool,
+    /// Its number: tidings are numbered 1, 2, … as told.
+    pub number: u64,
 }
 
 impl Default for Changes {
@@ -40,6 +45,8 @@ impl Default for Changes {
         Changes {
             tell,
             listen: Arc::new(Mutex::new(Some(listen))),
+            told: Default::default(),
+            done: Arc::new(tokio::sync::watch::Sender::new(0)),
         }
     }
 }
@@ -53,18 +60,51 @@ impl std::fmt::Debug for Changes {
 impl Changes {
     /// Tells the listener that pilot `pilot_id`'s evidence changed.
     pub fn tell(&self, pilot_id: i64) {
-        let _ = self.tell.try_send(Change {
-            pilot_id,
-            live: false,
+        self.send(pilot_id, false);
+    }
+
+    /// Tells the listener that pilot `pilot_id`'s live feed rolled new records in; answers the
+    /// tiding's number (see [`Changes::acted_on`]).
+    pub fn tell_live(&self, pilot_id: i64) -> u64 {
+        self.send(pilot_id, true)
+    }
+
+    fn send(&self, pilot_id: i64, live: bool) -> u64 {
+        use std::sync::atomic::Ordering;
+        let number = self.told.fetch_add(1, Ordering::AcqRel) + 1;
+        if self
+            .tell
+            .try_send(Change {
+                pilot_id,
+                live,
+                number,
+            })
+            .is_err()
+        {
+            // Dropped: nobody will act on it, so nobody waits for it.
+            self.done.send_if_modified(|done| {
+                let moved = *done < number;
+                *done = (*done).max(number);
+                moved
+            });
+        }
+        number
+    }
+
+    /// The listener has acted on every tiding up to `number`.
+    pub fn done_up_to(&self, number: u64) {
+        self.done.send_if_modified(|done| {
+            let moved = *done < number;
+            *done = (*done).max(number);
+            moved
         });
     }
 
-    /// Tells the listener that pilot `pilot_id`'s live feed rolled new records in.
-    pub fn tell_live(&self, pilot_id: i64) {
-        let _ = self.tell.try_send(Change {
-            pilot_id,
-            live: true,
-        });
+    /// Waits until the listener has acted on tiding `number` (and those before it), or for
+    /// `at_most`: the live roller paces itself by the grading its rolls cause.
+    pub async fn acted_on(&self, number: u64, at_most: std::time::Duration) {
+        let mut done = self.done.subscribe();
+        let _ = tokio::time::timeout(at_most, done.wait_for(|done| *done >= number)).await;
     }
 
     /// The receiving end, for the one listener; `None` once taken.
@@ -79,6 +119,7 @@ impl Changes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[tokio::test]
     async fn a_tiding_reaches_the_one_listener_and_a_full_queue_drops_the_rest() {
@@ -94,5 +135,43 @@ mod tests {
             heard.push(change.pilot_id);
         }
         assert_eq!(heard, (0..QUEUED as i64).collect::<Vec<_>>());
+    }
+
+    #[tokio::test]
+    async fn a_roll_waits_for_the_grading_it_asked_for_and_never_for_a_dropped_one() {
+        let changes = Changes::default();
+        let mut listener = changes.listen().unwrap();
+        let first = changes.tell_live(7);
+        let second = changes.tell_live(8);
+        assert_eq!((first, second), (1, 2));
+        let waiting = {
+            let changes = changes.clone();
+            tokio::spawn(async move {
+                changes.acted_on(second, Duration::from_secs(60)).await;
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiting.is_finished(), "nothing acted on yet");
+        let heard = [
+            listener.recv().await.unwrap(),
+            listener.recv().await.unwrap(),
+        ];
+        assert!(heard.iter().all(|c| c.live));
+        changes.done_up_to(second);
+        tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .unwrap()
+            .unwrap();
+        // A tiding a full queue drops is done at once: nobody will act on it.
+        for pilot in 0..QUEUED as i64 {
+            changes.tell(pilot);
+        }
+        let dropped = changes.tell_live(1);
+        tokio::time::timeout(
+            Duration::from_secs(5),
+            changes.acted_on(dropped, Duration::from_secs(60)),
+        )
+        .await
+        .expect("a dropped tiding is not waited for");
     }
 }

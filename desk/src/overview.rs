@@ -362,12 +362,15 @@ pub async fn refresh_on_changes(services: Services) {
     while let Some(first) = changed.recv().await {
         // Per pilot: live when every tiding of it was a live roll.
         let mut pilots = std::collections::BTreeMap::from([(first.pilot_id, first.live)]);
+        let mut last = first.number;
         while let Ok(more) = changed.try_recv() {
             *pilots.entry(more.pilot_id).or_insert(true) &= more.live;
+            last = last.max(more.number);
         }
         for (pilot_id, live) in pilots {
             refresh(&services, pilot_id, live).await;
         }
+        services.changes.done_up_to(last);
     }
 }
 

@@ -407,8 +407,9 @@ pub fn day_file_name(day: &str, stream: &str) -> String {
     format!("live-gateway-{day}-{short}.jsonl")
 }
 
-/// Rolls every day with records its file does not hold yet; answers how many were rolled.
-pub async fn roll_pending(services: &Services) -> Result<usize, ServiceError> {
+/// Rolls every day with records its file does not hold yet; answers how many were rolled and
+/// the number of the last grading it asked for (0: none).
+pub async fn roll_pending(services: &Services) -> Result<(usize, u64), ServiceError> {
     let _one_at_a_time = ROLLING.lock().await;
     let mut rolled = 0;
     let mut changed = std::collections::BTreeSet::new();
@@ -419,10 +420,11 @@ pub async fn roll_pending(services: &Services) -> Result<usize, ServiceError> {
         }
     }
     // Each changed pilot graded once per roll: marks become gradable as the records arrive.
+    let mut last = 0;
     for pilot_id in changed {
-        services.changes.tell_live(pilot_id);
+        last = services.changes.tell_live(pilot_id);
     }
-    Ok(rolled)
+    Ok((rolled, last))
 }
 
 /// Writes a day's records as its evidence file (inserted the first time, replaced in place
@@ -539,7 +541,8 @@ static ROLL_WANTED: tokio::sync::Notify = tokio::sync::Notify::const_new();
 
 /// The roller: rolls what is pending when a batch arrives, or every `every` at the latest (a
 /// failed roll is retried, another instance's records are found). Between two rolls it waits
-/// at least [`ROLL_GAP`] and three times as long as the last roll took: a roll rewrites its day
+/// at least [`ROLL_GAP`] and three times as long as the last roll took, the grading it caused
+/// included (waited for at most `every`): a roll rewrites its day
 /// file whole, so at 2,000 records a second a roll after every batch kept both cores busy
 /// rewriting (post p99 2 s, the pilot page 28× slower); this way rolling takes at most a
 /// quarter of one core, and a day file lags its feed by about three rolls' time.
@@ -547,8 +550,11 @@ pub async fn roll_on_a_timer(services: Services, every: std::time::Duration) {
     loop {
         let _ = tokio::time::timeout(every, ROLL_WANTED.notified()).await;
         let started = std::time::Instant::now();
-        if let Err(error) = roll_pending(&services).await {
-            tracing::warn!(%error, "rolling the live gateway feed failed");
+        match roll_pending(&services).await {
+            // The grading the roll asked for counts as part of it.
+            Ok((_, last)) if last > 0 => services.changes.acted_on(last, every).await,
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "rolling the live gateway feed failed"),
         }
         tokio::time::sleep(ROLL_GAP.max(started.elapsed() * 3)).await;
     }
