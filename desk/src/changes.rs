@@ -82,11 +82,7 @@ impl Changes {
             .is_err()
         {
             // Dropped: nobody will act on it, so nobody waits for it.
-            self.done.send_if_modified(|done| {
-                let moved = *done < number;
-                *done = (*done).max(number);
-                moved
-            });
+            self.done_up_to(number);
         }
         number
     }
