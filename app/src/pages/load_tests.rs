@@ -271,7 +271,8 @@ mod render {
                     <a class="button" href=format!("/pilots/{pilot_id}/load-tests/compare?baseline={}", e.id)>"Compare…"</a>
                 </div>
                 <div class="table-scroll">
-                    <table class="table points-table">
+                    <table class="table points-table goodput-table">
+                        <caption>"Goodput and throughput"</caption>
                         <thead>
                             <tr>
                                 <th scope="col" rowspan="2">"Scenario"</th>
@@ -282,14 +283,42 @@ mod render {
                                 <th scope="col" rowspan="2" class="num">"req/s"</th>
                                 <th scope="col" rowspan="2" class="num" title="aggregate output tokens per second">"out tok/s"</th>
                                 <th scope="col" rowspan="2" class="num" title="per stream: the file's figure, else 1000 ÷ TPOT p50">"tok/s per stream"</th>
-                                <th scope="colgroup" colspan="3" class="group">"TTFT, ms"</th>
-                                <th scope="colgroup" colspan="3" class="group">"TPOT, ms"</th>
-                                {has_itl.then(|| view! { <th scope="colgroup" colspan="3" class="group">"ITL, ms"</th> })}
-                                <th scope="colgroup" colspan="3" class="group">"E2E, ms"</th>
                                 <th scope="col" rowspan="2" title="TTFT p50/p95/p99 spread">"Spread"</th>
                             </tr>
                             <tr>
                                 <th>"targets"</th><th class="num">"share good"</th><th class="num">"good req/s"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {run.points.clone().into_iter().map(|p| view! {
+                                <tr data-point=p.key.clone()>
+                                    {scenario_cell(&p)}
+                                    {has_framework.then(|| view! { <td>{p.framework.clone().unwrap_or_default()}</td> })}
+                                    {in_flight_cell(&p)}
+                                    {goodput_cells(&p)}
+                                    <td class="num">{format!("{} / {}", p.completed.map(|c| c.to_string()).unwrap_or_else(|| "–".into()), p.failed.map(|c| c.to_string()).unwrap_or_else(|| "–".into()))}</td>
+                                    <td class="num">{fmt_num(p.request_throughput)}</td>
+                                    <td class="num">{fmt_num(p.output_tokens_per_s)}</td>
+                                    <td class="num">{fmt_num(p.per_stream_tokens_per_s)}{p.per_stream_derived.then_some("†")}</td>
+                                    <td>{spread_badge(p.spread)}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+                <div class="table-scroll">
+                    <table class="table points-table latency-table">
+                        <caption>"Latency at the client, ms"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col" rowspan="2">"Scenario"</th>
+                                <th scope="col" rowspan="2" class="num" title="requests in flight">"Conc."</th>
+                                <th scope="colgroup" colspan="3" class="group">"TTFT, ms"</th>
+                                <th scope="colgroup" colspan="3" class="group">"TPOT, ms"</th>
+                                {has_itl.then(|| view! { <th scope="colgroup" colspan="3" class="group">"ITL, ms"</th> })}
+                                <th scope="colgroup" colspan="3" class="group">"E2E, ms"</th>
+                            </tr>
+                            <tr>
                                 <th class="num">"p50"</th><th class="num">"p95"</th><th class="num">"p99"</th>
                                 <th class="num">"p50"</th><th class="num">"p95"</th><th class="num">"p99"</th>
                                 {has_itl.then(|| view! { <th class="num">"p50"</th><th class="num">"p95"</th><th class="num">"p99"</th> })}
@@ -297,25 +326,15 @@ mod render {
                             </tr>
                         </thead>
                         <tbody>
-                            {run.points.clone().into_iter().map(|p| {
-                                let scenario = p.scenario.strip_prefix("dataset ").unwrap_or(&p.scenario).to_string();
-                                view! {
-                                    <tr data-point=p.key.clone()>
-                                        <td title=p.source.clone()>{scenario}</td>
-                                        {has_framework.then(|| view! { <td>{p.framework.clone().unwrap_or_default()}</td> })}
-                                        {in_flight_cell(&p)}
-                                        {goodput_cells(&p)}
-                                        <td class="num">{format!("{} / {}", p.completed.map(|c| c.to_string()).unwrap_or_else(|| "–".into()), p.failed.map(|c| c.to_string()).unwrap_or_else(|| "–".into()))}</td>
-                                        <td class="num">{fmt_num(p.request_throughput)}</td>
-                                        <td class="num">{fmt_num(p.output_tokens_per_s)}</td>
-                                        <td class="num">{fmt_num(p.per_stream_tokens_per_s)}{p.per_stream_derived.then_some("†")}</td>
-                                        {stat_cells(p.ttft)}
-                                        {stat_cells(p.tpot)}
-                                        {has_itl.then(|| stat_cells(p.itl))}
-                                        {stat_cells(p.e2e)}
-                                        <td>{spread_badge(p.spread)}</td>
-                                    </tr>
-                                }
+                            {run.points.clone().into_iter().map(|p| view! {
+                                <tr data-point=p.key.clone()>
+                                    {scenario_cell(&p)}
+                                    {in_flight_cell(&p)}
+                                    {stat_cells(p.ttft)}
+                                    {stat_cells(p.tpot)}
+                                    {has_itl.then(|| stat_cells(p.itl))}
+                                    {stat_cells(p.e2e)}
+                                </tr>
                             }).collect_view()}
                         </tbody>
                     </table>
@@ -333,6 +352,16 @@ mod render {
 
     /// A point's requests in flight: the stated concurrency, or "≈ mean" by Little's law with
     /// the rate the file states, or the rate alone when nothing gives a concurrency.
+    /// The scenario of a point, its source in the tooltip (`dataset ` dropped).
+    fn scenario_cell(p: &PointRow) -> impl IntoView + use<> {
+        let scenario = p
+            .scenario
+            .strip_prefix("dataset ")
+            .unwrap_or(&p.scenario)
+            .to_string();
+        view! { <td title=p.source.clone()>{scenario}</td> }
+    }
+
     fn in_flight_cell(p: &PointRow) -> impl IntoView + use<> {
         let rate = p
             .request_rate

@@ -71,6 +71,28 @@ mod render {
         }
     }
 
+    /// An estimate in a table cell: the figure, then its interval and `detail` on lines of their
+    /// own, so the column is as wide as its widest part rather than the three in one line.
+    fn estimate_cell(estimate: Option<&Estimate>, detail: String) -> impl IntoView + use<> {
+        let (figure, interval) = match estimate {
+            None => ("—".to_string(), None),
+            Some(e) => match (e.low, e.high) {
+                (Some(low), Some(high)) => (
+                    pct(e.value),
+                    Some(format!("95 % CI {:.1}–{:.1} %", low * 100.0, high * 100.0)),
+                ),
+                _ => (pct(e.value), Some("no interval".to_string())),
+            },
+        };
+        view! {
+            <td class="num">
+                {figure}
+                {interval.map(|i| view! { <br/><span class="muted small">{i}</span> })}
+                <br/><span class="muted small">{detail}</span>
+            </td>
+        }
+    }
+
     /// `10 of 12`, the count behind an estimate.
     fn count_text(estimate: Option<&Estimate>) -> String {
         match estimate {
@@ -129,8 +151,8 @@ mod render {
                                     <td class="mono">{run.model.clone()}<br/><span class="muted small">{format!("{} {} · {}", run.engine, run.engine_version, run.gpu)}</span></td>
                                     <td>{format!("{} / {}", run.weights_precision, run.kv_precision)}</td>
                                     <td class="num">{format!("{} of {}", s.answered, s.of_set)}</td>
-                                    <td class="num">{estimate_text(s.answer_quality.as_ref())}<br/><span class="muted small">{format!("{} · {}", count_text(s.answer_quality.as_ref()), method_text(s.answer_quality.as_ref()))}</span></td>
-                                    <td class="num">{estimate_text(s.hit_rate.as_ref())}<br/><span class="muted small">{format!("{} · k = {}", count_text(s.hit_rate.as_ref()), run.k)}</span></td>
+                                    {estimate_cell(s.answer_quality.as_ref(), format!("{} · {}", count_text(s.answer_quality.as_ref()), method_text(s.answer_quality.as_ref())))}
+                                    {estimate_cell(s.hit_rate.as_ref(), format!("{} · k = {}", count_text(s.hit_rate.as_ref()), run.k))}
                                     <td class="num">{format!("{} ({})", s.truncation.as_ref().and_then(|t| t.successes).unwrap_or(0), s.truncation.as_ref().map(|t| pct(t.value)).unwrap_or_else(|| "—".into()))}</td>
                                     <td class="small">{crosstab}</td>
                                 </tr>
