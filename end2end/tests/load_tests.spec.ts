@@ -89,7 +89,8 @@ test("load-test files dropped on the evidence page upload with progress and show
   const file = JSON.parse(fs.readFileSync(BENCH, "utf8"));
   const run = page.locator(".run-card").filter({ hasText: "bench_serve_v0.25.1.json" });
   await expect(run).toBeVisible();
-  const row = run.locator("tbody tr").first();
+  // Latency sits in its own table beside goodput and throughput.
+  const row = run.locator(".latency-table tbody tr").first();
   await expect(row).toContainText(fmt(file.p99_ttft_ms));
   await expect(row).toContainText(fmt(file.median_tpot_ms));
   await expect(page.locator("#chart-ttft svg")).toBeVisible();
