@@ -47,6 +47,16 @@ impl Role {
         }
     }
 
+    /// [`Role::label`] in `lang`.
+    pub fn label_in(self, lang: crate::locale::Lang) -> &'static str {
+        match self {
+            Role::Admin => lang.pick("Administrator", "Administrator"),
+            Role::Assessor => lang.pick("Assessor", "Bewertungsteam"),
+            Role::Sales => lang.pick("Sales engineer", "Vertriebsingenieur"),
+            Role::Customer => lang.pick("Customer", "Kunde"),
+        }
+    }
+
     /// Staff roles belong to the vendor's organisation and see every pilot.
     pub fn is_staff(self) -> bool {
         !matches!(self, Role::Customer)

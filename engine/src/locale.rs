@@ -1,14 +1,15 @@
-//! Report languages (English, German) and their number and date formats.
+//! The product's languages (English, German) and their number and date formats.
 //!
-//! The report renders in either language, and some of its sentences are phrased here in the
-//! engine. Generators that have a German phrasing take a [`Lang`]
+//! The interface and the report render in either language; the interface takes the one a
+//! person chose, else their browser's ([`Lang::from_accept_language`]). Some sentences are
+//! phrased here in the engine. Generators that have a German phrasing take a [`Lang`]
 //! (`PassMark::sentence_in`, `Metric::default_definition_in`, `Configuration::label_in`), so
 //! each sentence is written whole in each language instead of being patched word by word
 //! afterwards. The report's fixed words live with its template in `desk`.
 
 use serde::{Deserialize, Serialize};
 
-/// A report language. Serde / query names: `en`, `de`.
+/// A language of the product. Serde / query names: `en`, `de`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lang {
@@ -106,12 +107,69 @@ impl Lang {
         }
     }
 
+    /// A UTC date: `2026-11-30` / `30.11.2026`.
+    pub fn date(self, unix_ms: i64) -> String {
+        let iso = crate::clock::utc_date(unix_ms);
+        match (self, iso.split('-').collect::<Vec<_>>().as_slice()) {
+            (Lang::De, [y, m, d]) => format!("{d}.{m}.{y}"),
+            _ => iso.clone(),
+        }
+    }
+
     /// `en` or `de`, whichever is this language: the report's one-off words, written next to
     /// the code that places them so both languages stay side by side.
     pub fn pick<'a>(self, en: &'a str, de: &'a str) -> &'a str {
         match self {
             Lang::En => en,
             Lang::De => de,
+        }
+    }
+}
+
+impl Lang {
+    /// The language an HTTP `Accept-Language` header prefers among those the product speaks:
+    /// the highest `q` wins, ties go to the earlier entry, `q=0` means "not this one", and a
+    /// region (`de-AT`, `en-GB`) counts as its language. `None` when it names neither (or
+    /// only `*`), so the caller's default applies. `de-DE,de;q=0.9,en;q=0.8` → German.
+    pub fn from_accept_language(header: &str) -> Option<Lang> {
+        let mut best: Option<(f64, Lang)> = None;
+        for entry in header.split(',') {
+            let mut parts = entry.split(';');
+            let tag = parts.next().unwrap_or("").trim();
+            let primary = tag.split(['-', '_']).next().unwrap_or("");
+            let lang = match primary.to_ascii_lowercase().as_str() {
+                "en" => Lang::En,
+                "de" => Lang::De,
+                _ => continue,
+            };
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .filter_map(|q| q.trim().parse::<f64>().ok())
+                .next()
+                .unwrap_or(1.0);
+            if !(q > 0.0 && q <= 1.0) {
+                continue;
+            }
+            if best.is_none_or(|(top, _)| q > top) {
+                best = Some((q, lang));
+            }
+        }
+        best.map(|(_, lang)| lang)
+    }
+
+    /// The other language, for a switch that offers it.
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::En => Lang::De,
+            Lang::De => Lang::En,
+        }
+    }
+
+    /// The language's own name, as a switch shows it: `English`, `Deutsch`.
+    pub fn own_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::De => "Deutsch",
         }
     }
 }
@@ -126,6 +184,36 @@ fn text_is_nonzero(whole: &str, fraction: Option<&str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_browsers_preferred_language_is_read_with_its_weights() {
+        assert_eq!(
+            Lang::from_accept_language("de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7"),
+            Some(Lang::De)
+        );
+        assert_eq!(Lang::from_accept_language("en-GB,en;q=0.9"), Some(Lang::En));
+        // The weight decides, not the order; q=0 refuses a language.
+        assert_eq!(
+            Lang::from_accept_language("fr-FR, en;q=0.5, de-AT;q=0.8"),
+            Some(Lang::De)
+        );
+        assert_eq!(
+            Lang::from_accept_language("de;q=0, en;q=0.1"),
+            Some(Lang::En)
+        );
+        assert_eq!(Lang::from_accept_language("DE"), Some(Lang::De));
+        // Neither language, a wildcard, garbage: the caller's default.
+        assert_eq!(Lang::from_accept_language("fr-FR,fr;q=0.9"), None);
+        assert_eq!(Lang::from_accept_language("*"), None);
+        assert_eq!(Lang::from_accept_language(""), None);
+        assert_eq!(Lang::from_accept_language("de;q=abc"), Some(Lang::De));
+        assert_eq!(Lang::from_accept_language("de;q=7"), None);
+        assert_eq!(Lang::De.other(), Lang::En);
+        let day = 1_764_494_280_000; // 2025-11-30 09:18 UTC
+        assert_eq!(Lang::En.date(day), crate::clock::utc_date(day));
+        assert_eq!(Lang::De.date(day), "30.11.2025");
+        assert_eq!(Lang::En.other().own_name(), "Deutsch");
+    }
 
     #[test]
     fn numbers_follow_the_locale() {

@@ -50,6 +50,34 @@ impl PilotStatus {
         }
     }
 
+    /// The label in `lang` (the report's words: Planung, Laufend, Berichterstellung,
+    /// Abgeschlossen).
+    pub fn label_in(self, lang: crate::locale::Lang) -> &'static str {
+        match self {
+            PilotStatus::Planning => lang.pick("Planning", "Planung"),
+            PilotStatus::Running => lang.pick("Running", "Laufend"),
+            PilotStatus::Reporting => lang.pick("Reporting", "Berichterstellung"),
+            PilotStatus::Closed => lang.pick("Closed", "Abgeschlossen"),
+        }
+    }
+
+    /// [`PilotStatus::meaning`] in `lang`.
+    pub fn meaning_in(self, lang: crate::locale::Lang) -> &'static str {
+        match lang {
+            crate::locale::Lang::En => self.meaning(),
+            crate::locale::Lang::De => match self {
+                PilotStatus::Planning => "Der Plan und seine Zielwerte werden geschrieben.",
+                PilotStatus::Running => {
+                    "Pilotnutzer arbeiten mit dem System; Nachweise werden gesammelt."
+                }
+                PilotStatus::Reporting => {
+                    "Die Nachweise liegen vor; Ergebnis und Bericht werden geschrieben."
+                }
+                PilotStatus::Closed => "Der Pilot ist abgeschlossen.",
+            },
+        }
+    }
+
     /// One sentence for people who do not know the life cycle yet.
     pub fn meaning(self) -> &'static str {
         match self {

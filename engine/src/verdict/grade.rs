@@ -73,6 +73,17 @@ impl Verdict {
             Verdict::NotComparable { .. } => "Not comparable",
         }
     }
+
+    /// [`Verdict::label`] in `lang` (the report's words in German).
+    pub fn label_in(&self, lang: Lang) -> &'static str {
+        match (lang, self) {
+            (Lang::En, _) => self.label(),
+            (Lang::De, Verdict::Pass) => "Erreicht",
+            (Lang::De, Verdict::Fail) => "Verfehlt",
+            (Lang::De, Verdict::NotMeasured) => "Nicht gemessen",
+            (Lang::De, Verdict::NotComparable { .. }) => "Nicht vergleichbar",
+        }
+    }
 }
 
 /// A verdict with the value it rests on and a one-line explanation.

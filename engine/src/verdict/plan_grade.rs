@@ -104,6 +104,18 @@ impl PlanOutcome {
             PlanOutcome::Incomplete => "Incomplete",
         }
     }
+
+    /// [`PlanOutcome::label`] in `lang` (the report's words).
+    pub fn label_in(self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.label(),
+            Lang::De => match self {
+                PlanOutcome::Passed => "Alle Zielwerte erreicht",
+                PlanOutcome::Failed => "Zielwerte verfehlt",
+                PlanOutcome::Incomplete => "Unvollständig",
+            },
+        }
+    }
 }
 
 /// Every mark of a plan, graded.
