@@ -73,6 +73,8 @@ pub mod store_check;
 pub mod throttle;
 #[cfg(feature = "server")]
 pub mod twin_cache;
+#[cfg(feature = "server")]
+pub mod ui_language;
 
 pub use error::ServiceError;
 

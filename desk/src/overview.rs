@@ -25,6 +25,7 @@ use crate::pilot_evidence::PilotEvidence;
 use crate::plans::PlanView;
 use crate::verdict::{PilotPageData, VerdictView};
 use engine::account::Role;
+use engine::locale::Lang;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -65,8 +66,21 @@ impl std::fmt::Debug for KeptOverviews {
 pub struct VerdictLine {
     /// `None`: no approved plan, nothing to grade.
     pub outcome: Option<engine::verdict::PlanOutcome>,
-    /// `1 of 2 pass marks met, 1 missed`.
-    pub tally: String,
+    /// How the marks ended; the page words it in its language ([`VerdictLine::tally_in`]).
+    pub tally: engine::verdict::Tally,
+    /// Pass marks graded.
+    pub marks: usize,
+}
+
+impl VerdictLine {
+    /// `1 of 2 pass marks met, 1 missed` / `1 von 2 Zielwerten erreicht, 1 verfehlt`; empty
+    /// without an approved plan.
+    pub fn tally_in(&self, lang: engine::locale::Lang) -> String {
+        match self.outcome {
+            Some(_) => self.tally.summary_in(self.marks, lang),
+            None => String::new(),
+        }
+    }
 }
 
 /// The verdict of each of the first [`KEPT_OVERVIEWS`] of `pilots` whose overview this
@@ -95,15 +109,10 @@ pub async fn kept_verdicts(
 }
 
 fn verdict_line(verdict: &VerdictView) -> VerdictLine {
-    let tally = match verdict.outcome {
-        Some(_) => verdict
-            .tally
-            .summary_in(verdict.rows.len(), engine::locale::Lang::En),
-        None => String::new(),
-    };
     VerdictLine {
         outcome: verdict.outcome,
-        tally,
+        tally: verdict.tally,
+        marks: verdict.rows.len(),
     }
 }
 
@@ -146,6 +155,8 @@ pub struct Basis {
     unreadable: Option<String>,
     /// Plan cards made so far, per role.
     plans: Mutex<Vec<(Role, PlanView)>>,
+    /// The verdict worded in German, made at the first German view.
+    german: std::sync::OnceLock<VerdictView>,
 }
 
 impl KeptOverviews {
@@ -221,14 +232,16 @@ impl KeptOverviews {
     }
 }
 
-/// The overview of `pilot` (visibility checked by the caller) as `user` sees it.
+/// The overview of `pilot` (visibility checked by the caller) as `user` sees it, the verdict
+/// worded in `lang`.
 pub async fn overview(
     services: &Services,
     user: &SessionUser,
     pilot: Pilot,
+    lang: Lang,
 ) -> Result<PilotPageData, ServiceError> {
     let basis = basis_for(services, &pilot, false, Fresh::OrBeforeARoll).await?;
-    let mut verdict = basis.verdict.clone();
+    let mut verdict = basis.verdict_in(lang).clone();
     verdict.can_edit = user.role.is_staff();
     Ok(PilotPageData {
         pilot: PilotView {
@@ -328,6 +341,7 @@ async fn make_basis(
         headline,
         unreadable,
         plans: Mutex::new(Vec::new()),
+        german: std::sync::OnceLock::new(),
     });
     services.overviews.keep(basis.clone());
     Ok(basis)
@@ -423,6 +437,27 @@ async fn state_of(services: &Services, pilot: &Pilot) -> Result<String, ServiceE
 }
 
 impl Basis {
+    /// The verdict worded in `lang`: the kept one in English; in German the same grades worded
+    /// again from the kept figures (once per state), with the moments each mark became gradable
+    /// taken from the English one.
+    fn verdict_in(&self, lang: Lang) -> &VerdictView {
+        match lang {
+            Lang::En => &self.verdict,
+            Lang::De => self.german.get_or_init(|| {
+                let (mut german, _) = crate::verdict::service::build_graded_in(
+                    self.verdict.pilot.clone(),
+                    &self.evidence,
+                    &self.figures,
+                    lang,
+                );
+                for (row, english) in german.rows.iter_mut().zip(&self.verdict.rows) {
+                    row.gradable_since_ms = english.gradable_since_ms;
+                }
+                german
+            }),
+        }
+    }
+
     /// The plan card as `role` sees it, made once per role.
     fn plan_for(&self, role: Role) -> PlanView {
         let mut plans = match self.plans.lock() {

@@ -19,14 +19,16 @@ pub struct PilotPage {
 }
 
 /// The pilot page of `pilot` (visibility checked by the caller, with the one pilot lookup the
-/// page makes): a feed or source that cannot be read is left out, never breaking the page.
+/// page makes), the verdict worded in `lang`: a feed or source that cannot be read is left out,
+/// never breaking the page.
 pub async fn pilot_page(
     services: &Services,
     user: &SessionUser,
     pilot: Pilot,
+    lang: engine::locale::Lang,
 ) -> Result<PilotPage, ServiceError> {
     let pilot_id = pilot.id;
-    let overview = crate::overview::overview(services, user, pilot).await?;
+    let overview = crate::overview::overview(services, user, pilot, lang).await?;
     let feed = crate::live::service::feed(&services.store, pilot_id)
         .await
         .unwrap_or_default();

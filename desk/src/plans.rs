@@ -100,8 +100,16 @@ impl PlanVersionRecord {
 
     /// ` (by its own author: an administrator's override)` when [`Self::approved_by_its_author`].
     pub fn override_note(&self) -> &'static str {
+        self.override_note_in(engine::locale::Lang::En)
+    }
+
+    /// [`PlanVersionRecord::override_note`] in `lang`.
+    pub fn override_note_in(&self, lang: engine::locale::Lang) -> &'static str {
         if self.approved_by_its_author() {
-            " (by its own author: an administrator's override of the four-eyes rule)"
+            lang.pick(
+                " (by its own author: an administrator's override of the four-eyes rule)",
+                " (von der eigenen Autorin oder dem eigenen Autor: eine Ausnahme der Administration vom Vier-Augen-Prinzip)",
+            )
         } else {
             ""
         }

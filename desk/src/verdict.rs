@@ -78,13 +78,21 @@ pub struct VerdictView {
 impl VerdictView {
     /// One line for the head of the verdict: `3 of 4 pass marks met; 1 not measured`.
     pub fn headline(&self) -> String {
+        self.headline_in(engine::locale::Lang::En)
+    }
+
+    /// [`VerdictView::headline`] in `lang`.
+    pub fn headline_in(&self, lang: engine::locale::Lang) -> String {
         let Some(outcome) = self.outcome else {
-            return "No approved plan yet: nothing to grade.".into();
+            return lang
+                .pick(
+                    "No approved plan yet: nothing to grade.",
+                    "Noch kein freigegebener Plan: nichts zu bewerten.",
+                )
+                .into();
         };
-        let tally = self
-            .tally
-            .summary_in(self.rows.len(), engine::locale::Lang::En);
-        format!("{}: {tally}.", outcome.label())
+        let tally = self.tally.summary_in(self.rows.len(), lang);
+        format!("{}: {tally}.", outcome.label_in(lang))
     }
 }
 

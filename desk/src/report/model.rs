@@ -302,23 +302,9 @@ fn assemble(
         .map(|r| r.caveats.clone())
         .unwrap_or_default();
     caveats.extend(rec_caveats.iter().cloned());
-    caveats.extend(
-        verdict
-            .caveats
-            .iter()
-            .filter(|c| !c.starts_with("Re-run the load test") || rec_caveats.is_empty())
-            .map(|c| match lang {
-                Lang::De if c.starts_with("Re-run the load test on the production stack") => {
-                    "Vor dem Go-live den Lasttest auf dem Produktions-Stack wiederholen: Latenz \
-                     und Durchsatz gehören zur GPU, Engine-Version und den Einstellungen, auf \
-                     denen sie gemessen wurden; die Werte des Piloten lassen sich daher nicht \
-                     übertragen (die Empfehlung des Berichts nennt die genauen Befehle für vllm \
-                     bench serve und aiperf profile)."
-                        .to_string()
-                }
-                _ => c.clone(),
-            }),
-    );
+    // The verdict's caveats come worded in `lang`; the first is always its generic re-run.
+    let generic_rerun = usize::from(!rec_caveats.is_empty());
+    caveats.extend(verdict.caveats.iter().skip(generic_rerun).cloned());
     let mut demand_facts = evidence
         .profile
         .as_ref()

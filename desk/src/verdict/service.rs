@@ -65,7 +65,7 @@ pub fn build_graded_in(
             tally: Tally::default(),
             rows: Vec::new(),
             warnings: warnings(evidence, None, lang),
-            caveats: caveats(evidence),
+            caveats: caveats(evidence, lang),
             figures: figures.len(),
             can_edit: false,
         };
@@ -84,7 +84,7 @@ pub fn build_graded_in(
         tally: grade.tally,
         rows,
         warnings: warnings(evidence, Some(&plan.content), lang),
-        caveats: caveats(evidence),
+        caveats: caveats(evidence, lang),
         figures: figures.len(),
         can_edit: false,
         pilot,
@@ -136,18 +136,27 @@ fn row(
     }
 }
 
-/// What must still be done or known before trusting the results in production: always the
-/// re-run on the production stack; speculative decoding where a run used it.
-pub fn caveats(evidence: &PilotEvidence) -> Vec<String> {
+/// What must still be done or known before trusting the results in production, worded in
+/// `lang`: always first the re-run on the production stack (the report puts the
+/// recommendation's exact commands in its place); speculative decoding where a run used it.
+pub fn caveats(evidence: &PilotEvidence, lang: Lang) -> Vec<String> {
     let mut out = vec![
-        "Re-run the load test on the production stack before go-live: latency and throughput belong to the GPU, engine version and settings they were measured on, so the pilot's figures do not carry over (the report's recommendation gives the exact vllm bench serve and aiperf profile commands)."
-            .to_string(),
+        lang.pick(
+            "Re-run the load test on the production stack before go-live: latency and throughput belong to the GPU, engine version and settings they were measured on, so the pilot's figures do not carry over (the report's recommendation gives the exact vllm bench serve and aiperf profile commands).",
+            "Vor dem Produktivstart den Lasttest auf der Produktionsumgebung wiederholen: Latenz und Durchsatz gehören zu der GPU, der Engine-Version und den Einstellungen, mit denen sie gemessen wurden; die Zahlen des Piloten lassen sich nicht übertragen (die Empfehlung des Berichts nennt die genauen Befehle für vllm bench serve und aiperf profile).",
+        )
+        .to_string(),
     ];
     if !evidence.speculative.is_empty() {
-        out.push(format!(
-            "Speculative decoding was on ({}): per-stream speed then depends on how many draft tokens the model accepts, which varies with the prompts and the load; it shrinks as the batch grows. Re-measure with production prompts at the production concurrency before relying on its speed.",
-            evidence.speculative.join("; ")
-        ));
+        let runs = evidence.speculative.join("; ");
+        out.push(match lang {
+            Lang::En => format!(
+                "Speculative decoding was on ({runs}): per-stream speed then depends on how many draft tokens the model accepts, which varies with the prompts and the load; it shrinks as the batch grows. Re-measure with production prompts at the production concurrency before relying on its speed."
+            ),
+            Lang::De => format!(
+                "Spekulatives Dekodieren war aktiv ({runs}): Die Geschwindigkeit je Stream hängt dann davon ab, wie viele Entwurfs-Token das Modell annimmt; das schwankt mit den Prompts und der Last und sinkt, je größer der Batch wird. Vor dem Verlass auf diese Geschwindigkeit mit Produktions-Prompts bei der Produktions-Parallelität neu messen."
+            ),
+        });
     }
     out
 }

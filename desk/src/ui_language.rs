@@ -1,0 +1,126 @@
+//! The interface's language for one request: what the person chose with the language switch
+//! (a cookie, so it holds before they sign in and on every device they chose it on), else what
+//! their browser asks for (`Accept-Language`), else English.
+//!
+//! Pages, their server functions and the switch's route all read it from the request's headers
+//! with [`request_language`], so a page rendered on the server and the fragments its script
+//! fetches later speak the same language.
+
+use engine::locale::Lang;
+use http::{HeaderMap, header};
+
+/// Name of the cookie that remembers the chosen language.
+pub const LANGUAGE_COOKIE: &str = "pilotdesk_lang";
+
+/// How long the choice is remembered: a year, renewed by every switch.
+const REMEMBERED_S: u64 = 365 * 24 * 3600;
+
+/// The request's language: the chosen one, else the browser's, else English.
+pub fn request_language(headers: &HeaderMap) -> Lang {
+    chosen_language(headers)
+        .or_else(|| {
+            headers
+                .get_all(header::ACCEPT_LANGUAGE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .find_map(Lang::from_accept_language)
+        })
+        .unwrap_or_default()
+}
+
+/// The language the cookie names, when it names one the product speaks.
+fn chosen_language(headers: &HeaderMap) -> Option<Lang> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|line| line.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .filter(|(name, _)| *name == LANGUAGE_COOKIE)
+        .find_map(|(_, value)| match value.trim() {
+            "" => None,
+            code => Lang::parse(code),
+        })
+}
+
+/// The `Set-Cookie` value that remembers `lang` (HttpOnly: nothing in the page reads it; the
+/// server renders `<html lang>` from it).
+pub fn language_cookie(lang: Lang, secure: bool) -> String {
+    format!(
+        "{LANGUAGE_COOKIE}={}; Path=/; Max-Age={REMEMBERED_S}; SameSite=Lax; HttpOnly{}",
+        lang.code(),
+        if secure { "; Secure" } else { "" }
+    )
+}
+
+/// The page to return to after a switch: the path and query of the `Referer` the browser sent
+/// with the switch's form (the page itself carries no copy of its address, so no text from an
+/// address ever reaches a page), when it is a path on this site; else `/`.
+pub fn return_path(referer: Option<&str>) -> String {
+    let path = referer.and_then(|url| {
+        let rest = url
+            .strip_prefix("https://")
+            .or_else(|| url.strip_prefix("http://"))?;
+        let start = rest.find('/')?;
+        let path = &rest[start..];
+        Some(path.split('#').next().unwrap_or(path))
+    });
+    crate::auth::safe_next(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(name.clone(), HeaderValue::from_str(value).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn the_choice_wins_over_the_browser_and_english_is_the_default() {
+        assert_eq!(request_language(&HeaderMap::new()), Lang::En);
+        let german_browser = (header::ACCEPT_LANGUAGE, "de-DE,de;q=0.9,en;q=0.5");
+        assert_eq!(
+            request_language(&headers(std::slice::from_ref(&german_browser))),
+            Lang::De
+        );
+        let chose_english = (header::COOKIE, "pilotdesk_session=abc; pilotdesk_lang=en");
+        assert_eq!(
+            request_language(&headers(&[german_browser.clone(), chose_english])),
+            Lang::En
+        );
+        // A cookie naming no language of the product is ignored, not an error.
+        let odd = (header::COOKIE, "pilotdesk_lang=fr; other=1");
+        assert_eq!(request_language(&headers(&[german_browser, odd])), Lang::De);
+        let french_browser = (header::ACCEPT_LANGUAGE, "fr-FR");
+        assert_eq!(request_language(&headers(&[french_browser])), Lang::En);
+    }
+
+    #[test]
+    fn the_switch_returns_to_the_page_it_was_on_and_nowhere_else() {
+        let back = |r: &str| return_path(Some(r));
+        assert_eq!(
+            back("http://127.0.0.1:3000/pilots/1/load-tests?p=p95#chart"),
+            "/pilots/1/load-tests?p=p95"
+        );
+        assert_eq!(back("https://pilots.example.com/"), "/");
+        assert_eq!(back("https://pilots.example.com"), "/");
+        assert_eq!(back("https://pilots.example.com//evil.example/x"), "/");
+        assert_eq!(back("javascript:alert(1)"), "/");
+        assert_eq!(return_path(None), "/");
+    }
+
+    #[test]
+    fn the_cookie_is_site_wide_http_only_and_lax() {
+        let cookie = language_cookie(Lang::De, false);
+        assert!(cookie.starts_with("pilotdesk_lang=de; Path=/;"), "{cookie}");
+        assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"));
+        assert!(!cookie.contains("Secure"));
+        assert!(language_cookie(Lang::En, true).ends_with("; Secure"));
+    }
+}
