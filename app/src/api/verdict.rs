@@ -47,7 +47,10 @@ pub async fn pilot_overview(pilot_id: i64) -> Result<PilotPageData, AppError> {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            Ok(desk::overview::overview(&services, &user, pilot).await?)
+            Ok(
+                desk::overview::overview(&services, &user, pilot, crate::components::lang())
+                    .await?,
+            )
         }
         .await,
     )

@@ -1,6 +1,7 @@
 //! The frame around every signed-in page: navigation, the user menu and the page header.
 
 use crate::api::session::{Logout, whoami};
+use crate::components::i18n::{LanguageSwitch, lang, tr};
 use crate::error::AppError;
 use crate::model::SessionUser;
 use leptos::prelude::*;
@@ -27,7 +28,7 @@ pub fn Frame() -> impl IntoView {
         }
     };
     view! {
-        <a class="skip-link" href="#content" on:click=skip>"Skip to content"</a>
+        <a class="skip-link" href="#content" on:click=skip>{tr("Skip to content", "Zum Inhalt springen")}</a>
         <header class="topbar">
             <a class="brand" href="/">
                 <span class="brand-mark" aria-hidden="true">"PD"</span>
@@ -39,36 +40,37 @@ pub fn Frame() -> impl IntoView {
                     user.map(|user| {
                         let admin = user.role.can_manage_accounts();
                         view! {
-                            <nav class="mainnav" aria-label="Main">
-                                <A href="/" exact=true>"Pilots"</A>
-                                <A href="/sizing">"Sizing"</A>
+                            <nav class="mainnav" aria-label=tr("Main", "Hauptnavigation")>
+                                <A href="/" exact=true>{tr("Pilots", "Piloten")}</A>
+                                <A href="/sizing">{tr("Sizing", "Dimensionierung")}</A>
                                 {admin.then(|| view! {
-                                    <A href="/admin/organisations">"Organisations"</A>
-                                    <A href="/admin/users">"Users"</A>
-                                    <A href="/admin/gpus">"GPUs"</A>
+                                    <A href="/admin/organisations">{tr("Organisations", "Organisationen")}</A>
+                                    <A href="/admin/users">{tr("Users", "Benutzer")}</A>
+                                    <A href="/admin/gpus">{tr("GPUs", "GPUs")}</A>
                                 })}
                             </nav>
                             <div class="usermenu">
-                                <a href="/account" class="user-link" title="Your account">
+                                <a href="/account" class="user-link" title=tr("Your account", "Ihr Konto")>
                                     <span class="user-name">{user.display_name().to_string()}</span>
                                     <span class="user-meta">
-                                        {user.role.label()} " · " {user.organisation_name.clone()}
+                                        {user.role.label_in(lang())} " · " {user.organisation_name.clone()}
                                     </span>
                                 </a>
                                 <ActionForm action=logout>
-                                    <button type="submit" class="button button-quiet">"Sign out"</button>
+                                    <button type="submit" class="button button-quiet">{tr("Sign out", "Abmelden")}</button>
                                 </ActionForm>
                             </div>
                         }
                     })
                 })}
             </Transition>
+            <LanguageSwitch/>
         </header>
         <main class="page" id="content" tabindex="-1" node_ref=content>
             <Outlet/>
         </main>
         <footer class="footer">
-            "Pilot Desk · plans, evidence and reports for private LLM pilots"
+            {tr("Pilot Desk · plans, evidence and reports for private LLM pilots", "Pilot Desk · Pläne, Nachweise und Berichte für Piloten privater LLMs")}
         </footer>
     }
 }

@@ -3,6 +3,7 @@
 pub mod action_forms;
 pub mod fragment;
 pub mod frame;
+pub mod i18n;
 pub mod notice;
 pub mod page_data;
 #[cfg(feature = "ssr")]
@@ -15,6 +16,7 @@ pub use fragment::{
     refreshing_fragment_view,
 };
 pub use frame::{CurrentUser, Frame, PageHeader};
+pub use i18n::{LanguageSwitch, lang, tr};
 pub use notice::{ActionResult, EmptyState, ErrorNotice, StatusBadge};
 pub use page_data::{PageResource, page_resource};
 pub use text::textarea_text;

@@ -1,5 +1,6 @@
 //! Notices: errors, the outcome of a form, empty states and status badges.
 
+use crate::components::i18n::{lang, tr};
 use crate::error::AppError;
 use engine::pilot::PilotStatus;
 use leptos::prelude::*;
@@ -8,8 +9,8 @@ use leptos::prelude::*;
 #[component]
 pub fn StatusBadge(status: PilotStatus) -> impl IntoView {
     view! {
-        <span class=format!("badge status-{}", status.as_str()) title=status.meaning()>
-            {status.label()}
+        <span class=format!("badge status-{}", status.as_str()) title=status.meaning_in(lang())>
+            {status.label_in(lang())}
         </span>
     }
 }
@@ -27,19 +28,31 @@ pub fn ErrorNotice(error: AppError) -> impl IntoView {
     }
     let (title, hint) = match &error {
         AppError::NotFound => (
-            "Not found",
-            "It does not exist, or your account cannot see it.",
+            tr("Not found", "Nicht gefunden"),
+            tr(
+                "It does not exist, or your account cannot see it.",
+                "Es gibt es nicht, oder Ihr Konto darf es nicht sehen.",
+            ),
         ),
-        AppError::Unauthenticated => ("Signed out", "Your session has ended."),
-        AppError::Forbidden => ("Not allowed", "Ask an administrator if you need this."),
-        _ => ("Something went wrong", ""),
+        AppError::Unauthenticated => (
+            tr("Signed out", "Abgemeldet"),
+            tr("Your session has ended.", "Ihre Sitzung ist beendet."),
+        ),
+        AppError::Forbidden => (
+            tr("Not allowed", "Nicht erlaubt"),
+            tr(
+                "Ask an administrator if you need this.",
+                "Wenden Sie sich an die Administration, wenn Sie das brauchen.",
+            ),
+        ),
+        _ => (tr("Something went wrong", "Etwas ist schiefgegangen"), ""),
     };
     let unauthenticated = matches!(error, AppError::Unauthenticated);
     view! {
         <div class="notice notice-error" role="alert">
             <strong>{title}</strong>
             <p>{error.to_string()} " " {hint}</p>
-            {unauthenticated.then(|| view! { <a class="button" href="/login">"Sign in"</a> })}
+            {unauthenticated.then(|| view! { <a class="button" href="/login">{tr("Sign in", "Anmelden")}</a> })}
         </div>
     }
 }

@@ -42,7 +42,7 @@ pub use params::pilot_id_param;
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     view! {
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang=crate::components::lang().code()>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
@@ -78,6 +78,7 @@ fn page_title(page: String) -> String {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    crate::components::i18n::provide_ui_lang();
     view! {
         <Title formatter=page_title/>
         <Router>

@@ -7,7 +7,11 @@ use leptos::prelude::*;
 
 #[component]
 pub fn PilotsPage() -> impl IntoView {
-    fragment_view("Loading pilots…", || (), |_| pilots_page())
+    fragment_view(
+        crate::components::tr("Loading pilots…", "Piloten werden geladen…"),
+        || (),
+        |_| pilots_page(),
+    )
 }
 
 /// The pilots page's content: the pilots the signed-in user may see, newest update first.
@@ -23,7 +27,7 @@ pub async fn pilots_page() -> Result<Fragment, AppError> {
             let waiting = desk::plans::service::waiting_for(&services, &user).await?;
             let verdicts = desk::overview::kept_verdicts(&services, &list).await?;
             Ok(Fragment::render(
-                "Pilots",
+                crate::components::tr("Pilots", "Piloten"),
                 view! {
                     {render::approval_inbox(waiting)}
                     {render::pilots(list, verdicts, user.role.is_staff(), user.role.can_edit_pilots())}
@@ -37,7 +41,7 @@ pub async fn pilots_page() -> Result<Fragment, AppError> {
 #[cfg(feature = "ssr")]
 mod render {
     use super::or_dash;
-    use crate::components::{EmptyState, PageHeader, StatusBadge};
+    use crate::components::{EmptyState, PageHeader, StatusBadge, lang, tr};
     use crate::model::Pilot;
     use desk::plans::service::WaitingApproval;
     use leptos::prelude::*;
@@ -47,22 +51,32 @@ mod render {
     pub fn approval_inbox(waiting: Vec<WaitingApproval>) -> impl IntoView + use<> {
         (!waiting.is_empty()).then(|| {
             let count = waiting.len();
+            let lang = lang();
+            let heading = lang.pick("Plans waiting for your approval", "Pläne, die auf Ihre Freigabe warten");
             view! {
-                <section class="card approval-inbox" id="approvals" aria-label="Plans waiting for your approval">
-                    <h2>{format!("Plans waiting for your approval ({count})")}</h2>
+                <section class="card approval-inbox" id="approvals" aria-label=heading>
+                    <h2>{format!("{heading} ({count})")}</h2>
                     <ul class="inbox">
                         {waiting.into_iter().map(|w| view! {
                             <li>
                                 <a class="strong" href=format!("/pilots/{}/plan?version={}", w.pilot_id, w.version)>
-                                    {format!("{} · version {}", w.pilot_name, w.version)}
+                                    {format!("{} · {} {}", w.pilot_name, lang.pick("version", "Version"), w.version)}
                                 </a>
-                                <span class="muted">{format!(
-                                    " for {} · submitted by {} on {} (UTC)",
-                                    w.organisation_name,
-                                    w.submitted_by_name,
-                                    engine::clock::utc_minute(w.submitted_ms)
-                                )}</span>
-                                {w.amendment_reason.map(|r| view! { <p class="small">{format!("Amendment: {r}")}</p> })}
+                                <span class="muted">{match lang {
+                                    engine::locale::Lang::En => format!(
+                                        " for {} · submitted by {} on {}",
+                                        w.organisation_name,
+                                        w.submitted_by_name,
+                                        lang.date_time(w.submitted_ms)
+                                    ),
+                                    engine::locale::Lang::De => format!(
+                                        " für {} · eingereicht von {} am {}",
+                                        w.organisation_name,
+                                        w.submitted_by_name,
+                                        lang.date_time(w.submitted_ms)
+                                    ),
+                                }}</span>
+                                {w.amendment_reason.map(|r| view! { <p class="small">{format!("{}: {r}", lang.pick("Amendment", "Änderung"))}</p> })}
                             </li>
                         }).collect_view()}
                     </ul>
@@ -76,19 +90,19 @@ mod render {
     fn verdict_cell(line: Option<&desk::overview::VerdictLine>) -> AnyView {
         use engine::verdict::PlanOutcome;
         let Some(line) = line else {
-            return view! { <span class="muted small">"being graded…"</span> }.into_any();
+            return view! { <span class="muted small">{tr("being graded…", "wird bewertet…")}</span> }.into_any();
         };
         let (class, label) = match line.outcome {
             None => {
-                return view! { <span class="muted small">"no approved plan"</span> }.into_any();
+                return view! { <span class="muted small">{tr("no approved plan", "kein freigegebener Plan")}</span> }.into_any();
             }
-            Some(PlanOutcome::Passed) => ("badge badge-pass", "Passed"),
-            Some(PlanOutcome::Failed) => ("badge badge-fail", "Missed"),
-            Some(PlanOutcome::Incomplete) => ("badge", "Incomplete"),
+            Some(PlanOutcome::Passed) => ("badge badge-pass", tr("Passed", "Erreicht")),
+            Some(PlanOutcome::Failed) => ("badge badge-fail", tr("Missed", "Verfehlt")),
+            Some(PlanOutcome::Incomplete) => ("badge", tr("Incomplete", "Unvollständig")),
         };
         view! {
             <span class=class>{label}</span>
-            <span class="small muted verdict-tally">{format!(" {}", line.tally)}</span>
+            <span class="small muted verdict-tally">{format!(" {}", line.tally_in(lang()))}</span>
         }
         .into_any()
     }
@@ -99,23 +113,30 @@ mod render {
         staff: bool,
         can_create: bool,
     ) -> impl IntoView + use<> {
+        let lang = lang();
         let subtitle = if staff {
-            "Every customer's pilots, most recently updated first."
+            lang.pick(
+                "Every customer's pilots, most recently updated first.",
+                "Die Piloten aller Kunden, zuletzt geänderte zuerst.",
+            )
         } else {
-            "Your organisation's pilots."
+            lang.pick(
+                "Your organisation's pilots.",
+                "Die Piloten Ihrer Organisation.",
+            )
         };
         let count = list.len();
         view! {
-            <PageHeader title="Pilots" subtitle=subtitle>
-                {can_create.then(|| view! { <a class="button button-primary" href="/pilots/new">"New pilot"</a> })}
+            <PageHeader title=lang.pick("Pilots", "Piloten") subtitle=subtitle>
+                {can_create.then(|| view! { <a class="button button-primary" href="/pilots/new">{lang.pick("New pilot", "Neuer Pilot")}</a> })}
             </PageHeader>
             {if list.is_empty() {
                 view! {
-                    <EmptyState title="No pilots yet">
+                    <EmptyState title=lang.pick("No pilots yet", "Noch keine Piloten")>
                         {if staff {
-                            view! { <p>"A pilot holds the plan, the evidence and the report for one customer's trial of a private LLM. "<a href="/pilots/new">"Create the first one"</a>"."</p> }.into_any()
+                            view! { <p>{lang.pick("A pilot holds the plan, the evidence and the report for one customer's trial of a private LLM. ", "Ein Pilot enthält den Plan, die Nachweise und den Bericht zum Test eines privaten LLMs bei einem Kunden. ")}<a href="/pilots/new">{lang.pick("Create the first one", "Legen Sie den ersten an")}</a>"."</p> }.into_any()
                         } else {
-                            view! { <p>"When your vendor's assessment team sets up a pilot for your organisation, it appears here."</p> }.into_any()
+                            view! { <p>{lang.pick("When your vendor's assessment team sets up a pilot for your organisation, it appears here.", "Sobald das Bewertungsteam Ihres Anbieters einen Piloten für Ihre Organisation anlegt, erscheint er hier.")}</p> }.into_any()
                         }}
                     </EmptyState>
                 }.into_any()
@@ -123,17 +144,20 @@ mod render {
                 view! {
                     <div class="card table-card">
                         <table class="table" id="pilots">
-                            <caption class="visually-hidden">{format!("{count} pilot(s)")}</caption>
+                            <caption class="visually-hidden">{match lang {
+                                engine::locale::Lang::En => format!("{count} pilot(s)"),
+                                engine::locale::Lang::De => format!("{count} Pilot(en)"),
+                            }}</caption>
                             <thead>
                                 <tr>
                                     <th scope="col">"Pilot"</th>
-                                    <th scope="col">"Customer"</th>
+                                    <th scope="col">{lang.pick("Customer", "Kunde")}</th>
                                     <th scope="col">"Status"</th>
-                                    <th scope="col">"Verdict"</th>
-                                    <th scope="col">"Model"</th>
-                                    <th scope="col">"Pilot hardware"</th>
-                                    <th scope="col">"Serving engine"</th>
-                                    <th scope="col">"Updated"</th>
+                                    <th scope="col">{lang.pick("Verdict", "Ergebnis")}</th>
+                                    <th scope="col">{lang.pick("Model", "Modell")}</th>
+                                    <th scope="col">{lang.pick("Pilot hardware", "Pilot-Hardware")}</th>
+                                    <th scope="col">{lang.pick("Serving engine", "Serving-Engine")}</th>
+                                    <th scope="col">{lang.pick("Updated", "Geändert")}</th>
                                 </tr>
                             </thead>
                             <tbody>
@@ -149,7 +173,7 @@ mod render {
                                             <td class="mono">{or_dash(&pilot.model)}</td>
                                             <td>{or_dash(&hardware)}</td>
                                             <td>{or_dash(&serving)}</td>
-                                            <td class="nowrap">{engine::clock::utc_date(pilot.updated_ms)}</td>
+                                            <td class="nowrap">{lang.date(pilot.updated_ms)}</td>
                                         </tr>
                                     }
                                 }).collect_view()}

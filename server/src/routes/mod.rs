@@ -9,6 +9,7 @@ pub mod demand;
 pub mod evidence;
 pub mod evidence_form;
 pub mod health;
+pub mod language;
 pub mod live;
 pub mod metrics_source;
 pub mod openapi;
@@ -32,6 +33,7 @@ pub fn router(max_upload_bytes: u64) -> Router<AppState> {
     };
     Router::new()
         .route("/health", get(health::health))
+        .route("/language", post(language::choose_language))
         // Here rather than in `api_v1`: the document names every route module, `api_v1` too.
         .route("/api/v1/openapi.json", get(openapi::openapi))
         .route(
