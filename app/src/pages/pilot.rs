@@ -46,7 +46,7 @@ pub fn PilotPage() -> impl IntoView {
         });
     }
     refreshing_fragment_view(
-        "Loading pilot…",
+        crate::components::tr("Loading pilot…", "Pilot wird geladen…"),
         move || (id(), tick.get()),
         |(id, _)| pilot_page(id),
     )
@@ -62,7 +62,10 @@ pub async fn pilot_page(pilot_id: i64) -> Result<Fragment, AppError> {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
-            Ok(desk::pilot_page::pilot_page(&services, &user, pilot).await?)
+            Ok(
+                desk::pilot_page::pilot_page(&services, &user, pilot, crate::components::lang())
+                    .await?,
+            )
         }
         .await,
     )?;
@@ -77,10 +80,11 @@ pub async fn pilot_page(pilot_id: i64) -> Result<Fragment, AppError> {
 mod render {
     use super::super::pilots::or_dash;
     use crate::api::verdict::PilotPageData;
-    use crate::components::{PageHeader, StatusBadge};
+    use crate::components::{PageHeader, StatusBadge, lang};
     use desk::live::{LiveFeed, ago};
     use desk::metrics_pull::MetricsSourceView;
     use desk::verdict::RecommendationHeadline;
+    use engine::locale::Lang;
     use engine::pilot::PilotStatus;
     use leptos::prelude::*;
 
@@ -92,6 +96,7 @@ mod render {
         source: Option<MetricsSourceView>,
     ) -> impl IntoView + use<> {
         let now = desk::store::now_ms();
+        let lang = lang();
         let (days, older_days) = feed.latest_days();
         let (days, older_days) = (days.to_vec(), older_days);
         let status = match feed.last_record_ms {
@@ -119,7 +124,7 @@ mod render {
         };
         view! {
             <section class="card" id="live-feed">
-                <h2>"Live feed"</h2>
+                <h2>{lang.pick("Live feed", "Live-Zufluss")}</h2>
                 {status}
                 <p class="muted small">{format!(
                     "The gateway posts every finished request; they roll into one gateway-log file per day within seconds, and the verdict below grades them as they arrive. This page loads again every {} s.",
@@ -135,8 +140,8 @@ mod render {
                 {(!days.is_empty()).then(|| view! {
                     <table class="table">
                         <thead><tr>
-                            <th scope="col">"Day (UTC)"</th><th scope="col">"Format"</th>
-                            <th scope="col" class="num">"Requests"</th><th scope="col">"Evidence file"</th>
+                            <th scope="col">{lang.pick("Day (UTC)", "Tag (UTC)")}</th><th scope="col">"Format"</th>
+                            <th scope="col" class="num">{lang.pick("Requests", "Anfragen")}</th><th scope="col">{lang.pick("Evidence file", "Nachweisdatei")}</th>
                         </tr></thead>
                         <tbody>
                             {days.into_iter().map(|d| view! {
@@ -154,7 +159,7 @@ mod render {
                     </table>
                 })}
                 {source.map(|s| metrics_status(s, now))}
-                <p><a href=format!("/pilots/{pilot}/traffic#live-tokens")>"Demand profile, scrapes and ingest tokens"</a></p>
+                <p><a href=format!("/pilots/{pilot}/traffic#live-tokens")>{lang.pick("Demand profile, scrapes and ingest tokens", "Lastprofil, Scrapes und Ingest-Tokens")}</a></p>
             </section>
         }
     }
@@ -163,35 +168,52 @@ mod render {
     /// posting to `/pilots/{id}/archive` and `/pilots/{id}/delete` (the page is server-rendered).
     fn administration(p: &crate::model::Pilot) -> impl IntoView + use<> {
         let archived = p.archived_ms.is_some();
+        let lang = lang();
         let (value, button, help) = if archived {
             (
                 "false",
-                "Make active again",
-                "Plan, evidence and uploads can be changed again.",
+                lang.pick("Make active again", "Wieder aktivieren"),
+                lang.pick(
+                    "Plan, evidence and uploads can be changed again.",
+                    "Plan, Nachweise und Uploads lassen sich wieder ändern.",
+                ),
             )
         } else {
             (
                 "true",
-                "Archive (read-only)",
-                "Everything stays readable, for the customer too; nothing can be changed until an admin makes it active again.",
+                lang.pick("Archive (read-only)", "Archivieren (nur lesen)"),
+                lang.pick(
+                    "Everything stays readable, for the customer too; nothing can be changed until an admin makes it active again.",
+                    "Alles bleibt lesbar, auch für den Kunden; nichts lässt sich ändern, bis die Administration den Piloten wieder aktiviert.",
+                ),
             )
+        };
+        let confirm = match lang {
+            Lang::En => format!(
+                " Delete “{}” with its plans, every evidence file and every report, for good. Withdrawing a file or archiving keeps the record; this does not.",
+                p.name
+            ),
+            Lang::De => format!(
+                " „{}“ mit seinen Plänen, allen Nachweisdateien und allen Berichten endgültig löschen. Zurückziehen oder Archivieren behält alles; dies nicht.",
+                p.name
+            ),
         };
         view! {
             <section class="card" id="administration">
-                <h2>"Administration"</h2>
+                <h2>{lang.pick("Administration", "Verwaltung")}</h2>
                 <form method="post" action=format!("/pilots/{}/archive", p.id) class="inline-form">
                     <input type="hidden" name="archived" value=value/>
                     <button type="submit" class="button">{button}</button>
                     <span class="muted small">{help}</span>
                 </form>
                 <details class="danger-zone">
-                    <summary>"Delete this pilot…"</summary>
+                    <summary>{lang.pick("Delete this pilot…", "Diesen Piloten löschen…")}</summary>
                     <form method="post" action=format!("/pilots/{}/delete", p.id)>
                         <label>
                             <input type="checkbox" name="confirm" value="yes" required/>
-                            {format!(" Delete “{}” with its plans, every evidence file and every report, for good. Withdrawing a file or archiving keeps the record; this does not.", p.name)}
+                            {confirm}
                         </label>
-                        <button type="submit" class="button button-danger">"Delete for good"</button>
+                        <button type="submit" class="button button-danger">{lang.pick("Delete for good", "Endgültig löschen")}</button>
                     </form>
                 </details>
             </section>
@@ -228,16 +250,23 @@ mod render {
     /// Says that the plan shown was made for an earlier state of the evidence.
     fn as_of_note(at: i64) -> impl IntoView {
         view! {
-            <p class="small muted as-of" data-computing="">{format!(
-                "From the evidence as it stood at {} UTC; newer evidence has arrived since and is being simulated (a running feed's recommendation follows at most once a minute).",
-                engine::clock::utc_minute(at)
-            )}</p>
+            <p class="small muted as-of" data-computing="">{match lang() {
+                Lang::En => format!(
+                    "From the evidence as it stood at {} UTC; newer evidence has arrived since and is being simulated (a running feed's recommendation follows at most once a minute).",
+                    engine::clock::utc_minute(at)
+                ),
+                Lang::De => format!(
+                    "Nach dem Stand der Nachweise vom {}; neuere sind seither eingegangen und werden simuliert (bei laufendem Zufluss folgt die Empfehlung höchstens einmal pro Minute).",
+                    Lang::De.date_time(at)
+                ),
+            }}</p>
         }
     }
 
     /// The production recommendation every edition names (no money: the report's internal
     /// edition adds it), with a link to its arithmetic.
     fn recommendation_card(pilot: i64, headline: RecommendationHeadline) -> impl IntoView + use<> {
+        let lang = lang();
         let body = match headline {
             RecommendationHeadline::Recommended {
                 label,
@@ -252,7 +281,7 @@ mod render {
                 {as_of_ms.map(as_of_note)}
                 <p>{why}</p>
                 <p class="small muted">{format!("Cards across the range of the estimate: {cards}. Estimated from the pilot's load tests transferred to this card, at production load with one copy down.")}</p>
-                <p class="small"><a id="recommended-sizing" href=format!("/sizing?{sizing_query}")>"Open this configuration in sizing"</a>
+                <p class="small"><a id="recommended-sizing" href=format!("/sizing?{sizing_query}")>{lang.pick("Open this configuration in sizing", "Diese Konfiguration in der Dimensionierung öffnen")}</a>
                     {format!(" (its memory arithmetic at {} sessions of {} tokens: the p99 of sessions in flight at production load)", demand.sessions, engine::format::thousands(u64::from(demand.context_tokens_per_session)))}</p>
                 {(!unsettled.is_empty()).then(|| view! {
                     <div class="notice notice-warn" role="note">
@@ -265,7 +294,7 @@ mod render {
             RecommendationHeadline::NothingHolds {
                 reason, as_of_ms, ..
             } => view! {
-                <p id="pilot-recommended">"No configuration holds every mark with one copy down."</p>
+                <p id="pilot-recommended">{lang.pick("No configuration holds every mark with one copy down.", "Keine Konfiguration hält jeden Zielwert, wenn eine Kopie ausfällt.")}</p>
                 {as_of_ms.map(as_of_note)}
                 <p class="small">{reason}</p>
             }
@@ -273,7 +302,7 @@ mod render {
             RecommendationHeadline::Computing => view! {
                 <p id="pilot-recommended" class="muted" data-computing="">
                     <span class="spinner" aria-hidden="true"></span>
-                    "Being computed: every catalog configuration is simulated under the production load, which takes a few seconds. It appears here when done."
+                    {lang.pick("Being computed: every catalog configuration is simulated under the production load, which takes a few seconds. It appears here when done.", "Wird berechnet: Jede Konfiguration des Katalogs wird unter der Produktionslast simuliert, das dauert einige Sekunden. Das Ergebnis erscheint hier.")}
                 </p>
             }
             .into_any(),
@@ -284,9 +313,9 @@ mod render {
         };
         view! {
             <section class="card" id="recommendation">
-                <h2>"Production recommendation"</h2>
+                <h2>{lang.pick("Production recommendation", "Hardware-Empfehlung für die Produktion")}</h2>
                 {body}
-                <p class="small"><a href=format!("/pilots/{pilot}/report.html#recommendation") rel="external">"The arithmetic, the candidates and the next steps (report, section 6)"</a></p>
+                <p class="small"><a href=format!("/pilots/{pilot}/report.html#recommendation") rel="external">{lang.pick("The arithmetic, the candidates and the next steps (report, section 6)", "Die Rechnung, die Kandidaten und die nächsten Schritte (Bericht, Abschnitt 6)")}</a></p>
             </section>
         }
     }
@@ -310,33 +339,44 @@ mod render {
         }
         let hardware = p.hardware();
         let serving = p.serving();
-        let subtitle = format!("Pilot for {}", p.organisation_name);
+        let lang = lang();
+        let subtitle = format!(
+            "{} {}",
+            lang.pick("Pilot for", "Pilot für"),
+            p.organisation_name
+        );
         view! {
-            <nav class="breadcrumbs" aria-label="Breadcrumb"><a href="/">"Pilots"</a>" / "<span>{p.name.clone()}</span></nav>
+            <nav class="breadcrumbs" aria-label=lang.pick("Breadcrumb", "Brotkrumen")><a href="/">{lang.pick("Pilots", "Piloten")}</a>" / "<span>{p.name.clone()}</span></nav>
             <PageHeader title=p.name.clone() subtitle=subtitle>
                 <StatusBadge status=p.status/>
                 {p.archived_ms.map(|at| view! {
-                    <span class="badge" title=format!("Archived {}: read-only", engine::clock::utc_minute(at))>"Archived"</span>
+                    <span class="badge" title=format!("{} {}: {}", lang.pick("Archived", "Archiviert"), lang.date_time(at), lang.pick("read-only", "nur lesen"))>{lang.pick("Archived", "Archiviert")}</span>
                 })}
                 {view.can_edit.then(|| view! {
-                    <a class="button" href=format!("/pilots/{}/edit", p.id)>"Edit pilot"</a>
+                    <a class="button" href=format!("/pilots/{}/edit", p.id)>{lang.pick("Edit pilot", "Pilot bearbeiten")}</a>
                 })}
             </PageHeader>
-            <nav class="subnav" aria-label="This pilot">
-                <a href=format!("/pilots/{}/plan", p.id) title="Pass marks, versions and their status">"Plan"</a>
-                <a href=format!("/pilots/{}/load-tests", p.id) title="TTFT, TPOT and E2E curves, goodput and capacity">"Load tests"</a>
-                <a href=format!("/pilots/{}/traffic", p.id) title="Demand measured from the gateway log and vLLM /metrics">"Traffic"</a>
-                <a href=format!("/pilots/{}/quality", p.id) title="Evaluation runs per precision: accuracy, retrieval hit rate, flips">"Quality"</a>
-                <a href=format!("/pilots/{}/evidence", p.id) title="Uploaded evidence files">"Evidence"</a>
-                <a href=format!("/pilots/{}/calibration", p.id) title="vLLM start-up logs against the sizing engine">"Calibration"</a>
-                <a href=format!("/pilots/{}/report", p.id) title="The PDF-ready report: verdict, demand, load tests, quality, recommendation">"Report"</a>
-                <a href=sizing_href title="The sizing what-if with this pilot's model and hardware">"Size this pilot"</a>
+            <nav class="subnav" aria-label=lang.pick("This pilot", "Dieser Pilot")>
+                <a href=format!("/pilots/{}/plan", p.id) title=lang.pick("Pass marks, versions and their status", "Zielwerte, Versionen und ihr Stand")>"Plan"</a>
+                <a href=format!("/pilots/{}/load-tests", p.id) title=lang.pick("TTFT, TPOT and E2E curves, goodput and capacity", "TTFT-, TPOT- und E2E-Kurven, Goodput und Kapazität")>{lang.pick("Load tests", "Lasttests")}</a>
+                <a href=format!("/pilots/{}/traffic", p.id) title=lang.pick("Demand measured from the gateway log and vLLM /metrics", "Last, gemessen aus dem Gateway-Log und vLLM /metrics")>{lang.pick("Traffic", "Verkehr")}</a>
+                <a href=format!("/pilots/{}/quality", p.id) title=lang.pick("Evaluation runs per precision: accuracy, retrieval hit rate, flips", "Evaluationsläufe je Präzision: Genauigkeit, Trefferquote der Suche, Wechsel")>{lang.pick("Quality", "Qualität")}</a>
+                <a href=format!("/pilots/{}/evidence", p.id) title=lang.pick("Uploaded evidence files", "Hochgeladene Nachweisdateien")>{lang.pick("Evidence", "Nachweise")}</a>
+                <a href=format!("/pilots/{}/calibration", p.id) title=lang.pick("vLLM start-up logs against the sizing engine", "vLLM-Startprotokolle gegen die Dimensionierung")>{lang.pick("Calibration", "Kalibrierung")}</a>
+                <a href=format!("/pilots/{}/report", p.id) title=lang.pick("The PDF-ready report: verdict, demand, load tests, quality, recommendation", "Der druckfertige Bericht: Ergebnis, Last, Lasttests, Qualität, Empfehlung")>{lang.pick("Report", "Bericht")}</a>
+                <a href=sizing_href title=lang.pick("The sizing what-if with this pilot's model and hardware", "Die Dimensionierung mit Modell und Hardware dieses Piloten")>{lang.pick("Size this pilot", "Diesen Piloten dimensionieren")}</a>
             </nav>
             {p.archived_ms.map(|at| view! {
-                <div class="notice" role="note" id="archived">{format!(
-                    "This pilot was archived on {} and is read-only: its plan, evidence and report stay as they are.",
-                    engine::clock::utc_minute(at)
-                )}</div>
+                <div class="notice" role="note" id="archived">{match lang {
+                    Lang::En => format!(
+                        "This pilot was archived on {} and is read-only: its plan, evidence and report stay as they are.",
+                        lang.date_time(at)
+                    ),
+                    Lang::De => format!(
+                        "Dieser Pilot wurde am {} archiviert und ist nur lesbar: Plan, Nachweise und Bericht bleiben, wie sie sind.",
+                        lang.date_time(at)
+                    ),
+                }}</div>
             })}
             {view.warnings.into_iter().map(|w| view! {
                 <div class="notice notice-warn" role="alert">{w}</div>
@@ -348,25 +388,25 @@ mod render {
             })}
             <div class="grid-2">
                 <section class="card">
-                    <h2>"What is being tried"</h2>
+                    <h2>{lang.pick("What is being tried", "Was getestet wird")}</h2>
                     <dl class="facts">
-                        <dt>"Customer"</dt><dd>{p.organisation_name.clone()}</dd>
-                        <dt>"Model"</dt><dd class="mono">{or_dash(&p.model)}</dd>
-                        <dt>"Pilot hardware"</dt><dd>{or_dash(&hardware)}</dd>
-                        <dt>"Serving engine"</dt><dd>{or_dash(&serving)}</dd>
-                        <dt>"Created"</dt><dd>{engine::clock::utc_minute(p.created_ms)}</dd>
-                        <dt>"Last updated"</dt><dd>{engine::clock::utc_minute(p.updated_ms)}</dd>
+                        <dt>{lang.pick("Customer", "Kunde")}</dt><dd>{p.organisation_name.clone()}</dd>
+                        <dt>{lang.pick("Model", "Modell")}</dt><dd class="mono">{or_dash(&p.model)}</dd>
+                        <dt>{lang.pick("Pilot hardware", "Pilot-Hardware")}</dt><dd>{or_dash(&hardware)}</dd>
+                        <dt>{lang.pick("Serving engine", "Serving-Engine")}</dt><dd>{or_dash(&serving)}</dd>
+                        <dt>{lang.pick("Created", "Angelegt")}</dt><dd>{lang.date_time(p.created_ms)}</dd>
+                        <dt>{lang.pick("Last updated", "Zuletzt geändert")}</dt><dd>{lang.date_time(p.updated_ms)}</dd>
                     </dl>
                 </section>
                 <section class="card">
-                    <h2>"Where it stands"</h2>
+                    <h2>{lang.pick("Where it stands", "Wo er steht")}</h2>
                     <ol class="lifecycle">
                         {PilotStatus::ALL.into_iter().map(|s| {
                             let class = if s == p.status { "current" } else if (s as u8) < (p.status as u8) { "done" } else { "" };
                             view! {
                                 <li class=class>
-                                    <strong>{s.label()}</strong>
-                                    <span>{s.meaning()}</span>
+                                    <strong>{s.label_in(lang)}</strong>
+                                    <span>{s.meaning_in(lang)}</span>
                                 </li>
                             }
                         }).collect_view()}
@@ -379,9 +419,9 @@ mod render {
             {super::super::plan::summary_card(overview.plan)}
             {view.can_administer.then(|| administration(&p))}
             <section class="card">
-                <h2>"About this pilot"</h2>
+                <h2>{lang.pick("About this pilot", "Über diesen Piloten")}</h2>
                 {if p.description.trim().is_empty() {
-                    view! { <p class="muted">"No description yet."</p> }.into_any()
+                    view! { <p class="muted">{lang.pick("No description yet.", "Noch keine Beschreibung.")}</p> }.into_any()
                 } else {
                     view! { <p class="prose">{p.description.clone()}</p> }.into_any()
                 }}

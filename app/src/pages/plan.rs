@@ -8,6 +8,7 @@ use super::params::pilot_id_param;
 use crate::api::plans::{PlanVersionRecord, PlanView};
 #[cfg(feature = "ssr")]
 use crate::components::{EmptyState, PageHeader};
+use engine::locale::Lang;
 #[cfg(feature = "ssr")]
 use engine::plan::{DemandAssumptions, PilotServing, QualitySet, format_number};
 use engine::plan::{PassMark, PlanContent, PlanStatus};
@@ -25,7 +26,8 @@ pub(crate) fn verdict_badge(verdict: &Verdict) -> AnyView {
         Verdict::NotMeasured => "badge",
         Verdict::NotComparable { .. } => "badge badge-warn",
     };
-    view! { <span class=class data-verdict=verdict.as_str()>{verdict.label()}</span> }.into_any()
+    let label = verdict.label_in(crate::components::lang());
+    view! { <span class=class data-verdict=verdict.as_str()>{label}</span> }.into_any()
 }
 
 /// `Draft` / `Approved` as a badge.
@@ -39,15 +41,26 @@ pub(super) fn plan_status_badge(status: PlanStatus) -> AnyView {
 
 /// `Version 2 · approved by Ann on 2026-11-30 09:18 UTC`, or `Draft version 3 · not approved`.
 pub(super) fn version_line(version: &PlanVersionRecord) -> String {
-    match (&version.approved_by_name, version.approved_ms) {
-        (Some(who), Some(at)) => format!(
+    let lang = crate::components::lang();
+    match (&version.approved_by_name, version.approved_ms, lang) {
+        (Some(who), Some(at), Lang::En) => format!(
             "Version {} · approved by {who} on {}{}",
             version.number,
-            engine::clock::utc_minute(at),
-            version.override_note()
+            lang.date_time(at),
+            version.override_note_in(lang)
         ),
-        _ => format!(
+        (Some(who), Some(at), Lang::De) => format!(
+            "Version {} · freigegeben von {who} am {}{}",
+            version.number,
+            lang.date_time(at),
+            version.override_note_in(lang)
+        ),
+        (_, _, Lang::En) => format!(
             "Draft version {} · not approved, not in force",
+            version.number
+        ),
+        (_, _, Lang::De) => format!(
+            "Entwurf Version {} · nicht freigegeben, nicht in Kraft",
             version.number
         ),
     }
@@ -149,12 +162,11 @@ pub(super) fn marks_table(content: &PlanContent, grade: Option<&PlanGrade>) -> A
 /// words (the pilot page, the report and the API say the same).
 #[cfg(feature = "ssr")]
 pub(super) fn tally_line(grade: &PlanGrade) -> String {
+    let lang = crate::components::lang();
     format!(
         "{}: {}",
-        grade.outcome.label(),
-        grade
-            .tally
-            .summary_in(grade.marks.len(), engine::locale::Lang::En)
+        grade.outcome.label_in(lang),
+        grade.tally.summary_in(grade.marks.len(), lang)
     )
 }
 
@@ -518,6 +530,7 @@ pub(crate) fn approval_block(view: &PlanView, draft: &PlanVersionRecord) -> AnyV
 #[cfg(feature = "ssr")]
 pub fn summary_card(view: PlanView) -> AnyView {
     let id = view.pilot.id;
+    let lang = crate::components::lang();
     let graded = view.graded_version.and_then(|n| view.version(n)).cloned();
     let body = match (&graded, &view.grade) {
         (Some(version), Some(grade)) => {
@@ -529,7 +542,7 @@ pub fn summary_card(view: PlanView) -> AnyView {
                         <li>
                             {verdict_badge(&m.grade.verdict)}
                             <span class="mark-summary">
-                                <span>{format!("{}.", m.sentence)}</span>
+                                <span>{format!("{}.", m.pass_mark.sentence_in(lang))}</span>
                                 <span class="mono small muted">{m.pass_mark.notation()}</span>
                             </span>
                         </li>
@@ -544,23 +557,23 @@ pub fn summary_card(view: PlanView) -> AnyView {
             .into_any()
         }
         _ if view.approved_only => view! {
-            <p class="muted">"The assessment team has not approved the plan yet."</p>
+            <p class="muted">{lang.pick("The assessment team has not approved the plan yet.", "Das Bewertungsteam hat den Plan noch nicht freigegeben.")}</p>
         }
         .into_any(),
         _ => view! {
-            <p class="muted">"No plan yet: the pass marks the pilot must meet, written down and approved before it starts."</p>
+            <p class="muted">{lang.pick("No plan yet: the pass marks the pilot must meet, written down and approved before it starts.", "Noch kein Plan: die Zielwerte, die der Pilot erreichen muss, vor dem Start festgehalten und freigegeben.")}</p>
         }
         .into_any(),
     };
     let link = match (&graded, view.can_edit) {
-        (None, true) => view! { <a class="button button-small button-primary" href=format!("/pilots/{id}/plan/edit")>"Start the plan"</a> }.into_any(),
+        (None, true) => view! { <a class="button button-small button-primary" href=format!("/pilots/{id}/plan/edit")>{lang.pick("Start the plan", "Plan beginnen")}</a> }.into_any(),
         (None, false) => ().into_any(),
-        (Some(_), _) => view! { <a class="button button-small" href=format!("/pilots/{id}/plan")>"Open plan"</a> }.into_any(),
+        (Some(_), _) => view! { <a class="button button-small" href=format!("/pilots/{id}/plan")>{lang.pick("Open plan", "Plan öffnen")}</a> }.into_any(),
     };
     view! {
         <section class="card" id="plan-summary">
             <div class="card-head">
-                <h2>"Pilot plan"</h2>
+                <h2>{lang.pick("Pilot plan", "Pilotplan")}</h2>
                 {link}
             </div>
             {body}

@@ -13,6 +13,7 @@ mod fidelity;
 mod helpers;
 mod hostile;
 mod instances;
+mod languages;
 mod live;
 mod load_tests;
 mod load_tests_pages;

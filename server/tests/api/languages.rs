@@ -1,0 +1,244 @@
+//! The interface in English and German (#37): the language comes from the person's choice (the
+//! switch's cookie), else the browser's `Accept-Language`, else English; `<html lang>` follows;
+//! the translated pages carry none of their English words.
+
+use crate::helpers::{client, spawn_app};
+use reqwest::StatusCode;
+
+/// The English words of the frame, the sign-in page and the pilots list: none may show on
+/// those pages in German.
+const ENGLISH_OF_THE_FRAME: &[&str] = &[
+    "Skip to content",
+    "Sign out",
+    ">Sizing<",
+    ">Pilots<",
+    "Every customer",
+    "Pilot hardware",
+    "Serving engine",
+    ">Updated<",
+    ">Verdict<",
+    ">Customer<",
+    ">Reporting<",
+    "plans, evidence and reports",
+    "pass marks met",
+    "being graded",
+];
+
+/// Each English word left in `html`, with the text around it so a failure says where.
+fn english_left(html: &str) -> Vec<String> {
+    ENGLISH_OF_THE_FRAME
+        .iter()
+        .filter_map(|word| {
+            let at = html.find(word)?;
+            let start = (0..=at.saturating_sub(80))
+                .rev()
+                .find(|&i| html.is_char_boundary(i))
+                .unwrap_or(0);
+            let end = ((at + word.len() + 80).min(html.len())..=html.len())
+                .find(|&i| html.is_char_boundary(i))
+                .unwrap_or(html.len());
+            Some(format!("{word}: …{}…", &html[start..end]))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sign_in_page_follows_the_browser_and_the_switch_remembers_the_choice() {
+    let app = spawn_app().await;
+    let english = client().get(app.url("/login")).send().await.unwrap();
+    let html = english.text().await.unwrap();
+    assert!(html.contains("<html lang=\"en\""), "English by default");
+    assert!(html.contains("Sign in") && html.contains(">Deutsch<"));
+
+    let german = client()
+        .get(app.url("/login"))
+        .header("accept-language", "de-DE,de;q=0.9,en;q=0.8")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(german.status(), StatusCode::OK);
+    let html = german.text().await.unwrap();
+    assert!(html.contains("<html lang=\"de\""), "the browser's language");
+    assert!(html.contains("Anmelden") && html.contains("E-Mail-Adresse"));
+    assert!(
+        html.contains(">English<"),
+        "the switch offers the other language"
+    );
+    assert!(!html.contains(">Sign in<"), "no English heading left");
+
+    // The switch: a cookie for a year, back to the page it came from (the browser's Referer;
+    // the page holds no copy of its address).
+    let browser = client();
+    let switched = browser
+        .post(app.url("/language"))
+        .header("referer", app.url("/login?next=/sizing#top"))
+        .form(&[("lang", "de")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    assert_eq!(switched.headers()["location"], "/login?next=/sizing");
+    let cookie = switched.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        cookie.starts_with("pilotdesk_lang=de;") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    // Remembered without any Accept-Language, and it wins over the browser's.
+    let html = browser
+        .get(app.url("/login"))
+        .header("accept-language", "en-GB")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("<html lang=\"de\"") && html.contains("Anmelden"));
+
+    // Never an open redirect (a script's `back`, a Referer from elsewhere); never a language
+    // the product does not speak.
+    let cross_site = client()
+        .post(app.url("/language"))
+        .header("referer", "https://evil.example/x")
+        .form(&[("lang", "en")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        cross_site.status(),
+        StatusCode::FORBIDDEN,
+        "another site cannot switch it"
+    );
+    let odd_referer = client()
+        .post(app.url("/language"))
+        .header("referer", app.url("//evil.example/x"))
+        .form(&[("lang", "en")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(odd_referer.headers()["location"], "/");
+    let elsewhere = client()
+        .post(app.url("/language"))
+        .form(&[("lang", "en"), ("back", "//evil.example/x")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(elsewhere.headers()["location"], "/");
+    let french = client()
+        .post(app.url("/language"))
+        .form(&[("lang", "fr"), ("back", "/")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(french.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = french.text().await.unwrap();
+    assert!(body.contains("lang: `fr` is not a language"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_german_viewer_reads_the_frame_the_pilots_list_the_pilot_and_not_found_in_german() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let switched = admin
+        .post(app.url("/language"))
+        .form(&[("lang", "de"), ("back", "/")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+
+    let html = app.page(&admin, "/").await;
+    assert!(html.contains("<html lang=\"de\""));
+    for german in [
+        "Piloten",
+        "Dimensionierung",
+        "Abmelden",
+        "Zum Inhalt springen",
+        "Die Piloten aller Kunden",
+        "Pilot-Hardware",
+        "Berichterstellung",
+        "Geändert",
+    ] {
+        assert!(
+            html.contains(german),
+            "`{german}` missing from the German pilots list"
+        );
+    }
+    assert!(
+        html.contains("Support assistant: Qwen2.5-7B on 4× V100"),
+        "names stay"
+    );
+    assert_eq!(
+        english_left(&html),
+        Vec::<String>::new(),
+        "English left on /"
+    );
+
+    // The pilot page: its fixed words in German; the pilot's own names and figures as they are.
+    let html = app.page(&admin, "/pilots/1").await;
+    for german in [
+        "Pilot für",
+        "Lasttests",
+        "Nachweise",
+        "Kalibrierung",
+        "Ergebnis",
+        "Zielwert",
+        "Gemessen bei",
+        "Hardware-Empfehlung für die Produktion",
+        // The verdict worded in German, as the German report words it.
+        "Zielwerte verfehlt: 0 von 2 Zielwerten erreicht, 1 verfehlt, 1 nicht vergleichbar",
+        "99 % der Anfragen erhalten ihr erstes Token innerhalb von 450 ms",
+        "Nicht vergleichbar",
+        "Vor dem Produktivstart den Lasttest",
+        "Pilotplan",
+    ] {
+        assert!(
+            html.contains(german),
+            "`{german}` missing from the German pilot page"
+        );
+    }
+    for english in [
+        ">Load tests<",
+        ">Evidence<",
+        ">Production recommendation<",
+        ">Pass mark<",
+        ">Measured at<",
+        "Size this pilot",
+        "pass marks met",
+        "Re-run the load test",
+        ">Pilot plan<",
+    ] {
+        assert!(
+            !html.contains(english),
+            "`{english}` left on the German pilot page"
+        );
+    }
+    assert_eq!(
+        english_left(&html),
+        Vec::<String>::new(),
+        "English left on the pilot page's frame"
+    );
+
+    let missing = admin.get(app.url("/no-such-page")).send().await.unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    let html = missing.text().await.unwrap();
+    assert!(html.contains("Nicht gefunden") && html.contains("Zurück zu Ihren Piloten"));
+    assert_eq!(
+        english_left(&html),
+        Vec::<String>::new(),
+        "English left on the 404 page"
+    );
+
+    // Switching back restores English for the same session.
+    admin
+        .post(app.url("/language"))
+        .form(&[("lang", "en"), ("back", "/")])
+        .send()
+        .await
+        .unwrap();
+    let html = app.page(&admin, "/").await;
+    assert!(html.contains("<html lang=\"en\"") && html.contains("Sign out"));
+}
