@@ -473,6 +473,7 @@ impl Basis {
             self.evidence.records.clone(),
             &self.figures,
             self.grade.clone(),
+            Lang::En,
         );
         plans.push((role, plan.clone()));
         plan

@@ -78,14 +78,28 @@ impl PlanVersionRecord {
 
     /// Where a draft stands in the approval workflow, for the plan page and the editor.
     pub fn approval_stage(&self) -> String {
-        match (&self.submitted_by_name, self.submitted_ms) {
-            (Some(by), Some(at)) => format!(
-                "Submitted for approval by {by} on {} (UTC). A save of the draft takes the \
-                 submission back.",
-                engine::clock::utc_minute(at)
+        self.approval_stage_in(engine::locale::Lang::En)
+    }
+
+    /// [`PlanVersionRecord::approval_stage`] in `lang`.
+    pub fn approval_stage_in(&self, lang: engine::locale::Lang) -> String {
+        use engine::locale::Lang;
+        match (&self.submitted_by_name, self.submitted_ms, lang) {
+            (Some(by), Some(at), Lang::En) => format!(
+                "Submitted for approval by {by} on {}. A save of the draft takes the submission \
+                 back.",
+                lang.date_time(at)
             ),
-            _ => "Not yet submitted for approval: submitting puts it in the approvers' inbox on \
-                  the pilots list."
+            (Some(by), Some(at), Lang::De) => format!(
+                "Zur Freigabe eingereicht von {by} am {}. Ein Speichern des Entwurfs zieht die \
+                 Einreichung zurück.",
+                lang.date_time(at)
+            ),
+            (_, _, Lang::En) => "Not yet submitted for approval: submitting puts it in the \
+                                 approvers' inbox on the pilots list."
+                .to_string(),
+            (_, _, Lang::De) => "Noch nicht zur Freigabe eingereicht: Das Einreichen legt ihn \
+                                 den Freigebenden auf der Pilotenliste vor."
                 .to_string(),
         }
     }
@@ -196,8 +210,9 @@ pub fn visible_versions(role: Role, versions: Vec<PlanVersionRecord>) -> Vec<Pla
     }
 }
 
-/// The plan as `role` may see it, its graded version graded against `figures` — or, when
-/// `in_force_grade` is that version's grade already computed (the pilot page's verdict), that.
+/// The plan as `role` may see it, its graded version graded against `figures` and worded in
+/// `lang` — or, when `in_force_grade` is that version's grade already computed (the pilot
+/// page's verdict), that.
 #[cfg(feature = "server")]
 pub fn plan_view(
     role: Role,
@@ -205,6 +220,7 @@ pub fn plan_view(
     versions: Vec<PlanVersionRecord>,
     figures: &[engine::verdict::EvidenceStatistic],
     in_force_grade: Option<(u32, PlanGrade)>,
+    lang: engine::locale::Lang,
 ) -> PlanView {
     use engine::plan::{can_approve_plans, can_edit_plans};
     let versions = visible_versions(role, versions);
@@ -218,7 +234,7 @@ pub fn plan_view(
         .or_else(|| versions.last());
     let grade = graded.map(|v| match in_force_grade {
         Some((number, grade)) if number == v.number => grade,
-        _ => engine::verdict::grade_plan(&v.content, figures),
+        _ => engine::verdict::grade_plan_in(&v.content, figures, lang),
     });
     PlanView {
         pilot,

@@ -165,10 +165,15 @@ pub async fn get_plan(pilot_id: i64) -> Result<PlanView, AppError> {
             let pilot = visible_pilot(&services.store, &user, pilot_id).await?;
             let evidence = desk::pilot_evidence::gather(&services, pilot_id).await?;
             let figures = evidence.figures();
-            Ok(
-                plan_view(user.role, pilot, evidence.records, &figures, None)
-                    .for_viewer(user.id, user.role),
+            Ok(plan_view(
+                user.role,
+                pilot,
+                evidence.records,
+                &figures,
+                None,
+                crate::components::lang(),
             )
+            .for_viewer(user.id, user.role))
         }
         .await,
     )

@@ -36,7 +36,11 @@ pub(super) fn plan_status_badge(status: PlanStatus) -> AnyView {
         PlanStatus::Draft => "badge badge-staff",
         PlanStatus::Approved => "badge badge-pass",
     };
-    view! { <span class=class>{status.label()}</span> }.into_any()
+    let label = match status {
+        PlanStatus::Draft => crate::components::tr(status.label(), "Entwurf"),
+        PlanStatus::Approved => crate::components::tr(status.label(), "Freigegeben"),
+    };
+    view! { <span class=class>{label}</span> }.into_any()
 }
 
 /// `Version 2 · approved by Ann on 2026-11-30 09:18 UTC`, or `Draft version 3 · not approved`.
@@ -68,13 +72,19 @@ pub(super) fn version_line(version: &PlanVersionRecord) -> String {
 
 #[cfg(feature = "ssr")]
 fn or_not_stated(value: Option<String>) -> String {
-    value.unwrap_or_else(|| "not stated".into())
+    value.unwrap_or_else(|| not_stated().into())
+}
+
+/// `not stated` / `nicht angegeben`.
+#[cfg(feature = "ssr")]
+fn not_stated() -> &'static str {
+    crate::components::tr("not stated", "nicht angegeben")
 }
 
 #[cfg(feature = "ssr")]
 fn text_or_not_stated(value: &str) -> String {
     match value.trim() {
-        "" => "not stated".into(),
+        "" => not_stated().into(),
         value => value.to_string(),
     }
 }
@@ -82,20 +92,28 @@ fn text_or_not_stated(value: &str) -> String {
 #[cfg(feature = "ssr")]
 fn switch(value: Option<bool>) -> &'static str {
     match value {
-        Some(true) => "on",
-        Some(false) => "off",
-        None => "not stated",
+        Some(true) => crate::components::tr("on", "an"),
+        Some(false) => crate::components::tr("off", "aus"),
+        None => not_stated(),
     }
 }
 
 /// Definition, scope and rationale of a mark, in small print.
 pub(super) fn mark_details(mark: &PassMark) -> AnyView {
+    let lang = crate::components::lang();
     let rationale = mark.rationale.trim().to_string();
+    // A definition the assessor stated stays as written; the domain's default is translated.
+    let definition = match mark.effective_definition() {
+        stated if stated.trim() == mark.metric.default_definition() => {
+            mark.metric.default_definition_in(lang).to_string()
+        }
+        stated => stated.to_string(),
+    };
     view! {
         <dl class="mark-details">
-            <dt>"Definition"</dt><dd>{mark.effective_definition().to_string()}</dd>
-            <dt>"Scope"</dt><dd>{mark.scope.to_string()}</dd>
-            {(!rationale.is_empty()).then(|| view! { <dt>"Why"</dt><dd>{rationale}</dd> })}
+            <dt>"Definition"</dt><dd>{definition}</dd>
+            <dt>{lang.pick("Scope", "Geltungsbereich")}</dt><dd>{mark.scope.text_in(lang)}</dd>
+            {(!rationale.is_empty()).then(|| view! { <dt>{lang.pick("Why", "Warum")}</dt><dd>{rationale}</dd> })}
         </dl>
     }
     .into_any()
@@ -103,10 +121,14 @@ pub(super) fn mark_details(mark: &PassMark) -> AnyView {
 
 /// The status cell of a graded mark: badge, the value it was graded on, the explanation.
 fn status_cell(graded: &GradedMark) -> AnyView {
-    let value = graded
-        .grade
-        .value_used
-        .map(|q| format!("{}: {q}", graded.pass_mark.key().label()));
+    let value = graded.grade.value_used.map(|q| {
+        let lang = crate::components::lang();
+        format!(
+            "{}: {}",
+            graded.pass_mark.key().label_in(lang),
+            q.text_in(lang)
+        )
+    });
     view! {
         <div class="mark-status">
             {verdict_badge(&graded.grade.verdict)}
@@ -119,8 +141,9 @@ fn status_cell(graded: &GradedMark) -> AnyView {
 
 /// The pass marks of `content` as a table; with `grade`, each mark's status.
 pub(super) fn marks_table(content: &PlanContent, grade: Option<&PlanGrade>) -> AnyView {
+    let lang = crate::components::lang();
     if content.pass_marks.is_empty() {
-        return view! { <p class="muted">"No pass marks yet."</p> }.into_any();
+        return view! { <p class="muted">{lang.pick("No pass marks yet.", "Noch keine Zielwerte.")}</p> }.into_any();
     }
     let graded = grade.is_some();
     let rows = content
@@ -135,7 +158,7 @@ pub(super) fn marks_table(content: &PlanContent, grade: Option<&PlanGrade>) -> A
                 <tr>
                     <td class="num mark-index">{i + 1}</td>
                     <td>
-                        <p class="mark-sentence">{format!("{}.", mark.sentence())}</p>
+                        <p class="mark-sentence">{format!("{}.", mark.sentence_in(lang))}</p>
                         {mark_details(mark)}
                     </td>
                     <td class="mono nowrap mark-notation">{mark.notation()}</td>
@@ -148,8 +171,8 @@ pub(super) fn marks_table(content: &PlanContent, grade: Option<&PlanGrade>) -> A
         <table class="table plan-marks-table">
             <thead><tr>
                 <th scope="col" class="num">"#"</th>
-                <th scope="col">"Pass mark"</th>
-                <th scope="col">"Limit"</th>
+                <th scope="col">{lang.pick("Pass mark", "Zielwert")}</th>
+                <th scope="col">{lang.pick("Limit", "Grenze")}</th>
                 {graded.then(|| view! { <th scope="col">"Status"</th> })}
             </tr></thead>
             <tbody>{rows}</tbody>
@@ -172,25 +195,39 @@ pub(super) fn tally_line(grade: &PlanGrade) -> String {
 
 #[cfg(feature = "ssr")]
 fn demand_facts(demand: &DemandAssumptions) -> AnyView {
+    let lang = crate::components::lang();
     let count = |v: Option<u32>, unit: &str| {
         or_not_stated(v.map(|v| {
-            format!("{} {unit}", format_number(v.into()))
+            format!("{} {unit}", engine::plan::format_number_in(v.into(), lang))
                 .trim()
                 .to_string()
         }))
     };
     let scale = demand
         .user_scale_factor()
-        .map(|f| format!(" (× {} of the pilot)", format_number(f)))
+        .map(|f| match lang {
+            Lang::En => format!(" (× {} of the pilot)", format_number(f)),
+            Lang::De => format!(
+                " (× {} des Piloten)",
+                engine::plan::format_number_in(f, lang)
+            ),
+        })
         .unwrap_or_default();
+    let rate = demand.peak_arrival_rate_req_s.map(|r| match lang {
+        Lang::En => format!("{} req/s at the busiest hour", format_number(r)),
+        Lang::De => format!(
+            "{} Anfragen/s in der Spitzenstunde",
+            engine::plan::format_number_in(r, lang)
+        ),
+    });
     view! {
         <dl class="facts">
-            <dt>"Pilot users"</dt><dd>{count(demand.pilot_users, "")}</dd>
-            <dt>"Production users"</dt><dd>{format!("{}{scale}", count(demand.production_users, ""))}</dd>
-            <dt>"Peak arrival rate"</dt>
-            <dd>{or_not_stated(demand.peak_arrival_rate_req_s.map(|r| format!("{} req/s at the busiest hour", format_number(r))))}</dd>
-            <dt>"Context per request"</dt><dd>{count(demand.context_tokens_per_request, "tokens (prompt + answer)")}</dd>
-            <dt>"Planned peak concurrency"</dt><dd>{count(demand.planned_peak_concurrency, "requests in flight (load-test marks are graded here)")}</dd>
+            <dt>{lang.pick("Pilot users", "Pilotnutzer")}</dt><dd>{count(demand.pilot_users, "")}</dd>
+            <dt>{lang.pick("Production users", "Nutzer in Produktion")}</dt><dd>{format!("{}{scale}", count(demand.production_users, ""))}</dd>
+            <dt>{lang.pick("Peak arrival rate", "Spitzen-Ankunftsrate")}</dt>
+            <dd>{or_not_stated(rate)}</dd>
+            <dt>{lang.pick("Context per request", "Kontext je Anfrage")}</dt><dd>{count(demand.context_tokens_per_request, lang.pick("tokens (prompt + answer)", "Token (Prompt + Antwort)"))}</dd>
+            <dt>{lang.pick("Planned peak concurrency", "Geplante Spitzen-Parallelität")}</dt><dd>{count(demand.planned_peak_concurrency, lang.pick("requests in flight (load-test marks are graded here)", "gleichzeitige Anfragen (hier werden die Lasttest-Zielwerte bewertet)"))}</dd>
         </dl>
     }
     .into_any()
@@ -198,12 +235,21 @@ fn demand_facts(demand: &DemandAssumptions) -> AnyView {
 
 #[cfg(feature = "ssr")]
 fn quality_facts(quality: &QualitySet) -> AnyView {
+    let lang = crate::components::lang();
+    let questions = quality.questions.map(|q| match lang {
+        Lang::En => format!("{q} real questions with accepted answers"),
+        Lang::De => format!("{q} echte Fragen mit anerkannten Antworten"),
+    });
+    let passages = quality.hit_k.map(|k| match lang {
+        Lang::En => format!("{k} passages retrieved per question"),
+        Lang::De => format!("{k} abgerufene Passagen je Frage"),
+    });
     view! {
         <dl class="facts">
-            <dt>"Evaluation questions"</dt>
-            <dd>{or_not_stated(quality.questions.map(|q| format!("{q} real questions with accepted answers")))}</dd>
-            <dt>"k of hit rate@k"</dt>
-            <dd>{or_not_stated(quality.hit_k.map(|k| format!("{k} passages retrieved per question")))}</dd>
+            <dt>{lang.pick("Evaluation questions", "Evaluationsfragen")}</dt>
+            <dd>{or_not_stated(questions)}</dd>
+            <dt>{lang.pick("k of hit rate@k", "k der Trefferquote@k")}</dt>
+            <dd>{or_not_stated(passages)}</dd>
         </dl>
     }
     .into_any()
@@ -211,18 +257,29 @@ fn quality_facts(quality: &QualitySet) -> AnyView {
 
 #[cfg(feature = "ssr")]
 fn serving_facts(serving: &PilotServing) -> AnyView {
-    let count = |v: Option<u32>| or_not_stated(v.map(|v| format_number(v.into())));
+    let lang = crate::components::lang();
+    let count =
+        |v: Option<u32>| or_not_stated(v.map(|v| engine::plan::format_number_in(v.into(), lang)));
+    let batched = match serving.max_num_batched_tokens {
+        Some(_) => count(serving.max_num_batched_tokens),
+        None => lang
+            .pick(
+                "not stated (engine default)",
+                "nicht angegeben (Vorgabe der Engine)",
+            )
+            .to_string(),
+    };
     view! {
         <dl class="facts">
-            <dt>"Serving engine"</dt>
+            <dt>{lang.pick("Serving engine", "Serving-Engine")}</dt>
             <dd>{text_or_not_stated(&format!("{} {}", serving.engine.trim(), serving.engine_version.trim()))}</dd>
             <dt>"GPU"</dt><dd>{text_or_not_stated(&serving.gpu)}</dd>
-            <dt>"Weights precision"</dt><dd>{text_or_not_stated(&serving.precision)}</dd>
-            <dt>"KV cache dtype"</dt><dd>{text_or_not_stated(&serving.kv_cache_dtype)}</dd>
+            <dt>{lang.pick("Weights precision", "Präzision der Gewichte")}</dt><dd>{text_or_not_stated(&serving.precision)}</dd>
+            <dt>{lang.pick("KV cache dtype", "Datentyp des KV-Cache")}</dt><dd>{text_or_not_stated(&serving.kv_cache_dtype)}</dd>
             <dt>"Tensor parallel"</dt><dd>{count(serving.tensor_parallel)}</dd>
-            <dt>"max_num_batched_tokens"</dt><dd>{count(serving.max_num_batched_tokens).replace("not stated", "not stated (engine default)")}</dd>
-            <dt>"Prefix caching"</dt><dd>{switch(serving.prefix_caching)}</dd>
-            <dt>"CUDA graphs"</dt><dd>{switch(serving.cuda_graphs)}</dd>
+            <dt>"max_num_batched_tokens"</dt><dd>{batched}</dd>
+            <dt>{lang.pick("Prefix caching", "Prefix-Caching")}</dt><dd>{switch(serving.prefix_caching)}</dd>
+            <dt>{lang.pick("CUDA graphs", "CUDA-Graphen")}</dt><dd>{switch(serving.cuda_graphs)}</dd>
         </dl>
     }
     .into_any()
@@ -231,12 +288,13 @@ fn serving_facts(serving: &PilotServing) -> AnyView {
 /// Scenarios, demand, quality set and serving of a plan version.
 #[cfg(feature = "ssr")]
 pub(super) fn plan_sections(content: &PlanContent) -> AnyView {
+    let lang = crate::components::lang();
     let scenarios = if content.scenarios.is_empty() {
-        view! { <p class="muted">"No scenarios: the marks cover all traffic."</p> }.into_any()
+        view! { <p class="muted">{lang.pick("No scenarios: the marks cover all traffic.", "Keine Szenarien: Die Zielwerte gelten für den gesamten Verkehr.")}</p> }.into_any()
     } else {
         view! {
             <table class="table">
-                <thead><tr><th scope="col">"Scenario"</th><th scope="col">"Prompt"</th><th scope="col">"Answer"</th></tr></thead>
+                <thead><tr><th scope="col">{lang.pick("Scenario", "Szenario")}</th><th scope="col">"Prompt"</th><th scope="col">{lang.pick("Answer", "Antwort")}</th></tr></thead>
                 <tbody>
                     {content.scenarios.iter().map(|s| view! {
                         <tr>
@@ -253,22 +311,22 @@ pub(super) fn plan_sections(content: &PlanContent) -> AnyView {
     view! {
         <div class="grid-2">
             <section class="card">
-                <h2>"Scenarios"</h2>
+                <h2>{lang.pick("Scenarios", "Szenarien")}</h2>
                 {scenarios}
             </section>
             <section class="card">
-                <h2>"Demand assumptions"</h2>
+                <h2>{lang.pick("Demand assumptions", "Lastannahmen")}</h2>
                 {demand_facts(&content.demand)}
             </section>
         </div>
         <div class="grid-2">
             <section class="card">
-                <h2>"Pilot hardware and serving"</h2>
-                <p class="small muted">"Latency and throughput belong to the configuration they are measured with."</p>
+                <h2>{lang.pick("Pilot hardware and serving", "Pilot-Hardware und Serving")}</h2>
+                <p class="small muted">{lang.pick("Latency and throughput belong to the configuration they are measured with.", "Latenz und Durchsatz gehören zu der Konfiguration, mit der sie gemessen werden.")}</p>
                 {serving_facts(&content.serving)}
             </section>
             <section class="card">
-                <h2>"Quality set"</h2>
+                <h2>{lang.pick("Quality set", "Qualitätsdatensatz")}</h2>
                 {quality_facts(&content.quality)}
             </section>
         </div>
@@ -279,6 +337,7 @@ pub(super) fn plan_sections(content: &PlanContent) -> AnyView {
 /// The plan's sub-navigation: plan, history, editor.
 pub(super) fn plan_tabs(view: &PlanView, current: &'static str) -> AnyView {
     let id = view.pilot.id;
+    let lang = crate::components::lang();
     let tab = |href: String, label: &'static str, key: &'static str| {
         let aria = (key == current).then_some("page");
         view! { <a href=href aria-current=aria>{label}</a> }
@@ -286,8 +345,8 @@ pub(super) fn plan_tabs(view: &PlanView, current: &'static str) -> AnyView {
     view! {
         <nav class="plan-tabs" aria-label="Plan">
             {tab(format!("/pilots/{id}/plan"), "Plan", "plan")}
-            {tab(format!("/pilots/{id}/plan/history"), "History", "history")}
-            {view.can_edit.then(|| tab(format!("/pilots/{id}/plan/edit"), "Edit", "edit"))}
+            {tab(format!("/pilots/{id}/plan/history"), lang.pick("History", "Verlauf"), "history")}
+            {view.can_edit.then(|| tab(format!("/pilots/{id}/plan/edit"), lang.pick("Edit", "Bearbeiten"), "edit"))}
         </nav>
     }
     .into_any()
@@ -296,8 +355,8 @@ pub(super) fn plan_tabs(view: &PlanView, current: &'static str) -> AnyView {
 pub(super) fn breadcrumbs(view: &PlanView, last: &'static str) -> AnyView {
     let p = &view.pilot;
     view! {
-        <nav class="breadcrumbs" aria-label="Breadcrumb">
-            <a href="/">"Pilots"</a>" / "
+        <nav class="breadcrumbs" aria-label=crate::components::tr("Breadcrumb", "Brotkrumen")>
+            <a href="/">{crate::components::tr("Pilots", "Piloten")}</a>" / "
             <a href=format!("/pilots/{}", p.id)>{p.name.clone()}</a>" / "
             {if last == "Plan" {
                 view! { <span>"Plan"</span> }.into_any()
@@ -313,7 +372,10 @@ pub(super) fn breadcrumbs(view: &PlanView, last: &'static str) -> AnyView {
 pub(super) fn approved_only_notice() -> AnyView {
     view! {
         <p class="notice notice-info" id="approved-only">
-            "You see the approved versions of this plan. Drafts stay with the assessment team until they are approved; the plan is read-only for customers."
+            {crate::components::tr(
+                "You see the approved versions of this plan. Drafts stay with the assessment team until they are approved; the plan is read-only for customers.",
+                "Sie sehen die freigegebenen Versionen dieses Plans. Entwürfe bleiben beim Bewertungsteam, bis sie freigegeben sind; für Kunden ist der Plan nur lesbar.",
+            )}
         </p>
     }
     .into_any()
@@ -332,7 +394,7 @@ pub fn PlanPage() -> impl IntoView {
             .and_then(|v| v.parse::<u32>().ok())
     };
     crate::components::fragment_view(
-        "Loading plan…",
+        crate::components::tr("Loading plan…", "Plan wird geladen…"),
         move || (id(), requested()),
         |(id, version)| plan_page_fragment(id, version),
     )
@@ -361,11 +423,12 @@ pub async fn plan_page_fragment(
 #[cfg(feature = "ssr")]
 fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
     let pilot = view.pilot.clone();
+    let lang = crate::components::lang();
     let header_actions = view.can_edit.then(|| {
         let (label, primary) = match (view.draft(), view.latest()) {
-            (Some(_), _) => ("Edit draft", true),
-            (None, None) => ("Start the plan", true),
-            (None, Some(_)) => ("Amend plan", false),
+            (Some(_), _) => (lang.pick("Edit draft", "Entwurf bearbeiten"), true),
+            (None, None) => (lang.pick("Start the plan", "Plan beginnen"), true),
+            (None, Some(_)) => (lang.pick("Amend plan", "Plan ändern"), false),
         };
         let class = if primary {
             "button button-primary"
@@ -380,7 +443,7 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
     };
     let top = view! {
         {breadcrumbs(&view, "Plan")}
-        <PageHeader title="Pilot plan" subtitle=format!("{} · for {}", pilot.name, pilot.organisation_name)>
+        <PageHeader title=lang.pick("Pilot plan", "Pilotplan") subtitle=format!("{} · {} {}", pilot.name, lang.pick("for", "für"), pilot.organisation_name)>
             {header_actions}
         </PageHeader>
         {plan_tabs(&view, "plan")}
@@ -389,13 +452,19 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
     let Some(shown) = shown.cloned() else {
         // A version asked for that does not exist is a 404 before this renders.
         let body = if view.approved_only {
-            "The assessment team has not approved a plan for this pilot yet. Its pass marks appear here once they are approved."
+            lang.pick(
+                "The assessment team has not approved a plan for this pilot yet. Its pass marks appear here once they are approved.",
+                "Das Bewertungsteam hat für diesen Piloten noch keinen Plan freigegeben. Seine Zielwerte erscheinen hier, sobald sie freigegeben sind.",
+            )
         } else {
-            "No plan yet. A plan names every figure the pilot measures and the pass mark it must meet, approved before the pilot starts."
+            lang.pick(
+                "No plan yet. A plan names every figure the pilot measures and the pass mark it must meet, approved before the pilot starts.",
+                "Noch kein Plan. Ein Plan nennt jede Zahl, die der Pilot misst, und den Zielwert, den sie erreichen muss, freigegeben vor dem Start des Piloten.",
+            )
         };
         return view! {
             {top}
-            <EmptyState title="No approved plan yet"><p>{body}</p></EmptyState>
+            <EmptyState title=lang.pick("No approved plan yet", "Noch kein freigegebener Plan")><p>{body}</p></EmptyState>
         }
         .into_any();
     };
@@ -407,12 +476,15 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
     let draft_notice = view.draft().filter(|d| d.number != shown.number).map(|d| {
         view! {
             <div class="notice notice-warn">
-                <strong>{format!("Draft version {} is being prepared", d.number)}</strong>
+                <strong>{match lang {
+                    Lang::En => format!("Draft version {} is being prepared", d.number),
+                    Lang::De => format!("Entwurf Version {} wird vorbereitet", d.number),
+                }}</strong>
                 <p>
-                    {d.amendment_reason.clone().map(|r| format!("Amendment: {r}. ")).unwrap_or_default()}
-                    "It is not in force until it is approved. "
-                    <a href=format!("/pilots/{}/plan?version={}", pilot.id, d.number)>"Show the draft"</a>
-                    {view.can_edit.then(|| view! { " · "<a href=format!("/pilots/{}/plan/edit", pilot.id)>"Open the draft"</a> })}
+                    {d.amendment_reason.clone().map(|r| format!("{}: {r}. ", lang.pick("Amendment", "Änderung"))).unwrap_or_default()}
+                    {lang.pick("It is not in force until it is approved. ", "Er gilt erst, wenn er freigegeben ist. ")}
+                    <a href=format!("/pilots/{}/plan?version={}", pilot.id, d.number)>{lang.pick("Show the draft", "Entwurf zeigen")}</a>
+                    {view.can_edit.then(|| view! { " · "<a href=format!("/pilots/{}/plan/edit", pilot.id)>{lang.pick("Open the draft", "Entwurf öffnen")}</a> })}
                 </p>
             </div>
             {approval_block(&view, d)}
@@ -421,8 +493,14 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
     let state = if shown.is_draft() {
         view! {
             <div class="notice notice-warn">
-                <strong>{format!("Version {} is a draft", shown.number)}</strong>
-                <p>"Its pass marks can still change and are not in force until an assessor or administrator approves them."</p>
+                <strong>{match lang {
+                    Lang::En => format!("Version {} is a draft", shown.number),
+                    Lang::De => format!("Version {} ist ein Entwurf", shown.number),
+                }}</strong>
+                <p>{lang.pick(
+                    "Its pass marks can still change and are not in force until an assessor or administrator approves them.",
+                    "Seine Zielwerte können sich noch ändern und gelten erst, wenn das Bewertungsteam oder die Administration sie freigibt.",
+                )}</p>
             </div>
             {approval_block(&view, &shown)}
         }
@@ -430,10 +508,16 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
     } else if superseded {
         view! {
             <div class="notice notice-warn">
-                <strong>{format!("Version {} is superseded", shown.number)}</strong>
+                <strong>{match lang {
+                    Lang::En => format!("Version {} is superseded", shown.number),
+                    Lang::De => format!("Version {} ist abgelöst", shown.number),
+                }}</strong>
                 <p>
-                    {view.in_force.map(|n| format!("Version {n} is in force. ")).unwrap_or_default()}
-                    <a href=format!("/pilots/{}/plan", pilot.id)>"Show the plan in force"</a>
+                    {view.in_force.map(|n| match lang {
+                        Lang::En => format!("Version {n} is in force. "),
+                        Lang::De => format!("Version {n} ist in Kraft. "),
+                    }).unwrap_or_default()}
+                    <a href=format!("/pilots/{}/plan", pilot.id)>{lang.pick("Show the plan in force", "Geltenden Plan zeigen")}</a>
                 </p>
             </div>
         }
@@ -450,24 +534,33 @@ fn plan_page(view: PlanView, requested: Option<u32>) -> AnyView {
         <section class="card plan-version-card" id="plan-in-force">
             <div class="card-head">
                 <div>
-                    <h2>{format!("Pass marks · version {}", shown.number)}</h2>
+                    <h2>{match lang {
+                        Lang::En => format!("Pass marks · version {}", shown.number),
+                        Lang::De => format!("Zielwerte · Version {}", shown.number),
+                    }}</h2>
                     <p class="small muted version-line">{version_line(&shown)}</p>
                 </div>
                 <div class="card-head-badges">
                     {plan_status_badge(shown.status)}
-                    {in_force.then(|| view! { <span class="badge badge-pass">"In force"</span> })}
+                    {in_force.then(|| view! { <span class="badge badge-pass">{lang.pick("In force", "In Kraft")}</span> })}
                 </div>
             </div>
-            {reason.map(|r| view! { <p class="amendment-reason"><strong>"Why this version: "</strong>{r}</p> })}
+            {reason.map(|r| view! { <p class="amendment-reason"><strong>{lang.pick("Why this version: ", "Warum diese Version: ")}</strong>{r}</p> })}
             {tally.map(|t| view! {
                 <p class="plan-tally small">
                     {t}
-                    <span class="muted">{format!(" · graded against version {}", shown.number)}</span>
+                    <span class="muted">{match lang {
+                        Lang::En => format!(" · graded against version {}", shown.number),
+                        Lang::De => format!(" · bewertet nach Version {}", shown.number),
+                    }}</span>
                 </p>
             })}
             {marks_table(&shown.content, graded.as_ref())}
             {graded.as_ref().filter(|g| g.tally.not_measured == g.marks.len()).map(|_| view! {
-                <p class="small muted">"Not measured: no evidence has been recorded for this pilot yet. Statuses appear as evidence arrives."</p>
+                <p class="small muted">{lang.pick(
+                    "Not measured: no evidence has been recorded for this pilot yet. Statuses appear as evidence arrives.",
+                    "Nicht gemessen: Für diesen Piloten liegen noch keine Nachweise vor. Der Stand erscheint, sobald Nachweise eingehen.",
+                )}</p>
             })}
         </section>
         {plan_sections(&shown.content)}
@@ -492,13 +585,17 @@ pub(crate) fn approval_block(view: &PlanView, draft: &PlanVersionRecord) -> AnyV
             <input type="hidden" name="revision" value=draft.revision.to_string()/>
         }
     };
-    let stage = draft.approval_stage();
+    let lang = crate::components::lang();
+    let stage = draft.approval_stage_in(lang);
     let own = view.draft_is_own();
     let submit = view.may_submit().then(|| {
         view! {
             <form method="post" action="/api/submit_plan" class="inline-form">
                 {hidden()}
-                <button type="submit" class="button button-primary">{format!("Submit version {} for approval", draft.number)}</button>
+                <button type="submit" class="button button-primary">{match lang {
+                    Lang::En => format!("Submit version {} for approval", draft.number),
+                    Lang::De => format!("Version {} zur Freigabe einreichen", draft.number),
+                }}</button>
             </form>
         }
     });
@@ -506,16 +603,19 @@ pub(crate) fn approval_block(view: &PlanView, draft: &PlanVersionRecord) -> AnyV
         view! {
             <form method="post" action="/api/approve_plan" class="inline-form">
                 {hidden()}
-                <button type="submit" class="button button-primary">{format!("Approve version {}", draft.number)}</button>
+                <button type="submit" class="button button-primary">{match lang {
+                    Lang::En => format!("Approve version {}", draft.number),
+                    Lang::De => format!("Version {} freigeben", draft.number),
+                }}</button>
             </form>
         }
     });
     let four_eyes = (own && view.can_approve).then(|| {
-        view! { <p class="small muted">"You wrote this draft: a second person approves it (four eyes)."</p> }
+        view! { <p class="small muted">{lang.pick("You wrote this draft: a second person approves it (four eyes).", "Sie haben diesen Entwurf geschrieben: Eine zweite Person gibt ihn frei (Vier-Augen-Prinzip).")}</p> }
     });
     view! {
-        <section class="card approval" id="approval" aria-label="Approval">
-            <p class="approval-stage"><strong>"Approval: "</strong>{stage}</p>
+        <section class="card approval" id="approval" aria-label=lang.pick("Approval", "Freigabe")>
+            <p class="approval-stage"><strong>{lang.pick("Approval: ", "Freigabe: ")}</strong>{stage}</p>
             <div class="approve-row">{submit}{approve}</div>
             {four_eyes}
         </section>

@@ -222,6 +222,41 @@ async fn a_german_viewer_reads_the_frame_the_pilots_list_the_pilot_and_not_found
         "English left on the pilot page's frame"
     );
 
+    // The plan page: the marks as the German report words them, the plan's facts in German.
+    let html = app.page(&admin, "/pilots/1/plan").await;
+    for german in [
+        "Pilotplan",
+        "Zielwerte · Version 1",
+        "In Kraft",
+        ">Freigegeben<",
+        "freigegeben von",
+        "99 % der Anfragen erhalten ihr erstes Token innerhalb von 450 ms",
+        "Geltungsbereich",
+        "Lastannahmen",
+        "Spitzen-Ankunftsrate",
+        "Pilot-Hardware und Serving",
+    ] {
+        assert!(
+            html.contains(german),
+            "`{german}` missing from the German plan page"
+        );
+    }
+    for english in [
+        ">Pass mark<",
+        ">In force<",
+        ">Approved<",
+        "Demand assumptions",
+        ">Scenarios<",
+        "not stated",
+        "approved by",
+        "pass marks met",
+    ] {
+        assert!(
+            !html.contains(english),
+            "`{english}` left on the German plan page"
+        );
+    }
+
     let missing = admin.get(app.url("/no-such-page")).send().await.unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
     let html = missing.text().await.unwrap();
