@@ -257,6 +257,54 @@ async fn a_german_viewer_reads_the_frame_the_pilots_list_the_pilot_and_not_found
         );
     }
 
+    // The plan's history: its fixed words and the first version's marks in German.
+    let html = app.page(&admin, "/pilots/1/plan/history").await;
+    for german in [
+        "Planverlauf",
+        "Erste Version",
+        "Geschrieben von",
+        "Freigegeben von",
+        "Diese Version zeigen",
+        "99 % der Anfragen erhalten ihr erstes Token innerhalb von 450 ms",
+    ] {
+        assert!(
+            html.contains(german),
+            "`{german}` missing from the German plan history"
+        );
+    }
+    for english in [
+        "Plan history",
+        "First version",
+        "Written by",
+        "View this version",
+    ] {
+        assert!(
+            !html.contains(english),
+            "`{english}` left on the German plan history"
+        );
+    }
+
+    // The account page: in German, with the language chosen in its own card.
+    let html = app.page(&admin, "/account").await;
+    for german in [
+        "Ihr Konto",
+        "Angemeldet als",
+        "Sprache der Oberfläche",
+        "Passwort ändern",
+        "API-Tokens",
+        "Token anlegen",
+    ] {
+        assert!(
+            html.contains(german),
+            "`{german}` missing from the German account page"
+        );
+    }
+    assert!(
+        html.contains(r#"<option value="de" lang="de" selected"#),
+        "German is the chosen language"
+    );
+    assert!(!html.contains("Change password") && !html.contains("API tokens"));
+
     let missing = admin.get(app.url("/no-such-page")).send().await.unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
     let html = missing.text().await.unwrap();
