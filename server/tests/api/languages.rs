@@ -284,6 +284,27 @@ async fn a_german_viewer_reads_the_frame_the_pilots_list_the_pilot_and_not_found
         );
     }
 
+    // The report page: in German, its preview and PDF in German unless the address asks.
+    let html = app.page(&admin, "/pilots/1/report").await;
+    for german in [
+        "Pilotbericht",
+        "Druckansicht öffnen (HTML)",
+        "Freigabelinks",
+        "Exporte",
+        "/pilots/1/report.html?lang=de",
+    ] {
+        assert!(
+            html.contains(german),
+            "`{german}` missing from the German report page"
+        );
+    }
+    assert!(!html.contains("Share links") && !html.contains("Open print view"));
+    let html = app.page(&admin, "/pilots/1/report?lang=en").await;
+    assert!(
+        html.contains("/pilots/1/report.html?lang=en"),
+        "the address wins"
+    );
+
     // The account page: in German, with the language chosen in its own card.
     let html = app.page(&admin, "/account").await;
     for german in [
