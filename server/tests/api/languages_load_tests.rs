@@ -1,0 +1,171 @@
+//! The load-tests page in German (#37): its headings, table heads, labels, buttons, notes and
+//! the capacity twin's card speak German to a German reader; the English page is unchanged.
+
+use crate::helpers::spawn_app;
+use reqwest::StatusCode;
+
+/// English words of the load-tests page: none may show on it in German.
+const ENGLISH_OF_THE_PAGE: &[&str] = &[
+    ">Load tests<",
+    "Compare runs",
+    ">Capacity<",
+    "Highest tested concurrency",
+    "Capacity (requests in flight)",
+    ">Tested up to<",
+    ">Reading<",
+    ">Capacity twin<",
+    "Latency percentiles at a load the tests did not try",
+    ">Arrival rate (req/s)<",
+    ">Predict<",
+    "Request throughput:",
+    "Saturation rate:",
+    "Reading the p50 / p95 / p99 spread",
+    "Goodput and throughput",
+    "Latency at the client, ms",
+    ">Scenario<",
+    ">OK / failed<",
+    ">share good<",
+    ">Spread<",
+    "vs requests in flight",
+    "vs request rate",
+    " curves<",
+    "uploaded ",
+    "All latencies are measured at the client",
+    "every target holds",
+    "Targets: the latency marks",
+    ">Compare…<",
+    "TTFT p99 vs concurrency",
+    "Loading…",
+];
+
+/// Each English word left in `html`, with the text around it so a failure says where.
+fn english_left(html: &str) -> Vec<String> {
+    ENGLISH_OF_THE_PAGE
+        .iter()
+        .filter_map(|word| {
+            let at = html.find(word)?;
+            let start = (0..=at.saturating_sub(80))
+                .rev()
+                .find(|&i| html.is_char_boundary(i))
+                .unwrap_or(0);
+            let end = ((at + word.len() + 80).min(html.len())..=html.len())
+                .find(|&i| html.is_char_boundary(i))
+                .unwrap_or(html.len());
+            Some(format!("{word}: …{}…", &html[start..end]))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_german_reader_reads_the_load_tests_page_in_german() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+
+    // English first: the page as it always was.
+    let english = app.page(&admin, "/pilots/1/load-tests").await;
+    assert!(english.contains("<html lang=\"en\""));
+    for heading in [
+        "Reading the p50 / p95 / p99 spread (TTFT)",
+        ">Capacity twin<",
+        "Goodput and throughput",
+    ] {
+        assert!(english.contains(heading), "`{heading}` missing in English");
+    }
+
+    let switched = admin
+        .post(app.url("/language"))
+        .form(&[("lang", "de"), ("back", "/")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+
+    let html = app.page(&admin, "/pilots/1/load-tests").await;
+    assert!(html.contains("<html lang=\"de\""));
+    for german in [
+        ">Lasttests<",
+        "Läufe vergleichen",
+        ">Kapazität<",
+        "Höchste getestete Parallelität",
+        "Kapazität (gleichzeitige Anfragen)",
+        ">Getestet bis<",
+        ">Kapazitäts-Zwilling<",
+        ">Vorhersagen<",
+        "Anfragedurchsatz:",
+        "Sättigungsrate:",
+        "Die Streuung p50 / p95 / p99 lesen (TTFT)",
+        "Goodput und Durchsatz",
+        "Latenz am Client, ms",
+        ">Szenario<",
+        ">Streuung<",
+        "über gleichzeitigen Anfragen",
+        ">p99-Kurven<",
+        "Nachweis #",
+        "hochgeladen ",
+        "Alle Latenzen sind am Client gemessen",
+        "Zielwerte: die Latenz-Zielwerte der Planversion",
+        ">Vergleichen…<",
+        "über der Parallelität",
+    ] {
+        assert!(
+            html.contains(german),
+            "`{german}` missing from the German load-tests page"
+        );
+    }
+    assert_eq!(
+        english_left(&html),
+        Vec::<String>::new(),
+        "English left on the load-tests page"
+    );
+
+    // The compare page's own words too, and a comparison's table and curves.
+    let compare = app.page(&admin, "/pilots/1/load-tests/compare").await;
+    for german in [">Lasttests vergleichen<", ">Referenz<", ">Vergleichen mit<"] {
+        assert!(
+            compare.contains(german),
+            "`{german}` missing from the German compare page"
+        );
+    }
+    for english in [">Compare load tests<", ">Baseline<", ">Compare with<"] {
+        assert!(
+            !compare.contains(english),
+            "`{english}` left on the compare page"
+        );
+    }
+    let id = html
+        .split("load-tests/compare?baseline=")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a run to compare")
+        .to_string();
+    let compared = app
+        .page(
+            &admin,
+            &format!("/pilots/1/load-tests/compare?baseline={id}:0&run={id}&p=p95"),
+        )
+        .await;
+    for german in [
+        "Referenz: #",
+        "bei Parallelität 1 · Perzentil p95",
+        ">Dieser Lauf<",
+        ">Differenz<",
+        "E2E-Latenz p95 (ms)",
+        "TTFT p95 über der Parallelität",
+    ] {
+        assert!(
+            compared.contains(german),
+            "`{german}` missing from the German comparison"
+        );
+    }
+    for english in [
+        "Baseline: #",
+        ">This run<",
+        "E2E latency p95",
+        "TTFT p95 vs concurrency",
+    ] {
+        assert!(
+            !compared.contains(english),
+            "`{english}` left on the German comparison"
+        );
+    }
+}
