@@ -26,13 +26,14 @@
 //! fields (model, weight and KV-cache precision) and the run-context fields (engine, version,
 //! GPU); that fieldset is switched off for other kinds once hydrated.
 
+use engine::locale::Lang;
 use engine::run_context::RunContext;
 use leptos::prelude::*;
 
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = r##"
-export function init_dropzone(formId, url, fieldsJson, onDone) {
-  window.__pdUpload = { formId, url, fields: JSON.parse(fieldsJson), onDone };
+export function init_dropzone(formId, url, fieldsJson, textsJson, onDone) {
+  window.__pdUpload = { formId, url, fields: JSON.parse(fieldsJson), t: JSON.parse(textsJson), onDone };
   const enhance = (tries) => {
     const form = document.getElementById(formId);
     if (!form) { if (tries > 0) setTimeout(() => enhance(tries - 1), 100); return; }
@@ -44,8 +45,10 @@ export function init_dropzone(formId, url, fieldsJson, onDone) {
   enhance(50);
   if (window.__pdUploadBound) return;
   window.__pdUploadBound = true;
-  const fmtSize = (n) => n < 1024 ? n + " B" : n < 1048576 ? (n / 1024).toFixed(1) + " KiB" : (n / 1048576).toFixed(1) + " MiB";
-  const SOURCES = { file: "from the file", form: "typed", serve_command: "from the pasted command", pilot_notes: "from the pilot's notes" };
+  // The words in the page's language (see `upload_texts`); `{name}` marks a value.
+  const t = () => window.__pdUpload.t;
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => k in values ? String(values[k]) : m);
+  const fmtSize = (n) => n < 1024 ? n + " B" : n < 1048576 ? (n / 1024).toFixed(1).replace(".", t().point) + " KiB" : (n / 1048576).toFixed(1).replace(".", t().point) + " MiB";
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
   // Files checked and waiting for the person's confirmation: { file, data, item }.
   let staged = [];
@@ -75,11 +78,11 @@ export function init_dropzone(formId, url, fieldsJson, onDone) {
       bar.value = 100;
       onLoad(xhr.status, answer);
     };
-    xhr.onerror = () => onLoad(0, { error: "the upload did not reach the server" });
+    xhr.onerror = () => onLoad(0, { error: t().unreached });
     xhr.send(body);
   };
-  const refusal = (code, answer) => code === 409 ? "Duplicate: " + (answer.error || "already stored")
-    : code === 0 ? "Network error: " + answer.error : "Refused (" + code + "): " + (answer.error || "");
+  const refusal = (code, answer) => code === 409 ? t().duplicate + (answer.error || t().alreadyStored)
+    : code === 0 ? t().network + answer.error : fill(t().refused, { code }) + (answer.error || "");
   const finish = (item, ok, text) => {
     item.classList.remove("upload-ready");
     item.classList.add(ok ? "upload-ok" : "upload-error");
@@ -96,7 +99,7 @@ export function init_dropzone(formId, url, fieldsJson, onDone) {
       const row = el("tr");
       row.append(el("th", "", line.label));
       const cell = el("td", "", line.value);
-      if (line.source) { cell.append(" ", el("span", "source source-" + line.source, "(" + SOURCES[line.source] + ")")); }
+      if (line.source) { cell.append(" ", el("span", "source source-" + line.source, "(" + t().sources[line.source] + ")")); }
       row.append(cell);
       table.append(row);
     }
@@ -114,15 +117,15 @@ export function init_dropzone(formId, url, fieldsJson, onDone) {
     const ready = staged.length;
     bar.hidden = ready === 0;
     bar.querySelector(".upload-confirm-text").textContent = ready === 1
-      ? "1 file checked. Nothing is stored until you confirm: store it with what is listed?"
-      : ready + " files checked. Nothing is stored until you confirm: store them with what is listed?";
-    bar.querySelector("[data-action=store]").textContent = ready === 1 ? "Store 1 file" : "Store " + ready + " files";
+      ? t().checkedOne
+      : fill(t().checkedMany, { n: ready });
+    bar.querySelector("[data-action=store]").textContent = ready === 1 ? t().storeOne : fill(t().storeMany, { n: ready });
   };
   const unstage = (form, entry) => { staged = staged.filter((s) => s !== entry); updateBar(form); };
   // The per-file fields: typed here, they override the form's for this file only.
   const overrides = (form, entry) => {
     const box = el("details", "upload-override");
-    box.append(el("summary", "", "Change the run context of this file"));
+    box.append(el("summary", "", t().override));
     const grid = el("div", "run-context-grid");
     for (const [name, label] of window.__pdUpload.fields) {
       const id = "ov-" + Math.random().toString(36).slice(2) + "-" + name;
@@ -130,10 +133,10 @@ export function init_dropzone(formId, url, fieldsJson, onDone) {
       const lab = el("label", "", label); lab.htmlFor = id;
       const input = el("input"); input.id = id; input.name = name; input.type = "text";
       input.value = entry.data.get(name) || "";
-      input.placeholder = "as listed above";
+      input.placeholder = t().asListed;
       cell.append(lab, input); grid.append(cell);
     }
-    const again = el("button", "button", "Check again with these values"); again.type = "button";
+    const again = el("button", "button", t().checkAgain); again.type = "button";
     again.addEventListener("click", () => {
       for (const input of grid.querySelectorAll("input")) {
         if (input.value.trim() === "") entry.data.delete(input.name); else entry.data.set(input.name, input.value.trim());
@@ -147,12 +150,12 @@ export function init_dropzone(formId, url, fieldsJson, onDone) {
   const check = (form, entry) => {
     const item = entry.item;
     item.className = "upload-item";
-    item.querySelector(".upload-status").textContent = "checking…";
+    item.querySelector(".upload-status").textContent = t().checking;
     post(window.__pdUpload.url + "/preview", entry.data, entry.file, item, (code, answer) => {
       if (code !== 200) { finish(item, false, refusal(code, answer)); return; }
       item.classList.add("upload-ready");
-      item.querySelector(".upload-status").textContent = "Checked: " + answer.kind.replace(/_/g, " ") + ", not stored yet";
-      showRecorded(item, answer, "Will be recorded");
+      item.querySelector(".upload-status").textContent = fill(t().checked, { kind: t().kinds[answer.kind] || answer.kind.replace(/_/g, " ") });
+      showRecorded(item, answer, t().willRecord);
       if (answer.kind === "load_test" && !item.querySelector(".upload-override")) item.append(overrides(form, entry));
       staged.push(entry);
       updateBar(form);
@@ -163,8 +166,8 @@ export function init_dropzone(formId, url, fieldsJson, onDone) {
     const head = el("div", "upload-head");
     head.append(el("span", "upload-name", file.name + " (" + fmtSize(file.size) + ")"));
     const bar = el("progress"); bar.max = 100; bar.value = 0;
-    head.append(bar, el("span", "upload-status", "waiting…"));
-    const drop = el("button", "button button-small upload-drop", "Don't store"); drop.type = "button";
+    head.append(bar, el("span", "upload-status", t().waiting));
+    const drop = el("button", "button button-small upload-drop", t().dontStore); drop.type = "button";
     head.append(drop);
     item.append(head);
     form.querySelector(".upload-list").append(item);
@@ -179,13 +182,13 @@ export function init_dropzone(formId, url, fieldsJson, onDone) {
     for (const entry of batch) {
       const item = entry.item;
       for (const b of item.querySelectorAll(".upload-drop, .upload-override")) b.remove();
-      item.querySelector(".upload-status").textContent = "storing…";
+      item.querySelector(".upload-status").textContent = t().storing;
       storing += 1;
       post(window.__pdUpload.url, entry.data, entry.file, item, (code, answer) => {
         if (code === 201) {
           const note = answer.note ? " — " + answer.note : "";
-          finish(item, true, "Stored as evidence #" + answer.id + " (" + answer.kind + ")" + note);
-          showRecorded(item, answer, "Recorded");
+          finish(item, true, fill(t().stored, { id: answer.id, kind: t().kinds[answer.kind] || answer.kind }) + note);
+          showRecorded(item, answer, t().recorded);
         } else {
           finish(item, false, refusal(code, answer));
         }
@@ -235,7 +238,86 @@ export function init_dropzone(formId, url, fieldsJson, onDone) {
 }
 "##)]
 extern "C" {
-    fn init_dropzone(form_id: &str, url: &str, fields_json: &str, on_done: wasm_bindgen::JsValue);
+    fn init_dropzone(
+        form_id: &str,
+        url: &str,
+        fields_json: &str,
+        texts_json: &str,
+        on_done: wasm_bindgen::JsValue,
+    );
+}
+
+/// The script's words in `lang`, as JSON; `{n}`, `{kind}`, `{id}`, `{code}` mark values. The
+/// English ones make exactly the sentences the script always wrote.
+#[cfg(feature = "hydrate")]
+fn upload_texts(lang: Lang) -> String {
+    let pick = |en: &'static str, de: &'static str| lang.pick(en, de);
+    // Kinds as the server names them (`load_test`): English writes the name itself.
+    let kinds = match lang {
+        Lang::En => serde_json::json!({}),
+        Lang::De => serde_json::json!({
+            "load_test": "Lasttest",
+            "gateway_log": "Gateway-Log",
+            "metrics_scrape": "/metrics-Scrape",
+            "vllm_startup_log": "vLLM-Start-Log",
+            "eval_set": "Evaluationsdatensatz",
+            "eval_run": "Evaluationslauf",
+            "lm_eval_results": "lm-eval-Ergebnisse",
+        }),
+    };
+    serde_json::json!({
+        "point": pick(".", ","),
+        "sources": {
+            "file": pick("from the file", "aus der Datei"),
+            "form": pick("typed", "eingegeben"),
+            "serve_command": pick("from the pasted command", "aus dem eingefügten Befehl"),
+            "pilot_notes": pick("from the pilot's notes", "aus den Notizen des Piloten"),
+        },
+        "kinds": kinds,
+        "unreached": pick("the upload did not reach the server", "der Upload hat den Server nicht erreicht"),
+        "duplicate": pick("Duplicate: ", "Duplikat: "),
+        "alreadyStored": pick("already stored", "bereits gespeichert"),
+        "network": pick("Network error: ", "Netzwerkfehler: "),
+        "refused": pick("Refused ({code}): ", "Abgelehnt ({code}): "),
+        "checkedOne": pick(
+            "1 file checked. Nothing is stored until you confirm: store it with what is listed?",
+            "1 Datei geprüft. Nichts wird gespeichert, bevor Sie bestätigen: mit den aufgeführten Angaben speichern?",
+        ),
+        "checkedMany": pick(
+            "{n} files checked. Nothing is stored until you confirm: store them with what is listed?",
+            "{n} Dateien geprüft. Nichts wird gespeichert, bevor Sie bestätigen: mit den aufgeführten Angaben speichern?",
+        ),
+        "storeOne": pick("Store 1 file", "1 Datei speichern"),
+        "storeMany": pick("Store {n} files", "{n} Dateien speichern"),
+        "override": pick("Change the run context of this file", "Laufkontext dieser Datei ändern"),
+        "asListed": pick("as listed above", "wie oben aufgeführt"),
+        "checkAgain": pick("Check again with these values", "Mit diesen Werten erneut prüfen"),
+        "checking": pick("checking…", "wird geprüft…"),
+        "checked": pick("Checked: {kind}, not stored yet", "Geprüft: {kind}, noch nicht gespeichert"),
+        "willRecord": pick("Will be recorded", "Wird erfasst"),
+        "waiting": pick("waiting…", "wartet…"),
+        "dontStore": pick("Don't store", "Nicht speichern"),
+        "storing": pick("storing…", "wird gespeichert…"),
+        "stored": pick("Stored as evidence #{id} ({kind})", "Als Nachweis #{id} gespeichert ({kind})"),
+        "recorded": pick("Recorded", "Erfasst"),
+    })
+    .to_string()
+}
+
+/// The label of run-context field `name` (see [`engine::run_context::provenance::FIELDS`]) in
+/// `lang`: `Engine version` / `Engine-Version`.
+fn field_label(name: &str, english: &'static str, lang: Lang) -> &'static str {
+    match (lang, name) {
+        (Lang::En, _) => english,
+        (Lang::De, "engine_version") => "Engine-Version",
+        (Lang::De, "gpu_count") => "Anzahl GPUs",
+        (Lang::De, "precision") => "Präzision der Gewichte",
+        (Lang::De, "kv_dtype") => "Datentyp des KV-Cache",
+        (Lang::De, "prefix_caching") => "Prefix-Caching",
+        (Lang::De, "cuda_graphs") => "CUDA-Graphen",
+        // Engine, GPU, Tensor parallel and vLLM's own flag names read the same.
+        (Lang::De, _) => english,
+    }
 }
 
 fn text(value: &Option<String>) -> String {
@@ -246,6 +328,7 @@ fn number<T: ToString>(value: Option<T>) -> String {
     value.map(|v| v.to_string()).unwrap_or_default()
 }
 
+/// The form's value of a switch: `on` / `off` whatever the language (the option's words change).
 fn on_off(value: Option<bool>) -> String {
     match value {
         Some(true) => "on".into(),
@@ -256,10 +339,11 @@ fn on_off(value: Option<bool>) -> String {
 
 /// What an empty run-context field becomes: the pilot's note for it, else nothing. Shown as
 /// the field's placeholder, so an example never reads like a recorded value.
-fn fallback(note: &str) -> String {
-    match note.trim() {
-        "" | "0" => "not stated".into(),
-        value => format!("{value} (pilot's notes)"),
+fn fallback(note: &str, lang: Lang) -> String {
+    match (note.trim(), lang) {
+        ("" | "0", _) => lang.pick("not stated", "nicht angegeben").into(),
+        (value, Lang::En) => format!("{value} (pilot's notes)"),
+        (value, Lang::De) => format!("{value} (Notizen des Piloten)"),
     }
 }
 
@@ -272,13 +356,17 @@ pub fn EvidenceUpload(
     #[prop(optional)] pilot: Option<crate::model::Pilot>,
 ) -> impl IntoView {
     let form_id = "evidence-upload";
+    let lang = crate::components::lang();
     let note = |f: fn(&crate::model::Pilot) -> String| {
         pilot
             .as_ref()
-            .map(|p| fallback(&f(p)))
-            .unwrap_or_else(|| "the pilot's notes".into())
+            .map(|p| fallback(&f(p), lang))
+            .unwrap_or_else(|| {
+                lang.pick("the pilot's notes", "die Notizen des Piloten")
+                    .into()
+            })
     };
-    let unstated = || "not stated".to_string();
+    let unstated = || lang.pick("not stated", "nicht angegeben").to_string();
     let fields: [(&'static str, &'static str, String, RwSignal<String>); 11] = [
         (
             "engine",
@@ -288,7 +376,7 @@ pub fn EvidenceUpload(
         ),
         (
             "engine_version",
-            "Engine version",
+            lang.pick("Engine version", "Engine-Version"),
             note(|p| p.engine_version.clone()),
             RwSignal::new(String::new()),
         ),
@@ -300,19 +388,19 @@ pub fn EvidenceUpload(
         ),
         (
             "gpu_count",
-            "GPU count",
+            lang.pick("GPU count", "Anzahl GPUs"),
             note(|p| p.gpu_count.to_string()),
             RwSignal::new(String::new()),
         ),
         (
             "precision",
-            "Precision",
+            lang.pick("Precision", "Präzision"),
             unstated(),
             RwSignal::new(String::new()),
         ),
         (
             "kv_dtype",
-            "KV-cache dtype",
+            lang.pick("KV-cache dtype", "Datentyp des KV-Cache"),
             unstated(),
             RwSignal::new(String::new()),
         ),
@@ -336,13 +424,13 @@ pub fn EvidenceUpload(
         ),
         (
             "prefix_caching",
-            "Prefix caching",
+            lang.pick("Prefix caching", "Prefix-Caching"),
             String::new(),
             RwSignal::new(String::new()),
         ),
         (
             "cuda_graphs",
-            "CUDA graphs",
+            lang.pick("CUDA graphs", "CUDA-Graphen"),
             String::new(),
             RwSignal::new(String::new()),
         ),
@@ -364,7 +452,7 @@ pub fn EvidenceUpload(
                         signal.set(value);
                     }
                 }
-                Ok(context.summary())
+                Ok(context.summary_in(lang))
             }
             Err(e) => Err(e.to_string()),
         }));
@@ -385,73 +473,77 @@ pub fn EvidenceUpload(
                 clear();
                 on_uploaded.run(());
             });
-            let fields = serde_json::to_string(&engine::run_context::provenance::FIELDS)
-                .unwrap_or_else(|_| "[]".into());
+            let fields: Vec<(&str, &str)> = engine::run_context::provenance::FIELDS
+                .iter()
+                .map(|&(name, label)| (name, field_label(name, label, lang)))
+                .collect();
+            let fields = serde_json::to_string(&fields).unwrap_or_else(|_| "[]".into());
             init_dropzone(
                 form_id,
                 &format!("/api/v1/pilots/{pilot_id}/evidence"),
                 &fields,
+                &upload_texts(lang),
                 done.into_js_value(),
             );
         }
         #[cfg(not(feature = "hydrate"))]
-        let _ = (form_id, on_uploaded, clear);
+        let _ = (form_id, on_uploaded, clear, field_label);
     });
     view! {
         <section class="card upload-card">
-            <h2>"Upload evidence"</h2>
+            <h2>{lang.pick("Upload evidence", "Nachweise hochladen")}</h2>
             <form id=form_id class="form upload-form" method="post" enctype="multipart/form-data"
                 action=format!("/pilots/{pilot_id}/evidence")>
                 <div class="field-row upload-kind">
                     <div>
-                        <label for="evidence-kind">"What is it?"</label>
+                        <label for="evidence-kind">{lang.pick("What is it?", "Was ist es?")}</label>
                         <select id="evidence-kind" name="kind"
                             prop:value=move || kind.get()
                             on:change=move |ev| kind.set(event_target_value(&ev))>
-                            <option value="">"Detect: load test, start-up log, gateway log, /metrics, lm-eval results"</option>
-                            <option value="eval_set">"Evaluation set (CSV or JSON Lines)"</option>
-                            <option value="eval_run">"Evaluation run over the set (CSV or JSON Lines)"</option>
+                            <option value="">{lang.pick("Detect: load test, start-up log, gateway log, /metrics, lm-eval results", "Erkennen: Lasttest, Start-Log, Gateway-Log, /metrics, lm-eval-Ergebnisse")}</option>
+                            <option value="eval_set">{lang.pick("Evaluation set (CSV or JSON Lines)", "Evaluationsdatensatz (CSV oder JSON Lines)")}</option>
+                            <option value="eval_run">{lang.pick("Evaluation run over the set (CSV or JSON Lines)", "Evaluationslauf über den Datensatz (CSV oder JSON Lines)")}</option>
                         </select>
                     </div>
-                    <p class="hint grow">"Evaluation set: id, question, accepted_answer, accepted_passages (ids separated by |). Run: id, answer, score (0–1) or correct (true/false), retrieved (ids in rank order, |), finish_reason. Upload the set first; each run is read against its latest approved version."</p>
+                    <p class="hint grow">{lang.pick("Evaluation set: id, question, accepted_answer, accepted_passages (ids separated by |). Run: id, answer, score (0–1) or correct (true/false), retrieved (ids in rank order, |), finish_reason. Upload the set first; each run is read against its latest approved version.", "Evaluationsdatensatz: id, question, accepted_answer, accepted_passages (IDs durch | getrennt). Lauf: id, answer, score (0–1) oder correct (true/false), retrieved (IDs in Rangfolge, |), finish_reason. Laden Sie zuerst den Datensatz hoch; jeder Lauf wird gegen dessen zuletzt freigegebene Version gelesen.")}</p>
                 </div>
                 <fieldset class="eval-run-fields" disabled=eval_off>
-                    <legend>"Evaluation run: what served it"</legend>
-                    <p class="hint">"Only for an evaluation run. Weight precision is required; an empty model is taken from the pilot; engine, version and GPU come from the run-context fields below (or the pilot)."</p>
+                    <legend>{lang.pick("Evaluation run: what served it", "Evaluationslauf: womit er bedient wurde")}</legend>
+                    <p class="hint">{lang.pick("Only for an evaluation run. Weight precision is required; an empty model is taken from the pilot; engine, version and GPU come from the run-context fields below (or the pilot).", "Nur für einen Evaluationslauf. Die Präzision der Gewichte ist Pflicht; ein leeres Modell wird vom Piloten übernommen; Engine, Version und GPU kommen aus den Laufkontext-Feldern unten (oder vom Piloten).")}</p>
                     <div class="run-context-grid">
-                        <div><label for="ev-model">"Model"</label>
+                        <div><label for="ev-model">{lang.pick("Model", "Modell")}</label>
                             <input id="ev-model" name="model" type="text" placeholder="Qwen/Qwen2.5-7B-Instruct"/></div>
-                        <div><label for="ev-weights_precision">"Weight precision"</label>
+                        <div><label for="ev-weights_precision">{lang.pick("Weight precision", "Präzision der Gewichte")}</label>
                             <input id="ev-weights_precision" name="weights_precision" type="text" placeholder="BF16, FP8, AWQ-INT4, NVFP4…"/></div>
-                        <div><label for="ev-kv_precision">"KV-cache precision"</label>
+                        <div><label for="ev-kv_precision">{lang.pick("KV-cache precision", "Präzision des KV-Cache")}</label>
                             <input id="ev-kv_precision" name="kv_precision" type="text" placeholder="auto, fp8"/></div>
                     </div>
                 </fieldset>
                 <div class="dropzone">
-                    <p class="dropzone-title">"Drop evidence files here"</p>
-                    <p class="hint">"vllm bench serve JSON / JSON Lines, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm JSON / YAML, a vLLM start-up log, gateway logs, /metrics scrapes, lm-eval results — or, with the kind chosen above, an evaluation set or run. Several files at once. Each file is checked first and listed with what will be recorded; nothing is stored until you confirm."</p>
-                    <label for="evidence-file" class="button">"Choose files…"</label>
+                    <p class="dropzone-title">{lang.pick("Drop evidence files here", "Nachweisdateien hier ablegen")}</p>
+                    <p class="hint">{lang.pick("vllm bench serve JSON / JSON Lines, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm JSON / YAML, a vLLM start-up log, gateway logs, /metrics scrapes, lm-eval results — or, with the kind chosen above, an evaluation set or run. Several files at once. Each file is checked first and listed with what will be recorded; nothing is stored until you confirm.", "vllm bench serve JSON / JSON Lines, AIPerf JSON / CSV / JSONL je Anfrage, GenAI-Perf JSON / CSV, guidellm JSON / YAML, ein vLLM-Start-Log, Gateway-Logs, /metrics-Scrapes, lm-eval-Ergebnisse – oder, mit der oben gewählten Art, ein Evaluationsdatensatz oder -lauf. Mehrere Dateien auf einmal. Jede Datei wird zuerst geprüft und mit dem aufgeführt, was erfasst wird; nichts wird gespeichert, bevor Sie bestätigen.")}</p>
+                    <label for="evidence-file" class="button">{lang.pick("Choose files…", "Dateien auswählen…")}</label>
                     <input id="evidence-file" type="file" name="file" required class="file-input"/>
                     <ul class="upload-list" aria-live="polite"></ul>
                     <div class="upload-confirm" hidden>
                         <p class="upload-confirm-text"></p>
-                        <button type="button" class="button button-primary" data-action="store">"Store"</button>
-                        <button type="button" class="button" data-action="discard">"Discard all"</button>
+                        <button type="button" class="button button-primary" data-action="store">{lang.pick("Store", "Speichern")}</button>
+                        <button type="button" class="button" data-action="discard">{lang.pick("Discard all", "Alle verwerfen")}</button>
                     </div>
                 </div>
                 <details class="run-context" open>
-                    <summary>"Run context: hardware and serving settings of these runs"</summary>
-                    <p class="hint">"What a result file states about its own run (a GPU or framework in its metadata) is recorded first; empty fields are taken from the pasted command line or YAML, then from the pilot's notes (engine, version, GPU, count). Each file keeps the values it was checked with, and can be changed on its own before you store it; the fields empty once a batch is stored."</p>
-                    <label for="serve_command">"Paste a " <code>"vllm serve …"</code> " command line or a KServe ServingRuntime YAML"</label>
+                    <summary>{lang.pick("Run context: hardware and serving settings of these runs", "Laufkontext: Hardware und Serving-Einstellungen dieser Läufe")}</summary>
+                    <p class="hint">{lang.pick("What a result file states about its own run (a GPU or framework in its metadata) is recorded first; empty fields are taken from the pasted command line or YAML, then from the pilot's notes (engine, version, GPU, count). Each file keeps the values it was checked with, and can be changed on its own before you store it; the fields empty once a batch is stored.", "Was eine Ergebnisdatei über ihren eigenen Lauf angibt (eine GPU oder ein Framework in ihren Metadaten), wird zuerst erfasst; leere Felder werden aus der eingefügten Befehlszeile oder dem YAML übernommen, dann aus den Notizen des Piloten (Engine, Version, GPU, Anzahl). Jede Datei behält die Werte, mit denen sie geprüft wurde, und kann vor dem Speichern einzeln geändert werden; die Felder werden geleert, sobald ein Stapel gespeichert ist.")}</p>
+                    <label for="serve_command">{lang.pick("Paste a ", "Fügen Sie eine ")}<code>"vllm serve …"</code>{lang.pick(" command line or a KServe ServingRuntime YAML", "-Befehlszeile oder ein KServe-ServingRuntime-YAML ein")}</label>
                     <textarea id="serve_command" name="serve_command" rows="5" class="mono"
                         placeholder="vllm serve /mnt/models --tensor-parallel-size 4 --dtype half --enforce-eager …"
                         prop:value=move || paste.get()
                         on:input=move |ev| paste.set(event_target_value(&ev))></textarea>
                     <div class="form-actions">
-                        <button type="button" class="button" on:click=apply>"Read settings from it"</button>
+                        <button type="button" class="button" on:click=apply>{lang.pick("Read settings from it", "Einstellungen daraus lesen")}</button>
                     </div>
                     {move || parsed.get().map(|r| match r {
-                        Ok(summary) => view! { <p class="notice notice-ok" role="status">{format!("Read: {summary}")}</p> }.into_any(),
+                        Ok(summary) => view! { <p class="notice notice-ok" role="status">{format!("{}{summary}", lang.pick("Read: ", "Gelesen: "))}</p> }.into_any(),
                         Err(e) => view! { <p class="notice notice-error" role="alert">{e}</p> }.into_any(),
                     })}
                     <div class="run-context-grid">
@@ -461,9 +553,9 @@ pub fn EvidenceUpload(
                                     <select id=format!("rc-{name}") name=name
                                         prop:value=move || signal.get()
                                         on:change=move |ev| signal.set(event_target_value(&ev))>
-                                        <option value="">"not stated"</option>
-                                        <option value="on">"on"</option>
-                                        <option value="off">"off"</option>
+                                        <option value="">{lang.pick("not stated", "nicht angegeben")}</option>
+                                        <option value="on">{lang.pick("on", "an")}</option>
+                                        <option value="off">{lang.pick("off", "aus")}</option>
                                     </select>
                                 }.into_any()
                             } else {
@@ -478,7 +570,7 @@ pub fn EvidenceUpload(
                     </div>
                 </details>
                 <div class="form-actions upload-submit">
-                    <button type="submit" name="step" value="check" class="button button-primary">"Check before storing"</button>
+                    <button type="submit" name="step" value="check" class="button button-primary">{lang.pick("Check before storing", "Vor dem Speichern prüfen")}</button>
                 </div>
             </form>
         </section>

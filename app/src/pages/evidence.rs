@@ -13,6 +13,7 @@ use crate::api::pilots::get_pilot;
 use crate::components::upload::EvidenceUpload;
 use crate::components::{ErrorNotice, Fragment, PageHeader, fragment_or_error};
 use crate::error::AppError;
+use engine::locale::Lang;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
@@ -24,17 +25,30 @@ pub fn sha256_prefix(sha256: &str) -> &str {
     sha256.get(..12).unwrap_or(sha256)
 }
 
-/// An evidence kind in words: `load test`, `metrics scrape`, ….
+/// An evidence kind in words: `load test`, `metrics scrape`, … / `Lasttest`, `/metrics-Scrape`, ….
 #[cfg(feature = "ssr")]
-fn kind_words(kind: crate::model::EvidenceKind) -> String {
-    kind.as_str().replace('_', " ")
+fn kind_words(kind: crate::model::EvidenceKind, lang: Lang) -> String {
+    use crate::model::EvidenceKind as K;
+    match lang {
+        Lang::En => kind.as_str().replace('_', " "),
+        Lang::De => match kind {
+            K::LoadTest => "Lasttest",
+            K::GatewayLog => "Gateway-Log",
+            K::MetricsScrape => "/metrics-Scrape",
+            K::VllmStartupLog => "vLLM-Start-Log",
+            K::EvalSet => "Evaluationsdatensatz",
+            K::EvalRun => "Evaluationslauf",
+            K::LmEvalResults => "lm-eval-Ergebnisse",
+        }
+        .into(),
+    }
 }
 
-/// `12.3 KiB`.
+/// `12.3 KiB` / `12,3 KiB`.
 #[cfg(feature = "ssr")]
-pub fn fmt_bytes(bytes: i64) -> String {
+pub fn fmt_bytes(bytes: i64, lang: Lang) -> String {
     let b = bytes as f64;
-    if b < 1024.0 {
+    let text = if b < 1024.0 {
         format!("{bytes} B")
     } else if b < 1024.0 * 1024.0 {
         format!("{:.1} KiB", b / 1024.0)
@@ -42,32 +56,78 @@ pub fn fmt_bytes(bytes: i64) -> String {
         format!("{:.1} MiB", b / 1024.0 / 1024.0)
     } else {
         format!("{:.2} GiB", b / 1024.0 / 1024.0 / 1024.0)
+    };
+    match lang {
+        Lang::En => text,
+        Lang::De => text.replace('.', ","),
+    }
+}
+
+/// Who uploaded or changed a file: their address, `command line`, else `a deleted account`.
+#[cfg(feature = "ssr")]
+fn person(name: String, lang: Lang) -> String {
+    match (name.as_str(), lang) {
+        ("", _) => lang
+            .pick("a deleted account", "ein gelöschtes Konto")
+            .to_string(),
+        // `server evidence withdraw|restore` (see `desk::evidence_history`).
+        ("command line", Lang::De) => "der Befehlszeile".into(),
+        _ => name,
+    }
+}
+
+/// Where a recorded run-context value came from: `from the file` / `aus der Datei`.
+#[cfg(feature = "ssr")]
+fn source_words(
+    source: engine::run_context::provenance::ContextSource,
+    lang: Lang,
+) -> &'static str {
+    use engine::run_context::provenance::ContextSource as S;
+    match (source, lang) {
+        (_, Lang::En) => source.label(),
+        (S::File, Lang::De) => "aus der Datei",
+        (S::Form, Lang::De) => "eingegeben",
+        (S::ServeCommand, Lang::De) => "aus dem eingefügten Befehl",
+        (S::PilotNotes, Lang::De) => "aus den Notizen des Piloten",
+    }
+}
+
+/// A step of a file's history: `Uploaded`, `Withdrawn`, `Restored` / `Hochgeladen`, ….
+#[cfg(feature = "ssr")]
+fn action_words(action: desk::evidence_history::HistoryAction, lang: Lang) -> &'static str {
+    use desk::evidence_history::HistoryAction as A;
+    match (action, lang) {
+        (_, Lang::En) => action.label(),
+        (A::Uploaded, Lang::De) => "Hochgeladen",
+        (A::Withdrawn, Lang::De) => "Zurückgezogen",
+        (A::Restored, Lang::De) => "Wiederhergestellt",
     }
 }
 
 #[cfg(feature = "ssr")]
 #[component]
 fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) -> impl IntoView {
+    let lang = crate::components::lang();
     view! {
         <div class="table-scroll">
             <table class="table evidence-table">
                 <thead><tr>
                     <th scope="col">"#"</th>
-                    <th scope="col">"File"</th>
+                    <th scope="col">{lang.pick("File", "Datei")}</th>
                     <th scope="col">"Status"</th>
-                    <th scope="col">"Kind"</th>
-                    <th scope="col">"Tool / version"</th>
-                    <th scope="col" class="num">"Points"</th>
-                    <th scope="col">"Run context"</th>
+                    <th scope="col">{lang.pick("Kind", "Art")}</th>
+                    <th scope="col">{lang.pick("Tool / version", "Werkzeug / Version")}</th>
+                    <th scope="col" class="num">{lang.pick("Points", "Punkte")}</th>
+                    <th scope="col">{lang.pick("Run context", "Laufkontext")}</th>
                     <th scope="col">"SHA-256"</th>
-                    <th scope="col" class="num">"Size"</th>
-                    <th scope="col">"Uploaded"</th>
+                    <th scope="col" class="num">{lang.pick("Size", "Größe")}</th>
+                    <th scope="col">{lang.pick("Uploaded", "Hochgeladen")}</th>
                 </tr></thead>
                 <tbody>
                     {rows.into_iter().map(|row| {
                         let f = row.file;
                         let is_load_test = f.kind == crate::model::EvidenceKind::LoadTest;
-                        let context = row.run_context.map(|c| c.summary()).unwrap_or_default();
+                        let context = row.run_context.map(|c| c.summary_in(lang)).unwrap_or_default();
                         let withdrawn = f.withdrawn_ms.is_some();
                         // Evaluation sets are versioned, not withdrawn.
                         let can_change = can_change && f.kind != crate::model::EvidenceKind::EvalSet;
@@ -83,15 +143,15 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                                     }}
                                 </td>
                                 {status}
-                                <td><span class="badge">{kind_words(f.kind)}</span></td>
+                                <td><span class="badge">{kind_words(f.kind, lang)}</span></td>
                                 <td>{row.tool}</td>
                                 <td class="num">{if is_load_test { row.points.to_string() } else { "–".into() }}</td>
                                 <td class="small">{context}</td>
                                 <td class="mono small" title=f.sha256.clone()>{format!("{}…", sha256_prefix(&f.sha256))}</td>
-                                <td class="num">{fmt_bytes(f.size_bytes)}</td>
+                                <td class="num">{fmt_bytes(f.size_bytes, lang)}</td>
                                 <td class="small">
-                                    {engine::clock::utc_minute(f.uploaded_ms)}<br/>
-                                    <span class="muted">{if f.uploaded_by.is_empty() { "a deleted account".to_string() } else { f.uploaded_by.clone() }}</span>
+                                    {lang.date_time(f.uploaded_ms)}<br/>
+                                    <span class="muted">{person(f.uploaded_by.clone(), lang)}</span>
                                 </td>
                             </tr>
                         }
@@ -114,31 +174,44 @@ fn EvidenceStatusCell(
     history: Vec<desk::evidence_history::HistoryEntry>,
     can_change: bool,
 ) -> impl IntoView {
+    let lang = crate::components::lang();
     let steps: Vec<_> = history.into_iter().skip(1).collect();
-    let (verb, label, help) = if withdrawn {
-        ("restore", "Restore…", "Why it is evidence again")
+    let (verb, label, help, button) = if withdrawn {
+        (
+            "restore",
+            lang.pick("Restore…", "Wiederherstellen…"),
+            lang.pick(
+                "Why it is evidence again",
+                "Warum die Datei wieder als Nachweis gilt",
+            ),
+            lang.pick("Restore", "Wiederherstellen"),
+        )
     } else {
         (
             "withdraw",
-            "Withdraw…",
-            "Why it no longer counts (kept in its history and the report)",
+            lang.pick("Withdraw…", "Zurückziehen…"),
+            lang.pick(
+                "Why it no longer counts (kept in its history and the report)",
+                "Warum die Datei nicht mehr zählt (bleibt in ihrem Verlauf und im Bericht erhalten)",
+            ),
+            lang.pick("Withdraw", "Zurückziehen"),
         )
     };
     let field = format!("reason-{evidence_id}");
     view! {
         <td class="small evidence-status">
             {if withdrawn {
-                view! { <span class="badge badge-warn">"Withdrawn"</span> }.into_any()
+                view! { <span class="badge badge-warn">{lang.pick("Withdrawn", "Zurückgezogen")}</span> }.into_any()
             } else {
-                view! { <span class="badge badge-pass">"In force"</span> }.into_any()
+                view! { <span class="badge badge-pass">{lang.pick("In force", "Gültig")}</span> }.into_any()
             }}
             {(!steps.is_empty()).then(|| view! {
                 <ul class="history">
                     {steps.into_iter().map(|step| view! {
                         <li>
-                            <strong>{step.action.label()}</strong>" "
-                            {engine::clock::utc_minute(step.at_ms)}" by "
-                            {if step.by.is_empty() { "a deleted account".to_string() } else { step.by }}
+                            <strong>{action_words(step.action, lang)}</strong>" "
+                            {lang.date_time(step.at_ms)}{lang.pick(" by ", " von ")}
+                            {person(step.by, lang)}
                             {step.reason.map(|r| format!(": {r}"))}
                         </li>
                     }).collect_view()}
@@ -150,7 +223,7 @@ fn EvidenceStatusCell(
                     <form method="post" action=format!("/pilots/{pilot_id}/evidence/{evidence_id}/{verb}")>
                         <label for=field.clone()>{help}</label>
                         <input id=field name="reason" type="text" required maxlength="500" autocomplete="off"/>
-                        <button type="submit" class="button button-small">{if withdrawn { "Restore" } else { "Withdraw" }}</button>
+                        <button type="submit" class="button button-small">{button}</button>
                     </form>
                 </details>
             })}
@@ -164,6 +237,7 @@ pub fn EvidencePage() -> impl IntoView {
     let refresh = RwSignal::new(0_u32);
     let pilot = crate::components::page_resource(id, get_pilot);
     let query = use_query_map();
+    let lang = crate::components::lang();
     let page = move || query.read().get("page").and_then(|p| p.parse::<u32>().ok());
     let list = crate::components::page_resource(
         move || (id(), refresh.get(), page()),
@@ -175,13 +249,26 @@ pub fn EvidencePage() -> impl IntoView {
         let q = query.read();
         let number = |name: &str| q.get(name).and_then(|v| v.parse::<i64>().ok());
         let message = if let Some(stored) = number("stored") {
-            format!("Stored as evidence #{stored}.")
+            match lang {
+                Lang::En => format!("Stored as evidence #{stored}."),
+                Lang::De => format!("Als Nachweis #{stored} gespeichert."),
+            }
         } else if let Some(id) = number("withdrawn") {
-            format!(
-                "Evidence #{id} is withdrawn: it grades nothing until it is restored. Upload the corrected file below."
-            )
+            match lang {
+                Lang::En => format!(
+                    "Evidence #{id} is withdrawn: it grades nothing until it is restored. Upload the corrected file below."
+                ),
+                Lang::De => format!(
+                    "Nachweis #{id} ist zurückgezogen: Er zählt für keine Bewertung, bis er wiederhergestellt ist. Laden Sie die korrigierte Datei unten hoch."
+                ),
+            }
         } else if let Some(id) = number("restored") {
-            format!("Evidence #{id} is restored and grades again.")
+            match lang {
+                Lang::En => format!("Evidence #{id} is restored and grades again."),
+                Lang::De => format!(
+                    "Nachweis #{id} ist wiederhergestellt und zählt wieder für die Bewertung."
+                ),
+            }
         } else {
             return None;
         };
@@ -189,7 +276,7 @@ pub fn EvidencePage() -> impl IntoView {
     };
     let notice = move || query.read().get("notice");
     view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{lang.pick("Loading…", "Wird geladen…")}</p> }>
             {move || Suspend::new(async move {
                 let data = match pilot.await {
                     Ok(data) => data,
@@ -197,12 +284,15 @@ pub fn EvidencePage() -> impl IntoView {
                 };
                 let p = data.pilot;
                 view! {
-                    <Title text=format!("Evidence · {}", p.name)/>
-                    <nav class="breadcrumbs" aria-label="Breadcrumb">
-                        <a href="/">"Pilots"</a>" / "<a href=format!("/pilots/{}", p.id)>{p.name.clone()}</a>" / Evidence"
+                    <Title text=format!("{} · {}", lang.pick("Evidence", "Nachweise"), p.name)/>
+                    <nav class="breadcrumbs" aria-label=lang.pick("Breadcrumb", "Brotkrumen")>
+                        <a href="/">{lang.pick("Pilots", "Piloten")}</a>" / "<a href=format!("/pilots/{}", p.id)>{p.name.clone()}</a>{lang.pick(" / Evidence", " / Nachweise")}
                     </nav>
-                    <PageHeader title="Evidence" subtitle="Every file of this pilot. Raw files are kept under their SHA-256 for re-analysis and audit; a withdrawn file stays listed with its history but grades nothing.">
-                        <a class="button" href=format!("/pilots/{}/load-tests", p.id)>"Load-test curves"</a>
+                    <PageHeader title=lang.pick("Evidence", "Nachweise") subtitle=lang.pick(
+                        "Every file of this pilot. Raw files are kept under their SHA-256 for re-analysis and audit; a withdrawn file stays listed with its history but grades nothing.",
+                        "Alle Dateien dieses Piloten. Rohdateien werden unter ihrem SHA-256 für erneute Auswertung und Prüfung aufbewahrt; eine zurückgezogene Datei bleibt mit ihrem Verlauf aufgeführt, zählt aber für keine Bewertung.",
+                    )>
+                        <a class="button" href=format!("/pilots/{}/load-tests", p.id)>{lang.pick("Load-test curves", "Lasttest-Kurven")}</a>
                     </PageHeader>
                     {outcome}
                     {notice_box(id, notice)}
@@ -212,8 +302,8 @@ pub fn EvidencePage() -> impl IntoView {
                     {data.can_edit.then(|| staged_check(id, move || query.read().get("check")))}
                     {data.can_edit.then(|| view! { <EvidenceUpload pilot_id=p.id pilot=p.clone() on_uploaded=move |_| refresh.update(|n| *n += 1)/> })}
                     <section class="card evidence-list">
-                        <h2>"Stored files"</h2>
-                        <Transition fallback=|| view! { <p class="loading">"Loading…"</p> }>
+                        <h2>{lang.pick("Stored files", "Gespeicherte Dateien")}</h2>
+                        <Transition fallback=move || view! { <p class="loading">{lang.pick("Loading…", "Wird geladen…")}</p> }>
                             {move || Suspend::new(async move { fragment_or_error(list.await) })}
                         </Transition>
                     </section>
@@ -278,7 +368,7 @@ fn staged_check(
     move || {
         token.get().map(|token| {
             crate::components::fragment_view(
-                "Loading the check…",
+                crate::components::tr("Loading the check…", "Prüfung wird geladen…"),
                 move || (id(), token.clone()),
                 |(id, token)| staged_upload_page(id, token),
             )
@@ -293,22 +383,27 @@ fn StagedCheck(staged: desk::evidence::staged::StagedUpload) -> impl IntoView {
         "/pilots/{}/evidence/staged/{}",
         staged.pilot_id, staged.token
     );
-    let expires = engine::clock::utc_minute(staged.expires_ms());
+    let lang = crate::components::lang();
+    let expires = lang.date_time(staged.expires_ms());
     let preview = staged.preview;
-    let about = format!(
-        "Nothing is stored yet. Read as {} · {} · SHA-256 {}… · waits for your answer until {} ({} minutes after the check).",
-        kind_words(preview.kind),
-        fmt_bytes(staged.size_bytes as i64),
-        sha256_prefix(&staged.sha256),
-        expires,
-        desk::evidence::staged::STAGED_FOR_MINUTES,
-    );
+    let kind = kind_words(preview.kind, lang);
+    let size = fmt_bytes(staged.size_bytes as i64, lang);
+    let sha = sha256_prefix(&staged.sha256);
+    let minutes = desk::evidence::staged::STAGED_FOR_MINUTES;
+    let about = match lang {
+        Lang::En => format!(
+            "Nothing is stored yet. Read as {kind} · {size} · SHA-256 {sha}… · waits for your answer until {expires} ({minutes} minutes after the check)."
+        ),
+        Lang::De => format!(
+            "Noch ist nichts gespeichert. Gelesen als {kind} · {size} · SHA-256 {sha}… · wartet bis {expires} auf Ihre Antwort ({minutes} Minuten nach der Prüfung)."
+        ),
+    };
     view! {
         <section class="card staged-upload" aria-labelledby="staged-title">
-            <h2 id="staged-title">"Check before storing: "{staged.file_name}</h2>
+            <h2 id="staged-title">{lang.pick("Check before storing: ", "Vor dem Speichern prüfen: ")}{staged.file_name}</h2>
             <p class="hint">{about}</p>
             <div class="upload-recorded">
-                <p class="upload-recorded-title">"Will be recorded"</p>
+                <p class="upload-recorded-title">{lang.pick("Will be recorded", "Wird erfasst")}</p>
                 <table class="upload-recorded-table">
                     {preview.recorded.into_iter().map(|line| view! {
                         <tr>
@@ -316,7 +411,7 @@ fn StagedCheck(staged: desk::evidence::staged::StagedUpload) -> impl IntoView {
                             <td>
                                 {line.value}
                                 {line.source.map(|source| view! {
-                                    " "<span class=format!("source source-{}", source.as_str())>{format!("({})", source.label())}</span>
+                                    " "<span class=format!("source source-{}", source.as_str())>{format!("({})", source_words(source, lang))}</span>
                                 })}
                             </td>
                         </tr>
@@ -330,10 +425,10 @@ fn StagedCheck(staged: desk::evidence::staged::StagedUpload) -> impl IntoView {
             })}
             <div class="form-actions staged-actions">
                 <form method="post" action=action.clone()>
-                    <button type="submit" class="button button-primary">"Store as evidence"</button>
+                    <button type="submit" class="button button-primary">{lang.pick("Store as evidence", "Als Nachweis speichern")}</button>
                 </form>
                 <form method="post" action=format!("{action}/discard")>
-                    <button type="submit" class="button">"Discard"</button>
+                    <button type="submit" class="button">{lang.pick("Discard", "Verwerfen")}</button>
                 </form>
             </div>
         </section>
@@ -360,7 +455,8 @@ pub async fn staged_upload_page(pilot_id: i64, token: String) -> Result<Fragment
                 }
                 Err(error) => return Err(error.into()),
             };
-            Ok(Fragment::render("Check before storing", view))
+            let title = crate::components::tr("Check before storing", "Vor dem Speichern prüfen");
+            Ok(Fragment::render(title, view))
         }
         .await,
     )
@@ -370,14 +466,22 @@ pub async fn staged_upload_page(pilot_id: i64, token: String) -> Result<Fragment
 #[server(endpoint = "page_evidence_list")]
 pub async fn evidence_list_page(pilot_id: i64, page: Option<u32>) -> Result<Fragment, AppError> {
     let data = crate::api::load_tests::list_evidence_files(pilot_id, page).await?;
-    let title = format!("Evidence · {}", data.pilot.name);
+    let lang = crate::components::lang();
+    let title = format!(
+        "{} · {}",
+        lang.pick("Evidence", "Nachweise"),
+        data.pilot.name
+    );
     Ok(Fragment::render(
         title,
         if data.files.is_empty() {
             view! {
                 <div class="empty-state">
-                    <h3>"No evidence yet"</h3>
-                    <p>"Upload load-test results (or send them from CI with the REST API) to draw this pilot's curves."</p>
+                    <h3>{lang.pick("No evidence yet", "Noch keine Nachweise")}</h3>
+                    <p>{lang.pick(
+                        "Upload load-test results (or send them from CI with the REST API) to draw this pilot's curves.",
+                        "Laden Sie Lasttest-Ergebnisse hoch (oder senden Sie sie mit der REST-API aus der CI), um die Kurven dieses Piloten zu zeichnen.",
+                    )}</p>
                 </div>
             }
             .into_any()
