@@ -118,7 +118,9 @@ test("an assessor drafts a plan from a template, edits a mark and approves it; t
   await expect(page.getByText("TTFT p99 ≤ 400 ms @ client")).toBeVisible();
   await expect(page.getByRole("link", { name: "Edit", exact: true })).toHaveCount(0);
   await expect(page.getByRole("link", { name: /Amend plan|Edit draft/ })).toHaveCount(0);
-  await expect(page.getByRole("button")).toHaveText(["Sign out"]);
+  // Read-only: no button in the page itself (the header keeps sign-out and the language switch).
+  await expect(page.locator("#content").getByRole("button")).toHaveCount(0);
+  await expect(page.getByRole("button")).toHaveText(["Sign out", "Deutsch"]);
   await page.getByRole("link", { name: "History" }).click();
   await expect(page.getByRole("heading", { level: 2, name: "Version 1" })).toBeVisible();
   const response = await page.goto(`${pilotPath}/plan/edit`);
