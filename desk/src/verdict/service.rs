@@ -143,7 +143,7 @@ pub fn caveats(evidence: &PilotEvidence, lang: Lang) -> Vec<String> {
     let mut out = vec![
         lang.pick(
             "Re-run the load test on the production stack before go-live: latency and throughput belong to the GPU, engine version and settings they were measured on, so the pilot's figures do not carry over (the report's recommendation gives the exact vllm bench serve and aiperf profile commands).",
-            "Vor dem Produktivstart den Lasttest auf der Produktionsumgebung wiederholen: Latenz und Durchsatz gehören zu der GPU, der Engine-Version und den Einstellungen, mit denen sie gemessen wurden; die Zahlen des Piloten lassen sich nicht übertragen (die Empfehlung des Berichts nennt die genauen Befehle für vllm bench serve und aiperf profile).",
+            "Den Lasttest auf der Produktionsumgebung wiederholen: Latenz und Durchsatz gehören zu der GPU, der Engine-Version und den Einstellungen, mit denen sie gemessen wurden; die Zahlen des Piloten lassen sich nicht übertragen (die Empfehlung des Berichts nennt die genauen Befehle für vllm bench serve und aiperf profile).",
         )
         .to_string(),
     ];
