@@ -19,12 +19,13 @@ use crate::api::plans::{
     SaveScenario, SubmitPlan, get_plan,
 };
 use crate::components::action_forms::{self, action_error, refresh_after, returned_error};
-use crate::components::{ErrorNotice, PageHeader, textarea_text};
+use crate::components::{ErrorNotice, PageHeader, lang, textarea_text};
 use crate::error::AppError;
+use engine::locale::Lang;
 use engine::plan::templates::{Provenance, all as all_templates};
 use engine::plan::{
     Comparator, DemandForm, Direction, MeasurementPoint, Metric, PassMark, PassMarkForm,
-    PlanSection, QualityForm, ScenarioForm, Scope, ServingForm, Statistic, Unit,
+    PlanSection, QualityForm, ScenarioForm, Scope, ServingForm, Statistic, TokenRange, Unit,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -73,11 +74,12 @@ fn returned_errors(refresh: RwSignal<u32>) -> Option<AnyView> {
 #[component]
 pub fn PlanEditPage() -> impl IntoView {
     let id = pilot_id_param();
+    let lang = lang();
     let refresh = RwSignal::new(0u32);
     let plan =
         crate::components::page_resource(move || (id(), refresh.get()), |(id, _)| get_plan(id));
     view! {
-        <Transition fallback=|| view! { <p class="loading">"Loading plan…"</p> }>
+        <Transition fallback=move || view! { <p class="loading">{lang.pick("Loading plan…", "Plan wird geladen…")}</p> }>
             {move || Suspend::new(async move {
                 match plan.await {
                     Ok(view) if view.can_edit => {
@@ -88,15 +90,18 @@ pub fn PlanEditPage() -> impl IntoView {
                             <For each=move || [key] key=|key| *key children=move |_| editor(view.clone(), refresh)/>
                         }.into_any()
                     }
-                    Ok(view) if view.approved_only => view! { <Title text="Not found"/><ErrorNotice error=AppError::NotFound/> }.into_any(),
+                    Ok(view) if view.approved_only => view! { <Title text=lang.pick("Not found", "Nicht gefunden")/><ErrorNotice error=AppError::NotFound/> }.into_any(),
                     Ok(view) => view! {
-                        <Title text="Not allowed"/>
+                        <Title text=lang.pick("Not allowed", "Nicht erlaubt")/>
                         {plan_tabs(&view, "edit")}
                         <ErrorNotice error=AppError::Forbidden/>
-                        <p class="muted">"Assessors and administrators write and approve plans. "
-                            <a href=format!("/pilots/{}/plan", view.pilot.id)>"See the plan"</a></p>
+                        <p class="muted">{lang.pick(
+                            "Assessors and administrators write and approve plans. ",
+                            "Das Bewertungsteam und die Administration schreiben Pläne und geben sie frei. ",
+                        )}
+                            <a href=format!("/pilots/{}/plan", view.pilot.id)>{lang.pick("See the plan", "Plan ansehen")}</a></p>
                     }.into_any(),
-                    Err(error) => view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
+                    Err(error) => view! { <Title text=lang.pick("Not found", "Nicht gefunden")/><ErrorNotice error/> }.into_any(),
                 }
             })}
         </Transition>
@@ -105,10 +110,19 @@ pub fn PlanEditPage() -> impl IntoView {
 
 fn editor(view: PlanView, refresh: RwSignal<u32>) -> AnyView {
     let pilot = view.pilot.clone();
+    let lang = lang();
+    let title = match lang {
+        Lang::En => format!("Edit plan · {}", pilot.name),
+        Lang::De => format!("Plan bearbeiten · {}", pilot.name),
+    };
+    let subtitle = match lang {
+        Lang::En => format!("{} · for {}", pilot.name, pilot.organisation_name),
+        Lang::De => format!("{} · für {}", pilot.name, pilot.organisation_name),
+    };
     let top = view! {
-        <Title text=format!("Edit plan · {}", pilot.name)/>
-        {breadcrumbs(&view, "Edit")}
-        <PageHeader title="Edit the plan" subtitle=format!("{} · for {}", pilot.name, pilot.organisation_name)/>
+        <Title text=title/>
+        {breadcrumbs(&view, lang.pick("Edit", "Bearbeiten"))}
+        <PageHeader title=lang.pick("Edit the plan", "Plan bearbeiten") subtitle/>
         {plan_tabs(&view, "edit")}
         {view.approved_only.then(approved_only_notice)}
         {returned_errors(refresh)}
@@ -127,6 +141,7 @@ fn editor(view: PlanView, refresh: RwSignal<u32>) -> AnyView {
 fn StartPlan(pilot_id: i64, refresh: RwSignal<u32>) -> impl IntoView {
     let create = ServerAction::<CreatePlan>::new();
     refresh_after(create, refresh);
+    let lang = lang();
     let templates = all_templates()
         .into_iter()
         .map(|t| {
@@ -138,24 +153,32 @@ fn StartPlan(pilot_id: i64, refresh: RwSignal<u32>) -> impl IntoView {
                     view! {
                         <li>
                             <span class="mono">{m.pass_mark.notation()}</span>
-                            {default.then(|| view! { <span class="badge badge-warn" title="The source gives no number; Pilot Desk's starting point, to be revisited">"Pilot Desk default"</span> })}
+                            {default.then(|| view! {
+                                <span class="badge badge-warn" title=lang.pick(
+                                    "The source gives no number; Pilot Desk's starting point, to be revisited",
+                                    "Die Quelle nennt keine Zahl; Ausgangspunkt von Pilot Desk, noch zu überprüfen",
+                                )>{lang.pick("Pilot Desk default", "Vorgabe von Pilot Desk")}</span>
+                            })}
                         </li>
                     }
                 })
                 .collect_view();
             let id = t.id.clone();
             let data_id = t.id.clone();
-            let start_label = format!("Start from {}", t.title);
+            let start_label = match lang {
+                Lang::En => format!("Start from {}", t.title),
+                Lang::De => format!("Mit der Vorlage {} beginnen", t.title),
+            };
             view! {
                 <article class="card template-card" data-template=data_id>
                     <h3>{t.title.clone()}</h3>
                     <p class="small">{t.description.clone()}</p>
                     <ul class="template-marks">{marks}</ul>
-                    <p class="template-source small"><strong>"Source: "</strong>{t.source.clone()}</p>
+                    <p class="template-source small"><strong>{lang.pick("Source: ", "Quelle: ")}</strong>{t.source.clone()}</p>
                     <ActionForm action=create attr:class="template-form">
                         <input type="hidden" name="pilot_id" value=pilot_id.to_string()/>
                         <input type="hidden" name="template" value=id/>
-                        <button type="submit" class="button button-primary" aria-label=start_label>"Start from this template"</button>
+                        <button type="submit" class="button button-primary" aria-label=start_label>{lang.pick("Start from this template", "Mit dieser Vorlage beginnen")}</button>
                     </ActionForm>
                 </article>
             }
@@ -163,13 +186,16 @@ fn StartPlan(pilot_id: i64, refresh: RwSignal<u32>) -> impl IntoView {
         .collect_view();
     view! {
         <section class="card">
-            <h2>"Start the plan"</h2>
-            <p>"Pick the reference targets closest to the pilot's use case; every mark stays editable until the plan is approved. Each template cites where its numbers come from; a mark marked “Pilot Desk default” has no published number behind it."</p>
+            <h2>{lang.pick("Start the plan", "Plan beginnen")}</h2>
+            <p>{lang.pick(
+                "Pick the reference targets closest to the pilot's use case; every mark stays editable until the plan is approved. Each template cites where its numbers come from; a mark marked “Pilot Desk default” has no published number behind it.",
+                "Wählen Sie die Referenzziele, die dem Anwendungsfall des Piloten am nächsten kommen; jeder Zielwert bleibt bearbeitbar, bis der Plan freigegeben ist. Jede Vorlage nennt die Herkunft ihrer Zahlen; hinter einem Zielwert mit der Markierung „Vorgabe von Pilot Desk“ steht keine veröffentlichte Zahl.",
+            )}</p>
             {action_error(create)}
             <ActionForm action=create attr:class="form-inline">
                 <input type="hidden" name="pilot_id" value=pilot_id.to_string()/>
                 <input type="hidden" name="template" value="empty"/>
-                <button type="submit" class="button">"Start from an empty plan"</button>
+                <button type="submit" class="button">{lang.pick("Start from an empty plan", "Mit einem leeren Plan beginnen")}</button>
             </ActionForm>
         </section>
         <div class="template-grid">{templates}</div>
@@ -183,27 +209,46 @@ fn AmendPlanCard(latest: PlanVersionRecord, refresh: RwSignal<u32>) -> impl Into
     let amend = ServerAction::<AmendPlan>::new();
     refresh_after(amend, refresh);
     let next = latest.number + 1;
+    let lang = lang();
+    let frozen = match lang {
+        Lang::En => format!("Version {} is approved and frozen", latest.number),
+        Lang::De => format!("Version {} ist freigegeben und eingefroren", latest.number),
+    };
+    let amend_label = match lang {
+        Lang::En => format!("Amend: start version {next}"),
+        Lang::De => format!("Ändern: Version {next} beginnen"),
+    };
+    let marks_heading = match lang {
+        Lang::En => format!("Pass marks of version {}", latest.number),
+        Lang::De => format!("Zielwerte der Version {}", latest.number),
+    };
     view! {
         <section class="card form-card" id="amend">
             <div class="card-head">
-                <h2>{format!("Version {} is approved and frozen", latest.number)}</h2>
+                <h2>{frozen}</h2>
                 {plan_status_badge(latest.status)}
             </div>
             <p class="small muted">{version_line(&latest)}</p>
-            <p>"Its pass marks cannot change any more. To change the plan, amend it: a new draft version, copied from this one, that records why it changes and needs approval again. Every version stays in the history."</p>
+            <p>{lang.pick(
+                "Its pass marks cannot change any more. To change the plan, amend it: a new draft version, copied from this one, that records why it changes and needs approval again. Every version stays in the history.",
+                "Ihre Zielwerte können sich nicht mehr ändern. Um den Plan zu ändern, legen Sie eine Änderung an: eine neue Entwurfsversion, aus dieser kopiert, die festhält, warum sie sich ändert, und erneut freigegeben werden muss. Jede Version bleibt im Verlauf.",
+            )}</p>
             {action_error(amend)}
             <ActionForm action=amend attr:class="form">
                 <input type="hidden" name="pilot_id" value=latest.pilot_id.to_string()/>
-                <label for="reason">"Reason for the amendment" <span class="req" title="required">"*"</span></label>
+                <label for="reason">{lang.pick("Reason for the amendment", "Grund der Änderung")} <span class="req" title=lang.pick("required", "Pflichtfeld")>"*"</span></label>
                 <textarea id="reason" name="reason" rows="3" required maxlength="2000"
-                    placeholder="e.g. The customer moved the chat target from 450 ms to 400 ms p99 after the kick-off."></textarea>
+                    placeholder=lang.pick(
+                        "e.g. The customer moved the chat target from 450 ms to 400 ms p99 after the kick-off.",
+                        "z. B. Der Kunde hat das Chat-Ziel nach dem Kick-off von 450 ms auf 400 ms p99 gesenkt.",
+                    )></textarea>
                 <div class="form-actions">
-                    <button type="submit" class="button button-primary">{format!("Amend: start version {next}")}</button>
+                    <button type="submit" class="button button-primary">{amend_label}</button>
                 </div>
             </ActionForm>
         </section>
         <section class="card">
-            <h2>{format!("Pass marks of version {}", latest.number)}</h2>
+            <h2>{marks_heading}</h2>
             {super::plan::marks_table(&latest.content, None)}
         </section>
     }
@@ -244,21 +289,41 @@ fn draft_editor(view: &PlanView, draft: PlanVersionRecord, refresh: RwSignal<u32
         .collect::<Vec<_>>();
     let empty = content.pass_marks.is_empty();
     let reason = draft.amendment_reason.clone();
-    let stage = draft.approval_stage();
+    let lang = lang();
+    let stage = draft.approval_stage_in(lang);
+    let heading = match lang {
+        Lang::En => format!("Draft version {}", draft.number),
+        Lang::De => format!("Entwurf Version {}", draft.number),
+    };
+    let started = match lang {
+        Lang::En => format!(
+            "Started by {} on {} · last saved {}",
+            draft.created_by_name,
+            lang.date_time(draft.created_ms),
+            lang.date_time(draft.updated_ms)
+        ),
+        Lang::De => format!(
+            "Begonnen von {} am {} · zuletzt gespeichert {}",
+            draft.created_by_name,
+            lang.date_time(draft.created_ms),
+            lang.date_time(draft.updated_ms)
+        ),
+    };
     view! {
         <section class="card draft-head" id="draft">
             <div class="card-head">
                 <div>
-                    <h2>{format!("Draft version {}", draft.number)}</h2>
-                    <p class="small muted">
-                        {format!("Started by {} on {} · last saved {}", draft.created_by_name, engine::clock::utc_minute(draft.created_ms), engine::clock::utc_minute(draft.updated_ms))}
-                    </p>
+                    <h2>{heading}</h2>
+                    <p class="small muted">{started}</p>
                 </div>
                 {plan_status_badge(draft.status)}
             </div>
-            {reason.map(|r| view! { <p class="amendment-reason"><strong>"Reason for this amendment: "</strong>{r}</p> })}
+            {reason.map(|r| view! { <p class="amendment-reason"><strong>{lang.pick("Reason for this amendment: ", "Grund dieser Änderung: ")}</strong>{r}</p> })}
             {view.in_force.map(|n| view! {
-                <p class="small">{format!("Version {n} stays in force until this draft is approved.")}</p>
+                <p class="small">{match lang {
+                    Lang::En => format!("Version {n} stays in force until this draft is approved."),
+                    Lang::De => format!("Version {n} bleibt in Kraft, bis dieser Entwurf freigegeben ist."),
+                }}</p>
             })}
             <ApproveDraft ctx
                 approve=approve_offer(view)
@@ -268,26 +333,32 @@ fn draft_editor(view: &PlanView, draft: PlanVersionRecord, refresh: RwSignal<u32
 
         <section class="card" id="pass-marks">
             <div class="card-head">
-                <h2>"Pass marks"</h2>
-                <span class="small muted">"Each mark names one figure exactly: metric, statistic, where it is measured, its definition and scope."</span>
+                <h2>{lang.pick("Pass marks", "Zielwerte")}</h2>
+                <span class="small muted">{lang.pick(
+                    "Each mark names one figure exactly: metric, statistic, where it is measured, its definition and scope.",
+                    "Jeder Zielwert benennt genau eine Zahl: Metrik, Statistik, Messpunkt, Definition und Geltungsbereich.",
+                )}</span>
             </div>
             {(!mark_warnings.is_empty()).then(|| view! { <Warnings items=mark_warnings/> })}
             <ol class="plan-marks">{marks}</ol>
             <details class="add-mark" open=empty>
-                <summary class="button">"Add a pass mark"</summary>
+                <summary class="button">{lang.pick("Add a pass mark", "Zielwert hinzufügen")}</summary>
                 <MarkForm ctx index=None initial=new_mark_form() scenarios=scenario_names.clone()/>
             </details>
             <TemplateMerge ctx/>
         </section>
 
         <section class="card" id="scenarios">
-            <h2>"Scenarios"</h2>
-            <p class="small muted">"Kinds of traffic by prompt and answer length; a pass mark can be scoped to one."</p>
+            <h2>{lang.pick("Scenarios", "Szenarien")}</h2>
+            <p class="small muted">{lang.pick(
+                "Kinds of traffic by prompt and answer length; a pass mark can be scoped to one.",
+                "Arten von Verkehr nach Prompt- und Antwortlänge; ein Zielwert kann auf eines davon beschränkt werden.",
+            )}</p>
             <ScenarioList ctx scenarios=content.scenarios.clone()/>
         </section>
 
         <section class="card" id="settings">
-            <h2>"Demand, quality set and pilot serving"</h2>
+            <h2>{lang.pick("Demand, quality set and pilot serving", "Lastannahmen, Qualitätsdatensatz und Pilot-Serving")}</h2>
             {(!other_warnings.is_empty()).then(|| view! { <Warnings items=other_warnings/> })}
             <SettingsForm ctx
                 demand=DemandForm::from(&content.demand)
@@ -300,21 +371,50 @@ fn draft_editor(view: &PlanView, draft: PlanVersionRecord, refresh: RwSignal<u32
 
 #[component]
 fn Warnings(items: Vec<String>) -> impl IntoView {
+    let lang = lang();
     view! {
         <div class="notice notice-warn plan-warnings">
-            <strong>"Worth a second look (does not block saving or approval)"</strong>
+            <strong>{lang.pick(
+                "Worth a second look (does not block saving or approval)",
+                "Einen zweiten Blick wert (verhindert weder Speichern noch Freigabe)",
+            )}</strong>
             <ul>{items.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
         </div>
     }
 }
 
+/// Which Approve button the viewer is offered on the open draft.
+#[derive(Clone, Copy)]
+enum ApproveOffer {
+    /// Someone else's draft.
+    Approve,
+    /// An administrator's own draft: the override of the four-eyes rule, labelled as such.
+    Override,
+}
+
+impl ApproveOffer {
+    /// The button's words for `version`.
+    fn label(self, version: u32, lang: Lang) -> String {
+        match (self, lang) {
+            (ApproveOffer::Approve, Lang::En) => format!("Approve version {version}"),
+            (ApproveOffer::Approve, Lang::De) => format!("Version {version} freigeben"),
+            (ApproveOffer::Override, Lang::En) => {
+                format!("Approve my own draft (administrator's override) · version {version}")
+            }
+            (ApproveOffer::Override, Lang::De) => format!(
+                "Eigenen Entwurf freigeben (Ausnahme der Administration) · Version {version}"
+            ),
+        }
+    }
+}
+
 /// The Approve button the viewer is offered on the open draft: none on their own draft (four
 /// eyes), except an administrator's override, labelled as such.
-fn approve_offer(view: &PlanView) -> Option<&'static str> {
+fn approve_offer(view: &PlanView) -> Option<ApproveOffer> {
     if view.may_approve_draft() {
-        Some("Approve version")
+        Some(ApproveOffer::Approve)
     } else if view.draft_is_own() && view.viewer_is_admin {
-        Some("Approve my own draft (administrator's override) · version")
+        Some(ApproveOffer::Override)
     } else {
         None
     }
@@ -323,7 +423,7 @@ fn approve_offer(view: &PlanView) -> Option<&'static str> {
 #[component]
 fn ApproveDraft(
     ctx: Draft,
-    approve: Option<&'static str>,
+    approve: Option<ApproveOffer>,
     submit: bool,
     stage: String,
 ) -> impl IntoView {
@@ -333,30 +433,38 @@ fn ApproveDraft(
     refresh_after(approve_action, ctx.refresh);
     refresh_after(submit_action, ctx.refresh);
     refresh_after(discard, ctx.refresh);
+    let lang = lang();
     let discard_label = if ctx.version == 1 {
-        "Discard draft"
+        lang.pick("Discard draft", "Entwurf verwerfen")
     } else {
-        "Discard amendment"
+        lang.pick("Discard amendment", "Änderung verwerfen")
+    };
+    let submit_label = match lang {
+        Lang::En => format!("Submit version {} for approval", ctx.version),
+        Lang::De => format!("Version {} zur Freigabe einreichen", ctx.version),
     };
     view! {
         {action_error(approve_action)}
         {action_error(submit_action)}
         {action_error(discard)}
-        <p class="approval-stage small"><strong>"Approval: "</strong>{stage}</p>
+        <p class="approval-stage small"><strong>{lang.pick("Approval: ", "Freigabe: ")}</strong>{stage}</p>
         <div class="approve-row">
             {submit.then(|| view! {
                 <ActionForm action=submit_action>
                     {ctx.hidden()}
-                    <button type="submit" class="button button-primary">{format!("Submit version {} for approval", ctx.version)}</button>
+                    <button type="submit" class="button button-primary">{submit_label}</button>
                 </ActionForm>
             })}
-            {approve.map(|label| view! {
+            {approve.map(|offer| view! {
                 <ActionForm action=approve_action>
                     {ctx.hidden()}
-                    <button type="submit" class="button button-primary">{format!("{label} {}", ctx.version)}</button>
+                    <button type="submit" class="button button-primary">{offer.label(ctx.version, lang)}</button>
                 </ActionForm>
             })}
-            <p class="small muted grow">"Submitting puts the draft in the approvers' inbox; approving records who and when, puts the version in force and freezes its pass marks: later changes need an amendment with a reason."</p>
+            <p class="small muted grow">{lang.pick(
+                "Submitting puts the draft in the approvers' inbox; approving records who and when, puts the version in force and freezes its pass marks: later changes need an amendment with a reason.",
+                "Das Einreichen legt den Entwurf den Freigebenden vor; die Freigabe hält fest, wer wann freigegeben hat, setzt die Version in Kraft und friert ihre Zielwerte ein: Spätere Anpassungen brauchen eine Änderung mit Grund.",
+            )}</p>
             <ActionForm action=discard>
                 <input type="hidden" name="pilot_id" value=ctx.pilot_id.to_string()/>
                 <input type="hidden" name="version" value=ctx.version.to_string()/>
@@ -370,20 +478,24 @@ fn ApproveDraft(
 fn TemplateMerge(ctx: Draft) -> impl IntoView {
     let apply = ServerAction::<ApplyPlanTemplate>::new();
     refresh_after(apply, ctx.refresh);
+    let lang = lang();
     view! {
         <details class="merge-template">
-            <summary class="button button-quiet">"Add marks from a template"</summary>
+            <summary class="button button-quiet">{lang.pick("Add marks from a template", "Zielwerte aus einer Vorlage hinzufügen")}</summary>
             {action_error(apply)}
             <ActionForm action=apply attr:class="form form-inline">
                 {ctx.hidden()}
-                <label for="merge-template">"Template"</label>
+                <label for="merge-template">{lang.pick("Template", "Vorlage")}</label>
                 <div class="inline-row">
                     <select id="merge-template" name="template">
                         {all_templates().into_iter().map(|t| view! { <option value=t.id.clone()>{t.title.clone()}</option> }).collect_view()}
                     </select>
-                    <button type="submit" class="button">"Add its missing marks"</button>
+                    <button type="submit" class="button">{lang.pick("Add its missing marks", "Fehlende Zielwerte hinzufügen")}</button>
                 </div>
-                <p class="hint">"Marks the plan already has (same metric, statistic, point and scope) stay as they are."</p>
+                <p class="hint">{lang.pick(
+                    "Marks the plan already has (same metric, statistic, point and scope) stay as they are.",
+                    "Zielwerte, die der Plan schon hat (gleiche Metrik, Statistik, gleicher Messpunkt und Geltungsbereich), bleiben, wie sie sind.",
+                )}</p>
             </ActionForm>
         </details>
     }
@@ -404,14 +516,20 @@ fn MarkItem(
     refresh_after(move_mark, ctx.refresh);
     refresh_after(remove, ctx.refresh);
     let number = index + 1;
+    let lang = lang();
     let arrow = move |direction: &'static str, label: &'static str, disabled: bool| {
+        let aria = match (lang, direction) {
+            (Lang::En, _) => format!("Move mark {number} {direction}"),
+            (Lang::De, "up") => format!("Zielwert {number} nach oben verschieben"),
+            (Lang::De, _) => format!("Zielwert {number} nach unten verschieben"),
+        };
         view! {
             <ActionForm action=move_mark>
                 {ctx.hidden()}
                 <input type="hidden" name="index" value=index.to_string()/>
                 <input type="hidden" name="direction" value=direction/>
                 <button type="submit" class="button button-small button-quiet" disabled=disabled
-                    aria-label=format!("Move mark {number} {direction}")>{label}</button>
+                    aria-label=aria>{label}</button>
             </ActionForm>
         }
     };
@@ -420,7 +538,7 @@ fn MarkItem(
             <div class="plan-mark-head">
                 <span class="mark-number" aria-hidden="true">{number}</span>
                 <div class="grow">
-                    <p class="mark-sentence">{format!("{}.", mark.sentence())}</p>
+                    <p class="mark-sentence">{format!("{}.", mark.sentence_in(lang))}</p>
                     <p class="mono small mark-notation">{mark.notation()}</p>
                 </div>
                 <div class="row-actions">
@@ -430,7 +548,10 @@ fn MarkItem(
                         {ctx.hidden()}
                         <input type="hidden" name="index" value=index.to_string()/>
                         <button type="submit" class="button button-small button-quiet"
-                            aria-label=format!("Remove mark {number}")>"Remove"</button>
+                            aria-label=match lang {
+                                Lang::En => format!("Remove mark {number}"),
+                                Lang::De => format!("Zielwert {number} entfernen"),
+                            }>{lang.pick("Remove", "Entfernen")}</button>
                     </ActionForm>
                 </div>
             </div>
@@ -438,7 +559,10 @@ fn MarkItem(
             {action_error(move_mark)}
             {action_error(remove)}
             <details class="edit-mark">
-                <summary>{format!("Edit mark {number}")}</summary>
+                <summary>{match lang {
+                    Lang::En => format!("Edit mark {number}"),
+                    Lang::De => format!("Zielwert {number} bearbeiten"),
+                }}</summary>
                 <MarkForm ctx index=Some(index) initial=PassMarkForm::from(&mark) scenarios/>
             </details>
         </li>
@@ -505,6 +629,7 @@ fn MarkForm(
         .map(|i| format!("mark-{i}"))
         .unwrap_or_else(|| "mark-new".into());
     let field = move |name: &str| format!("{prefix}-{name}");
+    let lang = lang();
     let hydrated = RwSignal::new(false);
     Effect::new(move |_| hydrated.set(true));
     let metric = RwSignal::new(initial.metric.clone());
@@ -569,7 +694,10 @@ fn MarkForm(
     let metric_options: Vec<(String, String)> = Metric::BUILT_IN
         .iter()
         .map(|m| (m.as_str().to_string(), m.label()))
-        .chain([("custom".to_string(), "Custom metric…".to_string())])
+        .chain([(
+            "custom".to_string(),
+            lang.pick("Custom metric…", "Eigene Metrik…").to_string(),
+        )])
         .collect();
     let statistic_options = Statistic::ALL
         .iter()
@@ -593,17 +721,27 @@ fn MarkForm(
         .map(|p| (p.as_str().to_string(), p.label().to_string()))
         .collect::<Vec<_>>();
     let scope_options = [
-        ("all_traffic".to_string(), "All traffic".to_string()),
+        (
+            "all_traffic".to_string(),
+            lang.pick("All traffic", "Alle Anfragen").to_string(),
+        ),
         (
             "planned_peak".to_string(),
-            "Load test at the planned peak".to_string(),
+            lang.pick(
+                "Load test at the planned peak",
+                "Lasttest bei der geplanten Spitzen-Parallelität",
+            )
+            .to_string(),
         ),
     ]
     .into_iter()
     .chain(scenarios.iter().map(|name| {
         (
             Scope::Scenario(name.clone()).form_value(),
-            format!("Scenario “{name}”"),
+            match lang {
+                Lang::En => format!("Scenario “{name}”"),
+                Lang::De => format!("Szenario „{name}“"),
+            },
         )
     }))
     .collect::<Vec<_>>();
@@ -623,69 +761,82 @@ fn MarkForm(
         };
         match PassMark::parse(&form) {
             Ok(mark) => view! {
-                <p class="mark-preview"><span class="muted">"Reads: "</span>{format!("{}.", mark.sentence())}
+                <p class="mark-preview"><span class="muted">{lang.pick("Reads: ", "In Worten: ")}</span>{format!("{}.", mark.sentence_in(lang))}
                     " "<span class="mono small muted">{mark.notation()}</span></p>
             }
             .into_any(),
             Err(e) => view! {
-                <p class="mark-preview muted">{format!("Not a valid mark yet — {}: {}", e.field, e.message)}</p>
+                <p class="mark-preview muted">{match lang {
+                    Lang::En => format!("Not a valid mark yet — {}: {}", e.field, e.message),
+                    Lang::De => format!("Noch kein gültiger Zielwert — {}: {}", e.field, e.message),
+                }}</p>
             }
             .into_any(),
         }
     };
     let default_definition = move || {
         built_in(&metric.get())
-            .map(|m| m.default_definition().to_string())
-            .unwrap_or_else(|| "how the figure is computed (required for a custom metric)".into())
+            .map(|m| m.default_definition_in(lang).to_string())
+            .unwrap_or_else(|| {
+                lang.pick(
+                    "how the figure is computed (required for a custom metric)",
+                    "wie die Zahl berechnet wird (Pflicht bei einer eigenen Metrik)",
+                )
+                .into()
+            })
     };
-    let label = match index {
-        Some(i) => format!("Save mark {}", i + 1),
-        None => "Add pass mark".into(),
+    let label = match (index, lang) {
+        (Some(i), Lang::En) => format!("Save mark {}", i + 1),
+        (Some(i), Lang::De) => format!("Zielwert {} speichern", i + 1),
+        (None, _) => lang.pick("Add pass mark", "Zielwert hinzufügen").into(),
     };
     view! {
         <ActionForm action=save attr:class="form mark-form">
             {ctx.hidden()}
             <input type="hidden" name="index" value=index.map(|i| i.to_string()).unwrap_or_default()/>
             <div class="field-row">
-                <Choice id=field("metric") name="metric" label="Metric" value=metric options=metric_options allowed=Signal::derive(Vec::new)/>
+                <Choice id=field("metric") name="metric" label=lang.pick("Metric", "Metrik") value=metric options=metric_options allowed=Signal::derive(Vec::new)/>
                 <div class="grow" hidden=move || hydrated.get() && metric.get() != "custom">
-                    <label for=field("custom_name")>"Custom metric name"</label>
+                    <label for=field("custom_name")>{lang.pick("Custom metric name", "Name der eigenen Metrik")}</label>
                     <input id=field("custom_name") name="custom_name" value=initial.custom_name.clone() maxlength="80"
-                        placeholder="only for a custom metric, e.g. Citations per answer"
+                        placeholder=lang.pick("only for a custom metric, e.g. Citations per answer", "nur bei einer eigenen Metrik, z. B. Quellenangaben je Antwort")
                         on:input=move |ev| custom_name.set(event_target_value(&ev))/>
                 </div>
             </div>
             <div class="field-row">
-                <Choice id=field("statistic") name="statistic" label="Statistic" value=statistic options=statistic_options
+                <Choice id=field("statistic") name="statistic" label=lang.pick("Statistic", "Statistik") value=statistic options=statistic_options
                     allowed=allowed(|m| m.allowed_statistics().iter().map(|s| s.as_str().to_string()).collect())/>
-                <Choice id=field("comparator") name="comparator" label="Comparator" value=comparator options=comparator_options
+                <Choice id=field("comparator") name="comparator" label=lang.pick("Comparator", "Vergleich") value=comparator options=comparator_options
                     allowed=allowed(|m| Comparator::ALL.iter().filter(|c| match m.direction() {
                         Direction::LowerIsBetter => c.is_upper_limit(),
                         Direction::HigherIsBetter => !c.is_upper_limit(),
                         Direction::Either => true,
                     }).map(|c| c.as_str().to_string()).collect())/>
                 <div class="grow">
-                    <label for=field("threshold")>"Threshold"</label>
+                    <label for=field("threshold")>{lang.pick("Threshold", "Grenze")}</label>
                     <input id=field("threshold") name="threshold" value=initial.threshold.clone() inputmode="decimal"
-                        autocomplete="off" placeholder="e.g. 450"
+                        autocomplete="off" placeholder=lang.pick("e.g. 450", "z. B. 450")
                         on:input=move |ev| threshold.set(event_target_value(&ev))/>
                 </div>
-                <Choice id=field("unit") name="unit" label="Unit" value=unit options=unit_options
+                <Choice id=field("unit") name="unit" label=lang.pick("Unit", "Einheit") value=unit options=unit_options
                     allowed=allowed(|m| m.allowed_units().iter().map(|u| u.as_str().to_string()).collect())/>
             </div>
             <div class="field-row">
-                <Choice id=field("point") name="point" label="Measured at" value=point options=point_options
+                <Choice id=field("point") name="point" label=lang.pick("Measured at", "Messpunkt") value=point options=point_options
                     allowed=allowed(|m| m.allowed_points().iter().map(|p| p.as_str().to_string()).collect())/>
-                <Choice id=field("scope") name="scope" label="Scope" value=scope options=scope_options allowed=Signal::derive(Vec::new)/>
+                <Choice id=field("scope") name="scope" label=lang.pick("Scope", "Geltungsbereich") value=scope options=scope_options allowed=Signal::derive(Vec::new)/>
             </div>
             <label for=field("definition")>"Definition"</label>
             <input id=field("definition") name="definition" value=initial.definition.clone() maxlength="300"
                 placeholder=default_definition
                 on:input=move |ev| definition.set(event_target_value(&ev))/>
-            <p class="hint">"Empty: the metric's standard definition. Grading compares figures of this exact definition only."</p>
-            <label for=field("rationale")>"Rationale"</label>
+            <p class="hint">{lang.pick(
+                "Empty: the metric's standard definition. Grading compares figures of this exact definition only.",
+                "Leer: die Standarddefinition der Metrik. Bewertet werden nur Zahlen genau dieser Definition.",
+            )}</p>
+            <label for=field("rationale")>{lang.pick("Rationale", "Warum")}</label>
             <textarea id=field("rationale") name="rationale" rows="2" maxlength="1000"
-                placeholder="Why this limit: the use case, where the number comes from."
+                placeholder=lang.pick("Why this limit: the use case, where the number comes from.", "Warum diese Grenze: der Anwendungsfall, woher die Zahl kommt.")
                 on:input=move |ev| rationale.set(event_target_value(&ev))>{textarea_text(initial.rationale.clone())}</textarea>
             {preview}
             {action_error(save)}
@@ -703,12 +854,23 @@ fn ScenarioList(ctx: Draft, scenarios: Vec<engine::plan::Scenario>) -> impl Into
     let remove = ServerAction::<RemoveScenario>::new();
     refresh_after(remove, ctx.refresh);
     let empty = scenarios.is_empty();
+    let lang = lang();
     let rows = scenarios
         .into_iter()
         .enumerate()
         .map(|(index, s)| {
-            let summary = format!(": {} in, {} out", s.input_tokens, s.output_tokens);
-            let remove_label = format!("Remove scenario {}", s.name);
+            let summary = match lang {
+                Lang::En => format!(": {} in, {} out", s.input_tokens, s.output_tokens),
+                Lang::De => format!(
+                    ": Prompt {}, Antwort {}",
+                    tokens_de(s.input_tokens),
+                    tokens_de(s.output_tokens)
+                ),
+            };
+            let remove_label = match lang {
+                Lang::En => format!("Remove scenario {}", s.name),
+                Lang::De => format!("Szenario {} entfernen", s.name),
+            };
             let form = ScenarioForm::from(&s);
             view! {
                 <li class="plan-scenario">
@@ -718,11 +880,14 @@ fn ScenarioList(ctx: Draft, scenarios: Vec<engine::plan::Scenario>) -> impl Into
                             {ctx.hidden()}
                             <input type="hidden" name="index" value=index.to_string()/>
                             <button type="submit" class="button button-small button-quiet"
-                                aria-label=remove_label>"Remove"</button>
+                                aria-label=remove_label>{lang.pick("Remove", "Entfernen")}</button>
                         </ActionForm>
                     </div>
                     <details class="edit-mark">
-                        <summary>{format!("Edit scenario {}", index + 1)}</summary>
+                        <summary>{match lang {
+                            Lang::En => format!("Edit scenario {}", index + 1),
+                            Lang::De => format!("Szenario {} bearbeiten", index + 1),
+                        }}</summary>
                         <ScenarioFields ctx index=Some(index) initial=form/>
                     </details>
                 </li>
@@ -731,12 +896,25 @@ fn ScenarioList(ctx: Draft, scenarios: Vec<engine::plan::Scenario>) -> impl Into
         .collect_view();
     view! {
         {action_error(remove)}
-        {empty.then(|| view! { <p class="muted">"No scenarios: every mark covers all traffic."</p> })}
+        {empty.then(|| view! { <p class="muted">{lang.pick(
+            "No scenarios: every mark covers all traffic.",
+            "Keine Szenarien: Jeder Zielwert gilt für den gesamten Verkehr.",
+        )}</p> })}
         <ul class="plan-marks">{rows}</ul>
         <details class="add-mark">
-            <summary class="button">"Add a scenario"</summary>
+            <summary class="button">{lang.pick("Add a scenario", "Szenario hinzufügen")}</summary>
             <ScenarioFields ctx index=None initial=ScenarioForm::default()/>
         </details>
+    }
+}
+
+/// A token range as German writes it: `100–200 Token`, `2.000 Token`.
+fn tokens_de(range: TokenRange) -> String {
+    let n = |v: u32| Lang::De.number(v.into(), 0);
+    if range.low_tokens == range.high_tokens {
+        format!("{} Token", n(range.low_tokens))
+    } else {
+        format!("{}–{} Token", n(range.low_tokens), n(range.high_tokens))
     }
 }
 
@@ -748,6 +926,7 @@ fn ScenarioFields(ctx: Draft, index: Option<usize>, initial: ScenarioForm) -> im
         .map(|i| format!("scenario-{i}"))
         .unwrap_or_else(|| "scenario-new".into());
     let field = move |name: &str| format!("{prefix}-{name}");
+    let lang = lang();
     let number = |id: String, name: &'static str, label: &'static str, value: String| {
         view! {
             <div>
@@ -761,17 +940,21 @@ fn ScenarioFields(ctx: Draft, index: Option<usize>, initial: ScenarioForm) -> im
             {ctx.hidden()}
             <input type="hidden" name="index" value=index.map(|i| i.to_string()).unwrap_or_default()/>
             <label for=field("name")>"Name"</label>
-            <input id=field("name") name="name" value=initial.name required maxlength="80" placeholder="e.g. RAG lookups"/>
+            <input id=field("name") name="name" value=initial.name required maxlength="80" placeholder=lang.pick("e.g. RAG lookups", "z. B. RAG-Abfragen")/>
             <div class="field-row">
-                {number(field("input_tokens_low"), "input_tokens_low", "Prompt from (tokens)", initial.input_tokens_low)}
-                {number(field("input_tokens_high"), "input_tokens_high", "Prompt to (tokens)", initial.input_tokens_high)}
-                {number(field("output_tokens_low"), "output_tokens_low", "Answer from (tokens)", initial.output_tokens_low)}
-                {number(field("output_tokens_high"), "output_tokens_high", "Answer to (tokens)", initial.output_tokens_high)}
+                {number(field("input_tokens_low"), "input_tokens_low", lang.pick("Prompt from (tokens)", "Prompt von (Token)"), initial.input_tokens_low)}
+                {number(field("input_tokens_high"), "input_tokens_high", lang.pick("Prompt to (tokens)", "Prompt bis (Token)"), initial.input_tokens_high)}
+                {number(field("output_tokens_low"), "output_tokens_low", lang.pick("Answer from (tokens)", "Antwort von (Token)"), initial.output_tokens_low)}
+                {number(field("output_tokens_high"), "output_tokens_high", lang.pick("Answer to (tokens)", "Antwort bis (Token)"), initial.output_tokens_high)}
             </div>
             {action_error(save)}
             <div class="form-actions">
                 <button type="submit" class="button button-primary">
-                    {if index.is_some() { "Save scenario" } else { "Add scenario" }}
+                    {if index.is_some() {
+                        lang.pick("Save scenario", "Szenario speichern")
+                    } else {
+                        lang.pick("Add scenario", "Szenario hinzufügen")
+                    }}
                 </button>
             </div>
         </ActionForm>
@@ -789,6 +972,7 @@ fn SettingsForm(
 ) -> impl IntoView {
     let save = ServerAction::<SavePlanSettings>::new();
     refresh_after(save, ctx.refresh);
+    let lang = lang();
     let text = |name: &'static str,
                 label: &'static str,
                 value: String,
@@ -811,14 +995,14 @@ fn SettingsForm(
             </div>
         }
     };
-    let switch = |name: &'static str, label: &'static str, value: String| {
+    let switch = move |name: &'static str, label: &'static str, value: String| {
         view! {
             <div class="grow">
                 <label for=format!("settings-{name}")>{label}</label>
                 <select id=format!("settings-{name}") name=name>
-                    <option value="" selected=value.is_empty()>"not stated"</option>
-                    <option value="on" selected=value == "on">"on"</option>
-                    <option value="off" selected=value == "off">"off"</option>
+                    <option value="" selected=value.is_empty()>{lang.pick("not stated", "nicht angegeben")}</option>
+                    <option value="on" selected=value == "on">{lang.pick("on", "an")}</option>
+                    <option value="off" selected=value == "off">{lang.pick("off", "aus")}</option>
                 </select>
             </div>
         }
@@ -827,43 +1011,43 @@ fn SettingsForm(
         <ActionForm action=save attr:class="form settings-form">
             {ctx.hidden()}
             <fieldset>
-                <legend>"Demand assumptions"</legend>
+                <legend>{lang.pick("Demand assumptions", "Lastannahmen")}</legend>
                 <div class="field-row">
-                    {number("pilot_users", "Pilot users", demand.pilot_users, "e.g. 20")}
-                    {number("production_users", "Production users", demand.production_users, "e.g. 400")}
-                    {number("peak_arrival_rate_req_s", "Peak arrival rate (req/s)", demand.peak_arrival_rate_req_s, "e.g. 2.5")}
-                    {number("context_tokens_per_request", "Context per request (tokens)", demand.context_tokens_per_request, "e.g. 8192")}
-                    {number("planned_peak_concurrency", "Planned peak concurrency (requests in flight)", demand.planned_peak_concurrency, "e.g. 16")}
+                    {number("pilot_users", lang.pick("Pilot users", "Pilotnutzer"), demand.pilot_users, lang.pick("e.g. 20", "z. B. 20"))}
+                    {number("production_users", lang.pick("Production users", "Nutzer in Produktion"), demand.production_users, lang.pick("e.g. 400", "z. B. 400"))}
+                    {number("peak_arrival_rate_req_s", lang.pick("Peak arrival rate (req/s)", "Spitzen-Ankunftsrate (Anfragen/s)"), demand.peak_arrival_rate_req_s, lang.pick("e.g. 2.5", "z. B. 2.5"))}
+                    {number("context_tokens_per_request", lang.pick("Context per request (tokens)", "Kontext je Anfrage (Token)"), demand.context_tokens_per_request, lang.pick("e.g. 8192", "z. B. 8192"))}
+                    {number("planned_peak_concurrency", lang.pick("Planned peak concurrency (requests in flight)", "Geplante Spitzen-Parallelität (gleichzeitige Anfragen)"), demand.planned_peak_concurrency, lang.pick("e.g. 16", "z. B. 16"))}
                 </div>
             </fieldset>
             <fieldset>
-                <legend>"Quality set"</legend>
+                <legend>{lang.pick("Quality set", "Qualitätsdatensatz")}</legend>
                 <div class="field-row">
-                    {number("questions", "Evaluation questions", quality.questions, "50–100 recommended")}
-                    {number("hit_k", "k of hit rate@k", quality.hit_k, "e.g. 5")}
+                    {number("questions", lang.pick("Evaluation questions", "Evaluationsfragen"), quality.questions, lang.pick("50–100 recommended", "50–100 empfohlen"))}
+                    {number("hit_k", lang.pick("k of hit rate@k", "k der Trefferquote@k"), quality.hit_k, lang.pick("e.g. 5", "z. B. 5"))}
                 </div>
             </fieldset>
             <fieldset>
-                <legend>"Pilot hardware and serving"</legend>
+                <legend>{lang.pick("Pilot hardware and serving", "Pilot-Hardware und Serving")}</legend>
                 <div class="field-row">
-                    {text("engine", "Serving engine", serving.engine, "vLLM")}
-                    {text("engine_version", "Engine version", serving.engine_version, "e.g. 0.8.5")}
-                    {text("gpu", "GPU", serving.gpu, "e.g. Tesla V100-SXM2-16GB")}
+                    {text("engine", lang.pick("Serving engine", "Serving-Engine"), serving.engine, "vLLM")}
+                    {text("engine_version", lang.pick("Engine version", "Engine-Version"), serving.engine_version, lang.pick("e.g. 0.8.5", "z. B. 0.8.5"))}
+                    {text("gpu", "GPU", serving.gpu, lang.pick("e.g. Tesla V100-SXM2-16GB", "z. B. Tesla V100-SXM2-16GB"))}
                 </div>
                 <div class="field-row">
-                    {text("precision", "Weights precision", serving.precision, "e.g. FP16")}
-                    {text("kv_cache_dtype", "KV cache dtype", serving.kv_cache_dtype, "e.g. auto")}
-                    {number("tensor_parallel", "Tensor parallel", serving.tensor_parallel, "e.g. 4")}
-                    {number("max_num_batched_tokens", "max_num_batched_tokens", serving.max_num_batched_tokens, "engine default")}
+                    {text("precision", lang.pick("Weights precision", "Präzision der Gewichte"), serving.precision, lang.pick("e.g. FP16", "z. B. FP16"))}
+                    {text("kv_cache_dtype", lang.pick("KV cache dtype", "Datentyp des KV-Cache"), serving.kv_cache_dtype, lang.pick("e.g. auto", "z. B. auto"))}
+                    {number("tensor_parallel", "Tensor parallel", serving.tensor_parallel, lang.pick("e.g. 4", "z. B. 4"))}
+                    {number("max_num_batched_tokens", "max_num_batched_tokens", serving.max_num_batched_tokens, lang.pick("engine default", "Vorgabe der Engine"))}
                 </div>
                 <div class="field-row">
-                    {switch("prefix_caching", "Prefix caching", serving.prefix_caching)}
-                    {switch("cuda_graphs", "CUDA graphs", serving.cuda_graphs)}
+                    {switch("prefix_caching", lang.pick("Prefix caching", "Prefix-Caching"), serving.prefix_caching)}
+                    {switch("cuda_graphs", lang.pick("CUDA graphs", "CUDA-Graphen"), serving.cuda_graphs)}
                 </div>
             </fieldset>
             {action_error(save)}
             <div class="form-actions">
-                <button type="submit" class="button button-primary">"Save settings"</button>
+                <button type="submit" class="button button-primary">{lang.pick("Save settings", "Einstellungen speichern")}</button>
             </div>
         </ActionForm>
     }
