@@ -49,7 +49,8 @@ impl Fragment {
 }
 
 /// The fragment `fetch` loads whenever `source` changes, under its title; while it loads,
-/// `loading`; an error (404, 401, …) as the usual notice, with its HTTP status.
+/// `loading` (the caller's words in the reader's language, `tr("Loading…", "Wird geladen…")`);
+/// an error (404, 401, …) as the usual notice, with its HTTP status.
 pub fn fragment_view<S, Fut>(
     loading: &'static str,
     source: impl Fn() -> S + Send + Sync + 'static,
@@ -100,21 +101,22 @@ where
     E: Fn(i64) -> V + Clone + Send + Sync + 'static,
     V: IntoView + 'static,
 {
+    let lang = super::lang();
     let id = crate::pages::pilot_id_param();
     let pilot = page_resource(id, crate::api::pilots::get_pilot);
     let content = page_resource(move || (id(), version()), move |(id, _)| fetch(id));
     view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{lang.pick("Loading…", "Wird geladen…")}</p> }>
             {move || {
                 let editor = editor.clone();
                 Suspend::new(async move {
                     let view = match pilot.await {
                         Ok(view) => view,
-                        Err(error) => return view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
+                        Err(error) => return view! { <Title text=lang.pick("Not found", "Nicht gefunden")/><ErrorNotice error/> }.into_any(),
                     };
                     let pilot_id = view.pilot.id;
                     view! {
-                        <Transition fallback=|| view! { <p class="loading">"Loading…"</p> }>
+                        <Transition fallback=move || view! { <p class="loading">{lang.pick("Loading…", "Wird geladen…")}</p> }>
                             {move || Suspend::new(async move { fragment_or_error(content.await) })}
                         </Transition>
                         {view.can_edit.then(|| editor(pilot_id))}
@@ -134,6 +136,9 @@ pub fn fragment_or_error(loaded: Result<Fragment, AppError>) -> AnyView {
             <div class="fragment" inner_html=html></div>
         }
         .into_any(),
-        Err(error) => view! { <Title text="Not found"/><ErrorNotice error/> }.into_any(),
+        Err(error) => {
+            let title = super::lang().pick("Not found", "Nicht gefunden");
+            view! { <Title text=title/><ErrorNotice error/> }.into_any()
+        }
     }
 }
