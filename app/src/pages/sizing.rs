@@ -11,9 +11,10 @@
 //! config.json below" and sizes nothing until one is chosen or added.
 
 use crate::api::catalog::{AddModel, load_sizing_catalog};
-use crate::components::{CurrentUser, ErrorNotice, PageHeader};
+use crate::components::{CurrentUser, ErrorNotice, PageHeader, lang};
 use crate::model::{CatalogOrigin, SizingCatalog};
 use engine::charts::{DecodeBar, decode_ceiling_chart, memory_bar_chart};
+use engine::locale::Lang;
 use engine::sizing::{
     Candidate, Demand, GpuOffer, GpuSpec, KvDtype, MemoryModel, RecommendOptions, SizingInput,
     SizingResult, Topology, WeightPrecision, recommend, size,
@@ -235,6 +236,7 @@ pub fn pilot_sizing_link(
     pilot: &crate::model::Pilot,
     decision: Option<&crate::api::quality::PrecisionDecision>,
 ) -> (String, Vec<String>) {
+    let lang = lang();
     let mut query = vec![];
     let mut missing = Vec::new();
     match guess_model_id(&pilot.model) {
@@ -242,10 +244,16 @@ pub fn pilot_sizing_link(
         None if pilot.model.trim().is_empty() => {}
         None => {
             query.push(format!("model={}", encode(pilot.model.trim())));
-            missing.push(format!(
-                "Model “{}” is not in the sizing catalog: the sizing page asks for its config.json instead of sizing another model.",
-                pilot.model.trim()
-            ));
+            missing.push(match lang {
+                Lang::En => format!(
+                    "Model “{}” is not in the sizing catalog: the sizing page asks for its config.json instead of sizing another model.",
+                    pilot.model.trim()
+                ),
+                Lang::De => format!(
+                    "Modell „{}“ ist nicht im Dimensionierungskatalog: Die Dimensionierungsseite fragt nach seiner config.json, statt ein anderes Modell zu dimensionieren.",
+                    pilot.model.trim()
+                ),
+            });
         }
     }
     match guess_gpu_id(&pilot.gpu_type) {
@@ -258,10 +266,16 @@ pub fn pilot_sizing_link(
         None if pilot.gpu_type.trim().is_empty() => {}
         None => {
             query.push(format!("gpu={}", encode(pilot.gpu_type.trim())));
-            missing.push(format!(
-                "GPU “{}” is not in the GPU catalog: an administrator adds it under GPUs.",
-                pilot.gpu_type.trim()
-            ));
+            missing.push(match lang {
+                Lang::En => format!(
+                    "GPU “{}” is not in the GPU catalog: an administrator adds it under GPUs.",
+                    pilot.gpu_type.trim()
+                ),
+                Lang::De => format!(
+                    "GPU „{}“ ist nicht im GPU-Katalog: Ein Administrator fügt sie unter GPUs hinzu.",
+                    pilot.gpu_type.trim()
+                ),
+            });
         }
     }
     match decision.filter(|d| d.exists()) {
@@ -293,10 +307,11 @@ pub fn pilot_sizing_link(
     (href, missing)
 }
 
-fn number<T: FromStr>(field: &str, text: &str) -> Result<T, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("{field}: `{}` is not a whole number", text.trim()))
+fn number<T: FromStr>(field: &str, text: &str, lang: Lang) -> Result<T, String> {
+    text.trim().parse().map_err(|_| match lang {
+        Lang::En => format!("{field}: `{}` is not a whole number", text.trim()),
+        Lang::De => format!("{field}: „{}“ ist keine ganze Zahl", text.trim()),
+    })
 }
 
 fn target_tokens_per_s(form: &WhatIf) -> Option<f64> {
@@ -313,26 +328,31 @@ fn target_tokens_per_s(form: &WhatIf) -> Option<f64> {
 type Catalog = StoredValue<SizingCatalog>;
 
 /// Builds the engine's question from the form; errors name the field.
-fn question(form: &WhatIf, catalog: Catalog, gpu: Option<GpuSpec>) -> Result<SizingInput, String> {
+fn question(
+    form: &WhatIf,
+    catalog: Catalog,
+    gpu: Option<GpuSpec>,
+    lang: Lang,
+) -> Result<SizingInput, String> {
     let model = catalog
         .with_value(|c| c.model(&form.model.get()).map(|m| m.spec.clone()))
-        .ok_or_else(|| not_in_catalog("model", &form.model.get()))?;
+        .ok_or_else(|| not_in_catalog("model", &form.model.get(), lang))?;
     let gpu = match gpu {
         Some(gpu) => gpu,
         None => catalog
             .with_value(|c| c.gpu(&form.gpu.get()).map(|g| g.spec.clone()))
-            .ok_or_else(|| not_in_catalog("GPU", &form.gpu.get()))?,
+            .ok_or_else(|| not_in_catalog("GPU", &form.gpu.get(), lang))?,
     };
     let weights = WeightPrecision::from_str(&form.weights.get()).map_err(|e| e.to_string())?;
     let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.to_string())?;
     let memory_model =
         MemoryModel::from_str(&form.memory_model.get()).map_err(|e| e.to_string())?;
     let topology = Topology::new(
-        number("TP", &form.tp.get())?,
-        number("PP", &form.pp.get())?,
-        number("copies", &form.copies.get())?,
+        number("TP", &form.tp.get(), lang)?,
+        number("PP", &form.pp.get(), lang)?,
+        number(lang.pick("copies", "Kopien"), &form.copies.get(), lang)?,
     );
-    let context: u64 = number("context", &form.context.get())?;
+    let context: u64 = number(lang.pick("context", "Kontext"), &form.context.get(), lang)?;
     let mut input = SizingInput::new(model, weights, kv, gpu, topology, context, memory_model);
     let version = form.vllm_version.get();
     input.vllm_version = (!version.trim().is_empty()).then(|| version.trim().to_string());
@@ -340,15 +360,31 @@ fn question(form: &WhatIf, catalog: Catalog, gpu: Option<GpuSpec>) -> Result<Siz
 }
 
 /// `model “X” is not in the catalog: paste its config.json below`.
-fn not_in_catalog(what: &str, value: &str) -> String {
-    match (what, value.trim()) {
-        ("model", "") => "model: choose a model from the catalog".into(),
-        ("model", name) => format!(
+fn not_in_catalog(what: &str, value: &str, lang: Lang) -> String {
+    match (what, value.trim(), lang) {
+        ("model", "", lang) => lang
+            .pick(
+                "model: choose a model from the catalog",
+                "Modell: Wählen Sie ein Modell aus dem Katalog",
+            )
+            .into(),
+        ("model", name, Lang::En) => format!(
             "Model “{name}” is not in the catalog: paste its config.json below (staff), or choose a model from the list; nothing is sized for another model."
         ),
-        (_, "") => "GPU: choose a GPU from the catalog".into(),
-        (_, name) => format!(
+        ("model", name, Lang::De) => format!(
+            "Modell „{name}“ ist nicht im Katalog: Fügen Sie unten seine config.json ein (Mitarbeitende), oder wählen Sie ein Modell aus der Liste; für ein anderes Modell wird nichts dimensioniert."
+        ),
+        (_, "", lang) => lang
+            .pick(
+                "GPU: choose a GPU from the catalog",
+                "GPU: Wählen Sie eine GPU aus dem Katalog",
+            )
+            .into(),
+        (_, name, Lang::En) => format!(
             "GPU “{name}” is not in the catalog: an administrator adds it under GPUs, or choose a card from the list; nothing is sized on another card."
+        ),
+        (_, name, Lang::De) => format!(
+            "GPU „{name}“ ist nicht im Katalog: Ein Administrator fügt sie unter GPUs hinzu, oder wählen Sie eine Karte aus der Liste; auf einer anderen Karte wird nichts dimensioniert."
         ),
     }
 }
@@ -357,14 +393,142 @@ fn sized(
     form: &WhatIf,
     catalog: Catalog,
     gpu: Option<GpuSpec>,
+    lang: Lang,
 ) -> Result<(SizingInput, SizingResult), String> {
-    let input = question(form, catalog, gpu)?;
+    let input = question(form, catalog, gpu, lang)?;
     let result = size(&input).map_err(|e| e.to_string())?;
     Ok((input, result))
 }
 
-fn fmt_gib(value: f64) -> String {
-    format!("{value:.1} GiB")
+fn fmt_gib(value: f64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{value:.1} GiB"),
+        Lang::De => format!("{} GiB", lang.number(value, 1)),
+    }
+}
+
+/// [`fmt_int`] in `lang`: `443,328` / `443.328`.
+fn int_in(value: u64, lang: Lang) -> String {
+    match lang {
+        Lang::En => fmt_int(value),
+        Lang::De => lang.number(value as f64, 0),
+    }
+}
+
+/// `value` with `decimals` decimals: as always in English (`1234.5`), `1.234,5` in German.
+fn decimals_in(value: f64, decimals: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{value:.decimals$}"),
+        Lang::De => lang.number(value, decimals),
+    }
+}
+
+/// A chart of the engine (drawn in English) in `lang`: its fixed words and its numbers'
+/// decimal commas in German; names (GPUs, the title passed in) as they are.
+fn chart_in(svg: String, lang: Lang) -> String {
+    if lang == Lang::En {
+        return svg;
+    }
+    let mut out = String::with_capacity(svg.len() + 64);
+    let mut rest = svg.as_str();
+    while let Some(end) = rest.find("</text>") {
+        let (head, tail) = rest.split_at(end);
+        let start = head.rfind('>').map_or(0, |i| i + 1);
+        out.push_str(&head[..start]);
+        out.push_str(&chart_text_de(&head[start..]));
+        out.push_str("</text>");
+        rest = &tail["</text>".len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One text of a sizing chart in German: `Weights 67.7 GiB` → `Gewichte 67,7 GiB`.
+fn chart_text_de(text: &str) -> String {
+    let trimmed = text.trim();
+    let at = text.find(trimmed).unwrap_or(0);
+    let (before, after) = (&text[..at], &text[at + trimmed.len()..]);
+    format!("{before}{}{after}", chart_words_de(trimmed))
+}
+
+/// [`chart_text_de`] of a text without its surrounding white space.
+fn chart_words_de(text: &str) -> String {
+    const WORDS: [(&str, &str); 5] = [
+        ("Weights ", "Gewichte "),
+        ("KV cache ", "KV-Cache "),
+        ("Free ", "Frei "),
+        (
+            "Single-stream decode ceiling, tokens/s (upper bound)",
+            "Decode-Obergrenze eines Streams, Token/s (obere Schranke)",
+        ),
+        ("target ", "Ziel "),
+    ];
+    let text = WORDS
+        .iter()
+        .find_map(|(en, de)| text.strip_prefix(en).map(|rest| format!("{de}{rest}")))
+        .unwrap_or_else(|| text.to_string());
+    let words: Vec<&str> = text.split(' ').collect();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, word)| {
+            let numeric = word.parse::<f64>().is_ok() && word.contains('.');
+            let measured = words.len() == 1
+                || words
+                    .get(i + 1)
+                    .is_some_and(|unit| matches!(*unit, "GiB" | "tok/s"));
+            if numeric && measured {
+                word.replace('.', ",")
+            } else {
+                word.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The memory model's name in `lang`.
+fn memory_model_label(model: MemoryModel, lang: Lang) -> &'static str {
+    match model {
+        MemoryModel::Planning => lang.pick(
+            model.label(),
+            "Planungskonvention (0,9 × Treiberspeicher − 3 GiB je Karte)",
+        ),
+        MemoryModel::Vllm => lang.pick(
+            model.label(),
+            "vLLM-Vorhersage (CUDA gesamt × Auslastung − profilierter Mehrbedarf)",
+        ),
+    }
+}
+
+/// The KV cache's data type in `lang` (`16-bit` / `16 Bit`).
+fn kv_label(kv: KvDtype, lang: Lang) -> &'static str {
+    match kv {
+        KvDtype::Bits16 => lang.pick(kv.label(), "16 Bit"),
+        other => other.label(),
+    }
+}
+
+/// The topology in `lang` (`2 copies × TP=2` / `2 Kopien × TP=2`, `1 card` / `1 Karte`).
+fn topology_label(topology: &Topology, lang: Lang) -> String {
+    if lang == Lang::En {
+        return topology.label();
+    }
+    let mut parts = Vec::new();
+    if topology.copies > 1 {
+        parts.push(format!("{} Kopien", topology.copies));
+    }
+    if topology.tp > 1 {
+        parts.push(format!("TP={}", topology.tp));
+    }
+    if topology.pp > 1 {
+        parts.push(format!("PP={}", topology.pp));
+    }
+    if parts.is_empty() {
+        "1 Karte".into()
+    } else {
+        parts.join(" × ")
+    }
 }
 
 /// `443328` → `443,328`.
@@ -372,13 +536,13 @@ pub(crate) fn fmt_int(value: u64) -> String {
     engine::format::thousands(value)
 }
 
-fn fmt_step_value(value: f64) -> String {
+fn fmt_step_value(value: f64, lang: Lang) -> String {
     if value.fract() == 0.0 && value.abs() < 1e15 {
-        fmt_int(value.abs() as u64)
+        int_in(value.abs() as u64, lang)
     } else if value.abs() >= 100.0 {
-        format!("{value:.1}")
+        decimals_in(value, 1, lang)
     } else {
-        format!("{value:.2}")
+        decimals_in(value, 2, lang)
     }
 }
 
@@ -391,13 +555,17 @@ pub fn SizingPage() -> impl IntoView {
         |_| load_sizing_catalog(),
     );
     let user = expect_context::<CurrentUser>().0;
+    let lang = lang();
     view! {
-        <Title text="Sizing"/>
+        <Title text=lang.pick("Sizing", "Dimensionierung")/>
         <PageHeader
-            title="Sizing what-if"
-            subtitle="Memory per card, KV cache, sessions that fit and the single-stream decode ceiling, from the shared sizing engine. Recomputed in your browser as you type."
+            title=lang.pick("Sizing what-if", "Dimensionierung: Was-wäre-wenn")
+            subtitle=lang.pick(
+                "Memory per card, KV cache, sessions that fit and the single-stream decode ceiling, from the shared sizing engine. Recomputed in your browser as you type.",
+                "Speicher je Karte, KV-Cache, passende Sitzungen und die Decode-Obergrenze eines einzelnen Streams, aus der gemeinsamen Dimensionierungs-Engine. Wird beim Tippen in Ihrem Browser neu berechnet.",
+            )
         />
-        <Suspense fallback=|| view! { <p class="loading">"Loading the catalog…"</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{lang.pick("Loading the catalog…", "Katalog wird geladen…")}</p> }>
             {move || Suspend::new(async move {
                 let can_add = user.await.ok().flatten().is_some_and(|u| u.role.can_edit_pilots());
                 match catalog.await {
@@ -415,7 +583,8 @@ pub fn SizingPage() -> impl IntoView {
 #[component]
 fn Workbench(form: WhatIf, catalog: Catalog) -> impl IntoView {
     form.keep_in_address();
-    let outcome = Memo::new(move |_| sized(&form, catalog, None));
+    let lang = lang();
+    let outcome = Memo::new(move |_| sized(&form, catalog, None, lang));
     view! {
         <div class="sizing">
             <WhatIfForm form catalog/>
@@ -434,21 +603,22 @@ fn Workbench(form: WhatIf, catalog: Catalog) -> impl IntoView {
 /// What a linked model or GPU lacks in the catalog, said at the top of the page.
 #[component]
 fn CatalogGaps(form: WhatIf, catalog: Catalog) -> impl IntoView {
+    let lang = lang();
     move || {
         let mut gaps = Vec::new();
         let model = form.model.get();
         if catalog.with_value(|c| c.model(&model).is_none()) {
-            gaps.push(not_in_catalog("model", &model));
+            gaps.push(not_in_catalog("model", &model, lang));
         }
         let gpu = form.gpu.get();
         if catalog.with_value(|c| c.gpu(&gpu).is_none()) {
-            gaps.push(not_in_catalog("GPU", &gpu));
+            gaps.push(not_in_catalog("GPU", &gpu, lang));
         }
         (!gaps.is_empty()).then(|| {
             view! {
                 <div class="notice notice-warn" role="alert" id="catalog-gaps">
                     {gaps.into_iter().map(|g| view! { <p>{g}</p> }).collect_view()}
-                    <p><a href="#add-model">"Add a model from its config.json"</a></p>
+                    <p><a href="#add-model">{lang.pick("Add a model from its config.json", "Ein Modell aus seiner config.json hinzufügen")}</a></p>
                 </div>
             }
         })
@@ -458,29 +628,39 @@ fn CatalogGaps(form: WhatIf, catalog: Catalog) -> impl IntoView {
 /// Staff add a model by pasting its Hugging Face config.json.
 #[component]
 fn AddModelForm(add_model: ServerAction<AddModel>) -> impl IntoView {
+    let lang = lang();
     view! {
         <section class="card form-card" id="add-model">
-            <h2>"Add a model from its config.json"</h2>
-            <p class="muted">"Paste the model's Hugging Face "<code>"config.json"</code>": layers, heads, KV heads, head size, experts, MLA and sliding-window settings are read from it. Checkpoint sizes are then computed from the shapes."</p>
+            <h2>{lang.pick("Add a model from its config.json", "Ein Modell aus seiner config.json hinzufügen")}</h2>
+            <p class="muted">
+                {lang.pick("Paste the model's Hugging Face ", "Fügen Sie die Hugging-Face-")}<code>"config.json"</code>
+                {lang.pick(
+                    ": layers, heads, KV heads, head size, experts, MLA and sliding-window settings are read from it. Checkpoint sizes are then computed from the shapes.",
+                    " des Modells ein: Schichten, Heads, KV-Heads, Head-Größe, Experten sowie MLA- und Sliding-Window-Einstellungen werden daraus gelesen. Die Checkpoint-Größen werden dann aus den Formen berechnet.",
+                )}
+            </p>
             {move || add_model.value().get().map(|result| match result {
-                Ok(id) => view! { <div class="notice notice-ok" role="status">{format!("Added as `{id}`; it is in the model list above.")}</div> }.into_any(),
+                Ok(id) => view! { <div class="notice notice-ok" role="status">{match lang {
+                    Lang::En => format!("Added as `{id}`; it is in the model list above."),
+                    Lang::De => format!("Hinzugefügt als `{id}`; es steht oben in der Modellliste."),
+                }}</div> }.into_any(),
                 Err(error) => view! { <div class="notice notice-error" role="alert">{error.to_string()}</div> }.into_any(),
             })}
             <ActionForm action=add_model attr:class="form">
                 <div class="field-row">
                     <div class="grow">
                         <label for="am-name">"Name"</label>
-                        <input id="am-name" name="name" maxlength="100" placeholder="from the config when empty"/>
+                        <input id="am-name" name="name" maxlength="100" placeholder=lang.pick("from the config when empty", "aus der config.json, wenn leer")/>
                     </div>
                     <div class="grow">
-                        <label for="am-id">"Id"</label>
-                        <input id="am-id" name="id" maxlength="60" placeholder="from the name when empty"/>
+                        <label for="am-id">{lang.pick("Id", "ID")}</label>
+                        <input id="am-id" name="id" maxlength="60" placeholder=lang.pick("from the name when empty", "aus dem Namen, wenn leer")/>
                     </div>
                 </div>
                 <label for="am-config">"config.json"</label>
                 <textarea id="am-config" name="config_json" rows="8" class="mono" required placeholder="{ \"architectures\": [\"LlamaForCausalLM\"], \"num_hidden_layers\": 32, … }"></textarea>
                 <div class="form-actions">
-                    <button type="submit" class="button button-primary" disabled=move || add_model.pending().get()>"Add model"</button>
+                    <button type="submit" class="button button-primary" disabled=move || add_model.pending().get()>{lang.pick("Add model", "Modell hinzufügen")}</button>
                 </div>
             </ActionForm>
         </section>
@@ -489,11 +669,15 @@ fn AddModelForm(add_model: ServerAction<AddModel>) -> impl IntoView {
 
 #[component]
 fn WhatIfForm(form: WhatIf, catalog: Catalog) -> impl IntoView {
-    let select = |signal: RwSignal<String>, options: Vec<(String, String)>| {
+    let lang = lang();
+    let select = move |signal: RwSignal<String>, options: Vec<(String, String)>| {
         let values: Vec<String> = options.iter().map(|(v, _)| v.clone()).collect();
         let unknown = move || !values.contains(&signal.get());
         let placeholder = view! {
-            <option value="" selected=unknown.clone() disabled=true hidden=move || !unknown()>{move || format!("“{}”: not in the catalog", signal.get())}</option>
+            <option value="" selected=unknown.clone() disabled=true hidden=move || !unknown()>{move || match lang {
+                Lang::En => format!("“{}”: not in the catalog", signal.get()),
+                Lang::De => format!("„{}“: nicht im Katalog", signal.get()),
+            }}</option>
         };
         let rest = options
             .into_iter()
@@ -506,8 +690,12 @@ fn WhatIfForm(form: WhatIf, catalog: Catalog) -> impl IntoView {
     };
     let mark = |name: &str, origin: CatalogOrigin| match origin {
         CatalogOrigin::Reviewed => name.to_string(),
-        CatalogOrigin::Edited => format!("{name} (edited here)"),
-        CatalogOrigin::Added => format!("{name} (added here)"),
+        CatalogOrigin::Edited => {
+            format!("{name} {}", lang.pick("(edited here)", "(hier bearbeitet)"))
+        }
+        CatalogOrigin::Added => {
+            format!("{name} {}", lang.pick("(added here)", "(hier hinzugefügt)"))
+        }
     };
     let model_options: Vec<(String, String)> = catalog.with_value(|c| {
         c.models
@@ -529,27 +717,32 @@ fn WhatIfForm(form: WhatIf, catalog: Catalog) -> impl IntoView {
         .collect();
     let kv_options: Vec<(String, String)> = KvDtype::ALL
         .into_iter()
-        .map(|k| (k.as_str().to_string(), k.label().to_string()))
+        .map(|k| (k.as_str().to_string(), kv_label(k, lang).to_string()))
         .collect();
     let memory_options: Vec<(String, String)> = MemoryModel::ALL
         .into_iter()
-        .map(|m| (m.as_str().to_string(), m.label().to_string()))
+        .map(|m| {
+            (
+                m.as_str().to_string(),
+                memory_model_label(m, lang).to_string(),
+            )
+        })
         .collect();
     view! {
-        <form class="card form sizing-form" method="get" action="/sizing" aria-label="What-if">
-            <label for="sz-model">"Model"</label>
+        <form class="card form sizing-form" method="get" action="/sizing" aria-label=lang.pick("What-if", "Was-wäre-wenn")>
+            <label for="sz-model">{lang.pick("Model", "Modell")}</label>
             <select id="sz-model" name="model" on:change=move |ev| form.model.set(event_target_value(&ev))>
                 {select(form.model, model_options)}
             </select>
             <div class="field-row">
                 <div class="grow">
-                    <label for="sz-weights">"Weights"</label>
+                    <label for="sz-weights">{lang.pick("Weights", "Gewichte")}</label>
                     <select id="sz-weights" name="weights" on:change=move |ev| form.weights.set(event_target_value(&ev))>
                         {select(form.weights, weight_options)}
                     </select>
                 </div>
                 <div class="grow">
-                    <label for="sz-kv">"KV cache"</label>
+                    <label for="sz-kv">{lang.pick("KV cache", "KV-Cache")}</label>
                     <select id="sz-kv" name="kv" on:change=move |ev| form.kv.set(event_target_value(&ev))>
                         {select(form.kv, kv_options)}
                     </select>
@@ -561,50 +754,56 @@ fn WhatIfForm(form: WhatIf, catalog: Catalog) -> impl IntoView {
             </select>
             <div class="field-row">
                 <div>
-                    <label for="sz-tp" title="tensor parallel: one copy split across cards">"TP"</label>
+                    <label for="sz-tp" title=lang.pick("tensor parallel: one copy split across cards", "Tensor-Parallel: eine Kopie auf mehrere Karten verteilt")>"TP"</label>
                     <input id="sz-tp" name="tp" type="number" min="1" max="64" inputmode="numeric"
                         prop:value=move || form.tp.get() value=form.tp.get_untracked()
                         on:input=move |ev| form.tp.set(event_target_value(&ev))/>
                 </div>
                 <div>
-                    <label for="sz-pp" title="pipeline stages of one copy">"PP"</label>
+                    <label for="sz-pp" title=lang.pick("pipeline stages of one copy", "Pipeline-Stufen einer Kopie")>"PP"</label>
                     <input id="sz-pp" name="pp" type="number" min="1" max="64" inputmode="numeric"
                         prop:value=move || form.pp.get() value=form.pp.get_untracked()
                         on:input=move |ev| form.pp.set(event_target_value(&ev))/>
                 </div>
                 <div>
-                    <label for="sz-copies" title="independent copies, each with its own weights">"Copies"</label>
+                    <label for="sz-copies" title=lang.pick("independent copies, each with its own weights", "unabhängige Kopien, jede mit eigenen Gewichten")>{lang.pick("Copies", "Kopien")}</label>
                     <input id="sz-copies" name="copies" type="number" min="1" max="512" inputmode="numeric"
                         prop:value=move || form.copies.get() value=form.copies.get_untracked()
                         on:input=move |ev| form.copies.set(event_target_value(&ev))/>
                 </div>
             </div>
-            <label for="sz-context">"Context per session (tokens)"</label>
+            <label for="sz-context">{lang.pick("Context per session (tokens)", "Kontext je Sitzung (Token)")}</label>
             <input id="sz-context" name="context" type="number" min="1" inputmode="numeric"
                 prop:value=move || form.context.get() value=form.context.get_untracked()
                 on:input=move |ev| form.context.set(event_target_value(&ev))/>
-            <p class="hint">"Prompt + answer of one request, e.g. the p95 from the traffic profile."</p>
-            <label for="sz-memory-model">"Memory model"</label>
+            <p class="hint">{lang.pick("Prompt + answer of one request, e.g. the p95 from the traffic profile.", "Prompt + Antwort einer Anfrage, z. B. das p95 aus dem Verkehrsprofil.")}</p>
+            <label for="sz-memory-model">{lang.pick("Memory model", "Speichermodell")}</label>
             <select id="sz-memory-model" name="memory_model" on:change=move |ev| form.memory_model.set(event_target_value(&ev))>
                 {select(form.memory_model, memory_options)}
             </select>
             <p class="hint">
                 {move || if form.memory_model.get() == "vllm" {
-                    "vLLM: CUDA-visible memory, the version's default utilisation, activation, non-torch and CUDA-graph memory, block rounding — what vLLM will print at start-up."
+                    lang.pick(
+                        "vLLM: CUDA-visible memory, the version's default utilisation, activation, non-torch and CUDA-graph memory, block rounding — what vLLM will print at start-up.",
+                        "vLLM: für CUDA sichtbarer Speicher, die Standardauslastung der Version, Aktivierungs-, Nicht-Torch- und CUDA-Graph-Speicher, Block-Rundung – was vLLM beim Start ausgibt.",
+                    )
                 } else {
-                    "Planning: the guide's convention, 0.9 × memory the driver reports − 3 GiB per card − weights."
+                    lang.pick(
+                        "Planning: the guide's convention, 0.9 × memory the driver reports − 3 GiB per card − weights.",
+                        "Planung: die Konvention des Leitfadens, 0,9 × vom Treiber gemeldeter Speicher − 3 GiB je Karte − Gewichte.",
+                    )
                 }}
             </p>
-            <label for="sz-vllm-version">"vLLM version (optional)"</label>
-            <input id="sz-vllm-version" name="vllm_version" placeholder="e.g. 0.11.0"
+            <label for="sz-vllm-version">{lang.pick("vLLM version (optional)", "vLLM-Version (optional)")}</label>
+            <input id="sz-vllm-version" name="vllm_version" placeholder=lang.pick("e.g. 0.11.0", "z. B. 0.11.0")
                 prop:value=move || form.vllm_version.get() value=form.vllm_version.get_untracked()
                 on:input=move |ev| form.vllm_version.set(event_target_value(&ev))/>
-            <label for="sz-tpot">"Per-stream target: TPOT ≤ (ms)"</label>
+            <label for="sz-tpot">{lang.pick("Per-stream target: TPOT ≤ (ms)", "Ziel je Stream: TPOT ≤ (ms)")}</label>
             <input id="sz-tpot" name="tpot" type="number" min="1" step="any" inputmode="decimal"
                 prop:value=move || form.tpot_target_ms.get() value=form.tpot_target_ms.get_untracked()
                 on:input=move |ev| form.tpot_target_ms.set(event_target_value(&ev))/>
             <noscript>
-                <div class="form-actions"><button type="submit" class="button button-primary">"Recompute"</button></div>
+                <div class="form-actions"><button type="submit" class="button button-primary">{lang.pick("Recompute", "Neu berechnen")}</button></div>
             </noscript>
         </form>
     }
@@ -612,12 +811,18 @@ fn WhatIfForm(form: WhatIf, catalog: Catalog) -> impl IntoView {
 
 #[component]
 fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl IntoView {
+    let lang = lang();
     let target = target_tokens_per_s(&form);
     let meets = target.map(|t| result.decode_tokens_per_s >= t);
+    let memory_model = memory_model_label(input.memory_model, lang);
     let memory_svg = memory_bar_chart(
         &result.per_card,
-        &format!("One {} ({})", input.gpu.name, input.memory_model.label()),
+        &match lang {
+            Lang::En => format!("One {} ({memory_model})", input.gpu.name),
+            Lang::De => format!("Eine {} ({memory_model})", input.gpu.name),
+        },
     )
+    .map(|svg| chart_in(svg, lang))
     .unwrap_or_default();
     let tpot_ms = if result.decode_tokens_per_s > 0.0 {
         1000.0 / result.decode_tokens_per_s
@@ -628,37 +833,53 @@ fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl
         <section class="card">
             <div class="sizing-headline">
                 <span class=if result.fits { "badge badge-pass" } else { "badge badge-fail" } id="sizing-fits">
-                    {if result.fits { "Fits" } else { "Does not fit" }}
+                    {if result.fits { lang.pick("Fits", "Passt") } else { lang.pick("Does not fit", "Passt nicht") }}
                 </span>
-                <span class="muted">{format!("{} · {} · {} card(s)", input.topology.label(), input.memory_model.label(), result.cards)}</span>
+                <span class="muted">{format!(
+                    "{} · {memory_model} · {} {}",
+                    topology_label(&input.topology, lang),
+                    result.cards,
+                    lang.pick("card(s)", "Karte(n)"),
+                )}</span>
             </div>
             <dl class="figures">
                 <div>
-                    <dt>"Whole sessions"</dt>
-                    <dd id="sizing-sessions">{fmt_int(result.sessions)}</dd>
-                    <p>{format!("of {} tokens, all copies (floor)", fmt_int(input.context_tokens))}</p>
+                    <dt>{lang.pick("Whole sessions", "Ganze Sitzungen")}</dt>
+                    <dd id="sizing-sessions">{int_in(result.sessions, lang)}</dd>
+                    <p>{match lang {
+                        Lang::En => format!("of {} tokens, all copies (floor)", fmt_int(input.context_tokens)),
+                        Lang::De => format!("zu je {} Token, alle Kopien (abgerundet)", int_in(input.context_tokens, lang)),
+                    }}</p>
                 </div>
                 <div>
-                    <dt>"KV cache"</dt>
-                    <dd id="sizing-kv-tokens">{fmt_int(result.kv_cache_tokens)}</dd>
-                    <p>{format!("tokens per copy · {} per card", fmt_gib(result.kv_pool_gib_per_card))}</p>
+                    <dt>{lang.pick("KV cache", "KV-Cache")}</dt>
+                    <dd id="sizing-kv-tokens">{int_in(result.kv_cache_tokens, lang)}</dd>
+                    <p>{match lang {
+                        Lang::En => format!("tokens per copy · {} per card", fmt_gib(result.kv_pool_gib_per_card, lang)),
+                        Lang::De => format!("Token je Kopie · {} je Karte", fmt_gib(result.kv_pool_gib_per_card, lang)),
+                    }}</p>
                 </div>
                 <div>
-                    <dt>"Max concurrency"</dt>
-                    <dd>{format!("{:.2}×", result.max_concurrency)}</dd>
-                    <p>"per copy, at full context (vLLM's start-up line)"</p>
+                    <dt>{lang.pick("Max concurrency", "Max. Parallelität")}</dt>
+                    <dd>{format!("{}×", decimals_in(result.max_concurrency, 2, lang))}</dd>
+                    <p>{lang.pick("per copy, at full context (vLLM's start-up line)", "je Kopie, bei vollem Kontext (die Startzeile von vLLM)")}</p>
                 </div>
                 <div>
-                    <dt>"Decode ceiling"</dt>
-                    <dd id="sizing-decode">{format!("{:.1}", result.decode_tokens_per_s)}</dd>
-                    <p>{format!("tok/s, one stream (TPOT ≥ {tpot_ms:.1} ms); an upper bound")}</p>
+                    <dt>{lang.pick("Decode ceiling", "Decode-Obergrenze")}</dt>
+                    <dd id="sizing-decode">{decimals_in(result.decode_tokens_per_s, 1, lang)}</dd>
+                    <p>{match lang {
+                        Lang::En => format!("tok/s, one stream (TPOT ≥ {tpot_ms:.1} ms); an upper bound"),
+                        Lang::De => format!("tok/s, ein Stream (TPOT ≥ {} ms); eine Obergrenze", decimals_in(tpot_ms, 1, lang)),
+                    }}</p>
                 </div>
             </dl>
             {meets.map(|ok| {
-                let text = if ok {
-                    format!("The ceiling is above the target of {:.1} tok/s; a load test on this configuration decides.", target.unwrap_or_default())
-                } else {
-                    format!("The ceiling is below the target of {:.1} tok/s: this configuration fails on speed before any load.", target.unwrap_or_default())
+                let target = target.unwrap_or_default();
+                let text = match (ok, lang) {
+                    (true, Lang::En) => format!("The ceiling is above the target of {target:.1} tok/s; a load test on this configuration decides."),
+                    (false, Lang::En) => format!("The ceiling is below the target of {target:.1} tok/s: this configuration fails on speed before any load."),
+                    (true, Lang::De) => format!("Die Obergrenze liegt über dem Ziel von {} tok/s; ein Lasttest auf dieser Konfiguration entscheidet.", decimals_in(target, 1, lang)),
+                    (false, Lang::De) => format!("Die Obergrenze liegt unter dem Ziel von {} tok/s: Diese Konfiguration scheitert an der Geschwindigkeit, noch bevor Last anliegt.", decimals_in(target, 1, lang)),
                 };
                 view! { <p class=if ok { "notice notice-ok" } else { "notice notice-error" }>{text}</p> }
             })}
@@ -670,14 +891,19 @@ fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl
             })}
         </section>
         <section class="card">
-            <h2>"The arithmetic"</h2>
+            <h2>{lang.pick("The arithmetic", "Die Rechnung")}</h2>
             <table class="table steps" id="sizing-steps">
-                <thead><tr><th scope="col">"Step"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col">"How"</th></tr></thead>
+                <thead><tr>
+                    <th scope="col">{lang.pick("Step", "Schritt")}</th>
+                    <th scope="col" class="num">{lang.pick("Value", "Wert")}</th>
+                    <th scope="col">{lang.pick("Unit", "Einheit")}</th>
+                    <th scope="col">{lang.pick("How", "Wie")}</th>
+                </tr></thead>
                 <tbody>
                     {result.steps.iter().map(|s| view! {
                         <tr>
                             <td>{s.label.clone()}</td>
-                            <td class="num">{fmt_step_value(s.value)}</td>
+                            <td class="num">{fmt_step_value(s.value, lang)}</td>
                             <td>{s.unit.clone()}</td>
                             <td class="muted">{s.formula.clone()}</td>
                         </tr>
@@ -690,6 +916,7 @@ fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl
 
 #[component]
 fn GpuComparison(form: WhatIf, catalog: Catalog) -> impl IntoView {
+    let lang = lang();
     let rows = Memo::new(move |_| {
         catalog
             .with_value(|c| c.gpus.iter().map(|g| g.spec.clone()).collect::<Vec<_>>())
@@ -704,7 +931,7 @@ fn GpuComparison(form: WhatIf, catalog: Catalog) -> impl IntoView {
                     name,
                     memory,
                     bandwidth,
-                    sized(&form, catalog, Some(gpu)).map(|(_, r)| r),
+                    sized(&form, catalog, Some(gpu), lang).map(|(_, r)| r),
                 )
             })
             .collect::<Vec<_>>()
@@ -723,22 +950,24 @@ fn GpuComparison(form: WhatIf, catalog: Catalog) -> impl IntoView {
             })
             .collect();
         bars.sort_by(|a, b| b.tokens_per_s.total_cmp(&a.tokens_per_s));
-        decode_ceiling_chart(&bars, target_tokens_per_s(&form)).unwrap_or_default()
+        decode_ceiling_chart(&bars, target_tokens_per_s(&form))
+            .map(|svg| chart_in(svg, lang))
+            .unwrap_or_default()
     };
     view! {
         <section class="card">
-            <h2>"Every GPU in the catalog, same model, precision and topology"</h2>
+            <h2>{lang.pick("Every GPU in the catalog, same model, precision and topology", "Jede GPU im Katalog, gleiches Modell, gleiche Präzision und Topologie")}</h2>
             <figure class="chart" inner_html=chart></figure>
             <div class="table-scroll">
                 <table class="table" id="gpu-comparison">
                     <thead><tr>
                         <th scope="col">"GPU"</th>
-                        <th scope="col" class="num" title="as the driver (nvidia-smi) reports it">"Memory, GiB"</th>
-                        <th scope="col" class="num">"Bandwidth, GB/s"</th>
-                        <th scope="col">"Fits"</th>
-                        <th scope="col" class="num">"Sessions"</th>
-                        <th scope="col" class="num">"KV cache, tokens"</th>
-                        <th scope="col" class="num">"Decode ceiling, tok/s"</th>
+                        <th scope="col" class="num" title=lang.pick("as the driver (nvidia-smi) reports it", "wie der Treiber (nvidia-smi) ihn meldet")>{lang.pick("Memory, GiB", "Speicher, GiB")}</th>
+                        <th scope="col" class="num">{lang.pick("Bandwidth, GB/s", "Bandbreite, GB/s")}</th>
+                        <th scope="col">{lang.pick("Fits", "Passt")}</th>
+                        <th scope="col" class="num">{lang.pick("Sessions", "Sitzungen")}</th>
+                        <th scope="col" class="num">{lang.pick("KV cache, tokens", "KV-Cache, Token")}</th>
+                        <th scope="col" class="num">{lang.pick("Decode ceiling, tok/s", "Decode-Obergrenze, tok/s")}</th>
                     </tr></thead>
                     <tbody>
                         {move || {
@@ -749,19 +978,19 @@ fn GpuComparison(form: WhatIf, catalog: Catalog) -> impl IntoView {
                                     Ok(r) => view! {
                                         <tr class=class>
                                             <td>{name}</td>
-                                            <td class="num">{format!("{memory:.1}")}</td>
-                                            <td class="num">{fmt_int(bandwidth.round() as u64)}</td>
-                                            <td>{if r.fits { view! { <span class="badge badge-pass">"fits"</span> } } else { view! { <span class="badge badge-fail">"no"</span> } }}</td>
-                                            <td class="num">{fmt_int(r.sessions)}</td>
-                                            <td class="num">{fmt_int(r.kv_cache_tokens)}</td>
-                                            <td class="num">{format!("{:.1}", r.decode_tokens_per_s)}</td>
+                                            <td class="num">{decimals_in(memory, 1, lang)}</td>
+                                            <td class="num">{int_in(bandwidth.round() as u64, lang)}</td>
+                                            <td>{if r.fits { view! { <span class="badge badge-pass">{lang.pick("fits", "passt")}</span> } } else { view! { <span class="badge badge-fail">{lang.pick("no", "nein")}</span> } }}</td>
+                                            <td class="num">{int_in(r.sessions, lang)}</td>
+                                            <td class="num">{int_in(r.kv_cache_tokens, lang)}</td>
+                                            <td class="num">{decimals_in(r.decode_tokens_per_s, 1, lang)}</td>
                                         </tr>
                                     }.into_any(),
                                     Err(error) => view! {
                                         <tr class=class>
                                             <td>{name}</td>
-                                            <td class="num">{format!("{memory:.1}")}</td>
-                                            <td class="num">{fmt_int(bandwidth.round() as u64)}</td>
+                                            <td class="num">{decimals_in(memory, 1, lang)}</td>
+                                            <td class="num">{int_in(bandwidth.round() as u64, lang)}</td>
                                             <td colspan="4" class="muted">{error}</td>
                                         </tr>
                                     }.into_any(),
@@ -775,21 +1004,34 @@ fn GpuComparison(form: WhatIf, catalog: Catalog) -> impl IntoView {
     }
 }
 
-fn recommendation(form: &WhatIf, catalog: Catalog) -> Result<Vec<Candidate>, String> {
+fn recommendation(form: &WhatIf, catalog: Catalog, lang: Lang) -> Result<Vec<Candidate>, String> {
     let model = catalog
         .with_value(|c| c.model(&form.model.get()).map(|m| m.spec.clone()))
-        .ok_or("model: choose a model from the catalog")?;
+        .ok_or_else(|| not_in_catalog("model", "", lang))?;
     let memory_model =
         MemoryModel::from_str(&form.memory_model.get()).map_err(|e| e.to_string())?;
     let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.to_string())?;
-    let sessions: u64 = number("peak sessions", &form.peak_sessions.get())?;
-    let max_cards: u32 = number("card limit", &form.max_cards.get())?;
+    let sessions: u64 = number(
+        lang.pick("peak sessions", "Spitzenzahl der Sitzungen"),
+        &form.peak_sessions.get(),
+        lang,
+    )?;
+    let max_cards: u32 = number(
+        lang.pick("card limit", "Kartenlimit"),
+        &form.max_cards.get(),
+        lang,
+    )?;
     if !(1..=16).contains(&max_cards) {
-        return Err("card limit: between 1 and 16".into());
+        return Err(lang
+            .pick(
+                "card limit: between 1 and 16",
+                "Kartenlimit: zwischen 1 und 16",
+            )
+            .into());
     }
     let mut demand = Demand {
         peak_concurrent_sessions: sessions,
-        context_tokens: number("context", &form.context.get())?,
+        context_tokens: number(lang.pick("context", "Kontext"), &form.context.get(), lang)?,
         min_decode_tokens_per_s: None,
         max_ttft_ms: None,
         prompt_tokens: None,
@@ -831,48 +1073,60 @@ fn recommendation(form: &WhatIf, catalog: Catalog) -> Result<Vec<Candidate>, Str
 
 #[component]
 fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
-    let candidates = Memo::new(move |_| recommendation(&form, catalog));
+    let lang = lang();
+    let candidates = Memo::new(move |_| recommendation(&form, catalog, lang));
     let priced = catalog.with_value(|c| c.gpus.iter().any(|g| g.unit_price.is_some()));
-    let cost_header = catalog.with_value(|c| c.with_currency("Cost"));
+    let cost_header = catalog.with_value(|c| c.with_currency(lang.pick("Cost", "Kosten")));
     view! {
         <section class="card">
-            <h2>"Recommendation for a demand"</h2>
-            <p class="muted">
-                "Every configuration of every catalog GPU up to the card limit (BF16, FP8, NVFP4 and INT4 weights; the KV cache above), "
-                "in the formats each card computes natively, ranked by fit to the demand and cost: by cost when every card has a price, else by fewest cards, then the headroom closest above 1× (a flagship with 25× headroom is not a better fit). "
-                "Speed is the decode ceiling here, an upper bound (not established: ceiling only); the pilot's report calibrates it on the pilot's own load tests. Only precisions that passed the pilot's evaluation set belong in a real recommendation."
-            </p>
+            <h2>{lang.pick("Recommendation for a demand", "Empfehlung für einen Bedarf")}</h2>
+            <p class="muted">{lang.pick(
+                "Every configuration of every catalog GPU up to the card limit (BF16, FP8, NVFP4 and INT4 weights; the KV cache above), \
+                 in the formats each card computes natively, ranked by fit to the demand and cost: by cost when every card has a price, else by fewest cards, then the headroom closest above 1× (a flagship with 25× headroom is not a better fit). \
+                 Speed is the decode ceiling here, an upper bound (not established: ceiling only); the pilot's report calibrates it on the pilot's own load tests. Only precisions that passed the pilot's evaluation set belong in a real recommendation.",
+                "Jede Konfiguration jeder Katalog-GPU bis zum Kartenlimit (Gewichte in BF16, FP8, NVFP4 und INT4; der KV-Cache wie oben), \
+                 in den Formaten, die jede Karte nativ berechnet, geordnet nach Eignung für den Bedarf und nach Kosten: nach Kosten, wenn jede Karte einen Preis hat, sonst nach den wenigsten Karten, dann nach der Reserve, die am knappsten über 1× liegt (ein Flaggschiff mit 25× Reserve passt nicht besser). \
+                 Die Geschwindigkeit ist hier die Decode-Obergrenze, eine obere Schranke (nicht belegt: nur Obergrenze); der Bericht des Pilots kalibriert sie an den eigenen Lasttests des Pilots. Nur Präzisionen, die den Evaluationsdatensatz des Pilots bestanden haben, gehören in eine echte Empfehlung.",
+            )}</p>
             {form.allowed_precisions().map(|allowed| view! {
                 <p class="notice notice-info" id="passing-precisions">{format!(
-                    "Only the precisions that passed the pilot's evaluation set: {}.",
+                    "{} {}.",
+                    lang.pick(
+                        "Only the precisions that passed the pilot's evaluation set:",
+                        "Nur die Präzisionen, die den Evaluationsdatensatz des Pilots bestanden haben:",
+                    ),
                     allowed.iter().map(|p| p.label()).collect::<Vec<_>>().join(", ")
                 )}</p>
             })}
             <div class="field-row recommend-inputs">
                 <div>
-                    <label for="rc-sessions">"Peak concurrent sessions"</label>
+                    <label for="rc-sessions">{lang.pick("Peak concurrent sessions", "Gleichzeitige Sitzungen zur Spitze")}</label>
                     <input id="rc-sessions" type="number" min="1" inputmode="numeric"
                         prop:value=move || form.peak_sessions.get() value=form.peak_sessions.get_untracked()
                         on:input=move |ev| form.peak_sessions.set(event_target_value(&ev))/>
                 </div>
                 <div>
-                    <label for="rc-cards">"Card limit"</label>
+                    <label for="rc-cards">{lang.pick("Card limit", "Kartenlimit")}</label>
                     <input id="rc-cards" type="number" min="1" max="16" inputmode="numeric"
                         prop:value=move || form.max_cards.get() value=form.max_cards.get_untracked()
                         on:input=move |ev| form.max_cards.set(event_target_value(&ev))/>
                 </div>
                 <div>
-                    <label for="rc-emulated" title="NVFP4 on Hopper, FP8 on Ampere, BF16 on Volta: the card runs them through emulation">
+                    <label for="rc-emulated" title=lang.pick("NVFP4 on Hopper, FP8 on Ampere, BF16 on Volta: the card runs them through emulation", "NVFP4 auf Hopper, FP8 auf Ampere, BF16 auf Volta: Die Karte führt sie per Emulation aus")>
                         <input id="rc-emulated" type="checkbox" prop:checked=move || form.emulated.get() == "1"
                             on:change=move |ev| form.emulated.set(if event_target_checked(&ev) { "1".into() } else { String::new() })/>
-                        " Also size formats a card only emulates"
+                        {lang.pick(" Also size formats a card only emulates", " Auch Formate dimensionieren, die eine Karte nur emuliert")}
                     </label>
                 </div>
-                <p class="hint grow">{move || format!(
-                    "Context {} tokens per session; per-stream target {}.",
-                    form.context.get(),
-                    target_tokens_per_s(&form).map(|t| format!("≥ {t:.1} tok/s (TPOT ≤ {} ms)", form.tpot_target_ms.get())).unwrap_or_else(|| "none".into())
-                )}</p>
+                <p class="hint grow">{move || {
+                    let target = target_tokens_per_s(&form)
+                        .map(|t| format!("≥ {} tok/s (TPOT ≤ {} ms)", decimals_in(t, 1, lang), form.tpot_target_ms.get()))
+                        .unwrap_or_else(|| lang.pick("none", "keines").into());
+                    match lang {
+                        Lang::En => format!("Context {} tokens per session; per-stream target {target}.", form.context.get()),
+                        Lang::De => format!("Kontext {} Token je Sitzung; Ziel je Stream {target}.", form.context.get()),
+                    }
+                }}</p>
             </div>
             {move || match candidates.get() {
                 Err(error) => view! { <div class="notice notice-error" role="alert">{error}</div> }.into_any(),
@@ -882,8 +1136,11 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                     if feasible.is_empty() {
                         return view! {
                             <div class="empty-state">
-                                <h3>"No configuration meets this demand"</h3>
-                                <p>{format!("All {rejected} configurations fail on memory, speed or format support. Raise the card limit, allow a smaller precision, or lower the target.")}</p>
+                                <h3>{lang.pick("No configuration meets this demand", "Keine Konfiguration erfüllt diesen Bedarf")}</h3>
+                                <p>{match lang {
+                                    Lang::En => format!("All {rejected} configurations fail on memory, speed or format support. Raise the card limit, allow a smaller precision, or lower the target."),
+                                    Lang::De => format!("Alle {rejected} Konfigurationen scheitern an Speicher, Geschwindigkeit oder Formatunterstützung. Erhöhen Sie das Kartenlimit, lassen Sie eine kleinere Präzision zu oder senken Sie das Ziel."),
+                                }}</p>
                             </div>
                         }.into_any();
                     }
@@ -891,28 +1148,31 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                         <div class="table-scroll">
                             <table class="table" id="recommendation">
                                 <thead><tr>
-                                    <th scope="col" class="num">"Rank"</th><th scope="col">"GPU"</th><th scope="col">"Weights"</th>
-                                    <th scope="col">"Topology"</th><th scope="col" class="num">"Cards"</th>
-                                    <th scope="col" class="num">"Sessions"</th><th scope="col" class="num" title="sessions that fit ÷ sessions needed">"Headroom ×"</th>
-                                    <th scope="col" class="num" title="bandwidth ÷ bytes read per token: an upper bound no system reaches">"Decode ceiling, tok/s (upper bound)"</th>
-                                    {priced.then(|| view! { <th scope="col" class="num" title="unit price × cards, where prices are set">{cost_header.clone()}</th> })}
-                                    <th scope="col">"Arithmetic"</th>
+                                    <th scope="col" class="num">{lang.pick("Rank", "Rang")}</th><th scope="col">"GPU"</th><th scope="col">{lang.pick("Weights", "Gewichte")}</th>
+                                    <th scope="col">{lang.pick("Topology", "Topologie")}</th><th scope="col" class="num">{lang.pick("Cards", "Karten")}</th>
+                                    <th scope="col" class="num">{lang.pick("Sessions", "Sitzungen")}</th>
+                                    <th scope="col" class="num" title=lang.pick("sessions that fit ÷ sessions needed", "passende Sitzungen ÷ benötigte Sitzungen")>{lang.pick("Headroom ×", "Reserve ×")}</th>
+                                    <th scope="col" class="num" title=lang.pick("bandwidth ÷ bytes read per token: an upper bound no system reaches", "Bandbreite ÷ je Token gelesene Bytes: eine obere Schranke, die kein System erreicht")>
+                                        {lang.pick("Decode ceiling, tok/s (upper bound)", "Decode-Obergrenze, tok/s (obere Schranke)")}
+                                    </th>
+                                    {priced.then(|| view! { <th scope="col" class="num" title=lang.pick("unit price × cards, where prices are set", "Stückpreis × Karten, wo Preise gesetzt sind")>{cost_header.clone()}</th> })}
+                                    <th scope="col">{lang.pick("Arithmetic", "Rechnung")}</th>
                                 </tr></thead>
                                 <tbody>
                                     {feasible.into_iter().map(|c| view! {
                                         <tr>
                                             <td class="num">{c.rank.map(|r| r.to_string()).unwrap_or_default()}</td>
                                             <td>{c.gpu_name.clone()}</td>
-                                            <td>{c.precision.label()}{c.format_note.clone().map(|n| view! { <span class="small muted" title=n>" (emulated)"</span> })}</td>
-                                            <td>{c.topology.label()}</td>
+                                            <td>{c.precision.label()}{c.format_note.clone().map(|n| view! { <span class="small muted" title=n>{lang.pick(" (emulated)", " (emuliert)")}</span> })}</td>
+                                            <td>{topology_label(&c.topology, lang)}</td>
                                             <td class="num">{c.cards}</td>
-                                            <td class="num">{fmt_int(c.sessions)}</td>
-                                            <td class="num">{format!("{:.2}×", c.headroom)}</td>
-                                            <td class="num">{format!("{:.1}", c.decode_tokens_per_s)}</td>
-                                            {priced.then(|| view! { <td class="num">{c.cost.map(|cost| fmt_int(cost.round() as u64)).unwrap_or_else(|| "no price".into())}</td> })}
+                                            <td class="num">{int_in(c.sessions, lang)}</td>
+                                            <td class="num">{format!("{}×", decimals_in(c.headroom, 2, lang))}</td>
+                                            <td class="num">{decimals_in(c.decode_tokens_per_s, 1, lang)}</td>
+                                            {priced.then(|| view! { <td class="num">{c.cost.map(|cost| int_in(cost.round() as u64, lang)).unwrap_or_else(|| lang.pick("no price", "kein Preis").into())}</td> })}
                                             <td>
                                                 <details>
-                                                    <summary>"show"</summary>
+                                                    <summary>{lang.pick("show", "anzeigen")}</summary>
                                                     <ol class="arithmetic">
                                                         {c.steps.iter().map(|s| view! { <li><strong>{s.label.clone()}</strong>": "{s.formula.clone()}</li> }).collect_view()}
                                                     </ol>
@@ -923,7 +1183,10 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                                 </tbody>
                             </table>
                         </div>
-                        <p class="muted small">{format!("{rejected} other configurations do not fit, miss the target, or need a format the card lacks. Ceilings are upper bounds; the last step is always a load test on the candidate.")}</p>
+                        <p class="muted small">{match lang {
+                            Lang::En => format!("{rejected} other configurations do not fit, miss the target, or need a format the card lacks. Ceilings are upper bounds; the last step is always a load test on the candidate."),
+                            Lang::De => format!("{rejected} weitere Konfigurationen passen nicht, verfehlen das Ziel oder brauchen ein Format, das der Karte fehlt. Obergrenzen sind obere Schranken; der letzte Schritt ist immer ein Lasttest auf dem Kandidaten."),
+                        }}</p>
                     }.into_any()
                 }
             }}
