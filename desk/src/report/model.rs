@@ -433,7 +433,7 @@ fn plan_facts(content: &engine::plan::PlanContent, lang: Lang) -> Vec<Fact> {
             .map(|c| format!("{c} {}", tr("requests in flight", "gleichzeitige Anfragen"))),
         tr(
             "load-test marks are graded at this concurrency",
-            "Lasttest-Kriterien werden bei dieser Parallelität bewertet",
+            "Lasttest-Zielwerte werden bei dieser Parallelität bewertet",
         ),
     );
     // Only what the plan states: a part left blank is no "·  ·" gap, and a plan that states

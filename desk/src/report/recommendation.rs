@@ -167,7 +167,7 @@ fn headline(plan: &CapacityPlan, lang: Lang) -> String {
         ),
         None => lang.pick(
             "No configuration within the card limit holds every mark with one copy down; see the warnings.",
-            "Keine Konfiguration innerhalb der Kartengrenze hält jedes Kriterium mit einer ausgefallenen Kopie; siehe die Hinweise.",
+            "Keine Konfiguration innerhalb der Kartengrenze hält jeden Zielwert mit einer ausgefallenen Kopie; siehe die Hinweise.",
         )
         .into(),
     }
@@ -306,7 +306,7 @@ fn candidates_table(plan: &CapacityPlan, listed: &[&CandidateForecast], lang: La
     Table {
         caption: tr(
             "Candidates under the production arrivals, simulated ({holding} of {all} hold every mark with one copy down; marks are predicted with one copy down, Estimated, with their range)",
-            "Kandidaten unter den Ankünften der Produktion, simuliert ({holding} von {all} halten jedes Kriterium mit einer ausgefallenen Kopie; die Kriterien sind mit einer ausgefallenen Kopie vorhergesagt, geschätzt, mit ihrer Spanne)",
+            "Kandidaten unter den Ankünften der Produktion, simuliert ({holding} von {all} halten jeden Zielwert mit einer ausgefallenen Kopie; die Zielwerte sind mit einer ausgefallenen Kopie vorhergesagt, geschätzt, mit ihrer Spanne)",
         )
         .replace("{holding}", &lang.number(holding as f64, 0))
         .replace("{all}", &lang.number(plan.candidates.len() as f64, 0)),
@@ -465,7 +465,7 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
             r.configuration.label_in(lang),
             tr(
                 "at the production arrivals: each mark predicted with one copy down (p50, p99, the mark's statistic and its range), Estimated",
-                "bei den Ankünften der Produktion: jedes Kriterium mit einer ausgefallenen Kopie vorhergesagt (p50, p99, die Statistik des Kriteriums und ihre Spanne), geschätzt",
+                "bei den Ankünften der Produktion: jeder Zielwert mit einer ausgefallenen Kopie vorhergesagt (p50, p99, die Statistik des Zielwerts und ihre Spanne), geschätzt",
             )
         ),
         headers: vec![
@@ -583,7 +583,7 @@ fn pilot_hardware_note(plan: &CapacityPlan, lang: Lang) -> String {
             "bei den Ankünften der Produktion"
         ),
         match p.holds {
-            Some(true) => tr("holds every mark", "hält jedes Kriterium"),
+            Some(true) => tr("holds every mark", "hält jeden Zielwert"),
             Some(false) => tr("misses a mark", "verfehlt ein Kriterium"),
             None => tr("not evaluated", "nicht bewertet"),
         },

@@ -230,7 +230,7 @@ fn warnings(
             lang,
             (
                 "Pass marks written after the data",
-                "Abnahmekriterien nach den Daten geschrieben",
+                "Zielwerte nach den Daten geschrieben",
             ),
             first,
             "plan/history",
@@ -352,12 +352,12 @@ fn file_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<Verdic
         let grades_nothing = if several {
             lang.pick(
                 "Their figures grade no pass mark.",
-                "Ihre Zahlen bewerten kein Abnahmekriterium.",
+                "Ihre Zahlen bewerten keinen Zielwert.",
             )
         } else {
             lang.pick(
                 "Its figures grade no pass mark.",
-                "Seine Zahlen bewerten kein Abnahmekriterium.",
+                "Seine Zahlen bewerten keinen Zielwert.",
             )
         };
         warnings.push(warning(
@@ -485,7 +485,7 @@ fn load_test_warnings(
             lang,
             (
                 "Load tests grade no pass mark",
-                "Die Lasttests bewerten kein Abnahmekriterium",
+                "Die Lasttests bewerten keinen Zielwert",
             ),
             gap,
             "plan/edit",
@@ -517,7 +517,7 @@ fn amendment_warnings(evidence: &PilotEvidence, lang: Lang, warnings: &mut Vec<V
             lang,
             (
                 "Pass marks amended after evidence arrived",
-                "Abnahmekriterien nach Eingang der Nachweise geändert",
+                "Zielwerte nach Eingang der Nachweise geändert",
             ),
             format!(
                 "{} {}: {}{reason}",

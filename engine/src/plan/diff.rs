@@ -54,18 +54,18 @@ impl Change {
         let after = self.after.as_deref().unwrap_or("");
         match (lang, self.section, self.kind) {
             (Lang::De, PlanSection::PassMark, ChangeKind::Added) => {
-                format!("Abnahmekriterium hinzugefügt: {after}")
+                format!("Zielwert hinzugefügt: {after}")
             }
             (Lang::De, PlanSection::PassMark, ChangeKind::Removed) => {
-                format!("Abnahmekriterium entfernt: {before}")
+                format!("Zielwert entfernt: {before}")
             }
             (Lang::De, PlanSection::PassMark, ChangeKind::Changed) if before == after => format!(
-                "Abnahmekriterium {} geändert: {}",
+                "Zielwert {} geändert: {}",
                 self.subject,
                 self.details.join("; ")
             ),
             (Lang::De, PlanSection::PassMark, ChangeKind::Changed) => {
-                format!("Abnahmekriterium geändert: {before} → {after}")
+                format!("Zielwert geändert: {before} → {after}")
             }
             _ => self.describe(),
         }

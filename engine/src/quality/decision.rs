@@ -644,7 +644,7 @@ fn reason_de(has_quality_marks: bool, rows: &Rows) -> String {
             .map(|r| format!("{} {}", r.label_in(lang), accuracy_words_in(r, lang)))
             .collect::<Vec<_>>();
         return format!(
-            "Keine Präzision entschieden: Der Plan hat kein Qualitätskriterium (Antwortbewertung, Trefferquote der Suche@k oder Anteil abgeschnittener Antworten), gegen das die Läufe bewertet werden könnten. Gemessen: {}. Nehmen Sie ein Qualitätskriterium in den Plan auf.",
+            "Keine Präzision entschieden: Der Plan hat keinen Qualitäts-Zielwert (Antwortbewertung, Trefferquote der Suche@k oder Anteil abgeschnittener Antworten), gegen das die Läufe bewertet werden könnten. Gemessen: {}. Nehmen Sie einen Qualitäts-Zielwert in den Plan auf.",
             list_in(&tried, lang)
         );
     }
@@ -664,7 +664,7 @@ fn reason_de(has_quality_marks: bool, rows: &Rows) -> String {
             })
             .collect();
         return format!(
-            "Keine Präzision hat die Qualitätskriterien des Plans erfüllt: {}. Keine davon kommt für die Dimensionierung in Frage, bis ein Lauf sie erfüllt.",
+            "Keine Präzision hat die Qualitäts-Zielwerte des Plans erreicht: {}. Keine davon kommt für die Dimensionierung in Frage, bis ein Lauf sie erreicht.",
             parts.join("; ")
         );
     };
@@ -703,15 +703,15 @@ fn reason_de(has_quality_marks: bool, rows: &Rows) -> String {
             " {} {}",
             list_in(failing, lang),
             if failing.len() == 1 {
-                "hat die Kriterien verfehlt und ist kein Kandidat."
+                "hat die Zielwerte verfehlt und ist kein Kandidat."
             } else {
-                "haben die Kriterien verfehlt und sind keine Kandidaten."
+                "haben die Zielwerte verfehlt und sind keine Kandidaten."
             }
         ));
     }
     if !not_measured.is_empty() {
         text.push_str(&format!(
-            " {} ließ sich nicht gegen jedes Kriterium bewerten.",
+            " {} ließ sich nicht gegen jeden Zielwert bewerten.",
             list_in(not_measured, lang)
         ));
     }
@@ -910,7 +910,8 @@ mod tests {
         assert_eq!(d.reason_in(Lang::En), d.reason);
         let german = d.reason_in(Lang::De);
         assert!(
-            german.starts_with("Keine Präzision entschieden: Der Plan hat kein Qualitätskriterium"),
+            german
+                .starts_with("Keine Präzision entschieden: Der Plan hat keinen Qualitäts-Zielwert"),
             "{german}"
         );
         assert!(

@@ -323,8 +323,8 @@ pub fn load_test_gaps_in(
         return Some(lang.pick(
             "The plan states no planned peak concurrency, so load-test figures grade no pass mark \
              (set it in the plan's demand assumptions).",
-            "Der Plan nennt keine geplante Spitzen-Parallelität, daher bewerten die Lasttests kein \
-             Abnahmekriterium (in den Annahmen zur Nachfrage des Plans eintragen).",
+            "Der Plan nennt keine geplante Spitzen-Parallelität, daher bewerten die Lasttests keinen \
+             Zielwert (in den Annahmen zur Nachfrage des Plans eintragen).",
         )
         .into());
     };

@@ -345,7 +345,7 @@ pub fn first_approval_after_evidence_in(
             at(evidence_ms)
         ),
         Lang::De => format!(
-            "Abnahmekriterien nach den Daten geschrieben: Planversion {} wurde erstmals am {} freigegeben, nach dem ersten Nachweis ({file}, hochgeladen am {}). Die Kriterien wurden womöglich in Kenntnis der Ergebnisse gesetzt.",
+            "Zielwerte nach den Daten geschrieben: Planversion {} wurde erstmals am {} freigegeben, nach dem ersten Nachweis ({file}, hochgeladen am {}). Die Zielwerte wurden womöglich in Kenntnis der Ergebnisse gesetzt.",
             first.1,
             lang.date_time(first.0),
             lang.date_time(evidence_ms)

@@ -456,12 +456,12 @@ async fn the_german_report_of_troubled_evidence_has_no_english_left() {
         "another model's points are a line of their own, marked"
     );
     assert!(
-        html.contains("Abnahmekriterien nach Eingang der Nachweise geändert"),
+        html.contains("Zielwerte nach Eingang der Nachweise geändert"),
         "the amendment after the evidence is a warning"
     );
     assert!(
         html.contains(
-            "Version 2: Abnahmekriterium geändert: 99 % der Anfragen erhalten ihr erstes Token \
+            "Version 2: Zielwert geändert: 99 % der Anfragen erhalten ihr erstes Token \
              innerhalb von 450 ms, gemessen am Client → 99 % der Anfragen erhalten ihr erstes \
              Token innerhalb von 400 ms, gemessen am Client (Begründung: Kickoff 2026-03-02"
         ),

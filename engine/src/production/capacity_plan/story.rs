@@ -215,7 +215,7 @@ impl Recommendation {
                 format!(
                     "Lasttest einer Kopie von {label} {traffic}, bei Parallelität {levels} (von 1 \
                      über die vorhergesagte Spitze von {peak} je Kopie bis zum Doppelten), \
-                     bewertet gegen die Kriterien des Plans.{settles}"
+                     bewertet gegen die Zielwerte des Plans.{settles}"
                 )
             }
         }
@@ -589,7 +589,7 @@ fn pilot_sentence(pilot: Option<&PilotAtProduction>, lang: Lang) -> String {
                 (true, _) => {
                     "kommt bei Produktionslast nicht nach (ihre Warteschlange wächst ohne Grenze)"
                 }
-                (_, Some(true)) => "würde bei Produktionslast jedes Kriterium halten",
+                (_, Some(true)) => "würde bei Produktionslast jeden Zielwert halten",
                 (_, Some(false)) => "würde bei Produktionslast ein Kriterium verfehlen",
                 _ => "hat bei Produktionslast kein Kriterium, an dem sie sich messen lässt",
             };
