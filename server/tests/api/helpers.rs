@@ -242,6 +242,18 @@ impl TestApp {
         response.text().await.unwrap()
     }
 
+    /// Chooses the interface language `lang` (`en`, `de`) for `who`, as the header's switch
+    /// does: the server answers 303 and remembers it in a cookie.
+    pub async fn choose_language(&self, who: &Client, lang: &str) {
+        let response = who
+            .post(self.url("/language"))
+            .form(&[("lang", lang), ("back", "/")])
+            .send()
+            .await
+            .expect("request sent");
+        assert_eq!(response.status(), StatusCode::SEE_OTHER, "language {lang}");
+    }
+
     /// Calls a server function with form-encoded arguments.
     pub async fn call(&self, client: &Client, endpoint: &str, form: &[(&str, &str)]) -> Response {
         client

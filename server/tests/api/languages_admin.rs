@@ -3,35 +3,7 @@
 //! German for a German reader, and the English pages stay as they were.
 
 use crate::helpers::spawn_app;
-use reqwest::StatusCode;
-
-/// The English words of `english` that `html` still carries, each with the text around it so a
-/// failure says where.
-fn english_left(html: &str, english: &[&str]) -> Vec<String> {
-    english
-        .iter()
-        .filter_map(|word| {
-            let at = html.find(word)?;
-            let start = (0..=at.saturating_sub(80))
-                .rev()
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(0);
-            let end = ((at + word.len() + 80).min(html.len())..=html.len())
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(html.len());
-            Some(format!("{word}: …{}…", &html[start..end]))
-        })
-        .collect()
-}
-
-/// Each of `german` that `html` lacks.
-fn german_missing<'a>(html: &str, german: &[&'a str]) -> Vec<&'a str> {
-    german
-        .iter()
-        .copied()
-        .filter(|word| !html.contains(word))
-        .collect()
-}
+use crate::languages::{english_left, german_missing};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_german_admin_reads_organisations_users_the_gpu_catalog_and_the_pilot_form_in_german() {
@@ -47,13 +19,7 @@ async fn a_german_admin_reads_organisations_users_the_gpu_catalog_and_the_pilot_
     assert!(html.contains("GPU catalog") && html.contains("Save GPU"));
     assert!(html.contains("Unit price of NVIDIA H200 NVL"));
 
-    let switched = admin
-        .post(app.url("/language"))
-        .form(&[("lang", "de"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    app.choose_language(&admin, "de").await;
 
     // Users: the table, the new-user form and the password reset's button.
     let html = app.page(&admin, "/admin/users").await;

@@ -19,13 +19,7 @@ INFO 10-02 09:00:55 [kv_cache_utils.py:853] Maximum concurrency for 8,192 tokens
 async fn a_german_viewer_reads_the_calibration_page_its_form_and_its_table_in_german() {
     let app = spawn_app().await;
     let admin = app.admin().await;
-    let switched = admin
-        .post(app.url("/language"))
-        .form(&[("lang", "de"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    app.choose_language(&admin, "de").await;
 
     // Before any log: the empty state and the form.
     let html = app.page(&admin, "/pilots/1/calibration").await;
@@ -142,12 +136,7 @@ async fn a_german_viewer_reads_the_calibration_page_its_form_and_its_table_in_ge
     }
 
     // In English the page reads as before, with one heading.
-    admin
-        .post(app.url("/language"))
-        .form(&[("lang", "en"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
+    app.choose_language(&admin, "en").await;
     let html = app.page(&admin, "/pilots/1/calibration").await;
     assert!(html.contains("<html lang=\"en\""));
     assert_eq!(
@@ -200,12 +189,7 @@ async fn a_german_viewer_pages_through_a_long_list_in_german() {
             .await;
         assert_eq!(response.status(), StatusCode::CREATED, "{name}");
     }
-    admin
-        .post(app.url("/language"))
-        .form(&[("lang", "de"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
+    app.choose_language(&admin, "de").await;
     let html = app.page(&admin, &format!("/pilots/{pilot}/evidence")).await;
     for german in [
         "Dateien 1–50 von 51, neueste zuerst",

@@ -2,19 +2,12 @@
 //! files carry their German words and none of their English ones; in English it reads as before.
 
 use crate::helpers::spawn_app;
-use reqwest::StatusCode;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_german_viewer_reads_the_evidence_page_and_its_upload_form_in_german() {
     let app = spawn_app().await;
     let admin = app.admin().await;
-    let switched = admin
-        .post(app.url("/language"))
-        .form(&[("lang", "de"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    app.choose_language(&admin, "de").await;
 
     let html = app.page(&admin, "/pilots/1/evidence").await;
     assert!(html.contains("<html lang=\"de\""));
@@ -90,12 +83,7 @@ async fn a_german_viewer_reads_the_evidence_page_and_its_upload_form_in_german()
     }
 
     // In English the page reads as it always did.
-    admin
-        .post(app.url("/language"))
-        .form(&[("lang", "en"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
+    app.choose_language(&admin, "en").await;
     let html = app.page(&admin, "/pilots/1/evidence").await;
     assert!(html.contains("<html lang=\"en\""));
     for english in [

@@ -2,7 +2,7 @@
 //! the capacity twin's card speak German to a German reader; the English page is unchanged.
 
 use crate::helpers::spawn_app;
-use reqwest::StatusCode;
+use crate::languages::english_left;
 
 /// English words of the load-tests page: none may show on it in German.
 const ENGLISH_OF_THE_PAGE: &[&str] = &[
@@ -38,24 +38,6 @@ const ENGLISH_OF_THE_PAGE: &[&str] = &[
     "Loading…",
 ];
 
-/// Each English word left in `html`, with the text around it so a failure says where.
-fn english_left(html: &str) -> Vec<String> {
-    ENGLISH_OF_THE_PAGE
-        .iter()
-        .filter_map(|word| {
-            let at = html.find(word)?;
-            let start = (0..=at.saturating_sub(80))
-                .rev()
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(0);
-            let end = ((at + word.len() + 80).min(html.len())..=html.len())
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(html.len());
-            Some(format!("{word}: …{}…", &html[start..end]))
-        })
-        .collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_german_reader_reads_the_load_tests_page_in_german() {
     let app = spawn_app().await;
@@ -72,13 +54,7 @@ async fn a_german_reader_reads_the_load_tests_page_in_german() {
         assert!(english.contains(heading), "`{heading}` missing in English");
     }
 
-    let switched = admin
-        .post(app.url("/language"))
-        .form(&[("lang", "de"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    app.choose_language(&admin, "de").await;
 
     let html = app.page(&admin, "/pilots/1/load-tests").await;
     assert!(html.contains("<html lang=\"de\""));
@@ -113,7 +89,7 @@ async fn a_german_reader_reads_the_load_tests_page_in_german() {
         );
     }
     assert_eq!(
-        english_left(&html),
+        english_left(&html, ENGLISH_OF_THE_PAGE),
         Vec::<String>::new(),
         "English left on the load-tests page"
     );

@@ -4,7 +4,7 @@
 //! templates of a pilot without a plan; the English editor is unchanged.
 
 use crate::helpers::spawn_app;
-use reqwest::StatusCode;
+use crate::languages::english_left;
 
 /// English words of the editor: none may show on it in German.
 const ENGLISH_OF_THE_EDITOR: &[&str] = &[
@@ -102,31 +102,13 @@ const ENGLISH_OF_THE_EDITOR: &[&str] = &[
     "The source gives no number",
 ];
 
-/// Each English word left in `html`, with the text around it so a failure says where.
-fn english_left(html: &str) -> Vec<String> {
-    ENGLISH_OF_THE_EDITOR
-        .iter()
-        .filter_map(|word| {
-            let at = html.find(word)?;
-            let start = (0..=at.saturating_sub(80))
-                .rev()
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(0);
-            let end = ((at + word.len() + 80).min(html.len())..=html.len())
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(html.len());
-            Some(format!("{word}: …{}…", &html[start..end]))
-        })
-        .collect()
-}
-
 fn assert_german(html: &str, words: &[&str], what: &str) {
     assert!(html.contains("<html lang=\"de\""), "{what}: not in German");
     for german in words {
         assert!(html.contains(german), "`{german}` missing from {what}");
     }
     assert_eq!(
-        english_left(html),
+        english_left(html, ENGLISH_OF_THE_EDITOR),
         Vec::<String>::new(),
         "English left on {what}"
     );
@@ -143,13 +125,7 @@ async fn a_german_reader_edits_the_plan_in_german() {
     assert!(english.contains("<html lang=\"en\""));
     assert!(english.contains(">Version 1 is approved and frozen<"));
 
-    let switched = admin
-        .post(app.url("/language"))
-        .form(&[("lang", "de"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    app.choose_language(&admin, "de").await;
 
     // The approved plan: the card that amends it.
     let html = app.page(&admin, edit).await;

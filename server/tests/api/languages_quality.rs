@@ -3,26 +3,7 @@
 //! English page stays as it was.
 
 use crate::helpers::spawn_app;
-use reqwest::StatusCode;
-
-/// The English words of `english` that `html` still carries, each with the text around it so a
-/// failure says where.
-fn english_left(html: &str, english: &[&str]) -> Vec<String> {
-    english
-        .iter()
-        .filter_map(|word| {
-            let at = html.find(word)?;
-            let start = (0..=at.saturating_sub(80))
-                .rev()
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(0);
-            let end = ((at + word.len() + 80).min(html.len())..=html.len())
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(html.len());
-            Some(format!("{word}: …{}…", &html[start..end]))
-        })
-        .collect()
-}
+use crate::languages::english_left;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_german_viewer_reads_the_quality_page_and_the_evaluation_set_in_german() {
@@ -34,13 +15,7 @@ async fn a_german_viewer_reads_the_quality_page_and_the_evaluation_set_in_german
     assert!(html.contains("<html lang=\"en\""));
     assert!(html.contains(">Answer quality<") && html.contains(">Precision decision<"));
 
-    let switched = admin
-        .post(app.url("/language"))
-        .form(&[("lang", "de"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    app.choose_language(&admin, "de").await;
 
     let html = app.page(&admin, "/pilots/1/quality").await;
     assert!(html.contains("<html lang=\"de\""));

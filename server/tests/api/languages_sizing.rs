@@ -3,7 +3,7 @@
 //! included; the English page is unchanged.
 
 use crate::helpers::spawn_app;
-use reqwest::StatusCode;
+use crate::languages::english_left;
 
 /// English words of the sizing page: none may show on it in German.
 const ENGLISH_OF_THE_PAGE: &[&str] = &[
@@ -86,24 +86,6 @@ const ENGLISH_OF_THE_PAGE: &[&str] = &[
     "\ntarget ",
 ];
 
-/// Each English word left in `html`, with the text around it so a failure says where.
-fn english_left(html: &str) -> Vec<String> {
-    ENGLISH_OF_THE_PAGE
-        .iter()
-        .filter_map(|word| {
-            let at = html.find(word)?;
-            let start = (0..=at.saturating_sub(80))
-                .rev()
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(0);
-            let end = ((at + word.len() + 80).min(html.len())..=html.len())
-                .find(|&i| html.is_char_boundary(i))
-                .unwrap_or(html.len());
-            Some(format!("{word}: …{}…", &html[start..end]))
-        })
-        .collect()
-}
-
 /// The pilot page's link: the demo pilot's model and cards, with the precisions its evaluation
 /// set passed.
 const PILOT_QUERY: &str =
@@ -128,13 +110,7 @@ async fn a_german_reader_reads_the_sizing_page_in_german() {
         assert!(english.contains(heading), "`{heading}` missing in English");
     }
 
-    let switched = admin
-        .post(app.url("/language"))
-        .form(&[("lang", "de"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    app.choose_language(&admin, "de").await;
 
     let html = app.page(&admin, "/sizing").await;
     assert!(html.contains("<html lang=\"de\""));
@@ -204,7 +180,7 @@ async fn a_german_reader_reads_the_sizing_page_in_german() {
         );
     }
     assert_eq!(
-        english_left(&html),
+        english_left(&html, ENGLISH_OF_THE_PAGE),
         Vec::<String>::new(),
         "English left on the sizing page"
     );
@@ -218,7 +194,11 @@ async fn a_german_reader_reads_the_sizing_page_in_german() {
         "the pilot's precisions in German"
     );
     assert!(pilot.contains("Kopien") && pilot.contains(">Passt<"));
-    assert_eq!(english_left(&pilot), Vec::<String>::new(), "English left");
+    assert_eq!(
+        english_left(&pilot, ENGLISH_OF_THE_PAGE),
+        Vec::<String>::new(),
+        "English left"
+    );
 
     let unknown = app
         .page(
@@ -229,5 +209,9 @@ async fn a_german_reader_reads_the_sizing_page_in_german() {
     assert!(unknown.contains("Modell „acme/secret-13b“ ist nicht im Katalog"));
     assert!(unknown.contains("GPU „Acme NPU 9“ ist nicht im Katalog"));
     assert!(unknown.contains("„acme/secret-13b“: nicht im Katalog"));
-    assert_eq!(english_left(&unknown), Vec::<String>::new(), "English left");
+    assert_eq!(
+        english_left(&unknown, ENGLISH_OF_THE_PAGE),
+        Vec::<String>::new(),
+        "English left"
+    );
 }

@@ -17,13 +17,7 @@ fn scrape(name: &str) -> Vec<u8> {
 async fn a_german_viewer_reads_the_traffic_page_in_german() {
     let app = spawn_app().await;
     let admin = app.admin().await;
-    let switched = admin
-        .post(app.url("/language"))
-        .form(&[("lang", "de"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    app.choose_language(&admin, "de").await;
 
     // The demo pilot has a gateway log; its `/metrics` scrapes come below.
     let html = app.page(&admin, "/pilots/1/traffic").await;
@@ -178,12 +172,7 @@ async fn a_german_viewer_reads_the_traffic_page_in_german() {
     }
 
     // In English the page reads as before.
-    admin
-        .post(app.url("/language"))
-        .form(&[("lang", "en"), ("back", "/")])
-        .send()
-        .await
-        .unwrap();
+    app.choose_language(&admin, "en").await;
     let html = app.page(&admin, "/pilots/1/traffic").await;
     assert!(html.contains("<html lang=\"en\""));
     for english in [
