@@ -69,6 +69,22 @@ impl Lang {
         out
     }
 
+    /// `text`, a number written the English way (`1,234.5`), with this language's separators
+    /// (`1.234,5`): for figures an English formatter already wrote.
+    pub fn separators(self, text: &str) -> String {
+        match self {
+            Lang::En => text.to_string(),
+            Lang::De => text
+                .chars()
+                .map(|c| match c {
+                    ',' => '.',
+                    '.' => ',',
+                    other => other,
+                })
+                .collect(),
+        }
+    }
+
     /// A number with as many decimals as its size deserves (3 significant digits below 100).
     pub fn figure(self, value: f64) -> String {
         let magnitude = value.abs();

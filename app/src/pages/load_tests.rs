@@ -191,24 +191,9 @@ mod render {
         }
     }
 
-    /// `text` (English separators: `1,234.5`) with `lang`'s: `1.234,5` in German.
-    fn separators(text: String, lang: Lang) -> String {
-        match lang {
-            Lang::En => text,
-            Lang::De => text
-                .chars()
-                .map(|c| match c {
-                    ',' => '.',
-                    '.' => ',',
-                    other => other,
-                })
-                .collect(),
-        }
-    }
-
     /// [`fmt_num`] in `lang`: `1,234.57` / `1.234,57`.
     fn num(value: Option<f64>, lang: Lang) -> String {
-        separators(fmt_num(value), lang)
+        lang.separators(&fmt_num(value))
     }
 
     /// A scenario as the page names it (`dataset ` dropped; the importers' own words in `lang`).
@@ -330,7 +315,7 @@ mod render {
                         "{} *",
                         g.share_bound
                             .clone()
-                            .map(|b| separators(b, lang))
+                            .map(|b| lang.separators(&b))
                             .unwrap_or_else(|| "–".into())
                     ),
                 };
@@ -1143,7 +1128,7 @@ mod render {
                 run.evidence.file_name,
                 scenario_name(&one.scenario, lang),
                 one.concurrency
-                    .map(|c| separators(format!("{c}"), lang))
+                    .map(|c| lang.separators(&format!("{c}")))
                     .unwrap_or_else(|| "–".into())
             ),
             _ => format!("#{} {}", run.evidence.id, run.evidence.file_name),
@@ -1238,7 +1223,7 @@ mod render {
                                                     <td>{format!("{} ({})", row.figure, row.unit)}</td>
                                                     <td class="num">{num(row.baseline, lang)}</td>
                                                     <td class="num">{num(row.value, lang)}</td>
-                                                    <td class="num"><span class=class>{row.difference_pct.map(|d| separators(format!("{d:+.1} %"), lang)).unwrap_or_else(|| "–".into())}</span></td>
+                                                    <td class="num"><span class=class>{row.difference_pct.map(|d| lang.separators(&format!("{d:+.1} %"))).unwrap_or_else(|| "–".into())}</span></td>
                                                 </tr>
                                             }
                                         }).collect_view()}

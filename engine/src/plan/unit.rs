@@ -144,19 +144,7 @@ pub fn format_number(value: f64) -> String {
 
 /// [`format_number`] with `lang`'s separators: `1,500.5` / `1.500,5`.
 pub fn format_number_in(value: f64, lang: crate::locale::Lang) -> String {
-    let text = format_number(value);
-    match lang {
-        crate::locale::Lang::En => text,
-        // format_number writes only ',' to group and '.' before decimals: swap them.
-        crate::locale::Lang::De => text
-            .chars()
-            .map(|c| match c {
-                ',' => '.',
-                '.' => ',',
-                other => other,
-            })
-            .collect(),
-    }
+    lang.separators(&format_number(value))
 }
 
 /// A number with its unit: `500 ms`, `1 %`, `25 tokens/s`; a score is written bare (`4.2`).
