@@ -98,6 +98,8 @@ fn parse_column<T: FromStr>(value: String, column: &str) -> StoreResult<T> {
 pub struct Credentials {
     pub user: UserSummary,
     pub password_hash: String,
+    /// The interface language the user chose, if ever (see [`Store::set_user_language`]).
+    pub language: Option<engine::locale::Lang>,
 }
 
 /// Failed sign-ins recorded before an attempt (see [`Store::login_failures_before`]).
@@ -387,7 +389,7 @@ impl Store {
     /// The user with this (normalised) e-mail address and their password hash.
     pub async fn credentials(&self, email: &str) -> StoreResult<Option<Credentials>> {
         let sql = format!(
-            "SELECT {USER_COLUMNS}, u.password_hash FROM users u \
+            "SELECT {USER_COLUMNS}, u.password_hash, u.language FROM users u \
              JOIN organisations o ON o.id = u.organisation_id WHERE u.email = $1"
         );
         let row = sqlx::query(&sql)
@@ -398,9 +400,28 @@ impl Store {
             Ok(Credentials {
                 user: user_from_row(&row)?,
                 password_hash: row.try_get("password_hash")?,
+                // A code this build does not speak (a later version's) counts as no choice.
+                language: row
+                    .try_get::<Option<String>, _>("language")?
+                    .as_deref()
+                    .and_then(engine::locale::Lang::parse),
             })
         })
         .transpose()
+    }
+
+    /// Remembers the interface language user `id` chose.
+    pub async fn set_user_language(
+        &self,
+        user_id: i64,
+        language: engine::locale::Lang,
+    ) -> StoreResult<()> {
+        sqlx::query("UPDATE users SET language = $1 WHERE id = $2")
+            .bind(language.code())
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// The password hash of user `id`.

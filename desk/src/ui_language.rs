@@ -1,6 +1,10 @@
 //! The interface's language for one request: what the person chose with the language switch
-//! (a cookie, so it holds before they sign in and on every device they chose it on), else what
-//! their browser asks for (`Accept-Language`), else English.
+//! (a cookie, so it holds before they sign in), else what their browser asks for
+//! (`Accept-Language`), else English.
+//!
+//! A signed-in user's choice is also kept with their account ([`remember_choice`]), and signing
+//! in sets the browser's cookie from it ([`sign_in_cookie`]): the setting follows the person to
+//! another browser without a database read on every page.
 //!
 //! Pages, their server functions and the switch's route all read it from the request's headers
 //! with [`request_language`], so a page rendered on the server and the fragments its script
@@ -51,6 +55,26 @@ pub fn language_cookie(lang: Lang, secure: bool) -> String {
         lang.code(),
         if secure { "; Secure" } else { "" }
     )
+}
+
+/// Remembers a switch to `lang`: with the account of a signed-in `user`, and in this browser
+/// (the answer is the `Set-Cookie` value for the switch's response).
+pub async fn remember_choice(
+    store: &crate::store::Store,
+    user: Option<i64>,
+    lang: Lang,
+    secure: bool,
+) -> Result<String, crate::ServiceError> {
+    if let Some(user) = user {
+        store.set_user_language(user, lang).await?;
+    }
+    Ok(language_cookie(lang, secure))
+}
+
+/// The `Set-Cookie` value that carries a user's saved language into the browser they sign in
+/// with; `None` when they never chose one (their browser's language keeps deciding).
+pub fn sign_in_cookie(saved: Option<Lang>, secure: bool) -> Option<String> {
+    saved.map(|lang| language_cookie(lang, secure))
 }
 
 /// The page to return to after a switch: the path and query of the `Referer` the browser sent

@@ -51,6 +51,10 @@ pub async fn login(email: String, password: String, next: Option<String>) -> Res
             }
             let (cookie, _) = start_session(&services, credentials.user.id).await?;
             set_cookie(&cookie);
+            let secure = services.auth.secure_cookies;
+            if let Some(cookie) = desk::ui_language::sign_in_cookie(credentials.language, secure) {
+                set_cookie(&cookie);
+            }
             leptos_axum::redirect(&safe_next(next.as_deref()));
             Ok(())
         }

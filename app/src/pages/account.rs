@@ -74,8 +74,8 @@ pub fn AccountPage() -> impl IntoView {
 }
 
 /// The language of the interface: both languages named in their own words, the current one
-/// chosen; saving posts to `/language`, which remembers it in this browser for a year and
-/// comes back here. A plain form: it works before the page is interactive.
+/// chosen; saving posts to `/language`, which remembers it with the account and in this browser
+/// (a year) and comes back here. A plain form: it works before the page is interactive.
 #[component]
 fn LanguageChoice() -> impl IntoView {
     let current = lang();
@@ -92,8 +92,8 @@ fn LanguageChoice() -> impl IntoView {
                 <button type="submit" class="button">{current.pick("Save", "Speichern")}</button>
             </div>
             <p class="hint">{current.pick(
-                "Remembered in this browser. Reports choose their own language when exported.",
-                "Wird in diesem Browser gemerkt. Berichte wählen ihre Sprache beim Export selbst.",
+                "Kept with your account: signing in on another browser brings it along. Reports choose their own language when exported.",
+                "Wird mit Ihrem Konto gespeichert und gilt nach der Anmeldung auch in anderen Browsern. Berichte wählen ihre Sprache beim Export selbst.",
             )}</p>
         </form>
     }

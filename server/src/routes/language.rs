@@ -1,12 +1,14 @@
-//! `POST /language`: the language switch. Remembers the chosen language in a cookie
-//! ([`desk::ui_language`]) and sends the browser back to the page it came from. Open to everyone
+//! `POST /language`: the language switch. Remembers the chosen language in a cookie and, for a
+//! signed-in user, with their account ([`desk::ui_language::remember_choice`]), and sends the browser back to the page it came from. Open to everyone
 //! (the sign-in page has the switch too); the session guard's origin check covers it like every
 //! other write.
 
 use crate::AppState;
+use axum::Extension;
 use axum::Form;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
+use desk::auth::Viewer;
 use engine::locale::Lang;
 use http::{HeaderMap, header};
 
@@ -20,11 +22,12 @@ pub struct LanguageForm {
     back: Option<String>,
 }
 
-/// Sets the language cookie and redirects (303) to `back`, else the page the switch was on,
+/// Sets the language cookie (and the signed-in user's setting) and redirects (303) to `back`, else the page the switch was on,
 /// when it is a path on this site, else to `/`. A language the product does not speak is a 422
 /// naming the field.
 pub async fn choose_language(
     State(state): State<AppState>,
+    viewer: Option<Extension<Viewer>>,
     headers: HeaderMap,
     Form(form): Form<LanguageForm>,
 ) -> Result<Response, super::api_v1::ApiError> {
@@ -44,6 +47,13 @@ pub async fn choose_language(
             headers.get(header::REFERER).and_then(|v| v.to_str().ok()),
         ),
     };
-    let cookie = desk::ui_language::language_cookie(lang, state.services.auth.secure_cookies);
+    let user = viewer.and_then(|Extension(viewer)| viewer.user.map(|user| user.id));
+    let cookie = desk::ui_language::remember_choice(
+        &state.services.store,
+        user,
+        lang,
+        state.services.auth.secure_cookies,
+    )
+    .await?;
     Ok(([(header::SET_COOKIE, cookie)], Redirect::to(&back)).into_response())
 }

@@ -149,6 +149,76 @@ async fn the_sign_in_page_follows_the_browser_and_the_switch_remembers_the_choic
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_in_choice_follows_the_user_to_another_browser() {
+    let app = spawn_app().await;
+    // Never chosen: signing in sets no language, the browser's decides.
+    let first = client();
+    let response = app
+        .call(
+            &first,
+            "login",
+            &[
+                ("email", crate::helpers::ADMIN),
+                ("password", &app.admin_password),
+            ],
+        )
+        .await;
+    let cookies: Vec<_> = response.headers().get_all("set-cookie").iter().collect();
+    assert!(
+        cookies
+            .iter()
+            .all(|c| !c.to_str().unwrap().starts_with("pilotdesk_lang=")),
+        "{cookies:?}"
+    );
+    app.choose_language(&first, "de").await;
+
+    // Another browser that asks for English and once chose English before signing in.
+    let second = client();
+    second
+        .post(app.url("/language"))
+        .form(&[("lang", "en"), ("back", "/login")])
+        .send()
+        .await
+        .unwrap();
+    let html = second
+        .get(app.url("/login"))
+        .header("accept-language", "en-GB")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("<html lang=\"en\""),
+        "anonymous: this browser's choice"
+    );
+    app.login(&second, crate::helpers::ADMIN, &app.admin_password)
+        .await;
+    let html = second
+        .get(app.url("/"))
+        .header("accept-language", "en-GB")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("<html lang=\"de\"") && html.contains("Abmelden"),
+        "signed in: the account's choice"
+    );
+
+    // Switching back while signed in changes the account's setting too.
+    app.choose_language(&second, "en").await;
+    let third = client();
+    app.login(&third, crate::helpers::ADMIN, &app.admin_password)
+        .await;
+    let html = app.page(&third, "/").await;
+    assert!(html.contains("<html lang=\"en\"") && html.contains("Sign out"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_german_viewer_reads_the_frame_the_pilots_list_the_pilot_and_not_found_in_german() {
     let app = spawn_app().await;
     let admin = app.admin().await;
