@@ -202,7 +202,7 @@ fn uncertainty(plan: &CapacityPlan, lang: Lang) -> String {
             " {}: {}; {}",
             lang.pick(
                 "Ranges that cross their mark",
-                "Spannen, die ihr Kriterium überschreiten"
+                "Spannen, die ihren Zielwert überschreiten"
             ),
             r.unsettled_in(lang).join(", "),
             lang.pick(
@@ -469,11 +469,11 @@ fn compliance_table(plan: &CapacityPlan, lang: Lang) -> Table {
             )
         ),
         headers: vec![
-            cell(tr("Mark", "Kriterium"), false),
+            cell(tr("Mark", "Zielwert"), false),
             cell("p50, ms", true),
             cell("p99, ms", true),
             cell(
-                tr("Mark's statistic, ms", "Statistik des Kriteriums, ms"),
+                tr("Mark's statistic, ms", "Statistik des Zielwerts, ms"),
                 true,
             ),
             cell(tr("Range, ms", "Spanne, ms"), true),
@@ -584,7 +584,7 @@ fn pilot_hardware_note(plan: &CapacityPlan, lang: Lang) -> String {
         ),
         match p.holds {
             Some(true) => tr("holds every mark", "hält jeden Zielwert"),
-            Some(false) => tr("misses a mark", "verfehlt ein Kriterium"),
+            Some(false) => tr("misses a mark", "verfehlt einen Zielwert"),
             None => tr("not evaluated", "nicht bewertet"),
         },
         lang.number(p.in_flight_p99 as f64, 0),

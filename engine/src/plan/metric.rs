@@ -342,7 +342,7 @@ impl Metric {
             Metric::OutputSpeedPerUser => "je Stream: 1000 ÷ TPOT (ms)",
             Metric::AggregateOutputThroughput => "Ausgabe-Token aller Anfragen ÷ Laufzeit",
             Metric::Goodput => {
-                "Anfragen, die jedes Latenzkriterium des Plans erfüllen (fehlgeschlagene Anfragen \
+                "Anfragen, die jeden Latenz-Zielwert des Plans erfüllen (fehlgeschlagene Anfragen \
                  zählen als nicht erfüllt), pro Sekunde oder als Anteil aller Anfragen"
             }
             Metric::ErrorRate => "fehlgeschlagene Anfragen ÷ alle Anfragen",

@@ -264,10 +264,10 @@ impl PassMark {
             },
             Metric::Goodput if !upper => match (self.statistic, self.unit) {
                 (Statistic::Mean, Unit::ReqPerS) => Some(format!(
-                    "Der Goodput (Anfragen pro Sekunde, die jedes Latenzkriterium erfüllen) beträgt {words} {limit}"
+                    "Der Goodput (Anfragen pro Sekunde, die jeden Latenz-Zielwert erfüllen) beträgt {words} {limit}"
                 )),
                 (Statistic::Rate, Unit::Percent) => Some(format!(
-                    "{} {limit} der Anfragen erfüllen jedes Latenzkriterium (Goodput)",
+                    "{} {limit} der Anfragen erfüllen jeden Latenz-Zielwert (Goodput)",
                     capitalised(words)
                 )),
                 _ => None,

@@ -121,7 +121,7 @@ pub(crate) fn metric_reason_in(mark: &Metric, figure: &Metric, lang: Lang) -> St
              carries several tokens, so one cannot stand in for the other"
         ),
         Lang::De => format!(
-            "das Kriterium gilt {first}; dieser Wert ist {second}. Beide unterscheiden sich, \
+            "der Zielwert gilt {first}; dieser Wert ist {second}. Beide unterscheiden sich, \
              sobald ein Chunk mehrere Token trägt, daher kann keiner für den anderen stehen"
         ),
     };
@@ -135,13 +135,13 @@ pub(crate) fn metric_reason_in(mark: &Metric, figure: &Metric, lang: Lang) -> St
         ),
         (Metric::Tpot, Metric::OutputSpeedPerUser, Lang::De)
         | (Metric::OutputSpeedPerUser, Metric::Tpot, Lang::De) => format!(
-            "das Kriterium gilt {a}, dieser Wert ist {b}: Die Geschwindigkeit ist 1000 ÷ TPOT \
+            "der Zielwert gilt {a}, dieser Wert ist {b}: Die Geschwindigkeit ist 1000 ÷ TPOT \
              Anfrage für Anfrage, doch ein Mittelwert oder Perzentil des einen ist nicht \
              1000 ÷ dieselbe Kennzahl des anderen"
         ),
         (_, _, Lang::En) => format!("the mark is on {a}, this figure is {b}: a different metric"),
         (_, _, Lang::De) => {
-            format!("das Kriterium gilt {a}, dieser Wert ist {b}: eine andere Metrik")
+            format!("der Zielwert gilt {a}, dieser Wert ist {b}: eine andere Metrik")
         }
     }
 }
@@ -153,19 +153,19 @@ fn statistic_reason(mark: Statistic, figure: Statistic, lang: Lang) -> String {
         }
         (true, figure, Lang::De) if figure.is_percentile() => {
             format!(
-                "das Kriterium gilt dem {mark}; dieser Wert ist das {figure}, ein anderes Perzentil"
+                "der Zielwert gilt dem {mark}; dieser Wert ist das {figure}, ein anderes Perzentil"
             )
         }
         (true, Statistic::Mean, Lang::En) => {
             format!("the mark is on {mark}; this figure is a mean, which hides the tail")
         }
         (true, Statistic::Mean, Lang::De) => format!(
-            "das Kriterium gilt dem {mark}; dieser Wert ist ein Mittelwert, der die langsamen \
+            "der Zielwert gilt dem {mark}; dieser Wert ist ein Mittelwert, der die langsamen \
              Anfragen verdeckt"
         ),
         (_, _, Lang::En) => format!("the mark is on the {mark}; this figure is the {figure}"),
         (_, _, Lang::De) => format!(
-            "das Kriterium gilt der Kennzahl {}; dieser Wert ist {}",
+            "der Zielwert gilt der Kennzahl {}; dieser Wert ist {}",
             german::statistic(mark),
             german::statistic(figure)
         ),
@@ -200,7 +200,7 @@ pub(crate) fn mismatches_in(
                 figure.point.includes()
             ),
             (true, Lang::De) => format!(
-                "das Kriterium wird {} gemessen, was {}; dieser Wert wurde {} gemessen, was {}",
+                "der Zielwert wird {} gemessen, was {}; dieser Wert wurde {} gemessen, was {}",
                 german::at(mark.point),
                 german::includes(mark.point),
                 german::at(figure.point),
@@ -212,7 +212,7 @@ pub(crate) fn mismatches_in(
                 figure.point.noun()
             ),
             (false, Lang::De) => format!(
-                "das Kriterium wird {} gemessen; dieser Wert wurde {} erhoben",
+                "der Zielwert wird {} gemessen; dieser Wert wurde {} erhoben",
                 german::at(mark.point),
                 german::at(figure.point)
             ),
@@ -230,7 +230,7 @@ pub(crate) fn mismatches_in(
             "scope",
             if de {
                 format!(
-                    "das Kriterium gilt für {}; dieser Wert gilt für {}",
+                    "der Zielwert gilt für {}; dieser Wert gilt für {}",
                     german::scope(&mark.scope),
                     german::scope(&figure.scope)
                 )
@@ -254,7 +254,7 @@ pub(crate) fn mismatches_in(
             "definition",
             if de {
                 format!(
-                    "das Kriterium definiert {metric} als „{mark_definition}“; dieser Wert ist \
+                    "der Zielwert definiert {metric} als „{mark_definition}“; dieser Wert ist \
                      als „{theirs}“ definiert"
                 )
             } else {
@@ -326,7 +326,7 @@ fn unit_reason(figure: crate::plan::Unit, mark: crate::plan::Unit, lang: Lang) -
              them"
         ),
         Lang::De => format!(
-            "dieser Wert ist in {} angegeben und das Kriterium in {}, ohne exakte Umrechnung \
+            "dieser Wert ist in {} angegeben und der Zielwert in {}, ohne exakte Umrechnung \
              zwischen beiden",
             german::unit_symbol(figure),
             german::unit_symbol(mark)
@@ -442,7 +442,7 @@ pub(crate) fn evaluate_in(mark: &PassMark, figure: &EvidenceStatistic, lang: Lan
                 if de {
                     format!(
                         "von diesem Wert ({shown}) ist nur bekannt, dass er zwischen {low} und \
-                         {high} liegt, also auf beiden Seiten des Kriteriums {limit}; erst \
+                         {high} liegt, also auf beiden Seiten des Zielwerts {limit}; erst \
                          genaue Werte je Anfrage (das Gateway-Log) entscheiden es"
                     )
                 } else {
@@ -1108,7 +1108,7 @@ mod tests {
         assert!(matches!(graded.verdict, Verdict::NotComparable { .. }));
         assert_eq!(
             graded.explanation,
-            "Nicht vergleichbar: das Kriterium wird am Client gemessen, was das Netz, ein \
+            "Nicht vergleichbar: der Zielwert wird am Client gemessen, was das Netz, ein \
              etwaiges Gateway und die Warteschlange einschließt; dieser Wert wurde an der Engine \
              gemessen, was erst in der Engine beginnt und Netz und Gateway auslässt."
         );
@@ -1127,7 +1127,7 @@ mod tests {
                 &ttft(Statistic::P95, 420.5).with_bounds(250.0, 500.0)
             ),
             "Nicht vergleichbar: von diesem Wert (420,5 ms) ist nur bekannt, dass er zwischen \
-             250 ms und 500 ms liegt, also auf beiden Seiten des Kriteriums < 500 ms; erst \
+             250 ms und 500 ms liegt, also auf beiden Seiten des Zielwerts < 500 ms; erst \
              genaue Werte je Anfrage (das Gateway-Log) entscheiden es."
         );
         assert_eq!(

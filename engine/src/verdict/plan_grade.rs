@@ -393,7 +393,7 @@ mod tests {
         assert_eq!(
             german.marks[0].grade.explanation,
             "Nicht vergleichbar: keiner der 2 TTFT-Werte ist p99 TTFT am Client; der \
-             nächstliegende: das Kriterium gilt dem p99; dieser Wert ist das p95, ein anderes \
+             nächstliegende: der Zielwert gilt dem p99; dieser Wert ist das p95, ein anderes \
              Perzentil."
         );
         assert_eq!(

@@ -256,7 +256,7 @@ impl Recommendation {
                     format!("{m}: its range crosses the mark; the load test on {label} settles it.")
                 }
                 Lang::De => format!(
-                    "{m}: Die Spanne reicht über das Kriterium hinaus; der Lasttest auf {label} \
+                    "{m}: Die Spanne reicht über den Zielwert hinaus; der Lasttest auf {label} \
                      klärt es."
                 ),
             })
@@ -324,11 +324,11 @@ fn why_in(chosen: &CandidateForecast, basis: PlanBasis, by_cost: bool, lang: Lan
         Lang::De => {
             let holds = match basis {
                 PlanBasis::LatencyAndMemory => {
-                    "hält jedes Latenzkriterium und ihre Sitzungen mit einer ausgefallenen Kopie"
+                    "hält jeden Latenz-Zielwert und ihre Sitzungen mit einer ausgefallenen Kopie"
                 }
                 PlanBasis::MemoryOnly => {
                     "hält ihre Sitzungen mit einer ausgefallenen Kopie (nur Speicher: Der Plan hat \
-                     kein Latenzkriterium)"
+                     keinen Latenz-Zielwert)"
                 }
             };
             let ranked = if by_cost {
@@ -590,8 +590,8 @@ fn pilot_sentence(pilot: Option<&PilotAtProduction>, lang: Lang) -> String {
                     "kommt bei Produktionslast nicht nach (ihre Warteschlange wächst ohne Grenze)"
                 }
                 (_, Some(true)) => "würde bei Produktionslast jeden Zielwert halten",
-                (_, Some(false)) => "würde bei Produktionslast ein Kriterium verfehlen",
-                _ => "hat bei Produktionslast kein Kriterium, an dem sie sich messen lässt",
+                (_, Some(false)) => "würde bei Produktionslast einen Zielwert verfehlen",
+                _ => "hat bei Produktionslast keinen Zielwert, an dem sie sich messen lässt",
             };
             format!("Zwilling: Die Konfiguration des Piloten ({label}) {verdict}{marks}.")
         }
@@ -636,7 +636,7 @@ fn story_of(
     let basis_clause = match basis {
         PlanBasis::MemoryOnly => lang.pick(
             " (memory only: the plan sets no latency mark)",
-            " (nur Speicher: Der Plan setzt kein Latenzkriterium)",
+            " (nur Speicher: Der Plan setzt keinen Latenz-Zielwert)",
         ),
         PlanBasis::LatencyAndMemory => "",
     };
