@@ -33,8 +33,10 @@ fn availability(spec: &engine::sizing::GpuSpec, lang: Lang) -> impl IntoView + u
     let title = record
         .as_ref()
         .map(|a| {
-            let mut lines = a.sources.clone();
-            lines.extend(a.note.clone());
+            // Our note in the reader's language, then the sources cited as published.
+            let mut lines: Vec<String> = a.note_in(lang).map(str::to_string).into_iter().collect();
+            lines.push(lang.pick("Sources:", "Quellen:").to_string());
+            lines.extend(a.sources.iter().cloned());
             lines.join("\n")
         })
         .unwrap_or_else(|| {

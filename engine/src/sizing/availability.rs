@@ -68,6 +68,9 @@ pub struct GpuAvailability {
     /// What the date means, or why there is none.
     #[serde(default)]
     pub note: Option<String>,
+    /// The note in German, for the German interface (the sources are cited as published).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note_de: Option<String>,
     /// The supplier of the pilot measurement guide offers the card.
     #[serde(default)]
     pub supplier_offers: bool,
@@ -89,6 +92,14 @@ impl GpuAvailability {
             (Some(date), _, Lang::De) => format!("{label} seit {date}"),
             (None, _, Lang::En) => format!("{label}, no date published"),
             (None, _, Lang::De) => format!("{label}, ohne veröffentlichtes Datum"),
+        }
+    }
+
+    /// The note in `lang`; the English one where no German is written.
+    pub fn note_in(&self, lang: Lang) -> Option<&str> {
+        match lang {
+            Lang::De => self.note_de.as_deref().or(self.note.as_deref()),
+            Lang::En => self.note.as_deref(),
         }
     }
 
@@ -202,6 +213,13 @@ mod tests {
             availability
                 .validate()
                 .unwrap_or_else(|e| panic!("{}: {e}", gpu.id));
+            // The German interface shows every shipped note in German.
+            assert_eq!(
+                availability.note.is_some(),
+                availability.note_de.is_some(),
+                "{}: a note and its German twin",
+                gpu.id
+            );
         }
         let status = |id: &str| gpu_by_id(id).unwrap().availability.unwrap().status;
         for id in ["v100-sxm2-16gb", "v100-sxm2-32gb"] {
