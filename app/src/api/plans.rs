@@ -147,8 +147,11 @@ mod editing {
         }
     }
 
+    /// Template `id` in the language of the person asking: a plan started (or marks added) in
+    /// German gets German rationales.
     pub fn template(id: &str) -> Result<engine::plan::templates::Template, AppError> {
         engine::plan::templates::by_id(id)
+            .map(|template| template.in_lang(crate::components::lang()))
             .ok_or_else(|| AppError::Invalid(format!("template: no template `{}`", id.trim())))
     }
 }

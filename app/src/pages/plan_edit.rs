@@ -144,6 +144,7 @@ fn StartPlan(pilot_id: i64, refresh: RwSignal<u32>) -> impl IntoView {
     let lang = lang();
     let templates = all_templates()
         .into_iter()
+        .map(|t| t.in_lang(lang))
         .map(|t| {
             let marks = t
                 .marks
@@ -152,7 +153,7 @@ fn StartPlan(pilot_id: i64, refresh: RwSignal<u32>) -> impl IntoView {
                     let default = m.provenance == Provenance::PilotDeskDefault;
                     view! {
                         <li>
-                            <span class="mono">{m.pass_mark.notation()}</span>
+                            <span class="mono">{m.pass_mark.notation_in(lang)}</span>
                             {default.then(|| view! {
                                 <span class="badge badge-warn" title=lang.pick(
                                     "The source gives no number; Pilot Desk's starting point, to be revisited",
@@ -488,7 +489,7 @@ fn TemplateMerge(ctx: Draft) -> impl IntoView {
                 <label for="merge-template">{lang.pick("Template", "Vorlage")}</label>
                 <div class="inline-row">
                     <select id="merge-template" name="template">
-                        {all_templates().into_iter().map(|t| view! { <option value=t.id.clone()>{t.title.clone()}</option> }).collect_view()}
+                        {all_templates().into_iter().map(|t| t.in_lang(lang)).map(|t| view! { <option value=t.id.clone()>{t.title.clone()}</option> }).collect_view()}
                     </select>
                     <button type="submit" class="button">{lang.pick("Add its missing marks", "Fehlende Zielwerte hinzufügen")}</button>
                 </div>
@@ -539,7 +540,7 @@ fn MarkItem(
                 <span class="mark-number" aria-hidden="true">{number}</span>
                 <div class="grow">
                     <p class="mark-sentence">{format!("{}.", mark.sentence_in(lang))}</p>
-                    <p class="mono small mark-notation">{mark.notation()}</p>
+                    <p class="mono small mark-notation">{mark.notation_in(lang)}</p>
                 </div>
                 <div class="row-actions">
                     {arrow("up", "↑", index == 0)}
@@ -762,7 +763,7 @@ fn MarkForm(
         match PassMark::parse(&form) {
             Ok(mark) => view! {
                 <p class="mark-preview"><span class="muted">{lang.pick("Reads: ", "In Worten: ")}</span>{format!("{}.", mark.sentence_in(lang))}
-                    " "<span class="mono small muted">{mark.notation()}</span></p>
+                    " "<span class="mono small muted">{mark.notation_in(lang)}</span></p>
             }
             .into_any(),
             Err(e) => view! {
@@ -1037,7 +1038,7 @@ fn SettingsForm(
                 <div class="field-row">
                     {text("precision", lang.pick("Weights precision", "Präzision der Gewichte"), serving.precision, lang.pick("e.g. FP16", "z. B. FP16"))}
                     {text("kv_cache_dtype", lang.pick("KV cache dtype", "Datentyp des KV-Cache"), serving.kv_cache_dtype, lang.pick("e.g. auto", "z. B. auto"))}
-                    {number("tensor_parallel", "Tensor parallel", serving.tensor_parallel, lang.pick("e.g. 4", "z. B. 4"))}
+                    {number("tensor_parallel", lang.pick("Tensor parallel", "Tensorparallelität"), serving.tensor_parallel, lang.pick("e.g. 4", "z. B. 4"))}
                     {number("max_num_batched_tokens", "max_num_batched_tokens", serving.max_num_batched_tokens, lang.pick("engine default", "Vorgabe der Engine"))}
                 </div>
                 <div class="field-row">

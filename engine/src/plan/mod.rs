@@ -34,6 +34,7 @@ pub mod scope;
 pub mod sentence;
 pub mod statistic;
 pub mod templates;
+mod templates_de;
 pub mod unit;
 pub mod version;
 

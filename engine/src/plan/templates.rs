@@ -64,6 +64,25 @@ pub struct Template {
 }
 
 impl Template {
+    /// The template for a reader of `lang`: title, description, source and the marks'
+    /// rationales in German ([`super::templates_de`]); English as it is. The marks' figures,
+    /// the id and the quality settings never change with the language.
+    pub fn in_lang(mut self, lang: crate::locale::Lang) -> Template {
+        if lang == crate::locale::Lang::En {
+            return self;
+        }
+        let Some(german) = super::templates_de::german(&self.id) else {
+            return self;
+        };
+        self.title = german.title.into();
+        self.description = german.description.into();
+        self.source = german.source.concat();
+        for (mark, rationale) in self.marks.iter_mut().zip(german.rationales) {
+            mark.pass_mark.rationale = (*rationale).into();
+        }
+        self
+    }
+
     /// A plan content holding the template's marks and quality settings.
     pub fn content(&self) -> PlanContent {
         PlanContent {

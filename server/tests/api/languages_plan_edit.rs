@@ -270,7 +270,9 @@ async fn a_german_reader_edits_the_plan_in_german() {
     );
 
     // Someone reading English still gets the English draft editor, word for word.
+    // (Signing in brings the account's German along: this reader switches back.)
     let reader = app.admin().await;
+    app.choose_language(&reader, "en").await;
     let english = app.page(&reader, edit).await;
     assert!(english.contains("<html lang=\"en\""));
     for words in [
