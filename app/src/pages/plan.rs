@@ -161,7 +161,7 @@ pub(super) fn marks_table(content: &PlanContent, grade: Option<&PlanGrade>) -> A
                         <p class="mark-sentence">{format!("{}.", mark.sentence_in(lang))}</p>
                         {mark_details(mark)}
                     </td>
-                    <td class="mono nowrap mark-notation">{mark.notation()}</td>
+                    <td class="mono nowrap mark-notation">{mark.notation_in(lang)}</td>
                     {graded.then(|| view! { <td>{status}</td> })}
                 </tr>
             }
@@ -276,7 +276,7 @@ fn serving_facts(serving: &PilotServing) -> AnyView {
             <dt>"GPU"</dt><dd>{text_or_not_stated(&serving.gpu)}</dd>
             <dt>{lang.pick("Weights precision", "Präzision der Gewichte")}</dt><dd>{text_or_not_stated(&serving.precision)}</dd>
             <dt>{lang.pick("KV cache dtype", "Datentyp des KV-Cache")}</dt><dd>{text_or_not_stated(&serving.kv_cache_dtype)}</dd>
-            <dt>"Tensor parallel"</dt><dd>{count(serving.tensor_parallel)}</dd>
+            <dt>{lang.pick("Tensor parallel", "Tensorparallelität")}</dt><dd>{count(serving.tensor_parallel)}</dd>
             <dt>"max_num_batched_tokens"</dt><dd>{batched}</dd>
             <dt>{lang.pick("Prefix caching", "Prefix-Caching")}</dt><dd>{switch(serving.prefix_caching)}</dd>
             <dt>{lang.pick("CUDA graphs", "CUDA-Graphen")}</dt><dd>{switch(serving.cuda_graphs)}</dd>
@@ -643,7 +643,7 @@ pub fn summary_card(view: PlanView) -> AnyView {
                             {verdict_badge(&m.grade.verdict)}
                             <span class="mark-summary">
                                 <span>{format!("{}.", m.pass_mark.sentence_in(lang))}</span>
-                                <span class="mono small muted">{m.pass_mark.notation()}</span>
+                                <span class="mono small muted">{m.pass_mark.notation_in(lang)}</span>
                             </span>
                         </li>
                     }

@@ -113,7 +113,7 @@ mod render {
                         view! {
                             <li class="change change-added">
                                 <span class="badge badge-pass">{lang.pick("Added", "Neu")}</span>
-                                <div><p>{format!("{}.", m.sentence_in(lang))}</p><p class="mono small muted">{m.notation()}</p></div>
+                                <div><p>{format!("{}.", m.sentence_in(lang))}</p><p class="mono small muted">{m.notation_in(lang)}</p></div>
                             </li>
                         }
                     })

@@ -111,7 +111,7 @@ fn row(
     };
     VerdictRow {
         sentence: mark.sentence.clone(),
-        notation: pass_mark.notation(),
+        notation: pass_mark.notation_in(lang),
         verdict: mark.grade.verdict.clone(),
         measured: mark
             .grade

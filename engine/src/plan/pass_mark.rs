@@ -186,6 +186,36 @@ impl PassMark {
         )
     }
 
+    /// [`PassMark::notation`] for a reader of `lang`: `TTFT p95 ≤ 0,5 s @ Gateway`,
+    /// `Fehlerrate ≤ 1 % @ Gateway`.
+    pub fn notation_in(&self, lang: crate::locale::Lang) -> String {
+        if lang == crate::locale::Lang::En {
+            return self.notation();
+        }
+        let label = self.metric.short_label_in(lang);
+        let statistic = self.statistic.to_string();
+        let subject = if self.metric.short_label().ends_with(statistic.as_str()) {
+            label
+        } else {
+            format!("{label} {statistic}")
+        };
+        let point = match self.point {
+            MeasurementPoint::Client => "Client",
+            MeasurementPoint::Gateway => "Gateway",
+            MeasurementPoint::Engine => "Engine",
+            MeasurementPoint::EvaluationSet => "Evaluationsdatensatz",
+        };
+        let threshold = super::unit::Quantity {
+            value: self.threshold,
+            unit: self.unit,
+        };
+        format!(
+            "{subject} {} {} @ {point}",
+            self.comparator.symbol(),
+            threshold.text_in(lang)
+        )
+    }
+
     /// Checks the mark on its own (the plan adds checks across marks and scenarios). The error
     /// names the form field: `custom_name`, `statistic`, `unit`, `comparator`, `point`,
     /// `threshold`, `definition`, `scope` or `rationale`.
@@ -419,6 +449,21 @@ pub(crate) mod tests {
         let back: PassMark = serde_json::from_value(json).unwrap();
         assert_eq!(back, mark);
         assert_eq!(mark.notation(), "TTFT p95 ≤ 500 ms @ gateway");
+        assert_eq!(
+            mark.notation_in(crate::locale::Lang::De),
+            "TTFT p95 ≤ 500 ms @ Gateway"
+        );
+        let errors = PassMark {
+            metric: Metric::ErrorRate,
+            statistic: Statistic::Rate,
+            unit: Unit::Percent,
+            threshold: 0.5,
+            ..mark.clone()
+        };
+        assert_eq!(
+            errors.notation_in(crate::locale::Lang::De),
+            "Fehlerrate ≤ 0,5 % @ Gateway"
+        );
         assert_eq!(
             mark.effective_definition(),
             "submission → first content token"
