@@ -189,7 +189,7 @@ pub fn pilot_verdict(verdict: &crate::verdict::VerdictView) -> Option<PilotVerdi
 /// the capacity plan's input with its key, or why there is none. Made once per state (see
 /// [`crate::overview`]); [`headline`] then only looks the plan up.
 #[derive(Clone, Debug)]
-pub struct HeadlineBasis(Result<([u8; 32], Arc<CapacityPlanInput>), String>);
+pub struct HeadlineBasis(Result<([u8; 32], Arc<CapacityPlanInput>), NoRecommendation>);
 
 /// The [`HeadlineBasis`] of `pilot`, on its evidence already gathered and its verdict already
 /// graded (so a view grades once).
@@ -204,7 +204,7 @@ pub async fn headline_basis(
     Ok(HeadlineBasis(
         match plan_input(services, pilot, evidence, &catalog, verdict).await? {
             Ok((input, _)) => Ok((input_key(&input)?, Arc::new(input))),
-            Err(reason) => Err(reason.to_string()),
+            Err(reason) => Err(reason),
         },
     ))
 }
@@ -219,12 +219,13 @@ pub fn headline(
     following: &Arc<Following>,
     pilot_id: i64,
     basis: &HeadlineBasis,
+    lang: engine::locale::Lang,
 ) -> RecommendationHeadline {
     let (key, input) = match &basis.0 {
         Ok(kept_input) => kept_input,
         Err(reason) => {
             return RecommendationHeadline::Unavailable {
-                reason: reason.clone(),
+                reason: reason.text_in(lang),
             };
         }
     };

@@ -257,6 +257,7 @@ pub async fn overview(
             &services.overviews.2,
             basis.pilot_id,
             &basis.headline,
+            lang,
         ),
     })
 }
