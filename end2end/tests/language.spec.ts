@@ -31,7 +31,8 @@ test("a German browser signs in, reads the pilots in German and switches to Engl
   await page.reload();
   await hydrated(page);
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
-  // Back to German for whoever uses this browser next.
+  // Back to German: the switch also saves it with the account, so the next sign-in (the next
+  // test, in a fresh browser) starts in German; that test ends in English for the specs after.
   await page.getByRole("button", { name: "Deutsch" }).click();
   await expect(page.locator("html")).toHaveAttribute("lang", "de");
   expect(errors).toEqual([]);

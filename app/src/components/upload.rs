@@ -315,7 +315,8 @@ fn field_label(name: &str, english: &'static str, lang: Lang) -> &'static str {
         (Lang::De, "kv_dtype") => "Datentyp des KV-Cache",
         (Lang::De, "prefix_caching") => "Prefix-Caching",
         (Lang::De, "cuda_graphs") => "CUDA-Graphen",
-        // Engine, GPU, Tensor parallel and vLLM's own flag names read the same.
+        (Lang::De, "tp") => "Tensorparallelität",
+        // Engine, GPU and vLLM's own flag names read the same.
         (Lang::De, _) => english,
     }
 }
@@ -406,7 +407,7 @@ pub fn EvidenceUpload(
         ),
         (
             "tp",
-            "Tensor parallel",
+            lang.pick("Tensor parallel", "Tensorparallelität"),
             unstated(),
             RwSignal::new(String::new()),
         ),

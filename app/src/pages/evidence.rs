@@ -144,7 +144,13 @@ fn EvidenceTable(rows: Vec<EvidenceListRow>, pilot_id: i64, can_change: bool) ->
                                 </td>
                                 {status}
                                 <td><span class="badge">{kind_words(f.kind, lang)}</span></td>
-                                <td>{row.tool}</td>
+                                // The kind's badge names what the file is; this column names
+                                // the tool that wrote it, where one did.
+                                <td>{match f.kind {
+                                    _ if is_load_test => row.tool,
+                                    crate::model::EvidenceKind::VllmStartupLog => "vLLM".to_string(),
+                                    _ => "–".to_string(),
+                                }}</td>
                                 <td class="num">{if is_load_test { row.points.to_string() } else { "–".into() }}</td>
                                 <td class="small">{context}</td>
                                 <td class="mono small" title=f.sha256.clone()>{format!("{}…", sha256_prefix(&f.sha256))}</td>

@@ -1161,7 +1161,7 @@ mod render {
                                     {format!("#{} {}", f.evidence.id, f.evidence.file_name)}
                                     {f.notes.into_iter().map(|n| view! { <p class="small muted">{n}</p> }).collect_view()}
                                 </td>
-                                <td>{f.format}</td>
+                                <td>{engine::traffic::reader::GatewayFormat::stored_label_in(&f.format, lang)}</td>
                                 <td class="num">{fmt_int(f.records)}</td>
                                 <td class="num">{fmt_int(f.skipped_lines)}</td>
                                 <td>{format!("{} · {}", minute(f.evidence.uploaded_ms), f.evidence.uploaded_by)}</td>

@@ -74,6 +74,35 @@ impl GatewayFormat {
             GatewayFormat::LitellmStandardPayload => "LiteLLM StandardLoggingPayload",
         }
     }
+
+    const ALL: [GatewayFormat; 5] = [
+        GatewayFormat::GenericJsonl,
+        GatewayFormat::GenericCsv,
+        GatewayFormat::LitellmSpendLogsJson,
+        GatewayFormat::LitellmSpendLogsCsv,
+        GatewayFormat::LitellmStandardPayload,
+    ];
+
+    /// The name for people in `lang` (LiteLLM's own schema names read the same in both).
+    pub fn label_in(self, lang: crate::locale::Lang) -> &'static str {
+        match (self, lang) {
+            (GatewayFormat::GenericJsonl, crate::locale::Lang::De) => "generisches JSON Lines",
+            (GatewayFormat::GenericCsv, crate::locale::Lang::De) => "generisches CSV",
+            _ => self.label(),
+        }
+    }
+
+    /// A stored [`GatewayFormat::label`] in `lang`; text that names no format (a summary
+    /// written by a later version) as it is.
+    pub fn stored_label_in(stored: &str, lang: crate::locale::Lang) -> String {
+        Self::ALL
+            .into_iter()
+            .find(|format| format.label() == stored)
+            .map_or_else(
+                || stored.to_string(),
+                |format| format.label_in(lang).to_string(),
+            )
+    }
 }
 
 /// How to read a log.
