@@ -115,11 +115,14 @@ impl AppError {
     }
 }
 
+/// The message in the language of what is being rendered ([`crate::components::lang`]): pages
+/// and notices write errors with `to_string()`, so each reads in the page's language. The wire
+/// carries the service's English message (see the `Serialize` impl).
 impl std::fmt::Display for AppError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self, self.service()) {
             (AppError::ServerFn(error), _) => error.fmt(f),
-            (_, Some(error)) => error.fmt(f),
+            (_, Some(error)) => f.write_str(&error.message_in(crate::components::lang())),
             (_, None) => Ok(()),
         }
     }

@@ -74,7 +74,59 @@ fn wait_text(seconds: u64) -> String {
     }
 }
 
+/// [`wait_text`] in German: "12 Sekunden", "1 Minute", "3 Minuten".
+fn wait_text_de(seconds: u64) -> String {
+    match seconds {
+        0..=1 => "einer Sekunde".into(),
+        2..=90 => format!("{seconds} Sekunden"),
+        _ => {
+            let minutes = seconds.div_ceil(60);
+            if minutes == 1 {
+                "einer Minute".into()
+            } else {
+                format!("{minutes} Minuten")
+            }
+        }
+    }
+}
+
 impl ServiceError {
+    /// The message for a reader of `lang`. The fixed messages are worded in both languages;
+    /// a message a service wrote for one request (`Invalid`, `Conflict`, …) is shown as written.
+    /// The wire (`{"error": …}`) always carries the English one: scripts read it.
+    pub fn message_in(&self, lang: engine::locale::Lang) -> String {
+        use engine::locale::Lang;
+        if lang == Lang::En {
+            return self.to_string();
+        }
+        match self {
+            ServiceError::Unauthenticated => "Bitte melden Sie sich an, um fortzufahren.".into(),
+            ServiceError::NotFound => "Seite nicht gefunden.".into(),
+            ServiceError::Forbidden => "Ihre Rolle erlaubt das nicht.".into(),
+            ServiceError::BadCredentials => "E-Mail-Adresse oder Passwort ist falsch.".into(),
+            ServiceError::TooManyAttempts(s) => format!(
+                "Zu viele fehlgeschlagene Anmeldeversuche. Versuchen Sie es in {} erneut.",
+                wait_text_de(*s)
+            ),
+            ServiceError::Busy(s) => format!(
+                "Der Server ist mit anderen Anfragen dieser Art beschäftigt. Versuchen Sie es in \
+                 {} erneut.",
+                wait_text_de(*s)
+            ),
+            ServiceError::TooLarge(mib) => {
+                format!("Die Datei ist größer als die Upload-Grenze von {mib} MiB (MAX_UPLOAD_MB).")
+            }
+            ServiceError::RateLimited(s) => format!(
+                "Zu viele Anfragen mit diesem Token. Versuchen Sie es in {} erneut.",
+                wait_text_de(*s)
+            ),
+            ServiceError::Internal => "Auf dem Server ist etwas schiefgegangen. Der Fehler wurde \
+                                       protokolliert; bitte versuchen Sie es erneut."
+                .into(),
+            other => other.to_string(),
+        }
+    }
+
     /// The HTTP status this error is answered with.
     pub fn status_code(&self) -> u16 {
         match self {
@@ -219,5 +271,34 @@ mod tests {
             json["error"],
             "Too many failed sign-in attempts. Try again in 2 minutes."
         );
+    }
+
+    #[test]
+    fn fixed_messages_read_in_german_and_the_wire_stays_english() {
+        use engine::locale::Lang;
+        let error = ServiceError::TooManyAttempts(120);
+        assert_eq!(
+            error.message_in(Lang::De),
+            "Zu viele fehlgeschlagene Anmeldeversuche. Versuchen Sie es in 2 Minuten erneut."
+        );
+        assert_eq!(error.message_in(Lang::En), error.to_string());
+        assert_eq!(
+            ServiceError::BadCredentials.message_in(Lang::De),
+            "E-Mail-Adresse oder Passwort ist falsch."
+        );
+        // A service's own sentence is shown as written.
+        let invalid = ServiceError::invalid("name: too long");
+        assert_eq!(invalid.message_in(Lang::De), "name: too long");
+        for error in [
+            ServiceError::Unauthenticated,
+            ServiceError::NotFound,
+            ServiceError::Forbidden,
+            ServiceError::Busy(5),
+            ServiceError::TooLarge(64),
+            ServiceError::RateLimited(1),
+            ServiceError::Internal,
+        ] {
+            assert_ne!(error.message_in(Lang::De), error.to_string(), "{error:?}");
+        }
     }
 }

@@ -409,6 +409,16 @@ async fn a_german_viewer_reads_the_frame_the_pilots_list_the_pilot_and_not_found
         Vec::<String>::new(),
         "English left on the 404 page"
     );
+    // A pilot that does not exist: the error notice's message in German too.
+    let missing = admin.get(app.url("/pilots/999")).send().await.unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    let html = missing.text().await.unwrap();
+    let notice = &html[html.find("notice-error").expect("an error notice")..];
+    let notice = &notice[..notice.find("</div>").unwrap_or(notice.len())];
+    assert!(
+        notice.contains("Seite nicht gefunden.") && !notice.contains("Page not found."),
+        "the notice's message: {notice}"
+    );
 
     // Switching back restores English for the same session.
     app.choose_language(&admin, "en").await;
