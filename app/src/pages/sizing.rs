@@ -17,7 +17,7 @@ use engine::charts::{DecodeBar, decode_ceiling_chart, memory_bar_chart};
 use engine::locale::Lang;
 use engine::sizing::{
     Candidate, Demand, GpuOffer, GpuSpec, KvDtype, MemoryModel, RecommendOptions, SizingInput,
-    SizingResult, Topology, WeightPrecision, recommend, size,
+    SizingResult, Topology, WeightPrecision, recommend_in, size_in,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -396,7 +396,7 @@ fn sized(
     lang: Lang,
 ) -> Result<(SizingInput, SizingResult), String> {
     let input = question(form, catalog, gpu, lang)?;
-    let result = size(&input).map_err(|e| e.to_string())?;
+    let result = size_in(&input, lang).map_err(|e| e.to_string())?;
     Ok((input, result))
 }
 
@@ -485,50 +485,6 @@ fn chart_words_de(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The memory model's name in `lang`.
-fn memory_model_label(model: MemoryModel, lang: Lang) -> &'static str {
-    match model {
-        MemoryModel::Planning => lang.pick(
-            model.label(),
-            "Planungskonvention (0,9 × Treiberspeicher − 3 GiB je Karte)",
-        ),
-        MemoryModel::Vllm => lang.pick(
-            model.label(),
-            "vLLM-Vorhersage (CUDA gesamt × Auslastung − profilierter Mehrbedarf)",
-        ),
-    }
-}
-
-/// The KV cache's data type in `lang` (`16-bit` / `16 Bit`).
-fn kv_label(kv: KvDtype, lang: Lang) -> &'static str {
-    match kv {
-        KvDtype::Bits16 => lang.pick(kv.label(), "16 Bit"),
-        other => other.label(),
-    }
-}
-
-/// The topology in `lang` (`2 copies × TP=2` / `2 Kopien × TP=2`, `1 card` / `1 Karte`).
-fn topology_label(topology: &Topology, lang: Lang) -> String {
-    if lang == Lang::En {
-        return topology.label();
-    }
-    let mut parts = Vec::new();
-    if topology.copies > 1 {
-        parts.push(format!("{} Kopien", topology.copies));
-    }
-    if topology.tp > 1 {
-        parts.push(format!("TP={}", topology.tp));
-    }
-    if topology.pp > 1 {
-        parts.push(format!("PP={}", topology.pp));
-    }
-    if parts.is_empty() {
-        "1 Karte".into()
-    } else {
-        parts.join(" × ")
-    }
 }
 
 /// `443328` → `443,328`.
@@ -717,16 +673,11 @@ fn WhatIfForm(form: WhatIf, catalog: Catalog) -> impl IntoView {
         .collect();
     let kv_options: Vec<(String, String)> = KvDtype::ALL
         .into_iter()
-        .map(|k| (k.as_str().to_string(), kv_label(k, lang).to_string()))
+        .map(|k| (k.as_str().to_string(), k.label_in(lang).to_string()))
         .collect();
     let memory_options: Vec<(String, String)> = MemoryModel::ALL
         .into_iter()
-        .map(|m| {
-            (
-                m.as_str().to_string(),
-                memory_model_label(m, lang).to_string(),
-            )
-        })
+        .map(|m| (m.as_str().to_string(), m.label_in(lang).to_string()))
         .collect();
     view! {
         <form class="card form sizing-form" method="get" action="/sizing" aria-label=lang.pick("What-if", "Was-wäre-wenn")>
@@ -814,7 +765,7 @@ fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl
     let lang = lang();
     let target = target_tokens_per_s(&form);
     let meets = target.map(|t| result.decode_tokens_per_s >= t);
-    let memory_model = memory_model_label(input.memory_model, lang);
+    let memory_model = input.memory_model.label_in(lang);
     let memory_svg = memory_bar_chart(
         &result.per_card,
         &match lang {
@@ -837,7 +788,7 @@ fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl
                 </span>
                 <span class="muted">{format!(
                     "{} · {memory_model} · {} {}",
-                    topology_label(&input.topology, lang),
+                    input.topology.label_in(lang),
                     result.cards,
                     lang.pick("card(s)", "Karte(n)"),
                 )}</span>
@@ -1068,7 +1019,7 @@ fn recommendation(form: &WhatIf, catalog: Catalog, lang: Lang) -> Result<Vec<Can
         allow_emulated: form.emulated.get() == "1",
         speed: Default::default(),
     };
-    Ok(recommend(&demand, &options))
+    Ok(recommend_in(&demand, &options, lang))
 }
 
 #[component]
@@ -1112,7 +1063,7 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                         on:input=move |ev| form.max_cards.set(event_target_value(&ev))/>
                 </div>
                 <div>
-                    <label for="rc-emulated" title=lang.pick("NVFP4 on Hopper, FP8 on Ampere, BF16 on Volta: the card runs them through emulation", "NVFP4 auf Hopper, FP8 auf Ampere, BF16 auf Volta: Die Karte führt sie per Emulation aus")>
+                    <label for="rc-emulated" title=lang.pick("NVFP4 on Hopper, FP8 on Ampere, BF16 on Volta: the card runs them through emulation", "NVFP4 auf Hopper, FP8 auf Ampere, BF16 auf Volta: Die Karte emuliert sie")>
                         <input id="rc-emulated" type="checkbox" prop:checked=move || form.emulated.get() == "1"
                             on:change=move |ev| form.emulated.set(if event_target_checked(&ev) { "1".into() } else { String::new() })/>
                         {lang.pick(" Also size formats a card only emulates", " Auch Formate dimensionieren, die eine Karte nur emuliert")}
@@ -1164,7 +1115,7 @@ fn Recommendation(form: WhatIf, catalog: Catalog) -> impl IntoView {
                                             <td class="num">{c.rank.map(|r| r.to_string()).unwrap_or_default()}</td>
                                             <td>{c.gpu_name.clone()}</td>
                                             <td>{c.precision.label()}{c.format_note.clone().map(|n| view! { <span class="small muted" title=n>{lang.pick(" (emulated)", " (emuliert)")}</span> })}</td>
-                                            <td>{topology_label(&c.topology, lang)}</td>
+                                            <td>{c.topology.label_in(lang)}</td>
                                             <td class="num">{c.cards}</td>
                                             <td class="num">{int_in(c.sessions, lang)}</td>
                                             <td class="num">{format!("{}×", decimals_in(c.headroom, 2, lang))}</td>

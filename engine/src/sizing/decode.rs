@@ -29,6 +29,7 @@
 
 use super::precision::WeightPrecision;
 use super::{round1, topology::Topology};
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 
 /// One card's (or one TP group's) single-stream ceiling in tokens per second, from bandwidth
@@ -199,25 +200,50 @@ impl ExpectedSpeed {
     /// (TP=4), FP16: vllm bench serve, …)`, or `ceiling 45.2 tok/s (upper bound; not
     /// established: ceiling only)`.
     pub fn describe(&self) -> String {
-        match &self.factor {
-            Some(f) => format!(
+        self.describe_in(Lang::En)
+    }
+
+    /// [`ExpectedSpeed::describe`] in `lang`.
+    pub fn describe_in(&self, lang: Lang) -> String {
+        let num = |value: f64, decimals: usize| crate::format::num_in(value, decimals, lang);
+        match (&self.factor, lang) {
+            (Some(f), Lang::En) => format!(
                 "estimated {} tok/s = ceiling {} tok/s (upper bound) × efficiency {} ({} {} tok/s ÷ ceiling {} tok/s on {}: {})",
-                crate::format::num(self.tokens_per_s, 1),
-                crate::format::num(self.ceiling_tokens_per_s, 1),
-                crate::format::num(f.factor, 3),
+                num(self.tokens_per_s, 1),
+                num(self.ceiling_tokens_per_s, 1),
+                num(f.factor, 3),
                 if self.basis == SpeedBasis::Measured {
                     "measured"
                 } else {
                     "transferred from the pilot:"
                 },
-                crate::format::num(f.measured_tokens_per_s, 1),
-                crate::format::num(f.ceiling_tokens_per_s, 1),
+                num(f.measured_tokens_per_s, 1),
+                num(f.ceiling_tokens_per_s, 1),
                 f.configuration(),
                 f.source
             ),
-            None => format!(
+            (Some(f), Lang::De) => format!(
+                "geschätzt {} tok/s = Obergrenze {} tok/s (obere Schranke) × Effizienz {} ({} {} tok/s ÷ Obergrenze {} tok/s auf {}: {})",
+                num(self.tokens_per_s, 1),
+                num(self.ceiling_tokens_per_s, 1),
+                num(f.factor, 3),
+                if self.basis == SpeedBasis::Measured {
+                    "gemessen"
+                } else {
+                    "aus dem Pilot übertragen:"
+                },
+                num(f.measured_tokens_per_s, 1),
+                num(f.ceiling_tokens_per_s, 1),
+                f.configuration(),
+                f.source
+            ),
+            (None, Lang::En) => format!(
                 "ceiling {} tok/s (upper bound; not established: ceiling only, no load test calibrates it)",
-                crate::format::num(self.ceiling_tokens_per_s, 1)
+                num(self.ceiling_tokens_per_s, 1)
+            ),
+            (None, Lang::De) => format!(
+                "Obergrenze {} tok/s (obere Schranke; nicht belegt: nur Obergrenze, kein Lasttest kalibriert sie)",
+                num(self.ceiling_tokens_per_s, 1)
             ),
         }
     }

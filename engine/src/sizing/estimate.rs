@@ -22,6 +22,8 @@ use super::{GB, SizingError, planning, round1, vllm};
 use serde::{Deserialize, Serialize};
 
 pub use super::memory_terms::{CardMemory, SizingInput, Step, VllmDetails, num};
+use super::memory_terms::{num_in, plain_in};
+use crate::locale::Lang;
 
 /// Everything [`size`] computes.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -75,21 +77,27 @@ pub struct SizingResult {
 /// heads, negative memory, ...); a configuration that is merely too small is not an error but
 /// `fits == false`.
 pub fn size(input: &SizingInput) -> Result<SizingResult, SizingError> {
+    size_in(input, Lang::En)
+}
+
+/// [`size`] with its steps, units and warnings worded in `lang` (numbers in its format); the
+/// figures are the same in every language, and English is [`size`]'s wording exactly.
+pub fn size_in(input: &SizingInput, lang: Lang) -> Result<SizingResult, SizingError> {
     let version = input.validate()?;
-    let mut warnings = format_warnings(input);
+    let mut warnings = format_warnings(input, lang);
     let usable = input.gpu.support_for(input.weights).is_usable();
     let mut memory = match input.memory_model {
-        MemoryModel::Planning => planning::estimate(input),
-        MemoryModel::Vllm => vllm::estimate(input, version),
+        MemoryModel::Planning => planning::estimate(input, lang),
+        MemoryModel::Vllm => vllm::estimate(input, version, lang),
     };
     warnings.append(&mut memory.warnings);
     let mut steps = std::mem::take(&mut memory.steps);
 
-    let (read_gb, mut decode_steps) = decode_read(input);
+    let (read_gb, mut decode_steps) = decode_read(input, lang);
     steps.append(&mut decode_steps);
     let decode =
         topology_decode_ceiling_tokens_per_s(input.gpu.bandwidth_gb_s, read_gb, &input.topology);
-    steps.push(decode_step(input, read_gb, decode));
+    steps.push(decode_step(input, read_gb, decode, lang));
 
     let active_b = input.model.active_params_b();
     let tflops = input.gpu.dense_tflops_for(input.weights).unwrap_or(0.0);
@@ -100,25 +108,44 @@ pub fn size(input: &SizingInput) -> Result<SizingResult, SizingError> {
         .map(|p| ttft_estimate_ms(p, active_b, tflops, input.topology.tp));
     if prefill > 0.0 {
         steps.push(Step::new(
-            "Prefill rate (estimate)",
-            format!(
-                "{}{} TFLOPS × {PREFILL_EFFICIENCY} efficiency ÷ (2 × {} B active parameters)",
-                tp_prefix(input.topology.tp),
-                num(tflops, 0),
-                num(active_b, 2)
-            ),
+            lang.pick("Prefill rate (estimate)", "Prefill-Rate (Schätzung)"),
+            match lang {
+                Lang::En => format!(
+                    "{}{} TFLOPS × {PREFILL_EFFICIENCY} efficiency ÷ (2 × {} B active parameters)",
+                    tp_prefix(input.topology.tp),
+                    num(tflops, 0),
+                    num(active_b, 2)
+                ),
+                Lang::De => format!(
+                    "{}{} TFLOPS × {} Effizienz ÷ (2 × {} Mrd. aktive Parameter)",
+                    tp_prefix(input.topology.tp),
+                    num_in(tflops, 0, lang),
+                    plain_in(PREFILL_EFFICIENCY, lang),
+                    num_in(active_b, 2, lang)
+                ),
+            },
             prefill.round(),
-            "prompt tokens/s",
+            lang.pick("prompt tokens/s", "Prompt-Token/s"),
         ));
     }
     if let (Some(ms), Some(prompt)) = (ttft_ms, input.prompt_tokens) {
         steps.push(Step::new(
-            "TTFT, engine prefill only (estimate)",
-            format!(
-                "{} prompt tokens ÷ {} tokens/s; queueing, network and gateway come on top",
-                num(prompt as f64, 0),
-                num(prefill, 0)
+            lang.pick(
+                "TTFT, engine prefill only (estimate)",
+                "TTFT, nur Prefill der Engine (Schätzung)",
             ),
+            match lang {
+                Lang::En => format!(
+                    "{} prompt tokens ÷ {} tokens/s; queueing, network and gateway come on top",
+                    num(prompt as f64, 0),
+                    num(prefill, 0)
+                ),
+                Lang::De => format!(
+                    "{} Prompt-Token ÷ {} Token/s; Warteschlange, Netzwerk und Gateway kommen hinzu",
+                    num_in(prompt as f64, 0, lang),
+                    num_in(prefill, 0, lang)
+                ),
+            },
             ms.round(),
             "ms",
         ));
@@ -132,18 +159,28 @@ pub fn size(input: &SizingInput) -> Result<SizingResult, SizingError> {
     };
     if input.topology.copies > 1 && fits {
         steps.push(Step::new(
-            "Sessions, all copies",
-            format!(
-                "{} per copy × {} copies",
-                memory.sessions_per_copy, input.topology.copies
-            ),
+            lang.pick("Sessions, all copies", "Sitzungen, alle Kopien"),
+            match lang {
+                Lang::En => format!(
+                    "{} per copy × {} copies",
+                    memory.sessions_per_copy, input.topology.copies
+                ),
+                Lang::De => format!(
+                    "{} je Kopie × {} Kopien",
+                    num_in(memory.sessions_per_copy as f64, 0, lang),
+                    input.topology.copies
+                ),
+            },
             sessions as f64,
-            "sessions",
+            lang.pick("sessions", "Sitzungen"),
         ));
     }
     warnings.push(
-        "Ceilings are upper bounds no system reaches; the last step is always a load test on the candidate."
-            .into(),
+        lang.pick(
+            "Ceilings are upper bounds no system reaches; the last step is always a load test on the candidate.",
+            "Obergrenzen sind obere Schranken, die kein System erreicht; der letzte Schritt ist immer ein Lasttest auf dem Kandidaten.",
+        )
+        .into(),
     );
 
     Ok(SizingResult {
@@ -181,98 +218,158 @@ fn tp_prefix(tp: u32) -> String {
     }
 }
 
-fn format_warnings(input: &SizingInput) -> Vec<String> {
+fn format_warnings(input: &SizingInput, lang: Lang) -> Vec<String> {
     let gpu = &input.gpu;
     let precision = input.weights;
     let mut out = Vec::new();
-    match gpu.support_for(precision) {
-        FormatSupport::Unsupported => out.push(format!(
+    match (gpu.support_for(precision), lang) {
+        (FormatSupport::Unsupported, Lang::En) => out.push(format!(
             "{} cannot serve {} weights: vLLM has no kernel for the format on this card, so it does not fit.",
             gpu.name,
             precision.label()
         )),
-        FormatSupport::WeightOnly => out.push(format!(
+        (FormatSupport::Unsupported, Lang::De) => out.push(format!(
+            "{} kann Gewichte in {} nicht ausführen: vLLM hat auf dieser Karte keinen Kernel für das Format, die Konfiguration passt also nicht.",
+            gpu.name,
+            precision.label()
+        )),
+        (FormatSupport::WeightOnly, Lang::En) => out.push(format!(
             "{} has no {} tensor cores: vLLM runs the weights through a weight-only (Marlin-class) kernel; memory and decode read are unchanged, prefill computes at the 16-bit rate.",
             gpu.name,
             precision.label()
         )),
-        FormatSupport::Native => {}
+        (FormatSupport::WeightOnly, Lang::De) => out.push(format!(
+            "{} hat keine Tensor-Cores für {}: vLLM führt die Gewichte über einen Weight-only-Kernel (Marlin-Klasse) aus; Speicher und Lesemenge im Decode bleiben gleich, der Prefill rechnet mit der 16-Bit-Rate.",
+            gpu.name,
+            precision.label()
+        )),
+        (FormatSupport::Native, _) => {}
     }
     if precision == WeightPrecision::Bf16 && !gpu.bf16 {
-        out.push(format!(
-            "{} has no BF16: the checkpoint runs as FP16 (same size).",
-            gpu.name
-        ));
+        out.push(match lang {
+            Lang::En => format!(
+                "{} has no BF16: the checkpoint runs as FP16 (same size).",
+                gpu.name
+            ),
+            Lang::De => format!(
+                "{} hat kein BF16: Der Checkpoint läuft als FP16 (gleiche Größe).",
+                gpu.name
+            ),
+        });
     }
     if input.topology.tp > 1 && !gpu.nvlink {
-        out.push(format!(
-            "TP={} over PCIe without NVLink pays two all-reduces per layer per token; the TP decode ceiling is optimistic.",
-            input.topology.tp
-        ));
+        out.push(match lang {
+            Lang::En => format!(
+                "TP={} over PCIe without NVLink pays two all-reduces per layer per token; the TP decode ceiling is optimistic.",
+                input.topology.tp
+            ),
+            Lang::De => format!(
+                "TP={} über PCIe ohne NVLink kostet zwei All-Reduce-Schritte je Schicht und Token; die Decode-Obergrenze mit TP ist optimistisch.",
+                input.topology.tp
+            ),
+        });
     }
     if input.model.is_moe() {
         out.push(
-            "MoE decode ceiling assumes a single stream reading only its top-k experts; at moderate batch nearly every expert is read each step."
-                .into(),
+            lang.pick(
+                "MoE decode ceiling assumes a single stream reading only its top-k experts; at moderate batch nearly every expert is read each step.",
+                "Die Decode-Obergrenze eines MoE-Modells nimmt einen einzelnen Stream an, der nur seine Top-k-Experten liest; bei mittlerer Batchgröße wird in jedem Schritt fast jeder Experte gelesen.",
+            )
+            .into(),
         );
     }
     if matches!(input.model.attention, AttentionKind::Hybrid { .. }) {
         out.push(
-            "Hybrid model: only attention layers are counted; the per-request linear-attention/Mamba state is not, and parameter counts from shapes are approximate (give weights_gib_override)."
-                .into(),
+            lang.pick(
+                "Hybrid model: only attention layers are counted; the per-request linear-attention/Mamba state is not, and parameter counts from shapes are approximate (give weights_gib_override).",
+                "Hybridmodell: Nur Attention-Schichten werden gezählt, der Linear-Attention-/Mamba-Zustand je Anfrage nicht, und aus den Formen berechnete Parameterzahlen sind ungefähr (weights_gib_override angeben).",
+            )
+            .into(),
         );
     }
     if input.context_tokens > input.model.max_context_tokens {
-        out.push(format!(
-            "{} context tokens exceed the model's maximum of {}.",
-            num(input.context_tokens as f64, 0),
-            num(input.model.max_context_tokens as f64, 0)
-        ));
+        out.push(match lang {
+            Lang::En => format!(
+                "{} context tokens exceed the model's maximum of {}.",
+                num(input.context_tokens as f64, 0),
+                num(input.model.max_context_tokens as f64, 0)
+            ),
+            Lang::De => format!(
+                "{} Token Kontext überschreiten das Maximum des Modells von {}.",
+                num_in(input.context_tokens as f64, 0, lang),
+                num_in(input.model.max_context_tokens as f64, 0, lang)
+            ),
+        });
     }
     out
 }
 
-fn decode_read(input: &SizingInput) -> (f64, Vec<Step>) {
+fn decode_read(input: &SizingInput, lang: Lang) -> (f64, Vec<Step>) {
     let model = &input.model;
     let precision = input.weights;
     let mut read_gb = decode_read_gb_per_token(model, precision);
     let mut steps = Vec::new();
     let params = param_breakdown(model);
     let embedding_gb = params.embedding * 2.0 / GB;
-    let mut formula = if model.tied_embeddings {
-        format!(
+    let n = |value: f64, decimals: usize| num_in(value, decimals, lang);
+    let mut formula = match (model.tied_embeddings, lang) {
+        (true, Lang::En) => format!(
             "{} checkpoint read whole: the embeddings are tied, so lm_head is the {} GB table",
             precision.label(),
             num(embedding_gb, 2)
-        )
-    } else {
-        format!(
+        ),
+        (true, Lang::De) => format!(
+            "Checkpoint in {} ganz gelesen: Die Embeddings sind gekoppelt, lm_head ist also die Tabelle von {} GB",
+            precision.label(),
+            n(embedding_gb, 2)
+        ),
+        (false, Lang::En) => format!(
             "{} checkpoint less the {} GB input-embedding table (a step reads one row of it)",
             precision.label(),
             num(embedding_gb, 2)
-        )
+        ),
+        (false, Lang::De) => format!(
+            "Checkpoint in {} abzüglich der Eingabe-Embedding-Tabelle von {} GB (ein Schritt liest eine Zeile daraus)",
+            precision.label(),
+            n(embedding_gb, 2)
+        ),
     };
     if let Some(moe) = &model.moe {
-        formula.push_str(&format!(
-            "; routed experts at {}/{} (one stream reads its top-k only)",
-            moe.experts_per_token, moe.experts
-        ));
+        formula.push_str(&match lang {
+            Lang::En => format!(
+                "; routed experts at {}/{} (one stream reads its top-k only)",
+                moe.experts_per_token, moe.experts
+            ),
+            Lang::De => format!(
+                "; geroutete Experten zu {}/{} (ein Stream liest nur seine Top-k)",
+                moe.experts_per_token, moe.experts
+            ),
+        });
     }
     if let Some(override_gib) = input.weights_gib_override {
         let scale = override_gib / checkpoint_gib(model, precision);
         read_gb *= scale;
-        formula.push_str(&format!(
-            "; scaled by the given {} GiB of weights",
-            num(override_gib, 1)
-        ));
+        formula.push_str(&match lang {
+            Lang::En => format!(
+                "; scaled by the given {} GiB of weights",
+                num(override_gib, 1)
+            ),
+            Lang::De => format!(
+                "; skaliert auf die angegebenen {} GiB Gewichte",
+                n(override_gib, 1)
+            ),
+        });
     }
     formula.push_str(&format!(
         " = {} → {} GB",
-        num(read_gb, 2),
-        num(round1(read_gb), 1)
+        n(read_gb, 2),
+        n(round1(read_gb), 1)
     ));
     steps.push(Step::new(
-        "Bytes read per decode step",
+        lang.pick(
+            "Bytes read per decode step",
+            "Je Decode-Schritt gelesene Bytes",
+        ),
         formula,
         round1(read_gb),
         "GB",
@@ -280,19 +377,33 @@ fn decode_read(input: &SizingInput) -> (f64, Vec<Step>) {
     (read_gb, steps)
 }
 
-fn decode_step(input: &SizingInput, read_gb: f64, decode: f64) -> Step {
+fn decode_step(input: &SizingInput, read_gb: f64, decode: f64, lang: Lang) -> Step {
     let t = &input.topology;
     let mut formula = format!(
         "{}{} GB/s ÷ {} GB",
         tp_prefix(t.tp),
-        num(input.gpu.bandwidth_gb_s, 0),
-        num(round1(read_gb), 1)
+        num_in(input.gpu.bandwidth_gb_s, 0, lang),
+        num_in(round1(read_gb), 1, lang)
     );
     if t.pp > 1 {
-        formula.push_str("; pipeline stages run in turn and do not raise it");
+        formula.push_str(lang.pick(
+            "; pipeline stages run in turn and do not raise it",
+            "; Pipeline-Stufen rechnen nacheinander und heben sie nicht an",
+        ));
     }
-    formula.push_str("; an upper bound, confirm with a load test");
-    Step::new("Decode ceiling, one stream", formula, decode, "tok/s")
+    formula.push_str(lang.pick(
+        "; an upper bound, confirm with a load test",
+        "; eine obere Schranke, mit einem Lasttest bestätigen",
+    ));
+    Step::new(
+        lang.pick(
+            "Decode ceiling, one stream",
+            "Decode-Obergrenze, ein Stream",
+        ),
+        formula,
+        decode,
+        "tok/s",
+    )
 }
 
 #[cfg(test)]
@@ -408,6 +519,69 @@ mod tests {
             let input_back: SizingInput = serde_json::from_str(&input_json).unwrap();
             assert_eq!(input_back, input);
         }
+    }
+
+    #[test]
+    fn german_words_the_same_arithmetic() {
+        for model in [MemoryModel::Planning, MemoryModel::Vllm] {
+            let mut input = llama_on("rtx-pro-6000-server", model);
+            input.prompt_tokens = Some(2_000);
+            let english = size(&input).unwrap();
+            let german = size_in(&input, Lang::De).unwrap();
+            assert_eq!(english.steps.len(), german.steps.len());
+            assert_eq!(english.warnings.len(), german.warnings.len());
+            for (en, de) in english.steps.iter().zip(&german.steps) {
+                assert_eq!(en.value, de.value, "{}", en.label);
+                assert_ne!(en.label, de.label);
+                assert_ne!(en.formula, de.formula, "{}", en.label);
+            }
+            let figures = |mut r: SizingResult| {
+                r.steps.clear();
+                r.warnings.clear();
+                if let Some(v) = r.vllm.as_mut() {
+                    v.refusal = None;
+                }
+                r
+            };
+            assert_eq!(figures(english), figures(german), "{model}");
+        }
+        let german = size_in(
+            &llama_on("rtx-pro-6000-server", MemoryModel::Planning),
+            Lang::De,
+        )
+        .unwrap();
+        let step = |label: &str| {
+            german
+                .steps
+                .iter()
+                .find(|s| s.label == label)
+                .unwrap_or_else(|| panic!("{label}: {:?}", german.steps))
+                .formula
+                .clone()
+        };
+        assert_eq!(
+            step("Vom Treiber gemeldeter Speicher"),
+            "nvidia-smi 97.887 MiB ÷ 1024 = 95,59 → 95,6 GiB"
+        );
+        assert_eq!(
+            step("Budget je Karte"),
+            "0,9 × 95,60 GiB − 3,0 GiB Planungsaufschlag"
+        );
+        assert_eq!(
+            step("Sitzungen je Kopie"),
+            "abrunden(15,34 GiB ÷ 1,2500 GiB) = abrunden(12,27)"
+        );
+        assert_eq!(
+            step("Decode-Obergrenze, ein Stream"),
+            "1.597 GB/s ÷ 70,6 GB; eine obere Schranke, mit einem Lasttest bestätigen"
+        );
+        assert!(
+            german
+                .warnings
+                .last()
+                .unwrap()
+                .starts_with("Obergrenzen sind")
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@
 use super::SizingError;
 use super::availability::GpuAvailability;
 use super::precision::{KvDtype, WeightPrecision};
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -254,36 +255,68 @@ impl GpuSpec {
     /// Why `precision` weights with a `kv` cache are not native on this card, in words; `None`
     /// when both are.
     pub fn emulation_reason(&self, precision: WeightPrecision, kv: KvDtype) -> Option<String> {
+        self.emulation_reason_in(precision, kv, Lang::En)
+    }
+
+    /// [`GpuSpec::emulation_reason`] in `lang`.
+    pub fn emulation_reason_in(
+        &self,
+        precision: WeightPrecision,
+        kv: KvDtype,
+        lang: Lang,
+    ) -> Option<String> {
         let mut missing = Vec::new();
         if !self.is_native(precision) {
-            missing.push(format!("{} weights", precision.label()));
+            missing.push(match lang {
+                Lang::En => format!("{} weights", precision.label()),
+                Lang::De => format!("Gewichte in {}", precision.label()),
+            });
         }
         if !self.kv_is_native(kv) {
-            missing.push(format!("{} KV cache", kv.label()));
+            missing.push(match lang {
+                Lang::En => format!("{} KV cache", kv.label()),
+                Lang::De => format!("KV-Cache in {}", kv.label_in(lang)),
+            });
         }
         if missing.is_empty() {
             return None;
         }
         let why = match (precision, self.support_for(precision)) {
             (WeightPrecision::Nvfp4 | WeightPrecision::Mxfp4, _) if !self.is_native(precision) => {
-                "FP4 tensor cores are Blackwell-only; elsewhere vLLM runs FP4 weight-only (Marlin) or not at all"
+                lang.pick(
+                    "FP4 tensor cores are Blackwell-only; elsewhere vLLM runs FP4 weight-only (Marlin) or not at all",
+                    "FP4-Tensor-Cores gibt es nur bei Blackwell; anderswo führt vLLM FP4 nur als Weight-only-Kernel (Marlin) oder gar nicht aus",
+                )
             }
-            (WeightPrecision::Fp8, _) if !self.is_native(precision) => {
-                "FP8 arithmetic needs compute capability 8.9 or newer (Ada, Hopper, Blackwell); older cards run FP8 weight-only (Marlin) or not at all"
-            }
-            (WeightPrecision::Bf16, _) if !self.is_native(precision) => {
-                "the card has no BF16 and runs the checkpoint as FP16"
-            }
-            _ if !self.kv_is_native(kv) => {
-                "FP8 arithmetic needs compute capability 8.9 or newer (Ada, Hopper, Blackwell)"
-            }
-            _ => "the card has no kernels that compute in this format",
+            (WeightPrecision::Fp8, _) if !self.is_native(precision) => lang.pick(
+                "FP8 arithmetic needs compute capability 8.9 or newer (Ada, Hopper, Blackwell); older cards run FP8 weight-only (Marlin) or not at all",
+                "FP8-Arithmetik braucht Compute Capability 8.9 oder neuer (Ada, Hopper, Blackwell); ältere Karten führen FP8 nur als Weight-only-Kernel (Marlin) oder gar nicht aus",
+            ),
+            (WeightPrecision::Bf16, _) if !self.is_native(precision) => lang.pick(
+                "the card has no BF16 and runs the checkpoint as FP16",
+                "die Karte hat kein BF16 und führt den Checkpoint als FP16 aus",
+            ),
+            _ if !self.kv_is_native(kv) => lang.pick(
+                "FP8 arithmetic needs compute capability 8.9 or newer (Ada, Hopper, Blackwell)",
+                "FP8-Arithmetik braucht Compute Capability 8.9 oder neuer (Ada, Hopper, Blackwell)",
+            ),
+            _ => lang.pick(
+                "the card has no kernels that compute in this format",
+                "die Karte hat keine Kernel, die in diesem Format rechnen",
+            ),
         };
-        Some(format!(
-            "{} has no native {} ({why})",
-            self.name,
-            missing.join(" or ")
-        ))
+        Some(match lang {
+            Lang::En => format!(
+                "{} has no native {} ({why})",
+                self.name,
+                missing.join(" or ")
+            ),
+            Lang::De => format!(
+                "{} unterstützt {} nicht nativ ({why})",
+                self.name,
+                missing.join(" oder ")
+            ),
+        })
     }
 
     /// Dense TFLOPS the prefill of a `precision` checkpoint runs at: the FP8 or FP4 rate where

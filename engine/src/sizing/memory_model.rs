@@ -29,6 +29,7 @@
 
 use super::SizingError;
 use super::model::ModelClass;
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::fmt;
@@ -60,6 +61,19 @@ impl MemoryModel {
         match self {
             MemoryModel::Planning => "Planning convention (0.9 × driver memory − 3 GiB per card)",
             MemoryModel::Vllm => "vLLM prediction (CUDA total × utilisation − profiled overheads)",
+        }
+    }
+
+    /// [`MemoryModel::label`] in `lang`.
+    pub fn label_in(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (model, Lang::En) => model.label(),
+            (MemoryModel::Planning, Lang::De) => {
+                "Planungskonvention (0,9 × Treiberspeicher − 3 GiB je Karte)"
+            }
+            (MemoryModel::Vllm, Lang::De) => {
+                "vLLM-Vorhersage (CUDA gesamt × Auslastung − profilierter Mehrbedarf)"
+            }
         }
     }
 }

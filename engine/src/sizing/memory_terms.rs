@@ -10,6 +10,7 @@ use super::model::{ModelClass, ModelSpec};
 use super::precision::{KvDtype, WeightPrecision};
 use super::topology::Topology;
 use super::{SizingError, round2};
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 
 /// One sizing question.
@@ -281,9 +282,20 @@ pub(crate) struct MemoryOutcome {
     pub vllm: Option<VllmDetails>,
 }
 
-pub use crate::format::num;
+pub use crate::format::{num, num_in};
 
 /// GiB shown with two decimals (budget arithmetic in steps).
 pub(crate) fn gib2(value: f64) -> String {
     num(round2(value), 2)
+}
+
+/// [`gib2`] in `lang`: `83.04` / `83,04`.
+pub(crate) fn gib2_in(value: f64, lang: Lang) -> String {
+    num_in(round2(value), 2, lang)
+}
+
+/// A value as Rust writes it (`0.9`, shortest form) in `lang` (`0,9`): for factors a person
+/// typed or a constant, whose decimals are their own.
+pub(crate) fn plain_in(value: f64, lang: Lang) -> String {
+    lang.separators(&value.to_string())
 }

@@ -64,13 +64,13 @@ mod startup_corpus;
 mod worked_examples;
 
 pub use availability::{AvailabilityStatus, GpuAvailability, availability_of};
-pub use estimate::{CardMemory, SizingInput, SizingResult, Step, size};
+pub use estimate::{CardMemory, SizingInput, SizingResult, Step, size, size_in};
 pub use form_factor::{FormFactor, FormFactorKind, form_factor};
 pub use gpu::{FormatSupport, GpuSpec, gpu_by_id, gpus};
 pub use memory_model::{MemoryModel, VllmVersion, vllm_assumptions};
 pub use model::{AttentionKind, ModelClass, ModelSpec, MoeSpec, model_by_id, models};
 pub use precision::{KvDtype, WeightPrecision};
-pub use recommend::{Candidate, Demand, GpuOffer, RecommendOptions, recommend};
+pub use recommend::{Candidate, Demand, GpuOffer, RecommendOptions, recommend, recommend_in};
 pub use startup_log::{Comparison, StartupLog, compare};
 pub use topology::Topology;
 

@@ -19,6 +19,7 @@
 
 use super::SizingError;
 use super::precision::WeightPrecision;
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -128,6 +129,17 @@ impl ModelClass {
             ModelClass::DenseLarge => "dense ≥ 20 B",
             ModelClass::Moe => "mixture of experts",
             ModelClass::Hybrid => "hybrid (linear attention / Mamba)",
+        }
+    }
+
+    /// [`ModelClass::label`] in `lang`.
+    pub fn label_in(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (class, Lang::En) => class.label(),
+            (ModelClass::DenseSmall, Lang::De) => "dicht, < 20 Mrd. Parameter",
+            (ModelClass::DenseLarge, Lang::De) => "dicht, ≥ 20 Mrd. Parameter",
+            (ModelClass::Moe, Lang::De) => "Mixture of Experts",
+            (ModelClass::Hybrid, Lang::De) => "hybrid (Linear Attention / Mamba)",
         }
     }
 }

@@ -16,12 +16,15 @@ use super::kv_cache::{
     kv_bytes_per_token_per_card, kv_bytes_per_token_per_layer, session_bytes_per_copy,
 };
 use super::memory_model::{PLANNING_OVERHEAD_GIB, PLANNING_UTILIZATION};
-use super::memory_terms::{CardMemory, MemoryOutcome, SizingInput, Step, gib2, num};
+use super::memory_terms::{
+    CardMemory, MemoryOutcome, SizingInput, Step, gib2, gib2_in, num, num_in, plain_in,
+};
 use super::model::{AttentionKind, ModelSpec};
 use super::precision::KvDtype;
 use super::topology::kv_heads_per_rank;
 use super::weights::checkpoint_gib;
 use super::{GIB, KIB, floor_tolerant, round1};
+use crate::locale::Lang;
 
 /// Budget per card, GiB: `utilisation × driver-reported GiB − overhead`.
 pub fn budget_gib_per_card(driver_gib: f64, utilization: f64, overhead_gib: f64) -> f64 {
@@ -47,7 +50,7 @@ pub fn sessions_that_fit(pool_gib: f64, session_gib: f64) -> u64 {
     }
 }
 
-pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
+pub(crate) fn estimate(input: &SizingInput, lang: Lang) -> MemoryOutcome {
     let gpu = &input.gpu;
     let model = &input.model;
     let topology = &input.topology;
@@ -55,28 +58,41 @@ pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
     let util = input.gpu_memory_utilization.unwrap_or(PLANNING_UTILIZATION);
     let overhead = input.planning_overhead_gib.unwrap_or(PLANNING_OVERHEAD_GIB);
     let driver = gpu.memory_driver_gib;
+    let n = |value: f64, decimals: usize| num_in(value, decimals, lang);
     let mut steps = Vec::new();
     let mut warnings = Vec::new();
     if let Some(max) = gpu.max_startup_utilization
         && util > max
     {
-        warnings.push(format!(
-            "{} shares its memory with the OS: vLLM starts only up to about {max} utilisation, so this plan at {util} is optimistic.",
-            gpu.name
-        ));
+        warnings.push(match lang {
+            Lang::En => format!(
+                "{} shares its memory with the OS: vLLM starts only up to about {max} utilisation, so this plan at {util} is optimistic.",
+                gpu.name
+            ),
+            Lang::De => format!(
+                "{} teilt den Speicher mit dem Betriebssystem: vLLM startet nur bis etwa {} Auslastung, dieser Plan mit {} ist also optimistisch.",
+                gpu.name,
+                plain_in(max, lang),
+                plain_in(util, lang)
+            ),
+        });
     }
 
-    let driver_formula = match gpu.memory_driver_mib {
-        Some(mib) => format!(
+    let driver_formula = match (gpu.memory_driver_mib, lang) {
+        (Some(mib), _) => format!(
             "nvidia-smi {} MiB ÷ 1024 = {} → {} GiB",
-            num(mib, 0),
-            num(mib / 1024.0, 2),
-            num(driver, 1)
+            n(mib, 0),
+            n(mib / 1024.0, 2),
+            n(driver, 1)
         ),
-        None => format!("{} GiB as entered for {}", num(driver, 2), gpu.name),
+        (None, Lang::En) => format!("{} GiB as entered for {}", num(driver, 2), gpu.name),
+        (None, Lang::De) => format!("{} GiB wie eingegeben für {}", n(driver, 2), gpu.name),
     };
     steps.push(Step::new(
-        "Memory the driver reports",
+        lang.pick(
+            "Memory the driver reports",
+            "Vom Treiber gemeldeter Speicher",
+        ),
         driver_formula,
         driver,
         "GiB",
@@ -84,12 +100,20 @@ pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
 
     let budget_per_card = budget_gib_per_card(driver, util, overhead);
     steps.push(Step::new(
-        "Budget per card",
-        format!(
-            "{util} × {} GiB − {} GiB planning overhead",
-            num(driver, 2),
-            num(overhead, 1)
-        ),
+        lang.pick("Budget per card", "Budget je Karte"),
+        match lang {
+            Lang::En => format!(
+                "{util} × {} GiB − {} GiB planning overhead",
+                num(driver, 2),
+                num(overhead, 1)
+            ),
+            Lang::De => format!(
+                "{} × {} GiB − {} GiB Planungsaufschlag",
+                plain_in(util, lang),
+                n(driver, 2),
+                n(overhead, 1)
+            ),
+        },
         budget_per_card,
         "GiB",
     ));
@@ -97,8 +121,11 @@ pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
     let checkpoint = match input.weights_gib_override {
         Some(gib) => {
             steps.push(Step::new(
-                "Weights (given)",
-                format!("{} GiB whole model, as entered", num(gib, 2)),
+                lang.pick("Weights (given)", "Gewichte (angegeben)"),
+                match lang {
+                    Lang::En => format!("{} GiB whole model, as entered", num(gib, 2)),
+                    Lang::De => format!("{} GiB ganzes Modell, wie eingegeben", n(gib, 2)),
+                },
                 gib,
                 "GiB",
             ));
@@ -108,15 +135,25 @@ pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
             let exact = checkpoint_gib(model, input.weights);
             let rounded = round1(exact);
             steps.push(Step::new(
-                "Weights (checkpoint)",
-                format!(
-                    "{} of {}: linear layers at {} B/parameter, embeddings, lm_head and norms at 2 B = {} → {} GiB",
-                    input.weights.label(),
-                    model.name,
-                    num(input.weights.linear_bytes_per_param(), 4),
-                    num(exact, 2),
-                    num(rounded, 1)
-                ),
+                lang.pick("Weights (checkpoint)", "Gewichte (Checkpoint)"),
+                match lang {
+                    Lang::En => format!(
+                        "{} of {}: linear layers at {} B/parameter, embeddings, lm_head and norms at 2 B = {} → {} GiB",
+                        input.weights.label(),
+                        model.name,
+                        num(input.weights.linear_bytes_per_param(), 4),
+                        num(exact, 2),
+                        num(rounded, 1)
+                    ),
+                    Lang::De => format!(
+                        "{} von {}: lineare Schichten mit {} B/Parameter, Embeddings, lm_head und Normen mit 2 B = {} → {} GiB",
+                        input.weights.label(),
+                        model.name,
+                        n(input.weights.linear_bytes_per_param(), 4),
+                        n(exact, 2),
+                        n(rounded, 1)
+                    ),
+                },
                 rounded,
                 "GiB",
             ));
@@ -127,24 +164,33 @@ pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
     let cards = topology.cards_per_copy() as f64;
     let pool_copy = kv_pool_gib_per_copy(budget_per_card, topology.cards_per_copy(), checkpoint);
     steps.push(Step::new(
-        "KV pool of one copy",
-        if topology.cards_per_copy() > 1 {
-            format!(
+        lang.pick("KV pool of one copy", "KV-Pool einer Kopie"),
+        match (topology.cards_per_copy() > 1, lang) {
+            (true, Lang::En) => format!(
                 "{} cards × {} GiB − {} GiB (budgets summed, the checkpoint subtracted once)",
                 topology.cards_per_copy(),
                 gib2(budget_per_card),
                 num(checkpoint, 1)
-            )
-        } else {
-            format!("{} GiB − {} GiB", gib2(budget_per_card), num(checkpoint, 1))
+            ),
+            (true, Lang::De) => format!(
+                "{} Karten × {} GiB − {} GiB (Budgets summiert, der Checkpoint einmal abgezogen)",
+                topology.cards_per_copy(),
+                gib2_in(budget_per_card, lang),
+                n(checkpoint, 1)
+            ),
+            (false, _) => format!(
+                "{} GiB − {} GiB",
+                gib2_in(budget_per_card, lang),
+                n(checkpoint, 1)
+            ),
         },
         pool_copy,
         "GiB",
     ));
 
-    let per_token_model = kv_per_token_formula(model, input.kv_dtype);
+    let per_token_model = kv_per_token_formula(model, input.kv_dtype, lang);
     steps.push(Step::new(
-        "KV cache per token",
+        lang.pick("KV cache per token", "KV-Cache je Token"),
         per_token_model.0,
         per_token_model.1 / KIB,
         "KiB",
@@ -154,21 +200,37 @@ pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
     let replicated = topology.tp > model.kv_heads
         || (matches!(model.attention, AttentionKind::Mla { .. }) && topology.tp > 1);
     steps.push(Step::new(
-        "One session",
-        format!(
-            "{} tokens × KV per token{}{}",
-            num(context as f64, 0),
-            if model.window_tokens().is_some() {
-                " (sliding layers up to their window)"
-            } else {
-                ""
-            },
-            if replicated {
-                format!(", replicated on TP={} ranks", topology.tp)
-            } else {
-                String::new()
-            }
-        ),
+        lang.pick("One session", "Eine Sitzung"),
+        match lang {
+            Lang::En => format!(
+                "{} tokens × KV per token{}{}",
+                num(context as f64, 0),
+                if model.window_tokens().is_some() {
+                    " (sliding layers up to their window)"
+                } else {
+                    ""
+                },
+                if replicated {
+                    format!(", replicated on TP={} ranks", topology.tp)
+                } else {
+                    String::new()
+                }
+            ),
+            Lang::De => format!(
+                "{} Token × KV je Token{}{}",
+                n(context as f64, 0),
+                if model.window_tokens().is_some() {
+                    " (gleitende Schichten bis zu ihrem Fenster)"
+                } else {
+                    ""
+                },
+                if replicated {
+                    format!(", repliziert auf TP={} Ranks", topology.tp)
+                } else {
+                    String::new()
+                }
+            ),
+        },
         session_gib,
         "GiB",
     ));
@@ -180,15 +242,17 @@ pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
     };
     let sessions_per_copy = sessions_that_fit(pool_copy, session_gib);
     steps.push(Step::new(
-        "Sessions per copy",
+        lang.pick("Sessions per copy", "Sitzungen je Kopie"),
         format!(
-            "floor({} GiB ÷ {} GiB) = floor({})",
-            gib2(pool_copy),
-            num(session_gib, 4),
-            num(max_concurrency, 2)
+            "{}({} GiB ÷ {} GiB) = {}({})",
+            lang.pick("floor", "abrunden"),
+            gib2_in(pool_copy, lang),
+            n(session_gib, 4),
+            lang.pick("floor", "abrunden"),
+            n(max_concurrency, 2)
         ),
         sessions_per_copy as f64,
-        "sessions",
+        lang.pick("sessions", "Sitzungen"),
     ));
     let tokens_per_token_bytes = session_bytes / context as f64;
     let kv_cache_tokens = if pool_copy > 0.0 {
@@ -198,20 +262,31 @@ pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
     };
     let fits = sessions_per_copy >= 1;
     if !fits {
-        warnings.push(if pool_copy <= 0.0 {
-            format!(
+        warnings.push(match (pool_copy <= 0.0, lang) {
+            (true, Lang::En) => format!(
                 "The weights ({} GiB) do not leave room for a KV cache on {} (budget {} GiB).",
                 num(checkpoint, 1),
                 topology.label(),
                 gib2(cards * budget_per_card)
-            )
-        } else {
-            format!(
+            ),
+            (true, Lang::De) => format!(
+                "Die Gewichte ({} GiB) lassen auf {} keinen Platz für einen KV-Cache (Budget {} GiB).",
+                n(checkpoint, 1),
+                topology.label_in(lang),
+                gib2_in(cards * budget_per_card, lang)
+            ),
+            (false, Lang::En) => format!(
                 "Not one {}-token session fits: the pool of {} GiB is below the {} GiB a session needs.",
                 num(context as f64, 0),
                 gib2(pool_copy),
                 num(session_gib, 2)
-            )
+            ),
+            (false, Lang::De) => format!(
+                "Keine einzige Sitzung mit {} Token passt: Der Pool von {} GiB liegt unter den {} GiB, die eine Sitzung braucht.",
+                n(context as f64, 0),
+                gib2_in(pool_copy, lang),
+                n(session_gib, 2)
+            ),
         });
     }
 
@@ -241,21 +316,23 @@ pub(crate) fn estimate(input: &SizingInput) -> MemoryOutcome {
     }
 }
 
-/// The textbook per-token formula of a model in words, and its value in bytes (TP=1, every
-/// attention layer in full).
-pub(crate) fn kv_per_token_formula(model: &ModelSpec, kv: KvDtype) -> (String, f64) {
-    let bytes = kv.bytes_per_element();
+/// The textbook per-token formula of a model in words (in `lang`), and its value in bytes
+/// (TP=1, every attention layer in full).
+pub(crate) fn kv_per_token_formula(model: &ModelSpec, kv: KvDtype, lang: Lang) -> (String, f64) {
+    let bytes = plain_in(kv.bytes_per_element(), lang);
     let per_layer = kv_bytes_per_token_per_layer(model, kv, 1);
     let attention = super::kv_cache::attention_layers(model);
     let total = per_layer * attention as f64;
+    let total_text = num_in(total, 0, lang);
+    let layers = lang.pick("layers", "Schichten");
     let text = match &model.attention {
         AttentionKind::Mla {
             kv_lora_rank,
             qk_rope_head_dim,
             ..
         } => format!(
-            "{attention} layers × ({kv_lora_rank} + {qk_rope_head_dim}) latent values × {bytes} B = {} B",
-            num(total, 0)
+            "{attention} {layers} × ({kv_lora_rank} + {qk_rope_head_dim}) {} × {bytes} B = {total_text} B",
+            lang.pick("latent values", "latente Werte"),
         ),
         AttentionKind::SlidingWindow { window_tokens, .. } => {
             let full = model
@@ -263,20 +340,28 @@ pub(crate) fn kv_per_token_formula(model: &ModelSpec, kv: KvDtype) -> (String, f
                 .iter()
                 .filter(|k| **k == super::model::LayerKind::Full)
                 .count();
-            format!(
-                "2 × {attention} layers × {} KV heads × {} head_dim × {bytes} B = {} B if nothing slid; {} of them slide and stop at {} tokens",
-                model.kv_heads,
-                model.head_dim,
-                num(total, 0),
-                attention as usize - full,
-                num(*window_tokens as f64, 0)
-            )
+            match lang {
+                Lang::En => format!(
+                    "2 × {attention} layers × {} KV heads × {} head_dim × {bytes} B = {total_text} B if nothing slid; {} of them slide and stop at {} tokens",
+                    model.kv_heads,
+                    model.head_dim,
+                    attention as usize - full,
+                    num(*window_tokens as f64, 0)
+                ),
+                Lang::De => format!(
+                    "2 × {attention} Schichten × {} KV-Heads × {} head_dim × {bytes} B = {total_text} B, wenn nichts gleitet; {} davon gleiten und enden bei {} Token",
+                    model.kv_heads,
+                    model.head_dim,
+                    attention as usize - full,
+                    num_in(*window_tokens as f64, 0, lang)
+                ),
+            }
         }
         _ => format!(
-            "2 × {attention} layers × {} KV heads × {} head_dim × {bytes} B = {} B",
+            "2 × {attention} {layers} × {} {} × {} head_dim × {bytes} B = {total_text} B",
             kv_heads_per_rank(model.kv_heads, 1),
+            lang.pick("KV heads", "KV-Heads"),
             model.head_dim,
-            num(total, 0)
         ),
     };
     (text, total)

@@ -14,6 +14,7 @@
 //!   FP16, which [`crate::sizing::estimate`] notes as a warning.
 
 use super::SizingError;
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -150,6 +151,14 @@ impl KvDtype {
     pub fn label(self) -> &'static str {
         match self {
             KvDtype::Bits16 => "16-bit",
+            KvDtype::Fp8 => "FP8",
+        }
+    }
+
+    /// [`KvDtype::label`] in `lang` (`16-bit` / `16 Bit`).
+    pub fn label_in(self, lang: Lang) -> &'static str {
+        match self {
+            KvDtype::Bits16 => lang.pick("16-bit", "16 Bit"),
             KvDtype::Fp8 => "FP8",
         }
     }

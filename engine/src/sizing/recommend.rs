@@ -28,12 +28,14 @@
 //! JSON), so pages should pass the shortlist the assessor chose, not the catalog.
 
 use super::decode::{ExpectedSpeed, SpeedBasis, SpeedCalibration};
-use super::estimate::{SizingInput, SizingResult, Step, num, size};
+use super::estimate::{SizingInput, SizingResult, Step, num, size_in};
 use super::gpu::GpuSpec;
 use super::memory_model::MemoryModel;
+use super::memory_terms::num_in;
 use super::model::ModelSpec;
 use super::precision::{KvDtype, WeightPrecision};
 use super::topology::Topology;
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -166,8 +168,19 @@ pub struct Candidate {
 
 /// Every configuration up to `options.max_cards`, feasible ones first and ranked.
 pub fn recommend(demand: &Demand, options: &RecommendOptions) -> Vec<Candidate> {
+    recommend_in(demand, options, Lang::En)
+}
+
+/// [`recommend`] with every step, note and reason worded in `lang` (numbers in its format);
+/// the candidates and their ranking are the same in every language.
+pub fn recommend_in(demand: &Demand, options: &RecommendOptions, lang: Lang) -> Vec<Candidate> {
     let max_cards = options.max_cards.max(1);
     let pairs = options.pairs();
+    let question = Question {
+        demand,
+        options,
+        lang,
+    };
     let mut out = Vec::new();
     for offer in &options.gpus {
         for &(precision, kv) in &pairs {
@@ -175,8 +188,7 @@ pub fn recommend(demand: &Demand, options: &RecommendOptions) -> Vec<Candidate> 
             for pp in 1..=max_pp {
                 for tp in 1..=max_cards / pp {
                     candidates_for(
-                        demand,
-                        options,
+                        question,
                         offer,
                         precision,
                         kv,
@@ -191,15 +203,28 @@ pub fn recommend(demand: &Demand, options: &RecommendOptions) -> Vec<Candidate> 
     out
 }
 
+/// What every row of one recommendation shares: the demand, the options and the language the
+/// rows are worded in.
+#[derive(Clone, Copy)]
+struct Question<'a> {
+    demand: &'a Demand,
+    options: &'a RecommendOptions,
+    lang: Lang,
+}
+
 fn candidates_for(
-    demand: &Demand,
-    options: &RecommendOptions,
+    question: Question<'_>,
     offer: &GpuOffer,
     precision: WeightPrecision,
     kv: KvDtype,
     one_copy: Topology,
     out: &mut Vec<Candidate>,
 ) {
+    let Question {
+        demand,
+        options,
+        lang,
+    } = question;
     let mut input = SizingInput::new(
         options.model.clone(),
         precision,
@@ -213,7 +238,7 @@ fn candidates_for(
     input.vllm_version = options.vllm_version.clone();
     input.max_num_batched_tokens = options.max_num_batched_tokens;
     input.prompt_tokens = demand.prompt_tokens;
-    let base = match size(&input) {
+    let base = match size_in(&input, lang) {
         Ok(result) => result,
         Err(err) => {
             out.push(Candidate {
@@ -233,7 +258,12 @@ fn candidates_for(
                 format_note: None,
                 ttft_ms: None,
                 cost: None,
-                steps: vec![Step::new("Split", err.to_string(), 0.0, "")],
+                steps: vec![Step::new(
+                    lang.pick("Split", "Aufteilung"),
+                    err.to_string(),
+                    0.0,
+                    "",
+                )],
                 result: None,
             });
             return;
@@ -248,20 +278,23 @@ fn candidates_for(
     };
     let copies = needed_copies.min(max_copies.max(1) as u64) as u32;
     let topology = Topology::new(one_copy.tp, one_copy.pp, copies);
-    out.push(candidate(
-        demand, options, offer, precision, kv, topology, &base,
-    ));
+    out.push(candidate(question, offer, precision, kv, topology, &base));
 }
 
 fn candidate(
-    demand: &Demand,
-    options: &RecommendOptions,
+    question: Question<'_>,
     offer: &GpuOffer,
     precision: WeightPrecision,
     kv: KvDtype,
     topology: Topology,
     base: &SizingResult,
 ) -> Candidate {
+    let Question {
+        demand,
+        options,
+        lang,
+    } = question;
+    let n = |value: f64, decimals: usize| num_in(value, decimals, lang);
     let cards = topology.cards();
     let sessions = base.sessions * topology.copies as u64;
     let peak = demand.peak_concurrent_sessions.max(1);
@@ -271,20 +304,37 @@ fn candidate(
 
     let mut format_note = None;
     if !offer.gpu.support_for(precision).is_usable() {
-        reasons.push(format!(
-            "format: vLLM has no {} kernel on {}",
-            precision.label(),
-            offer.gpu.name
-        ));
-    } else if let Some(why) = offer.gpu.emulation_reason(precision, kv) {
+        reasons.push(match lang {
+            Lang::En => format!(
+                "format: vLLM has no {} kernel on {}",
+                precision.label(),
+                offer.gpu.name
+            ),
+            Lang::De => format!(
+                "Format: vLLM hat keinen Kernel für {} auf {}",
+                precision.label(),
+                offer.gpu.name
+            ),
+        });
+    } else if let Some(why) = offer.gpu.emulation_reason_in(precision, kv, lang) {
         if options.allow_emulated {
-            format_note = Some(format!(
-                "Emulated format, sized because it was chosen: {why}; memory is the format's, speed is not."
-            ));
+            format_note = Some(match lang {
+                Lang::En => format!(
+                    "Emulated format, sized because it was chosen: {why}; memory is the format's, speed is not."
+                ),
+                Lang::De => format!(
+                    "Emuliertes Format, dimensioniert, weil es gewählt wurde: {why}; der Speicher entspricht dem Format, die Geschwindigkeit nicht."
+                ),
+            });
         } else {
-            reasons.push(format!(
-                "format: {why}; not a candidate unless the format is chosen explicitly"
-            ));
+            reasons.push(match lang {
+                Lang::En => {
+                    format!("format: {why}; not a candidate unless the format is chosen explicitly")
+                }
+                Lang::De => format!(
+                    "Format: {why}; kein Kandidat, außer das Format wird ausdrücklich gewählt"
+                ),
+            });
         }
     }
     if !base.memory_fits {
@@ -292,37 +342,66 @@ fn candidate(
             .vllm
             .as_ref()
             .and_then(|v| v.refusal.clone())
-            .unwrap_or_else(|| {
-                format!(
+            .unwrap_or_else(|| match lang {
+                Lang::En => format!(
                     "not one {}-token session fits on {}",
                     num(demand.context_tokens as f64, 0),
                     topology.label()
-                )
+                ),
+                Lang::De => format!(
+                    "keine einzige Sitzung mit {} Token passt auf {}",
+                    n(demand.context_tokens as f64, 0),
+                    topology.label_in(lang)
+                ),
             });
-        reasons.push(format!("memory: {why}"));
+        reasons.push(format!("{}: {why}", lang.pick("memory", "Speicher")));
     } else if base.fits {
         steps.push(Step::new(
-            "Sessions against the peak",
-            format!(
-                "{} per copy × {} {} = {} for a peak of {}",
-                base.sessions,
-                topology.copies,
-                if topology.copies == 1 {
-                    "copy"
-                } else {
-                    "copies"
-                },
-                sessions,
-                demand.peak_concurrent_sessions
+            lang.pick(
+                "Sessions against the peak",
+                "Sitzungen gegen die Spitzenlast",
             ),
+            match lang {
+                Lang::En => format!(
+                    "{} per copy × {} {} = {} for a peak of {}",
+                    base.sessions,
+                    topology.copies,
+                    if topology.copies == 1 {
+                        "copy"
+                    } else {
+                        "copies"
+                    },
+                    sessions,
+                    demand.peak_concurrent_sessions
+                ),
+                Lang::De => format!(
+                    "{} je Kopie × {} {} = {} für eine Spitze von {}",
+                    n(base.sessions as f64, 0),
+                    topology.copies,
+                    if topology.copies == 1 {
+                        "Kopie"
+                    } else {
+                        "Kopien"
+                    },
+                    n(sessions as f64, 0),
+                    n(demand.peak_concurrent_sessions as f64, 0)
+                ),
+            },
             sessions as f64,
-            "sessions",
+            lang.pick("sessions", "Sitzungen"),
         ));
         if sessions < demand.peak_concurrent_sessions {
-            reasons.push(format!(
-                "memory: {sessions} sessions fit in {cards} cards, {} are needed",
-                demand.peak_concurrent_sessions
-            ));
+            reasons.push(match lang {
+                Lang::En => format!(
+                    "memory: {sessions} sessions fit in {cards} cards, {} are needed",
+                    demand.peak_concurrent_sessions
+                ),
+                Lang::De => format!(
+                    "Speicher: {} Sitzungen passen auf {cards} Karten, {} werden gebraucht",
+                    n(sessions as f64, 0),
+                    n(demand.peak_concurrent_sessions as f64, 0)
+                ),
+            });
         }
     }
     let expected = options.speed.expected(
@@ -333,98 +412,163 @@ fn candidate(
     );
     if expected.basis != SpeedBasis::CeilingOnly {
         steps.push(Step::new(
-            "Expected speed per stream (estimate)",
-            expected.describe(),
+            lang.pick(
+                "Expected speed per stream (estimate)",
+                "Erwartete Geschwindigkeit je Stream (Schätzung)",
+            ),
+            expected.describe_in(lang),
             expected.tokens_per_s,
-            "tok/s (estimated)",
+            lang.pick("tok/s (estimated)", "tok/s (geschätzt)"),
         ));
     }
     if let Some(target) = demand.min_decode_tokens_per_s {
         let graded = expected.graded_tokens_per_s();
-        let against = if expected.basis == SpeedBasis::CeilingOnly {
-            format!(
+        let factor = expected.factor.as_ref().map_or(1.0, |f| f.factor);
+        let against = match (expected.basis == SpeedBasis::CeilingOnly, lang) {
+            (true, Lang::En) => format!(
                 "ceiling {} tok/s against ≥ {} tok/s (TPOT ≤ {} ms); not established: ceiling only, an upper bound no load test has calibrated",
                 num(base.decode_tokens_per_s, 1),
                 num(target, 1),
                 num(1000.0 / target, 0)
-            )
-        } else {
-            format!(
+            ),
+            (true, Lang::De) => format!(
+                "Obergrenze {} tok/s gegen ≥ {} tok/s (TPOT ≤ {} ms); nicht belegt: nur Obergrenze, eine obere Schranke, die kein Lasttest kalibriert hat",
+                n(base.decode_tokens_per_s, 1),
+                n(target, 1),
+                n(1000.0 / target, 0)
+            ),
+            (false, Lang::En) => format!(
                 "expected {} tok/s (ceiling {} tok/s × efficiency {}) against ≥ {} tok/s (TPOT ≤ {} ms)",
                 num(graded, 1),
                 num(base.decode_tokens_per_s, 1),
-                num(expected.factor.as_ref().map_or(1.0, |f| f.factor), 3),
+                num(factor, 3),
                 num(target, 1),
                 num(1000.0 / target, 0)
-            )
+            ),
+            (false, Lang::De) => format!(
+                "erwartet {} tok/s (Obergrenze {} tok/s × Effizienz {}) gegen ≥ {} tok/s (TPOT ≤ {} ms)",
+                n(graded, 1),
+                n(base.decode_tokens_per_s, 1),
+                n(factor, 3),
+                n(target, 1),
+                n(1000.0 / target, 0)
+            ),
         };
         steps.push(Step::new(
-            "Decode target per stream",
+            lang.pick("Decode target per stream", "Decode-Zielwert je Stream"),
             against,
             graded,
             "tok/s",
         ));
         if graded < target {
-            let why = if expected.basis == SpeedBasis::CeilingOnly {
-                format!("the ceiling of {} tok/s", num(base.decode_tokens_per_s, 1))
-            } else {
-                format!(
+            let why = match (expected.basis == SpeedBasis::CeilingOnly, lang) {
+                (true, Lang::En) => {
+                    format!("the ceiling of {} tok/s", num(base.decode_tokens_per_s, 1))
+                }
+                (true, Lang::De) => {
+                    format!(
+                        "die Obergrenze von {} tok/s",
+                        n(base.decode_tokens_per_s, 1)
+                    )
+                }
+                (false, Lang::En) => format!(
                     "the expected {} tok/s (ceiling {} × efficiency {})",
                     num(graded, 1),
                     num(base.decode_tokens_per_s, 1),
-                    num(expected.factor.as_ref().map_or(1.0, |f| f.factor), 3)
-                )
+                    num(factor, 3)
+                ),
+                (false, Lang::De) => format!(
+                    "die erwartete Geschwindigkeit von {} tok/s (Obergrenze {} × Effizienz {})",
+                    n(graded, 1),
+                    n(base.decode_tokens_per_s, 1),
+                    n(factor, 3)
+                ),
             };
-            reasons.push(format!(
-                "decode speed: {why} is below the {} tok/s target{}",
-                num(target, 1),
-                if topology.pp > 1 || topology.copies > 1 {
-                    " (copies and pipeline stages do not raise it)"
-                } else {
-                    ""
-                }
-            ));
+            let more = topology.pp > 1 || topology.copies > 1;
+            reasons.push(match lang {
+                Lang::En => format!(
+                    "decode speed: {why} is below the {} tok/s target{}",
+                    num(target, 1),
+                    if more {
+                        " (copies and pipeline stages do not raise it)"
+                    } else {
+                        ""
+                    }
+                ),
+                Lang::De => format!(
+                    "Decode-Geschwindigkeit: {why} liegt unter dem Zielwert von {} tok/s{}",
+                    n(target, 1),
+                    if more {
+                        " (Kopien und Pipeline-Stufen heben sie nicht an)"
+                    } else {
+                        ""
+                    }
+                ),
+            });
         }
     }
     if let (Some(target), Some(ttft)) = (demand.max_ttft_ms, base.ttft_ms) {
         steps.push(Step::new(
-            "TTFT target",
-            format!(
-                "engine prefill estimate {} ms against ≤ {} ms",
-                num(ttft, 0),
-                num(target, 0)
-            ),
+            lang.pick("TTFT target", "TTFT-Zielwert"),
+            match lang {
+                Lang::En => format!(
+                    "engine prefill estimate {} ms against ≤ {} ms",
+                    num(ttft, 0),
+                    num(target, 0)
+                ),
+                Lang::De => format!(
+                    "Schätzung des Prefills der Engine {} ms gegen ≤ {} ms",
+                    n(ttft, 0),
+                    n(target, 0)
+                ),
+            },
             ttft,
             "ms",
         ));
         if ttft > target {
-            reasons.push(format!(
-                "TTFT: the prefill estimate of {} ms exceeds the {} ms target",
-                num(ttft, 0),
-                num(target, 0)
-            ));
+            reasons.push(match lang {
+                Lang::En => format!(
+                    "TTFT: the prefill estimate of {} ms exceeds the {} ms target",
+                    num(ttft, 0),
+                    num(target, 0)
+                ),
+                Lang::De => format!(
+                    "TTFT: Die Prefill-Schätzung von {} ms überschreitet den Zielwert von {} ms",
+                    n(ttft, 0),
+                    n(target, 0)
+                ),
+            });
         }
     }
     let cost = offer.unit_price.map(|price| price * cards as f64);
     if let (Some(price), Some(total)) = (offer.unit_price, cost) {
         steps.push(Step::new(
-            "Cost",
-            format!("{cards} cards × {}", num(price, 2)),
+            lang.pick("Cost", "Kosten"),
+            format!("{cards} {} × {}", lang.pick("cards", "Karten"), n(price, 2)),
             total,
             "",
         ));
     }
     steps.push(Step::new(
-        "Load test",
-        format!(
-            "ceilings are upper bounds: confirm {} concurrent sessions of {} tokens on {} × {} before buying",
-            demand.peak_concurrent_sessions,
-            num(demand.context_tokens as f64, 0),
-            cards,
-            offer.gpu.name
-        ),
+        lang.pick("Load test", "Lasttest"),
+        match lang {
+            Lang::En => format!(
+                "ceilings are upper bounds: confirm {} concurrent sessions of {} tokens on {} × {} before buying",
+                demand.peak_concurrent_sessions,
+                num(demand.context_tokens as f64, 0),
+                cards,
+                offer.gpu.name
+            ),
+            Lang::De => format!(
+                "Obergrenzen sind obere Schranken: {} gleichzeitige Sitzungen mit je {} Token auf {} × {} vor dem Kauf bestätigen",
+                n(demand.peak_concurrent_sessions as f64, 0),
+                n(demand.context_tokens as f64, 0),
+                cards,
+                offer.gpu.name
+            ),
+        },
         base.decode_tokens_per_s,
-        "tok/s (upper bound)",
+        lang.pick("tok/s (upper bound)", "tok/s (obere Schranke)"),
     ));
 
     let mut result = base.clone();
@@ -768,6 +912,67 @@ mod tests {
         assert_eq!(expected.tokens_per_s, 34.5);
         assert!(calibrated.reasons.iter().any(|r| r
             .starts_with("decode speed: the expected 34.5 tok/s (ceiling 255.3 × efficiency 0.135) is below the 60.0 tok/s target")));
+    }
+
+    #[test]
+    fn german_rows_are_the_same_rows_worded_in_german() {
+        let options = options(
+            &[("rtx-pro-6000-server", Some(9_000.0)), ("h200-nvl", None)],
+            vec![WeightPrecision::Fp8, WeightPrecision::Nvfp4],
+        );
+        let english = recommend(&demand(), &options);
+        let german = recommend_in(&demand(), &options, Lang::De);
+        let key = |c: &Candidate| {
+            (
+                c.gpu_id.clone(),
+                c.precision,
+                c.topology,
+                c.feasible,
+                c.rank,
+                c.sessions,
+                c.reasons.len(),
+                c.steps.len(),
+            )
+        };
+        assert_eq!(
+            english.iter().map(key).collect::<Vec<_>>(),
+            german.iter().map(key).collect::<Vec<_>>()
+        );
+        let first = german.iter().find(|c| c.feasible).unwrap();
+        let last = first.steps.last().unwrap();
+        assert_eq!(last.label, "Lasttest");
+        assert_eq!(last.unit, "tok/s (obere Schranke)");
+        assert!(
+            last.formula
+                .starts_with("Obergrenzen sind obere Schranken: 30 gleichzeitige Sitzungen mit je 8.192 Token auf "),
+            "{}",
+            last.formula
+        );
+        let emulated = german
+            .iter()
+            .find(|c| {
+                c.gpu_id == "h200-nvl"
+                    && c.precision == WeightPrecision::Nvfp4
+                    && c.result.is_some()
+            })
+            .unwrap();
+        assert!(
+            emulated.reasons[0]
+                .starts_with("Format: NVIDIA H200 NVL unterstützt Gewichte in NVFP4 nicht nativ"),
+            "{:?}",
+            emulated.reasons
+        );
+        let slow = german
+            .iter()
+            .find(|c| c.gpu_id == "rtx-pro-6000-server" && c.topology == Topology::new(1, 1, 3))
+            .unwrap();
+        assert!(
+            slow.reasons
+                .iter()
+                .any(|r| r.starts_with("Decode-Geschwindigkeit: die Obergrenze von 22,6 tok/s liegt unter dem Zielwert von 25,0 tok/s")),
+            "{:?}",
+            slow.reasons
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@
 
 use super::SizingError;
 use super::model::{AttentionKind, ModelSpec};
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -60,9 +61,17 @@ impl Topology {
 
     /// A human label: "1 card", "2 copies", "TP=2", "2 copies × TP=2 × PP=2".
     pub fn label(&self) -> String {
+        self.label_in(Lang::En)
+    }
+
+    /// [`Topology::label`] in `lang`: "1 Karte", "2 Kopien × TP=2".
+    pub fn label_in(&self, lang: Lang) -> String {
         let mut parts = Vec::new();
         if self.copies > 1 {
-            parts.push(format!("{} copies", self.copies));
+            parts.push(match lang {
+                Lang::En => format!("{} copies", self.copies),
+                Lang::De => format!("{} Kopien", self.copies),
+            });
         }
         if self.tp > 1 {
             parts.push(format!("TP={}", self.tp));
@@ -71,7 +80,7 @@ impl Topology {
             parts.push(format!("PP={}", self.pp));
         }
         if parts.is_empty() {
-            "1 card".into()
+            lang.pick("1 card", "1 Karte").into()
         } else {
             parts.join(" × ")
         }

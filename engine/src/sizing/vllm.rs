@@ -18,7 +18,9 @@ use super::memory_model::{
     hybrid_kv_manager, kv_tokens_from_concurrency, non_torch_gib, sampler_bytes_per_logit,
     scheduler_defaults, vllm_engine,
 };
-use super::memory_terms::{CardMemory, MemoryOutcome, SizingInput, Step, VllmDetails, gib2, num};
+use super::memory_terms::{
+    CardMemory, MemoryOutcome, SizingInput, Step, VllmDetails, gib2, gib2_in, num, num_in, plain_in,
+};
 use super::model::{LayerKind, ModelSpec};
 use super::planning::kv_per_token_formula;
 use super::topology::pipeline_stages;
@@ -26,6 +28,7 @@ use super::weights::{
     computed_checkpoint_bytes, measured_resident_gib, published_checkpoint_gib, rank_weight_bytes,
 };
 use super::{GIB, KIB, round2};
+use crate::locale::Lang;
 use std::ops::Range;
 
 /// The KV-cache layout of one rank.
@@ -107,11 +110,15 @@ struct StageBudget {
 }
 
 /// Whole-model weights vLLM will hold, GiB, and where the figure comes from.
-fn resident_whole_gib(input: &SizingInput) -> (f64, String) {
+fn resident_whole_gib(input: &SizingInput, lang: Lang) -> (f64, String) {
     let model = &input.model;
     let computed = computed_checkpoint_bytes(model, input.weights) / GIB;
+    let n = |value: f64| num_in(value, 2, lang);
     if let Some(gib) = input.weights_gib_override {
-        return (gib, format!("{} GiB as given", num(gib, 2)));
+        return (
+            gib,
+            format!("{} GiB {}", n(gib), lang.pick("as given", "wie angegeben")),
+        );
     }
     let published = published_checkpoint_gib(model, input.weights);
     let measured = measured_resident_gib(model, input.weights);
@@ -119,30 +126,54 @@ fn resident_whole_gib(input: &SizingInput) -> (f64, String) {
     match measured {
         Some(m) if m > base => (
             m,
-            format!(
-                "{} GiB measured in a vLLM log for {} (above the {} GiB checkpoint)",
-                num(m, 2),
-                input.weights.label(),
-                num(base, 2)
-            ),
+            match lang {
+                Lang::En => format!(
+                    "{} GiB measured in a vLLM log for {} (above the {} GiB checkpoint)",
+                    num(m, 2),
+                    input.weights.label(),
+                    num(base, 2)
+                ),
+                Lang::De => format!(
+                    "{} GiB in einem vLLM-Log für {} gemessen (über dem Checkpoint von {} GiB)",
+                    n(m),
+                    input.weights.label(),
+                    n(base)
+                ),
+            },
         ),
         _ => (
             base,
-            format!(
-                "{} checkpoint {} GiB{}",
-                input.weights.label(),
-                num(base, 2),
-                if published.is_some() {
-                    " (published)"
-                } else {
-                    " (computed from the shapes)"
-                }
-            ),
+            match lang {
+                Lang::En => format!(
+                    "{} checkpoint {} GiB{}",
+                    input.weights.label(),
+                    num(base, 2),
+                    if published.is_some() {
+                        " (published)"
+                    } else {
+                        " (computed from the shapes)"
+                    }
+                ),
+                Lang::De => format!(
+                    "Checkpoint in {}: {} GiB{}",
+                    input.weights.label(),
+                    n(base),
+                    if published.is_some() {
+                        " (veröffentlicht)"
+                    } else {
+                        " (aus den Formen berechnet)"
+                    }
+                ),
+            },
         ),
     }
 }
 
-pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> MemoryOutcome {
+pub(crate) fn estimate(
+    input: &SizingInput,
+    version: Option<VllmVersion>,
+    lang: Lang,
+) -> MemoryOutcome {
     let gpu = &input.gpu;
     let model = &input.model;
     let topology = &input.topology;
@@ -150,6 +181,8 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
     let mut steps = Vec::new();
     let mut warnings = Vec::new();
     let mut refusal: Option<String> = None;
+    let n = |value: f64, decimals: usize| num_in(value, decimals, lang);
+    let g2 = |value: f64| gib2_in(value, lang);
 
     let util = input
         .gpu_memory_utilization
@@ -157,17 +190,27 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
     let version_text = version.map(|v| v.to_string());
     if version.is_none() {
         warnings.push(
-            "vLLM version not given: the conservative choice of each version-dependent rule was taken (utilisation 0.9 unless set, CUDA-graph estimate subtracted)."
-                .into(),
+            lang.pick(
+                "vLLM version not given: the conservative choice of each version-dependent rule was taken (utilisation 0.9 unless set, CUDA-graph estimate subtracted).",
+                "vLLM-Version nicht angegeben: Bei jeder versionsabhängigen Regel gilt die vorsichtige Wahl (Auslastung 0,9, sofern nicht gesetzt; CUDA-Graph-Schätzung abgezogen).",
+            )
+            .into(),
         );
     }
     let total = gpu.memory_cuda_gib;
     if gpu.memory_cuda_estimated {
-        warnings.push(format!(
-            "The CUDA-visible total of {} is an estimate ({} GiB); vLLM's real denominator may differ.",
-            gpu.name,
-            num(total, 2)
-        ));
+        warnings.push(match lang {
+            Lang::En => format!(
+                "The CUDA-visible total of {} is an estimate ({} GiB); vLLM's real denominator may differ.",
+                gpu.name,
+                num(total, 2)
+            ),
+            Lang::De => format!(
+                "Der für CUDA sichtbare Gesamtspeicher von {} ist geschätzt ({} GiB); der tatsächliche Nenner von vLLM kann abweichen.",
+                gpu.name,
+                n(total, 2)
+            ),
+        });
     }
     let engine = vllm_engine(
         version,
@@ -213,21 +256,27 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
 
     let requested = total * util;
     steps.push(Step::new(
-        "Memory vLLM may use per card",
+        lang.pick(
+            "Memory vLLM may use per card",
+            "Speicher, den vLLM je Karte nutzen darf",
+        ),
         format!(
-            "CUDA total {} GiB{} × gpu_memory_utilization {util}{}",
-            num(total, 2),
+            "{} {} GiB{} × gpu_memory_utilization {}{}",
+            lang.pick("CUDA total", "CUDA gesamt"),
+            n(total, 2),
             if gpu.memory_cuda_estimated {
-                " (estimated)"
+                lang.pick(" (estimated)", " (geschätzt)")
             } else {
                 ""
             },
+            plain_in(util, lang),
             if input.gpu_memory_utilization.is_none() {
                 format!(
-                    " (default of vLLM {})",
-                    version_text
-                        .clone()
-                        .unwrap_or_else(|| "unknown version".into())
+                    " ({} {})",
+                    lang.pick("default of vLLM", "Standard von vLLM"),
+                    version_text.clone().unwrap_or_else(|| lang
+                        .pick("unknown version", "unbekannte Version")
+                        .into())
                 )
             } else {
                 String::new()
@@ -237,11 +286,14 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
         "GiB",
     ));
 
-    let (resident, resident_note) = resident_whole_gib(input);
+    let (resident, resident_note) = resident_whole_gib(input, lang);
     let computed_whole = computed_checkpoint_bytes(model, input.weights);
     let scale = resident * GIB / computed_whole;
     steps.push(Step::new(
-        "Weights vLLM loads (whole model)",
+        lang.pick(
+            "Weights vLLM loads (whole model)",
+            "Gewichte, die vLLM lädt (ganzes Modell)",
+        ),
         resident_note,
         resident,
         "GiB",
@@ -302,94 +354,143 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
         .max(1);
 
     steps.push(Step::new(
-        "Weights on the bottleneck card",
+        lang.pick(
+            "Weights on the bottleneck card",
+            "Gewichte auf der Engpass-Karte",
+        ),
         format!(
             "{}{}",
-            if topology.tp > 1 {
-                format!(
+            match (topology.tp > 1, lang) {
+                (true, Lang::En) => format!(
                     "linear layers and vocabulary ÷ TP {}, norms and routers whole",
                     topology.tp
-                )
-            } else {
-                "the whole model".to_string()
+                ),
+                (true, Lang::De) => format!(
+                    "lineare Schichten und Vokabular ÷ TP {}, Normen und Router ganz",
+                    topology.tp
+                ),
+                (false, _) => lang.pick("the whole model", "das ganze Modell").to_string(),
             },
-            if topology.pp > 1 {
-                format!(
+            match (topology.pp > 1, lang) {
+                (true, Lang::En) => format!(
                     "; pipeline stage {} of {} (layers {}–{})",
                     bottleneck_index + 1,
                     topology.pp,
                     bottleneck.layers.start,
                     bottleneck.layers.end - 1
-                )
-            } else {
-                String::new()
+                ),
+                (true, Lang::De) => format!(
+                    "; Pipeline-Stufe {} von {} (Schichten {}–{})",
+                    bottleneck_index + 1,
+                    topology.pp,
+                    bottleneck.layers.start,
+                    bottleneck.layers.end - 1
+                ),
+                (false, _) => String::new(),
             }
         ),
         bottleneck.weights_gib,
         "GiB",
     ));
     let logit_bytes = format!(
-        "{} B a logit{}",
-        num(bytes_per_logit, 1),
+        "{} {}{}",
+        n(bytes_per_logit, 1),
+        lang.pick("B a logit", "B je Logit"),
         match (engine, input.flashinfer_sampler) {
-            (VllmEngine::V1, Some(true)) => ", FlashInfer sampler",
-            (VllmEngine::V1, _) => ", PyTorch sampler",
+            (VllmEngine::V1, Some(true)) =>
+                lang.pick(", FlashInfer sampler", ", FlashInfer-Sampler"),
+            (VllmEngine::V1, _) => lang.pick(", PyTorch sampler", ", PyTorch-Sampler"),
             _ => "",
         }
     );
-    steps.push(Step::new(
-        "Activation + non-torch memory",
-        format!(
-            "{} GiB peak activation ({} profile: {} batched tokens, {} sampled sequences × {} vocabulary at {logit_bytes}) + {} GiB non-torch ({}{})",
-            num(activation, 2),
-            engine.as_str(),
-            num(mnbt as f64, 0),
-            num(sampler_sequences as f64, 0),
-            num(model.vocab_size as f64, 0),
-            num(non_torch, 2),
-            match (topology.tp * topology.pp > 1, all_reduce_buffers) {
-                (false, _) => "single card",
-                (true, true) => "NCCL and custom all-reduce buffers",
-                (true, false) => "NCCL, no custom all-reduce",
-            },
-            if context_counted {
-                "; this release counts the CUDA context inside the budget"
-            } else {
-                ""
-            }
+    let non_torch_parts = match (topology.tp * topology.pp > 1, all_reduce_buffers) {
+        (false, _) => lang.pick("single card", "einzelne Karte"),
+        (true, true) => lang.pick(
+            "NCCL and custom all-reduce buffers",
+            "NCCL- und Custom-All-Reduce-Puffer",
         ),
+        (true, false) => lang.pick("NCCL, no custom all-reduce", "NCCL, kein Custom-All-Reduce"),
+    };
+    let context_note = if context_counted {
+        lang.pick(
+            "; this release counts the CUDA context inside the budget",
+            "; diese Version zählt den CUDA-Kontext zum Budget",
+        )
+    } else {
+        ""
+    };
+    steps.push(Step::new(
+        lang.pick(
+            "Activation + non-torch memory",
+            "Aktivierungs- + Nicht-Torch-Speicher",
+        ),
+        match lang {
+            Lang::En => format!(
+                "{} GiB peak activation ({} profile: {} batched tokens, {} sampled sequences × {} vocabulary at {logit_bytes}) + {} GiB non-torch ({non_torch_parts}{context_note})",
+                num(activation, 2),
+                engine.as_str(),
+                num(mnbt as f64, 0),
+                num(sampler_sequences as f64, 0),
+                num(model.vocab_size as f64, 0),
+                num(non_torch, 2),
+            ),
+            Lang::De => format!(
+                "{} GiB Spitzenaktivierung (Profil {}: {} Batch-Token, {} gesampelte Sequenzen × {} Vokabular mit {logit_bytes}) + {} GiB Nicht-Torch ({non_torch_parts}{context_note})",
+                n(activation, 2),
+                engine.as_str(),
+                n(mnbt as f64, 0),
+                n(sampler_sequences as f64, 0),
+                n(model.vocab_size as f64, 0),
+                n(non_torch, 2),
+            ),
+        },
         activation + non_torch,
         "GiB",
     ));
     steps.push(Step::new(
-        "CUDA graphs",
-        if input.enforce_eager {
-            "none: --enforce-eager captures no CUDA graphs".to_string()
-        } else if graphs_in_budget {
-            format!(
+        lang.pick("CUDA graphs", "CUDA-Graphen"),
+        match (input.enforce_eager, graphs_in_budget, lang) {
+            (true, _, _) => lang
+                .pick(
+                    "none: --enforce-eager captures no CUDA graphs",
+                    "keine: --enforce-eager erfasst keine CUDA-Graphen",
+                )
+                .to_string(),
+            (false, true, Lang::En) => format!(
                 "vLLM's estimate for a {} model, subtracted from the KV budget (vLLM ≥ 0.21 or version unknown)",
                 class.label()
-            )
-        } else {
-            format!(
+            ),
+            (false, true, Lang::De) => format!(
+                "Schätzung von vLLM für ein Modell der Klasse „{}“, vom KV-Budget abgezogen (vLLM ≥ 0.21 oder Version unbekannt)",
+                class.label_in(lang)
+            ),
+            (false, false, Lang::En) => format!(
                 "about {} GiB captured after the KV cache, out of the {} GiB headroom (vLLM < 0.21)",
                 num(graphs, 1),
                 gib2(total * (1.0 - util))
-            )
+            ),
+            (false, false, Lang::De) => format!(
+                "etwa {} GiB, nach dem KV-Cache erfasst, aus der Reserve von {} GiB (vLLM < 0.21)",
+                n(graphs, 1),
+                g2(total * (1.0 - util))
+            ),
         },
         graphs_subtracted,
         "GiB",
     ));
     steps.push(Step::new(
-        "Available KV cache memory",
+        lang.pick("Available KV cache memory", "Verfügbarer KV-Cache-Speicher"),
         format!(
             "{} − {} − {} − {}{}",
-            gib2(requested),
-            gib2(bottleneck.weights_gib),
-            gib2(activation + non_torch),
-            gib2(graphs_subtracted),
+            g2(requested),
+            g2(bottleneck.weights_gib),
+            g2(activation + non_torch),
+            g2(graphs_subtracted),
             if budgets.len() > 1 {
-                "; the most loaded stage sets every rank's pool"
+                lang.pick(
+                    "; the most loaded stage sets every rank's pool",
+                    "; die am stärksten belegte Stufe bestimmt den Pool jedes Ranks",
+                )
             } else {
                 ""
             }
@@ -397,32 +498,52 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
         bottleneck.available_gib,
         "GiB",
     ));
-    let (per_token_text, _) = kv_per_token_formula(model, input.kv_dtype);
+    let (per_token_text, _) = kv_per_token_formula(model, input.kv_dtype, lang);
     steps.push(Step::new(
-        "KV per token and layer on one card",
-        if topology.tp > 1 {
-            format!(
+        lang.pick(
+            "KV per token and layer on one card",
+            "KV je Token und Schicht auf einer Karte",
+        ),
+        match (topology.tp > 1, lang) {
+            (true, Lang::En) => format!(
                 "{per_token_text}; per layer on one of {} TP ranks: {} B",
                 topology.tp,
                 num(per_layer, 0)
-            )
-        } else {
-            format!("{per_token_text}; per layer: {} B", num(per_layer, 0))
+            ),
+            (true, Lang::De) => format!(
+                "{per_token_text}; je Schicht auf einem von {} TP-Ranks: {} B",
+                topology.tp,
+                n(per_layer, 0)
+            ),
+            (false, _) => format!(
+                "{per_token_text}; {}: {} B",
+                lang.pick("per layer", "je Schicht"),
+                n(per_layer, 0)
+            ),
         },
         per_layer / KIB,
         "KiB",
     ));
     steps.push(Step::new(
-        "GPU blocks",
-        format!(
-            "floor({} GiB ÷ ({} tokens × {} B page) ÷ {} layers per group)",
-            gib2(bottleneck.available_gib.max(0.0)),
-            VLLM_BLOCK_SIZE_TOKENS,
-            num(bottleneck.page_bytes / VLLM_BLOCK_SIZE_TOKENS as f64, 0),
-            bottleneck.layout.group_size
-        ),
+        lang.pick("GPU blocks", "GPU-Blöcke"),
+        match lang {
+            Lang::En => format!(
+                "floor({} GiB ÷ ({} tokens × {} B page) ÷ {} layers per group)",
+                gib2(bottleneck.available_gib.max(0.0)),
+                VLLM_BLOCK_SIZE_TOKENS,
+                num(bottleneck.page_bytes / VLLM_BLOCK_SIZE_TOKENS as f64, 0),
+                bottleneck.layout.group_size
+            ),
+            Lang::De => format!(
+                "abrunden({} GiB ÷ ({} Token × {} B Seite) ÷ {} Schichten je Gruppe)",
+                g2(bottleneck.available_gib.max(0.0)),
+                VLLM_BLOCK_SIZE_TOKENS,
+                n(bottleneck.page_bytes / VLLM_BLOCK_SIZE_TOKENS as f64, 0),
+                bottleneck.layout.group_size
+            ),
+        },
         num_blocks as f64,
-        "blocks",
+        lang.pick("blocks", "Blöcke"),
     ));
 
     let concurrency_raw = num_blocks as f64 / blocks_per_request as f64;
@@ -432,90 +553,154 @@ pub(crate) fn estimate(input: &SizingInput, version: Option<VllmVersion>) -> Mem
         num_blocks / bottleneck.layout.groups.max(1) as u64 * VLLM_BLOCK_SIZE_TOKENS
     };
     let max_concurrency = round2(concurrency_raw);
-    steps.push(Step::new(
-        "Maximum concurrency",
-        format!(
-            "{} blocks ÷ {} blocks per {}-token request{}",
-            num(num_blocks as f64, 0),
-            num(blocks_per_request as f64, 0),
-            num(context as f64, 0),
-            if bottleneck.layout.groups > 1 {
-                format!(
-                    " ({} KV-cache groups of {} layers; sliding groups hold window − 1 + {} batched tokens)",
-                    bottleneck.layout.groups,
-                    bottleneck.layout.group_size,
-                    num(mnbt as f64, 0)
-                )
-            } else {
-                String::new()
-            }
+    let groups_note = match (bottleneck.layout.groups > 1, lang) {
+        (true, Lang::En) => format!(
+            " ({} KV-cache groups of {} layers; sliding groups hold window − 1 + {} batched tokens)",
+            bottleneck.layout.groups,
+            bottleneck.layout.group_size,
+            num(mnbt as f64, 0)
         ),
+        (true, Lang::De) => format!(
+            " ({} KV-Cache-Gruppen mit je {} Schichten; gleitende Gruppen halten Fenster − 1 + {} Batch-Token)",
+            bottleneck.layout.groups,
+            bottleneck.layout.group_size,
+            n(mnbt as f64, 0)
+        ),
+        (false, _) => String::new(),
+    };
+    steps.push(Step::new(
+        lang.pick("Maximum concurrency", "Maximale Parallelität"),
+        match lang {
+            Lang::En => format!(
+                "{} blocks ÷ {} blocks per {}-token request{groups_note}",
+                num(num_blocks as f64, 0),
+                num(blocks_per_request as f64, 0),
+                num(context as f64, 0),
+            ),
+            Lang::De => format!(
+                "{} Blöcke ÷ {} Blöcke je Anfrage mit {} Token{groups_note}",
+                n(num_blocks as f64, 0),
+                n(blocks_per_request as f64, 0),
+                n(context as f64, 0),
+            ),
+        },
         max_concurrency,
         "x",
     ));
     steps.push(Step::new(
-        "GPU KV cache size",
-        if kv_tokens_from_concurrency(version) {
-            format!(
+        lang.pick("GPU KV cache size", "GPU-KV-Cache-Größe"),
+        match (kv_tokens_from_concurrency(version), lang) {
+            (true, Lang::En) => format!(
                 "{} × {} tokens (as vLLM ≥ 0.21 logs it)",
                 num(concurrency_raw, 4),
                 num(context as f64, 0)
-            )
-        } else {
-            format!(
+            ),
+            (true, Lang::De) => format!(
+                "{} × {} Token (wie vLLM ≥ 0.21 es protokolliert)",
+                n(concurrency_raw, 4),
+                n(context as f64, 0)
+            ),
+            (false, Lang::En) => format!(
                 "{} blocks ÷ {} groups × {} tokens",
                 num(num_blocks as f64, 0),
                 bottleneck.layout.groups,
                 VLLM_BLOCK_SIZE_TOKENS
-            )
+            ),
+            (false, Lang::De) => format!(
+                "{} Blöcke ÷ {} Gruppen × {} Token",
+                n(num_blocks as f64, 0),
+                bottleneck.layout.groups,
+                VLLM_BLOCK_SIZE_TOKENS
+            ),
         },
         kv_cache_tokens as f64,
-        "tokens",
+        lang.pick("tokens", "Token"),
     ));
 
     if bottleneck.available_gib <= 0.0 {
-        refusal = Some(format!(
-            "No available memory for the cache blocks: the weights and overheads exceed {} GiB by {} GiB.",
-            gib2(requested),
-            gib2(-bottleneck.available_gib)
-        ));
+        refusal = Some(match lang {
+            Lang::En => format!(
+                "No available memory for the cache blocks: the weights and overheads exceed {} GiB by {} GiB.",
+                gib2(requested),
+                gib2(-bottleneck.available_gib)
+            ),
+            Lang::De => format!(
+                "Kein Speicher für die Cache-Blöcke verfügbar: Gewichte und Mehrbedarf überschreiten {} GiB um {} GiB.",
+                g2(requested),
+                g2(-bottleneck.available_gib)
+            ),
+        });
     } else if num_blocks < blocks_per_request {
-        refusal = Some(format!(
-            "One {}-token request needs {} blocks, the pool has {}: vLLM refuses to start (lower max_model_len or add memory).",
-            num(context as f64, 0),
-            num(blocks_per_request as f64, 0),
-            num(num_blocks as f64, 0)
-        ));
+        refusal = Some(match lang {
+            Lang::En => format!(
+                "One {}-token request needs {} blocks, the pool has {}: vLLM refuses to start (lower max_model_len or add memory).",
+                num(context as f64, 0),
+                num(blocks_per_request as f64, 0),
+                num(num_blocks as f64, 0)
+            ),
+            Lang::De => format!(
+                "Eine Anfrage mit {} Token braucht {} Blöcke, der Pool hat {}: vLLM startet nicht (max_model_len senken oder Speicher hinzufügen).",
+                n(context as f64, 0),
+                n(blocks_per_request as f64, 0),
+                n(num_blocks as f64, 0)
+            ),
+        });
     }
     if context > model.max_context_tokens && refusal.is_none() {
-        refusal = Some(format!(
-            "max_model_len {} exceeds the model's {} positions: vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set.",
-            num(context as f64, 0),
-            num(model.max_context_tokens as f64, 0)
-        ));
+        refusal = Some(match lang {
+            Lang::En => format!(
+                "max_model_len {} exceeds the model's {} positions: vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set.",
+                num(context as f64, 0),
+                num(model.max_context_tokens as f64, 0)
+            ),
+            Lang::De => format!(
+                "max_model_len {} überschreitet die {} Positionen des Modells: vLLM lehnt das ab, außer VLLM_ALLOW_LONG_MAX_MODEL_LEN ist gesetzt.",
+                n(context as f64, 0),
+                n(model.max_context_tokens as f64, 0)
+            ),
+        });
     }
     if let Some(max) = gpu.max_startup_utilization
         && util > max
         && refusal.is_none()
     {
-        refusal = Some(format!(
-            "{} shares its memory with the OS: free memory at start-up is about {max} of the total, below the requested {util}; vLLM refuses to start. Set gpu_memory_utilization ≤ {max}.",
-            gpu.name
-        ));
+        refusal = Some(match lang {
+            Lang::En => format!(
+                "{} shares its memory with the OS: free memory at start-up is about {max} of the total, below the requested {util}; vLLM refuses to start. Set gpu_memory_utilization ≤ {max}.",
+                gpu.name
+            ),
+            Lang::De => format!(
+                "{} teilt den Speicher mit dem Betriebssystem: Beim Start ist etwa {} des Gesamtspeichers frei, weniger als die angeforderten {}; vLLM startet nicht. gpu_memory_utilization ≤ {} setzen.",
+                gpu.name,
+                plain_in(max, lang),
+                plain_in(util, lang),
+                plain_in(max, lang)
+            ),
+        });
     }
     let headroom = total * (1.0 - util);
     let needed_headroom = CUDA_CONTEXT_GIB + if graphs_in_budget { 0.0 } else { graphs / 2.0 };
     if headroom < needed_headroom {
-        warnings.push(format!(
-            "Only {} GiB is left outside vLLM's budget for the CUDA context{}; start-up or graph capture may run out of memory (lower gpu_memory_utilization or use --enforce-eager).",
-            gib2(headroom),
-            if graphs_in_budget { "" } else { " and CUDA graphs" }
-        ));
+        warnings.push(match lang {
+            Lang::En => format!(
+                "Only {} GiB is left outside vLLM's budget for the CUDA context{}; start-up or graph capture may run out of memory (lower gpu_memory_utilization or use --enforce-eager).",
+                gib2(headroom),
+                if graphs_in_budget { "" } else { " and CUDA graphs" }
+            ),
+            Lang::De => format!(
+                "Außerhalb des vLLM-Budgets bleiben nur {} GiB für den CUDA-Kontext{}; beim Start oder beim Erfassen der Graphen kann der Speicher ausgehen (gpu_memory_utilization senken oder --enforce-eager verwenden).",
+                g2(headroom),
+                if graphs_in_budget { "" } else { " und die CUDA-Graphen" }
+            ),
+        });
     }
     if matches!(class, super::model::ModelClass::Hybrid) {
         warnings.push(
-            "vLLM pads attention blocks to the Mamba state size for hybrid models; its token count can differ severalfold from this one."
-                .into(),
+            lang.pick(
+                "vLLM pads attention blocks to the Mamba state size for hybrid models; its token count can differ severalfold from this one.",
+                "vLLM füllt bei Hybridmodellen die Attention-Blöcke auf die Größe des Mamba-Zustands auf; seine Token-Zahl kann um ein Mehrfaches von dieser abweichen.",
+            )
+            .into(),
         );
     }
     if let Some(reason) = &refusal {

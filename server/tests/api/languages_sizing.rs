@@ -1,9 +1,10 @@
 //! The sizing what-if in German (#37): its headings, form labels, options, hints, figures,
 //! table heads, notes and titles speak German to a German reader, a linked pilot's query
-//! included; the English page is unchanged.
+//! included; the English page is unchanged. The engine's arithmetic (steps, units, warnings,
+//! the recommendation's rows) is worded in German too, with German number formats.
 
 use crate::helpers::spawn_app;
-use crate::languages::english_left;
+use crate::languages::{english_left, german_missing};
 
 /// English words of the sizing page: none may show on it in German.
 const ENGLISH_OF_THE_PAGE: &[&str] = &[
@@ -86,6 +87,115 @@ const ENGLISH_OF_THE_PAGE: &[&str] = &[
     "\ntarget ",
 ];
 
+/// The engine's English wording of the arithmetic, warnings and recommendation rows: none may
+/// show on the German page.
+const ENGLISH_OF_THE_ARITHMETIC: &[&str] = &[
+    "Memory the driver reports",
+    "Budget per card",
+    "planning overhead",
+    "0.9 × ",
+    "Weights (checkpoint)",
+    "linear layers at",
+    "embeddings, lm_head and norms at",
+    "KV pool of one copy",
+    "KV cache per token",
+    " layers × ",
+    ">One session<",
+    "tokens × KV per token",
+    "Sessions per copy",
+    "floor(",
+    "Bytes read per decode step",
+    "input-embedding table",
+    "Decode ceiling, one stream",
+    "1,597 GB/s ÷",
+    "an upper bound, confirm with a load test",
+    "Prefill rate (estimate)",
+    "efficiency ÷",
+    "B active parameters",
+    "prompt tokens/s",
+    ">sessions<",
+    "Sessions against the peak",
+    "per copy ×",
+    "for a peak of",
+    "Decode target per stream",
+    "not established: ceiling only, an upper bound",
+    "tok/s against",
+    ">Load test<",
+    "ceilings are upper bounds: confirm",
+    "concurrent sessions of",
+    "before buying",
+    "tok/s (upper bound)",
+    "as entered for",
+    "Ceilings are upper bounds no system reaches",
+    "Emulated format",
+    "has no native",
+];
+
+/// The same in German, on the demo's defaults (Llama 3.3 70B in FP8 on one RTX PRO 6000 Server
+/// Edition, planning convention).
+const GERMAN_OF_THE_ARITHMETIC: &[&str] = &[
+    ">Vom Treiber gemeldeter Speicher<",
+    "nvidia-smi 97.887 MiB ÷ 1024 = 95,59 → 95,6 GiB",
+    ">Budget je Karte<",
+    "0,9 × 95,60 GiB − 3,0 GiB Planungsaufschlag",
+    ">Gewichte (Checkpoint)<",
+    "FP8 von Llama 3.3 70B Instruct: lineare Schichten mit 1,0000 B/Parameter, Embeddings, lm_head und Normen mit 2 B = 67,67 → 67,7 GiB",
+    ">KV-Pool einer Kopie<",
+    "83,04 GiB − 67,7 GiB",
+    ">KV-Cache je Token<",
+    "2 × 80 Schichten × 8 KV-Heads × 128 head_dim × 1 B = 163.840 B",
+    ">Eine Sitzung<",
+    "8.192 Token × KV je Token",
+    ">Sitzungen je Kopie<",
+    "abrunden(15,34 GiB ÷ 1,2500 GiB) = abrunden(12,27)",
+    ">Sitzungen<",
+    ">Je Decode-Schritt gelesene Bytes<",
+    "Checkpoint in FP8 abzüglich der Eingabe-Embedding-Tabelle von 2,10 GB",
+    ">Decode-Obergrenze, ein Stream<",
+    "1.597 GB/s ÷ 70,6 GB; eine obere Schranke, mit einem Lasttest bestätigen",
+    ">Prefill-Rate (Schätzung)<",
+    "× 0,5 Effizienz ÷ (2 × 70,55 Mrd. aktive Parameter)",
+    ">Prompt-Token/s<",
+    "Obergrenzen sind obere Schranken, die kein System erreicht; der letzte Schritt ist immer ein Lasttest auf dem Kandidaten.",
+    // The recommendation's rows.
+    ">Sitzungen gegen die Spitzenlast<",
+    "je Kopie × 1 Kopie = ",
+    "für eine Spitze von 30",
+    ">Decode-Zielwert je Stream<",
+    "gegen ≥ 25,0 tok/s (TPOT ≤ 40 ms); nicht belegt: nur Obergrenze, eine obere Schranke, die kein Lasttest kalibriert hat",
+    ">Lasttest<",
+    "Obergrenzen sind obere Schranken: 30 gleichzeitige Sitzungen mit je 8.192 Token auf 1 × ",
+    "vor dem Kauf bestätigen",
+];
+
+/// The vLLM memory model's steps and warnings in English: none may show in German.
+const ENGLISH_OF_VLLM: &[&str] = &[
+    "Memory vLLM may use per card",
+    ">CUDA total ",
+    "default of vLLM",
+    "Weights vLLM loads (whole model)",
+    "Weights on the bottleneck card",
+    "the whole model",
+    "Activation + non-torch memory",
+    "peak activation",
+    ">CUDA graphs<",
+    "subtracted from the KV budget",
+    "Available KV cache memory",
+    "KV per token and layer on one card",
+    ">GPU blocks<",
+    "layers per group",
+    ">Maximum concurrency<",
+    "blocks per",
+    "GPU KV cache size",
+    "as vLLM ≥ 0.21 logs it",
+    "vLLM version not given",
+    ">blocks<",
+    ">tokens<",
+];
+
+/// The demo's defaults under the vLLM memory model.
+const VLLM_QUERY: &str = "/sizing?model=llama-3.3-70b&gpu=rtx-pro-6000-server&memory_model=vllm";
+
 /// The pilot page's link: the demo pilot's model and cards, with the precisions its evaluation
 /// set passed.
 const PILOT_QUERY: &str =
@@ -106,8 +216,27 @@ async fn a_german_reader_reads_the_sizing_page_in_german() {
         ">Whole sessions<",
         "\nWeights 67.7 GiB\n",
         "\ntarget 25.0 tok/s (TPOT 40 ms)\n",
+        // The engine's arithmetic, as it always read.
+        ">Memory the driver reports<",
+        "nvidia-smi 97,887 MiB ÷ 1024 = 95.59 → 95.6 GiB",
+        "0.9 × 95.60 GiB − 3.0 GiB planning overhead",
+        ">KV cache per token<",
+        "floor(15.34 GiB ÷ 1.2500 GiB) = floor(12.27)",
+        "1,597 GB/s ÷ 70.6 GB; an upper bound, confirm with a load test",
+        ">Load test<",
+        "ceilings are upper bounds: confirm 30 concurrent sessions of 8,192 tokens on 1 × ",
+        "Ceilings are upper bounds no system reaches; the last step is always a load test on the candidate.",
     ] {
         assert!(english.contains(heading), "`{heading}` missing in English");
+    }
+
+    // The vLLM model's English steps, each of which the German page must word otherwise.
+    let english_vllm = app.page(&admin, VLLM_QUERY).await;
+    for step in ENGLISH_OF_VLLM {
+        assert!(
+            english_vllm.contains(step),
+            "`{step}` missing in English (vLLM)"
+        );
     }
 
     app.choose_language(&admin, "de").await;
@@ -184,6 +313,16 @@ async fn a_german_reader_reads_the_sizing_page_in_german() {
         Vec::<String>::new(),
         "English left on the sizing page"
     );
+    assert_eq!(
+        german_missing(&html, GERMAN_OF_THE_ARITHMETIC),
+        Vec::<&str>::new(),
+        "the arithmetic in German"
+    );
+    assert_eq!(
+        english_left(&html, ENGLISH_OF_THE_ARITHMETIC),
+        Vec::<String>::new(),
+        "English arithmetic left on the sizing page"
+    );
 
     // A pilot's link: its precisions, its cards, a model the catalog lacks.
     let pilot = app.page(&admin, PILOT_QUERY).await;
@@ -198,6 +337,57 @@ async fn a_german_reader_reads_the_sizing_page_in_german() {
         english_left(&pilot, ENGLISH_OF_THE_PAGE),
         Vec::<String>::new(),
         "English left"
+    );
+    assert_eq!(
+        german_missing(
+            &pilot,
+            &[
+                ">Vom Treiber gemeldeter Speicher<",
+                ">KV-Pool einer Kopie<",
+                "4 Karten × ",
+                "(Budgets summiert, der Checkpoint einmal abgezogen)",
+                ">Decode-Obergrenze, ein Stream<",
+                "TP 4 × 900 GB/s ÷ ",
+                ">Lasttest<",
+            ],
+        ),
+        Vec::<&str>::new(),
+        "the pilot's arithmetic in German"
+    );
+    assert_eq!(
+        english_left(&pilot, ENGLISH_OF_THE_ARITHMETIC),
+        Vec::<String>::new(),
+        "English arithmetic left on the pilot's sizing"
+    );
+
+    // The vLLM memory model's steps and warnings.
+    let vllm = app.page(&admin, VLLM_QUERY).await;
+    assert_eq!(
+        german_missing(
+            &vllm,
+            &[
+                ">Speicher, den vLLM je Karte nutzen darf<",
+                "CUDA gesamt ",
+                "(Standard von vLLM unbekannte Version)",
+                ">Gewichte, die vLLM lädt (ganzes Modell)<",
+                ">Gewichte auf der Engpass-Karte<",
+                ">Aktivierungs- + Nicht-Torch-Speicher<",
+                ">CUDA-Graphen<",
+                ">Verfügbarer KV-Cache-Speicher<",
+                ">KV je Token und Schicht auf einer Karte<",
+                ">GPU-Blöcke<",
+                ">Maximale Parallelität<",
+                ">GPU-KV-Cache-Größe<",
+                "vLLM-Version nicht angegeben",
+            ],
+        ),
+        Vec::<&str>::new(),
+        "the vLLM model's arithmetic in German"
+    );
+    assert_eq!(
+        english_left(&vllm, ENGLISH_OF_VLLM),
+        Vec::<String>::new(),
+        "English vLLM arithmetic left"
     );
 
     let unknown = app
