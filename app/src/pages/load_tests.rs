@@ -382,12 +382,14 @@ mod render {
             e.uploaded_by.clone()
         };
         let sha = crate::pages::evidence::sha256_prefix(&e.sha256);
+        // The layout the importer read, stored in English: in the reader's language.
+        let layout = engine::ingest::layout_in(&run.layout, lang);
         let evidence_line = match lang {
             Lang::En => format!(
                 "Evidence #{} · {} · {} · uploaded {} by {} · SHA-256 {}…",
                 e.id,
                 tool,
-                run.layout,
+                layout,
                 engine::clock::utc_minute(e.uploaded_ms),
                 uploaded_by,
                 sha
@@ -396,7 +398,7 @@ mod render {
                 "Nachweis #{} · {} · {} · hochgeladen {} von {} · SHA-256 {}…",
                 e.id,
                 tool,
-                run.layout,
+                layout,
                 lang.date_time(e.uploaded_ms),
                 uploaded_by,
                 sha
@@ -512,7 +514,7 @@ mod render {
     /// The scenario of a point, its source in the tooltip (`dataset ` dropped).
     fn scenario_cell(p: &PointRow, lang: Lang) -> impl IntoView + use<> {
         let scenario = scenario_name(&p.scenario, lang);
-        view! { <td title=p.source.clone()>{scenario}</td> }
+        view! { <td title=engine::ingest::point_source_in(&p.source, lang)>{scenario}</td> }
     }
 
     /// A point's requests in flight: the stated concurrency, or "≈ mean" by Little's law with
@@ -855,7 +857,7 @@ mod render {
             };
             let read_from = p.measured_source.clone().map(|s| match lang {
                 Lang::En => format!(" (read from {s})"),
-                Lang::De => format!(" (gelesen aus {s})"),
+                lang => format!(" (gelesen aus {})", engine::ingest::point_source_in(&s, lang)),
             });
             let per_s = lang.pick("req/s", "Anfragen/s");
             let throughput = match lang {

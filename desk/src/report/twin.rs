@@ -94,7 +94,13 @@ pub async fn section(
         prediction
             .measured_source
             .as_ref()
-            .map(|s| format!(" ({} {s})", t.twin_read_from))
+            .map(|s| {
+                format!(
+                    " ({} {})",
+                    t.twin_read_from,
+                    engine::ingest::point_source_in(s, lang)
+                )
+            })
             .unwrap_or_default(),
     );
     Ok(render(prediction, load, lang))

@@ -33,6 +33,7 @@ use super::common::{
 use super::error::{Ctx, ErrorKind};
 use super::json::{Obj, Result, checked, count, join, number, scalar_text};
 use super::model::{Format, Import, MetricKey, MetricStats, OperatingPoint, StdKind};
+use super::words;
 use crate::plausible::{Quantity, across};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -417,7 +418,7 @@ pub(crate) fn import_aiperf_json(value: &Value, ctx: &Ctx) -> Result<Import> {
             let obj = Obj::new(v, &records.field(tag), ctx)?;
             blocks.push(block_from_json(tag, &obj)?);
         }
-        "early records layout (Oct 2025)".to_string()
+        words::AIPERF_EARLY_RECORDS.to_string()
     } else {
         for (tag, v) in root.map {
             if let Value::Object(m) = v
@@ -428,8 +429,8 @@ pub(crate) fn import_aiperf_json(value: &Value, ctx: &Ctx) -> Result<Import> {
             }
         }
         match root.str("schema_version")? {
-            Some(v) => format!("flat layout, schema {v}"),
-            None => "flat layout".to_string(),
+            Some(v) => words::flat_layout_schema(v),
+            None => words::AIPERF_FLAT.to_string(),
         }
     };
     if blocks.is_empty() {
@@ -753,7 +754,7 @@ pub(crate) fn import_genai_perf_json(value: &Value, ctx: &Ctx) -> Result<Import>
             "no metric blocks found (expected objects with \"unit\" and \"avg\")",
         ));
     }
-    let mut import = Import::new(Format::GenaiPerfJson, "summary with input_config");
+    let mut import = Import::new(Format::GenaiPerfJson, words::GENAI_PERF_SUMMARY);
     let mut point = OperatingPoint::new(ctx.file.clone());
     let mut fields = apply_blocks(
         &blocks,

@@ -453,9 +453,9 @@ impl Acc {
 
     fn finish(self, file: &str) -> Import {
         let layout = if self.early_layout {
-            "per-request records, early metadata (timestamp_ns, credit_phase)"
+            super::words::AIPERF_RECORDS_EARLY
         } else {
-            "per-request records"
+            super::words::AIPERF_RECORDS
         };
         let mut import = Import::new(Format::AiperfJsonl, layout);
         let mut point = OperatingPoint::new(file.to_string());

@@ -231,7 +231,7 @@ pub(crate) fn import_summary_csv(bytes: &[u8], format: Format, ctx: &Ctx) -> Res
     } else {
         Tool::Aiperf
     };
-    let mut import = Import::new(format, "two-section summary CSV");
+    let mut import = Import::new(format, super::words::SUMMARY_CSV);
     let blocks = read_blocks(text, ctx, &mut import.warnings)?;
     if blocks.is_empty() {
         return Err(ctx.err(ErrorKind::MissingField, None, "the CSV has no metric rows"));

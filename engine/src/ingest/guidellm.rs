@@ -200,11 +200,11 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
             .as_ref()
             .map(|m| m.get("version").and_then(scalar_text))
         {
-            Some(Some(v)) => format!("current report layout (version {v})"),
-            _ => "current report layout".to_string(),
+            Some(Some(v)) => super::words::current_report_layout_version(&v),
+            _ => super::words::GUIDELLM_CURRENT.to_string(),
         }
     } else {
-        "v0.2/v0.3 layout (args, run_stats)".to_string()
+        super::words::GUIDELLM_OLD.to_string()
     };
     let mut import = Import::new(Format::GuidellmJson, layout);
     if let Some(m) = &meta {

@@ -58,6 +58,7 @@ mod sweep;
 #[cfg(test)]
 pub(crate) mod tests;
 mod vllm;
+pub(crate) mod words;
 mod yaml;
 
 pub use error::{ErrorKind, IngestError};
@@ -65,6 +66,7 @@ pub use model::{
     Format, Import, ImportOptions, MetricKey, MetricStats, OperatingPoint, RequestRecord, StdKind,
     percentile_label,
 };
+pub use words::{layout_in, point_source_in};
 
 use error::Ctx;
 use serde_json::Value;
@@ -389,7 +391,7 @@ fn import_body(ctx: &Ctx, body: &[u8], opts: &ImportOptions) -> Result<Import, I
         Sniffed::Yaml(v) => match classify_json(&v, &ctx)? {
             Format::GuidellmJson => {
                 let mut import = guidellm::import(&v, &ctx, opts)?;
-                import.layout = format!("{}; YAML report (benchmarks.yaml)", import.layout);
+                import.layout = format!("{}{}{}", import.layout, words::PIECES, words::YAML_REPORT);
                 Ok(import)
             }
             other => Err(unknown(

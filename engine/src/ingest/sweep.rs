@@ -212,9 +212,10 @@ pub(crate) fn import_folder(files: &[(String, Vec<u8>)], opts: &ImportOptions) -
         None
     };
     import.layout = format!(
-        "folder of {} result files; {}",
-        import.points.len(),
-        layouts.join(" / ")
+        "{}{}{}",
+        super::words::folder_of(import.points.len()),
+        super::words::PIECES,
+        layouts.join(super::words::VARIANTS)
     );
     warnings.append(&mut import.warnings);
     import.warnings = warnings;

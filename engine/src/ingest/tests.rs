@@ -52,6 +52,23 @@ fn folder(rel: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Every piece of the import's layout is one the German reading knows (`words`), and every
+/// point source reads in German without `line`.
+fn layout_has_german(imp: &Import) {
+    assert_eq!(
+        super::words::unknown_pieces(&imp.layout),
+        Vec::<&str>::new(),
+        "layout `{}`",
+        imp.layout
+    );
+    let german = layout_in(&imp.layout, crate::locale::Lang::De);
+    assert_ne!(german, imp.layout);
+    for p in &imp.points {
+        let source = point_source_in(&p.source, crate::locale::Lang::De);
+        assert!(!source.contains(" line "), "`{}` → `{source}`", p.source);
+    }
+}
+
 fn close(actual: Option<f64>, expected: f64) {
     let a = actual.unwrap_or_else(|| panic!("expected {expected}, found None"));
     let tol = 1e-9 * expected.abs().max(1.0);
@@ -941,6 +958,7 @@ fn guidellm_current_layout() {
     assert_eq!(imp.format, Format::GuidellmJson);
     assert_eq!(imp.tool_version.as_deref(), Some("0.6.0"));
     assert_eq!(imp.layout, "current report layout (version 2)");
+    layout_has_german(&imp);
     let p = &imp.points[0];
     assert_eq!(p.concurrency, Some(4.0));
     assert_eq!(p.settings["strategy"], "concurrent");
@@ -1019,6 +1037,7 @@ fn genai_perf_json() {
     );
     let imp = import("profile_export_genai_perf.json", doc.as_bytes()).unwrap();
     assert_eq!(imp.tool, "genai-perf");
+    layout_has_german(&imp);
     let p = &imp.points[0];
     assert_eq!(p.model.as_deref(), Some("meta-llama/Llama-3.1-8B-Instruct"));
     assert_eq!(p.concurrency, Some(8.0));
@@ -1150,6 +1169,7 @@ Request Throughput (per sec),12.50\r\n";
     );
     let imp = import("profile_export_genai_perf.csv", csv.as_bytes()).unwrap();
     assert_eq!(imp.format, Format::GenaiPerfCsv);
+    layout_has_german(&imp);
     let p = &imp.points[0];
     assert_eq!(m(p, MetricKey::E2eMs).mean, Some(1500.0));
     assert_eq!(m(p, MetricKey::E2eMs).p99, Some(1900.0));
@@ -2207,4 +2227,90 @@ fn guidellm_0_8_csv_points_to_its_json() {
     assert_eq!(m(p, MetricKey::TtftMs).mean, Some(50.071924924850464));
     assert_eq!(m(p, MetricKey::TtftMs).p50, Some(45.8836555480957));
     assert_eq!(m(p, MetricKey::TpotMs).mean, Some(8.525519267372463));
+}
+
+/// Every file and folder under `testdata/` that imports has a layout whose every piece reads
+/// in German, and point sources whose `line` does (the page shows both translated, see
+/// `words`); together with the small files above written for the formats without a real
+/// sample (current guidellm, GenAI-Perf) this covers each phrase the importers write.
+#[test]
+fn every_fixture_layout_and_point_source_reads_in_german() {
+    fn files_in(dir: &Path, out: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) {
+        dirs.push(dir.to_path_buf());
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                files_in(&path, out, dirs);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let root = fixtures();
+    let (mut files, mut dirs) = (Vec::new(), Vec::new());
+    files_in(&root, &mut files, &mut dirs);
+    let mut imports = Vec::new();
+    for path in &files {
+        let name = path.strip_prefix(&root).unwrap().to_str().unwrap();
+        if let Ok(imp) = import(name, &std::fs::read(path).unwrap()) {
+            imports.push(imp);
+        }
+    }
+    for dir in dirs.iter().skip(1) {
+        let mut inside = Vec::new();
+        files_in(dir, &mut inside, &mut Vec::new());
+        let parts: Vec<(String, Vec<u8>)> = inside
+            .iter()
+            .map(|p| {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .replace('\\', "/");
+                (rel, std::fs::read(p).unwrap())
+            })
+            .collect();
+        if let Ok(imp) = import_sweep(&parts) {
+            imports.push(imp);
+        }
+    }
+    let mut pieces = std::collections::BTreeSet::new();
+    let mut lines = 0;
+    for imp in &imports {
+        layout_has_german(imp);
+        for part in imp.layout.split(super::words::PIECES) {
+            pieces.extend(part.split(super::words::VARIANTS).map(str::to_string));
+        }
+        lines += imp
+            .points
+            .iter()
+            .filter(|p| p.source.contains(" line "))
+            .count();
+    }
+    // The fixtures hold these (a guard that the walk found them).
+    for piece in [
+        "summary",
+        "per-request arrays (--save-detailed)",
+        "2024 key names (latency, best_of)",
+        "key “request_goodput:” with its colon (late 2024 to mid 2025)",
+        "one result per line (--append-result)",
+        "per-request records",
+        "two-section summary CSV",
+        "v0.2/v0.3 layout (args, run_stats)",
+        "YAML report (benchmarks.yaml)",
+        "early records layout (Oct 2025)",
+        "per-request records, early metadata (timestamp_ns, credit_phase)",
+        "sweep summary list",
+        "flat layout, schema 1.0",
+        "current report layout (version 2)",
+        "folder of 12 result files",
+    ] {
+        assert!(pieces.contains(piece), "`{piece}` not among {pieces:?}");
+    }
+    assert!(lines > 0, "no point read from a line");
 }

@@ -35,6 +35,7 @@ use super::json::{Obj, Result, checked, index, join, number, scalar_text};
 use super::model::{
     Format, Import, MetricKey, MetricStats, OperatingPoint, RequestRecord, StdKind,
 };
+use super::words;
 use crate::plausible::Quantity;
 use serde_json::Value;
 use std::io::BufRead;
@@ -590,17 +591,17 @@ fn read_detailed(obj: &Obj, point: usize, records: &mut Vec<RequestRecord>) -> R
 fn layout(obj: &Obj) -> String {
     let mut parts = Vec::new();
     if obj.has("ttfts") || obj.has("itls") {
-        parts.push("per-request arrays (--save-detailed)");
+        parts.push(words::SAVE_DETAILED);
     } else {
-        parts.push("summary");
+        parts.push(words::SUMMARY);
     }
     if obj.has("mean_latency_ms") || obj.has("best_of") {
-        parts.push("2024 key names (latency, best_of)");
+        parts.push(words::KEYS_2024);
     }
     if obj.has("request_goodput:") {
-        parts.push("key “request_goodput:” with its colon (late 2024 to mid 2025)");
+        parts.push(words::GOODPUT_COLON);
     }
-    parts.join("; ")
+    parts.join(words::PIECES)
 }
 
 /// A single result object.
@@ -621,7 +622,7 @@ pub(crate) fn import_single(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> R
 
 /// A `summary.json`: a list of result objects.
 pub(crate) fn import_summary(items: &[Value], ctx: &Ctx, opts: &ImportOptions) -> Result<Import> {
-    let mut import = Import::new(Format::VllmSweepSummary, "sweep summary list");
+    let mut import = Import::new(Format::VllmSweepSummary, words::SWEEP_SUMMARY);
     append_summary(&mut import, items, ctx, opts)?;
     Ok(import)
 }
@@ -656,10 +657,7 @@ pub(crate) fn import_lines(
     ctx: &Ctx,
     opts: &ImportOptions,
 ) -> Result<Import> {
-    let mut import = Import::new(
-        Format::VllmBenchJsonLines,
-        "one result per line (--append-result)",
-    );
+    let mut import = Import::new(Format::VllmBenchJsonLines, words::APPEND_RESULT);
     let mut layouts: Vec<String> = Vec::new();
     let mut non_finite = false;
     for_each_line(reader, ctx, |line_ctx, text| {
@@ -680,7 +678,7 @@ pub(crate) fn import_lines(
         let idx = import.points.len();
         let point = run_to_point(
             &obj,
-            format!("{} line {}", ctx.file, line_ctx.line.unwrap_or(0)),
+            words::at_line(&ctx.file, line_ctx.line.unwrap_or(0)),
             idx,
             opts,
             &mut import.requests,
@@ -698,8 +696,10 @@ pub(crate) fn import_lines(
             .insert(0, super::json::non_finite_warning(&ctx.file));
     }
     import.layout = format!(
-        "one result per line (--append-result); {}",
-        layouts.join(" / ")
+        "{}{}{}",
+        words::APPEND_RESULT,
+        words::PIECES,
+        layouts.join(words::VARIANTS)
     );
     Ok(import)
 }

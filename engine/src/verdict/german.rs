@@ -101,13 +101,14 @@ pub(crate) fn aspect(aspect: &str) -> &str {
 /// evidence's name (a file name, a tool: data, kept as recorded) joined with the words
 /// [`super::collect`] and the pilot's evidence add around it: the kind of file
 /// (`gateway log`, `evaluation run`, `/metrics scrape`), `, concurrency N`,
-/// `, scenario “X”` and `(worst of N scenarios)`. Those words are swapped for their German;
-/// anything else stays as recorded.
+/// `, scenario “X”` and `(worst of N scenarios)`, and a point's source the file name may carry
+/// (`run.jsonl line 3`, see [`crate::ingest::point_source_in`]). Those words are swapped for
+/// their German; anything else stays as recorded.
 pub fn source_in(source: &str, lang: Lang) -> String {
     if lang == Lang::En {
         return source.to_string();
     }
-    let mut text = source.to_string();
+    let mut text = crate::ingest::words::point_sources_within_in(source, lang);
     for (en, de) in [
         ("gateway log", "Gateway-Log"),
         ("evaluation run ", "Evaluationslauf "),
@@ -202,5 +203,18 @@ mod tests {
             "Evaluationslauf q.jsonl (m, fp16)"
         );
         assert_eq!(source_in("lab notes", Lang::De), "lab notes");
+        assert_eq!(
+            source_in(
+                "v100-qwen-benchmark-report.jsonl line 12, concurrency 8, scenario “chat”",
+                Lang::De
+            ),
+            "v100-qwen-benchmark-report.jsonl Zeile 12, Parallelität 8, Szenario „chat“",
+            "a point read from one line of a file"
+        );
+        assert_eq!(
+            source_in("run.jsonl line 3", Lang::De),
+            "run.jsonl Zeile 3",
+            "a point's source alone (the capacity twin's notes)"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! the capacity twin's card speak German to a German reader; the English page is unchanged.
 
 use crate::helpers::spawn_app;
-use crate::languages::english_left;
+use crate::languages::{english_left, german_missing};
 
 /// English words of the load-tests page: none may show on it in German.
 const ENGLISH_OF_THE_PAGE: &[&str] = &[
@@ -144,4 +144,49 @@ async fn a_german_reader_reads_the_load_tests_page_in_german() {
             "`{english}` left on the German comparison"
         );
     }
+}
+
+/// How each uploaded file was read (its layout) and where each point came from (the scenario
+/// cell's tooltip) are stored in English at import; the German page shows them in German, with
+/// the flag, the file name and the line number as stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_german_reader_reads_the_import_layout_and_point_sources_in_german() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+
+    let english = app.page(&admin, "/pilots/1/load-tests").await;
+    for stored in [
+        "one result per line (--append-result); summary",
+        "title=\"v100-qwen-benchmark-report.jsonl line 1\"",
+    ] {
+        assert!(english.contains(stored), "`{stored}` missing in English");
+    }
+
+    app.choose_language(&admin, "de").await;
+    let html = app.page(&admin, "/pilots/1/load-tests").await;
+    assert_eq!(
+        german_missing(
+            &html,
+            &[
+                "vllm bench serve · ein Ergebnis je Zeile (--append-result); Zusammenfassung · hochgeladen ",
+                "title=\"v100-qwen-benchmark-report.jsonl Zeile 1\"",
+                "title=\"v100-qwen-benchmark-report.jsonl Zeile 12\"",
+            ]
+        ),
+        Vec::<&str>::new(),
+        "the German layout and point sources"
+    );
+    assert_eq!(
+        english_left(
+            &html,
+            &[
+                "one result per line",
+                "; summary ",
+                "jsonl line 1",
+                " line 12\""
+            ]
+        ),
+        Vec::<String>::new(),
+        "the stored English layout or point source left on the German page"
+    );
 }

@@ -9,7 +9,7 @@ use reqwest::Client;
 
 /// The report's visible text, one entry per text node: outside `<style>`, `<title>` and the
 /// charts' SVG, whitespace collapsed, the template's escapes decoded.
-fn text_nodes(html: &str) -> Vec<String> {
+pub(crate) fn text_nodes(html: &str) -> Vec<String> {
     let mut rest = html;
     let mut visible = String::new();
     // Drop the blocks whose text is no prose of the report's own.
@@ -36,7 +36,7 @@ fn text_nodes(html: &str) -> Vec<String> {
 }
 
 /// A text node as it reads: whitespace collapsed, the template's escapes decoded.
-fn plain(text: &str) -> String {
+pub(crate) fn plain(text: &str) -> String {
     text.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -49,7 +49,7 @@ fn plain(text: &str) -> String {
 }
 
 /// The charts' words: every `<text>` of the report's SVG, whitespace collapsed.
-fn chart_text_nodes(html: &str) -> Vec<String> {
+pub(crate) fn chart_text_nodes(html: &str) -> Vec<String> {
     html.split("<text")
         .skip(1)
         .filter_map(|piece| piece.split_once('>'))
@@ -247,6 +247,15 @@ async fn the_german_report_has_no_english_left() {
     let pilot = app.demo_pilot.expect("demo pilot");
     let admin = app.admin().await;
     let html = german_report(&app, &admin, pilot, &DEMO, 50).await;
+    // The point the twin read its measured figures from, stored as `<file> line N`.
+    assert!(
+        html.contains("(gelesen aus v100-qwen-benchmark-report.jsonl Zeile "),
+        "the twin's measured point in German"
+    );
+    assert!(
+        !html.contains(".jsonl line "),
+        "a point source left in English"
+    );
     // The command block is exempt as a whole (its commands are the tools' own): its comments
     // are checked here.
     assert!(
