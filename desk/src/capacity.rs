@@ -231,7 +231,7 @@ pub fn headline(
     };
     if let Some(plan) = kept(key) {
         following.shown(pilot_id, &plan);
-        return named(&plan, input, None);
+        return named(&plan, input, None, lang);
     }
     // Another caller making the same plan: the start ends at once (dropped), as failed.
     if let Some(started) = following.may_start(pilot_id)
@@ -243,16 +243,19 @@ pub fn headline(
         });
     }
     match following.latest(pilot_id) {
-        Some(latest) => named(&latest.plan, input, Some(latest.made_ms)),
+        Some(latest) => named(&latest.plan, input, Some(latest.made_ms), lang),
         None => RecommendationHeadline::Computing,
     }
 }
 
 /// The page's words for `plan` (`as_of_ms`: made for an earlier state of the evidence).
+/// The headline of `plan`, worded in `lang` (the plan keeps its English; the engine words the
+/// rest).
 fn named(
     plan: &CapacityPlan,
     input: &CapacityPlanInput,
     as_of_ms: Option<i64>,
+    lang: engine::locale::Lang,
 ) -> RecommendationHeadline {
     let demand = SizingDemand {
         context_tokens_per_session: plan.demand.context_tokens_per_session,
@@ -260,10 +263,19 @@ fn named(
     };
     match &plan.recommended {
         Some(r) => RecommendationHeadline::Recommended {
-            label: r.configuration.label.clone(),
-            why: r.why.clone(),
+            label: match lang {
+                engine::locale::Lang::En => r.configuration.label.clone(),
+                _ => r.configuration.label_in(lang),
+            },
+            why: match lang {
+                engine::locale::Lang::En => r.why.clone(),
+                _ => plan.why_in(lang).unwrap_or_else(|| r.why.clone()),
+            },
             cards: format!("{} ({}–{})", r.cards.value, r.cards.low, r.cards.high),
-            unsettled: r.unsettled.clone(),
+            unsettled: match lang {
+                engine::locale::Lang::En => r.unsettled.clone(),
+                _ => r.unsettled_in(lang),
+            },
             sizing_query: sizing_query(&input.model.id, &r.configuration, &demand),
             demand,
             as_of_ms,

@@ -280,12 +280,18 @@ mod render {
                 <p class="recommended" id="pilot-recommended"><strong>{label}</strong></p>
                 {as_of_ms.map(as_of_note)}
                 <p>{why}</p>
-                <p class="small muted">{format!("Cards across the range of the estimate: {cards}. Estimated from the pilot's load tests transferred to this card, at production load with one copy down.")}</p>
+                <p class="small muted">{match lang {
+                    Lang::En => format!("Cards across the range of the estimate: {cards}. Estimated from the pilot's load tests transferred to this card, at production load with one copy down."),
+                    Lang::De => format!("Karten über die Spanne der Schätzung: {cards}. Geschätzt aus den auf diese Karte übertragenen Lasttests des Piloten, bei Produktionslast mit einer ausgefallenen Kopie."),
+                }}</p>
                 <p class="small"><a id="recommended-sizing" href=format!("/sizing?{sizing_query}")>{lang.pick("Open this configuration in sizing", "Diese Konfiguration in der Dimensionierung öffnen")}</a>
-                    {format!(" (its memory arithmetic at {} sessions of {} tokens: the p99 of sessions in flight at production load)", demand.sessions, engine::format::thousands(u64::from(demand.context_tokens_per_session)))}</p>
+                    {match lang {
+                        Lang::En => format!(" (its memory arithmetic at {} sessions of {} tokens: the p99 of sessions in flight at production load)", demand.sessions, engine::format::thousands(u64::from(demand.context_tokens_per_session))),
+                        Lang::De => format!(" (ihre Speicherrechnung bei {} Sitzungen zu {} Token: das p99 der gleichzeitigen Sitzungen bei Produktionslast)", demand.sessions, Lang::De.separators(&engine::format::thousands(u64::from(demand.context_tokens_per_session)))),
+                    }}</p>
                 {(!unsettled.is_empty()).then(|| view! {
                     <div class="notice notice-warn" role="note">
-                        <p>"Not settled by the evidence yet: the load test named in the report decides."</p>
+                        <p>{lang.pick("Not settled by the evidence yet: the load test named in the report decides.", "Von den Nachweisen noch nicht entschieden: Der im Bericht genannte Lasttest entscheidet.")}</p>
                         <ul>{unsettled.into_iter().map(|u| view! { <li>{u}</li> }).collect_view()}</ul>
                     </div>
                 })}
