@@ -16,6 +16,7 @@ mod instances;
 mod languages;
 mod languages_admin;
 mod languages_calibration;
+mod languages_every_page;
 mod languages_evidence;
 mod languages_load_tests;
 mod languages_plan_edit;
