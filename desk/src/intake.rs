@@ -77,12 +77,14 @@ fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value, ServiceError> {
 /// Reads a received file for `pilot` with the form's `fields` (`kind`, run context,
 /// `skip_bad_lines`, `scraped_at`, …): refuses the same bytes twice on the pilot, recognises
 /// and reads the file, checks its values against each other and the pilot, and prepares what
-/// is derived from it. Nothing is written.
+/// is derived from it. Nothing is written. What would be recorded is worded in `lang` (the
+/// uploader's).
 pub async fn prepare(
     services: &Services,
     pilot: &Pilot,
     file: Received<'_>,
     fields: &BTreeMap<String, String>,
+    lang: engine::locale::Lang,
 ) -> Result<Prepared, ServiceError> {
     let pilot_id = pilot.id;
     if let Some(existing) = services
@@ -143,7 +145,7 @@ pub async fn prepare(
             if let Some(provenance) = &context.provenance {
                 warnings.extend(provenance.conflicts.iter().map(|c| c.sentence()));
             }
-            let recorded = crate::recorded::load_test(&import, &context);
+            let recorded = crate::recorded::load_test(&import, &context, lang);
             let (value, writes) =
                 crate::load_tests::service::prepare(services, pilot_id, import, context).await?;
             derived = writes;
@@ -151,7 +153,7 @@ pub async fn prepare(
         }
         Recognised::GatewayLog(log) => {
             let value = to_json(&log)?;
-            let recorded = crate::recorded::gateway_log(&log);
+            let recorded = crate::recorded::gateway_log(&log, lang);
             derived.traffic_profile = crate::traffic::service::combined_profile(
                 services,
                 pilot_id,
@@ -164,17 +166,20 @@ pub async fn prepare(
             .await?;
             (value, recorded)
         }
-        Recognised::MetricsScrape(scrape) => {
-            (to_json(&scrape)?, crate::recorded::metrics_scrape(&scrape))
-        }
-        Recognised::EvalSet(set) => (to_json(&set)?, crate::recorded::eval_set(&set)),
+        Recognised::MetricsScrape(scrape) => (
+            to_json(&scrape)?,
+            crate::recorded::metrics_scrape(&scrape, lang),
+        ),
+        Recognised::EvalSet(set) => (to_json(&set)?, crate::recorded::eval_set(&set, lang)),
         Recognised::EvalRun(run) => {
             let run = quality::service::run_config(field, pilot, run)?;
-            let recorded = crate::recorded::eval_run(&run);
+            let recorded = crate::recorded::eval_run(&run, lang);
             let stored = quality::service::stored_run(eval_set.as_ref(), run);
             (to_json(&stored)?, recorded)
         }
-        Recognised::LmEval(results) => (to_json(&results)?, crate::recorded::lm_eval(&results)),
+        Recognised::LmEval(results) => {
+            (to_json(&results)?, crate::recorded::lm_eval(&results, lang))
+        }
         Recognised::StartupLog(log) => {
             let form = CalibrationForm {
                 model: field("model"),
@@ -185,7 +190,7 @@ pub async fn prepare(
                 context: field("context"),
             };
             let settings = calibration_settings(&form, &log, pilot)?;
-            let recorded = crate::recorded::startup_log(&settings);
+            let recorded = crate::recorded::startup_log(&settings, lang);
             let summary = StartupLogSummary {
                 log: *log,
                 settings,
@@ -287,7 +292,9 @@ pub async fn take_in_fetched(
         sha256: &sha256,
         temp_path: &temp,
     };
-    let mut prepared = match prepare(services, pilot, file, fields).await {
+    // Nobody reads what it would record: English, like the API's.
+    let lang = engine::locale::Lang::En;
+    let mut prepared = match prepare(services, pilot, file, fields, lang).await {
         Ok(prepared) => prepared,
         Err(error) => {
             let _ = tokio::fs::remove_file(&temp).await;

@@ -304,23 +304,6 @@ fn upload_texts(lang: Lang) -> String {
     .to_string()
 }
 
-/// The label of run-context field `name` (see [`engine::run_context::provenance::FIELDS`]) in
-/// `lang`: `Engine version` / `Engine-Version`.
-fn field_label(name: &str, english: &'static str, lang: Lang) -> &'static str {
-    match (lang, name) {
-        (Lang::En, _) => english,
-        (Lang::De, "engine_version") => "Engine-Version",
-        (Lang::De, "gpu_count") => "Anzahl GPUs",
-        (Lang::De, "precision") => "Präzision der Gewichte",
-        (Lang::De, "kv_dtype") => "Datentyp des KV-Cache",
-        (Lang::De, "prefix_caching") => "Prefix-Caching",
-        (Lang::De, "cuda_graphs") => "CUDA-Graphen",
-        (Lang::De, "tp") => "Tensorparallelität",
-        // Engine, GPU and vLLM's own flag names read the same.
-        (Lang::De, _) => english,
-    }
-}
-
 fn text(value: &Option<String>) -> String {
     value.clone().unwrap_or_default()
 }
@@ -476,7 +459,12 @@ pub fn EvidenceUpload(
             });
             let fields: Vec<(&str, &str)> = engine::run_context::provenance::FIELDS
                 .iter()
-                .map(|&(name, label)| (name, field_label(name, label, lang)))
+                .map(|&(name, _)| {
+                    (
+                        name,
+                        engine::run_context::provenance::field_label_in(name, lang),
+                    )
+                })
                 .collect();
             let fields = serde_json::to_string(&fields).unwrap_or_else(|_| "[]".into());
             init_dropzone(
@@ -488,7 +476,7 @@ pub fn EvidenceUpload(
             );
         }
         #[cfg(not(feature = "hydrate"))]
-        let _ = (form_id, on_uploaded, clear, field_label);
+        let _ = (form_id, on_uploaded, clear);
     });
     view! {
         <section class="card upload-card">

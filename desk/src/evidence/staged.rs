@@ -38,6 +38,11 @@ pub struct StagedPreview {
     pub recorded: Vec<RecordedLine>,
     /// The importer's warnings, and typed values the file contradicts.
     pub warnings: Vec<String>,
+    /// The language `recorded` is worded in: storing reads the file again in it and compares
+    /// (a switch of language between check and store is no change). Absent in rows staged
+    /// before there was a choice: English.
+    #[serde(default)]
+    pub lang: engine::locale::Lang,
 }
 
 /// A checked upload waiting for confirmation.

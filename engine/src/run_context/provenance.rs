@@ -133,12 +133,43 @@ pub struct Provenance {
 
 impl Provenance {
     /// Labels of the fields nothing stated, in form order (`Weights precision`, …).
+    /// [`Provenance::unstated`] in `lang`.
+    pub fn unstated_in(&self, lang: crate::locale::Lang) -> Vec<&'static str> {
+        FIELDS
+            .iter()
+            .filter(|(name, _)| !self.fields.iter().any(|f| f.field == *name))
+            .map(|&(name, _)| field_label_in(name, lang))
+            .collect()
+    }
+
     pub fn unstated(&self) -> Vec<&'static str> {
         FIELDS
             .iter()
             .filter(|(name, _)| !self.fields.iter().any(|f| f.field == *name))
             .map(|(_, label)| *label)
             .collect()
+    }
+}
+
+/// The label of run-context field `name` (see [`FIELDS`]) in `lang`: `Engine version` /
+/// `Engine-Version`; a name not in [`FIELDS`] as it is.
+pub fn field_label_in(name: &str, lang: crate::locale::Lang) -> &str {
+    use crate::locale::Lang;
+    let english = FIELDS
+        .iter()
+        .find(|(field, _)| *field == name)
+        .map_or(name, |(_, label)| *label);
+    match (lang, name) {
+        (Lang::En, _) => english,
+        (Lang::De, "engine_version") => "Engine-Version",
+        (Lang::De, "gpu_count") => "Anzahl GPUs",
+        (Lang::De, "precision") => "Präzision der Gewichte",
+        (Lang::De, "kv_dtype") => "Datentyp des KV-Cache",
+        (Lang::De, "prefix_caching") => "Prefix-Caching",
+        (Lang::De, "cuda_graphs") => "CUDA-Graphen",
+        (Lang::De, "tp") => "Tensorparallelität",
+        // Engine, GPU and vLLM's own flag names read the same.
+        (Lang::De, _) => english,
     }
 }
 

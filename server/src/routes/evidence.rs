@@ -24,13 +24,14 @@ use crate::AppState;
 use crate::upload::{self, ReceivedFile, receive_evidence};
 use axum::Json;
 use axum::extract::{Multipart, Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use desk::ServiceError;
 use desk::auth::{Need, authorise, editable_pilot, visible_pilot};
 use desk::intake::{Prepared, Received};
 use desk::model::{EvidenceKind, Pilot, SessionUser};
 use desk::recorded::RecordedLine;
 use engine::ingest::OperatingPoint;
+use engine::locale::Lang;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -140,10 +141,12 @@ pub async fn upload_evidence(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(pilot_id): Path<i64>,
+    headers: HeaderMap,
     multipart: Multipart,
 ) -> Result<(StatusCode, Json<StoredEvidence>), ApiError> {
     let user = authorise(Some(&user), Need::Editor)?;
-    let read = read_upload(&state, &user, pilot_id, multipart).await?;
+    let lang = desk::ui_language::request_language(&headers);
+    let read = read_upload(&state, &user, pilot_id, multipart, lang).await?;
     let stored = store_read(&state, &user, pilot_id, read).await?;
     Ok((StatusCode::CREATED, Json(stored)))
 }
@@ -208,7 +211,9 @@ pub struct EvidencePreview {
 /// nothing (assessors and admins): the upload page's check before the person confirms.
 ///
 /// The same multipart form as the upload; the same refusals (a duplicate is 409, an
-/// unreadable file 422), so a file that previews is a file that stores.
+/// unreadable file 422), so a file that previews is a file that stores. The recorded lines'
+/// labels and words follow the request's language (the `pilotdesk_lang` cookie, else
+/// `Accept-Language`): English unless German is asked for.
 #[utoipa::path(
     post,
     path = "/api/v1/pilots/{id}/evidence/preview",
@@ -233,10 +238,13 @@ pub async fn preview_evidence(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(pilot_id): Path<i64>,
+    headers: HeaderMap,
     multipart: Multipart,
 ) -> Result<Json<EvidencePreview>, ApiError> {
     let user = authorise(Some(&user), Need::Editor)?;
-    let read = read_upload(&state, &user, pilot_id, multipart).await?;
+    // What would be recorded, in the uploader's language (a script gets English).
+    let lang = desk::ui_language::request_language(&headers);
+    let read = read_upload(&state, &user, pilot_id, multipart, lang).await?;
     // Dropping the received file deletes it: a preview keeps nothing.
     Ok(Json(EvidencePreview {
         kind: read.kind,
@@ -255,6 +263,8 @@ pub(super) struct ReadUpload {
     pub fields: BTreeMap<String, String>,
     pub kind: EvidenceKind,
     pub recorded: Vec<RecordedLine>,
+    /// The language `recorded` is worded in.
+    pub lang: Lang,
     pub warnings: Vec<String>,
     prepared: Prepared,
 }
@@ -266,10 +276,11 @@ async fn read_upload(
     user: &SessionUser,
     pilot_id: i64,
     multipart: Multipart,
+    lang: Lang,
 ) -> Result<ReadUpload, ApiError> {
     let pilot = editable_pilot(&state.services.store, user, pilot_id).await?;
     let upload = receive(state, multipart).await?;
-    read_received(state, &pilot, upload).await
+    read_received(state, &pilot, upload, lang).await
 }
 
 /// Streams the multipart upload to `DATA_DIR/uploads`, bounded by `MAX_UPLOAD_MB`.
@@ -291,6 +302,7 @@ pub(super) async fn read_received(
     state: &AppState,
     pilot: &Pilot,
     upload: upload::EvidenceUpload,
+    lang: Lang,
 ) -> Result<ReadUpload, ApiError> {
     let file = upload.file;
     let prepared = desk::intake::prepare(
@@ -302,6 +314,7 @@ pub(super) async fn read_received(
             temp_path: &file.temp_path,
         },
         &upload.fields,
+        lang,
     )
     .await?;
     Ok(ReadUpload {
@@ -309,6 +322,7 @@ pub(super) async fn read_received(
         fields: upload.fields,
         kind: prepared.kind,
         recorded: prepared.recorded.clone(),
+        lang,
         warnings: prepared.warnings.clone(),
         prepared,
     })

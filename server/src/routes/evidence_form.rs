@@ -23,6 +23,7 @@ use super::evidence::{ReadUpload, read_received, receive, store_read};
 use crate::AppState;
 use crate::upload::{EvidenceUpload, ReceivedFile};
 use axum::extract::{Form, Multipart, Path, State};
+use axum::http::HeaderMap;
 use axum::response::Redirect;
 use desk::ServiceError;
 use desk::auth::{Need, authorise, editable_pilot};
@@ -94,8 +95,10 @@ pub async fn upload_evidence_form(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path(pilot_id): Path<i64>,
+    headers: HeaderMap,
     multipart: Multipart,
 ) -> Redirect {
+    let lang = desk::ui_language::request_language(&headers);
     let outcome = async {
         let (user, pilot) = editor_of(&state, &user, pilot_id).await?;
         let mut upload = receive(&state, multipart).await?;
@@ -104,7 +107,7 @@ pub async fn upload_evidence_form(
             .remove("step")
             .is_some_and(|step| step == "check");
         upload.fields.retain(|_, value| !value.is_empty());
-        let read = read_received(&state, &pilot, upload).await?;
+        let read = read_received(&state, &pilot, upload, lang).await?;
         if check {
             let token = stage_read(&state, &user, pilot_id, read).await?;
             Ok(Outcome::Query(format!("check={token}")))
@@ -128,6 +131,7 @@ async fn stage_read(
         kind: read.kind,
         recorded: read.recorded,
         warnings: read.warnings,
+        lang: read.lang,
     };
     let new = NewStaged {
         pilot_id,
@@ -182,7 +186,8 @@ async fn store_taken(
         file,
         fields: staged.fields.clone(),
     };
-    let read = read_received(state, pilot, upload).await?;
+    // Read again in the words of the check, so a language switched meanwhile is no change.
+    let read = read_received(state, pilot, upload, staged.preview.lang).await?;
     if read.recorded != staged.preview.recorded {
         return Err(ServiceError::Conflict(format!(
             "{}: what it would record changed since it was checked (the pilot or the plan \

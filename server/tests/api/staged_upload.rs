@@ -188,3 +188,51 @@ async fn a_discarded_check_stores_nothing_and_a_pilot_with_one_waiting_can_be_de
     assert!(app.store.staged_upload(&token).await.unwrap().is_none());
     assert!(!blob.exists(), "the kept file is removed with the pilot");
 }
+
+/// A German uploader's check lists what will be recorded in German, and switching the language
+/// before "Store" is no change of what was checked: the file is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_german_check_reads_in_german_and_survives_a_language_switch() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+    app.choose_language(&admin, "de").await;
+
+    let token = token_of(pilot, &check(&app, &admin, pilot, "bench.json").await);
+    let page = html(
+        &app,
+        &admin,
+        &format!("/pilots/{pilot}/evidence?check={token}"),
+    )
+    .await;
+    for german in [
+        "Gelesen als",
+        "Betriebspunkte",
+        "Modell (wie das Werkzeug es meldet)",
+        "Tensorparallelität",
+        "Nicht angegeben",
+        "Datentyp des KV-Cache",
+    ] {
+        assert!(
+            page.contains(german),
+            "`{german}` missing from the German check"
+        );
+    }
+    for english in [
+        "Read as",
+        "Operating points",
+        "Not stated",
+        ">Tensor parallel<",
+    ] {
+        assert!(
+            !page.contains(english),
+            "`{english}` left in the German check"
+        );
+    }
+
+    app.choose_language(&admin, "en").await;
+    let done = answer(&app, &admin, pilot, &token, "").await;
+    assert!(done.contains("stored="), "{done}");
+    assert_eq!(stored(&app, pilot).await, 1);
+}

@@ -405,3 +405,65 @@ async fn an_aiperf_summary_with_one_bad_value_is_refused_as_what_it_is() {
     }
     assert_eq!(files_stored(&app, &token, pilot).await, 0);
 }
+
+/// The check answers in the uploader's language (the browser sends it; a script without one
+/// gets English): the same lines and sources, German labels.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_check_answers_in_the_uploaders_language() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let token = app.api_token(&admin).await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+    let form = || {
+        Form::new().text("tp", "2").part(
+            "file",
+            Part::bytes(fixture(BENCH)).file_name("bench_serve_v0.25.1.json"),
+        )
+    };
+    let url = app.url(&format!("/api/v1/pilots/{pilot}/evidence/preview"));
+    let english: Value = client()
+        .post(&url)
+        .bearer_auth(&token)
+        .multipart(form())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let german: Value = client()
+        .post(&url)
+        .bearer_auth(&token)
+        .header("accept-language", "de-DE,de;q=0.9")
+        .multipart(form())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        line(&english, "Tensor parallel"),
+        ("2".into(), "form".into())
+    );
+    assert_eq!(
+        line(&german, "Tensorparallelität"),
+        ("2".into(), "form".into())
+    );
+    assert!(
+        line(&german, "Gelesen als")
+            .0
+            .starts_with("vllm bench serve")
+    );
+    assert!(
+        line(&german, "Nicht angegeben")
+            .0
+            .contains("Datentyp des KV-Cache")
+    );
+    assert_eq!(
+        english["recorded"].as_array().unwrap().len(),
+        german["recorded"].as_array().unwrap().len(),
+        "the same lines"
+    );
+}
