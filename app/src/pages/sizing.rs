@@ -834,7 +834,7 @@ fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl
                 };
                 view! { <p class=if ok { "notice notice-ok" } else { "notice notice-error" }>{text}</p> }
             })}
-            <figure class="chart" inner_html=memory_svg></figure>
+            <figure class="chart chart-wide" inner_html=memory_svg></figure>
             {(!result.warnings.is_empty()).then(|| view! {
                 <ul class="warnings">
                     {result.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
@@ -908,7 +908,7 @@ fn GpuComparison(form: WhatIf, catalog: Catalog) -> impl IntoView {
     view! {
         <section class="card">
             <h2>{lang.pick("Every GPU in the catalog, same model, precision and topology", "Jede GPU im Katalog, gleiches Modell, gleiche Präzision und Topologie")}</h2>
-            <figure class="chart" inner_html=chart></figure>
+            <figure class="chart chart-wide" inner_html=chart></figure>
             <div class="table-scroll">
                 <table class="table" id="gpu-comparison">
                     <thead><tr>
