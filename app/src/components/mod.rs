@@ -17,6 +17,6 @@ pub use fragment::{
 };
 pub use frame::{CurrentUser, Frame, PageHeader};
 pub use i18n::{LanguageSwitch, lang, tr};
-pub use notice::{ActionResult, EmptyState, ErrorNotice, StatusBadge};
+pub use notice::{ActionResult, EmptyState, ErrorNotice, Explanation, StatusBadge};
 pub use page_data::{PageResource, page_resource};
 pub use text::textarea_text;

@@ -89,3 +89,19 @@ pub fn EmptyState(title: &'static str, children: Children) -> impl IntoView {
         </div>
     }
 }
+
+/// A grade's explanation: its reason, with the details behind it (the sample-size argument, the
+/// closest figure that did not qualify) one click away.
+#[component]
+pub fn Explanation(text: String) -> impl IntoView {
+    let (reason, details) = engine::verdict::brief::brief(&text);
+    view! {
+        <span class="small muted verdict-why">{reason}</span>
+        {details.map(|details| view! {
+            <details class="why-details small muted">
+                <summary>{tr("Details", "Einzelheiten")}</summary>
+                {details}
+            </details>
+        })}
+    }
+}

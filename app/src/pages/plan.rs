@@ -133,7 +133,7 @@ fn status_cell(graded: &GradedMark) -> AnyView {
         <div class="mark-status">
             {verdict_badge(&graded.grade.verdict)}
             {value.map(|v| view! { <span class="mark-value">{v}</span> })}
-            <span class="small muted">{graded.grade.explanation.clone()}</span>
+            <crate::components::Explanation text=graded.grade.explanation.clone()/>
         </div>
     }
     .into_any()

@@ -48,7 +48,7 @@ pub fn verdict_card(view: VerdictView) -> AnyView {
                     </td>
                     <td class="num">{row.measured.clone()}{row.samples.map(|n| view! { <span class="small muted verdict-samples">{format!("n = {}", engine::format::thousands(n))}</span> })}
                         {row.gradable_since_ms.map(|at| view! { <span class="small muted verdict-since" title=lang.pick("When the evidence first gave this mark a figure to grade, under this plan version", "Seit wann die Nachweise diesem Zielwert unter dieser Planversion eine Zahl zum Bewerten geben")>{format!("{} {}", lang.pick("graded since", "bewertet seit"), lang.date_time(at))}</span> })}</td>
-                    <td>{verdict_badge(&row.verdict)}<span class="small muted verdict-why">{row.explanation.clone()}</span></td>
+                    <td>{verdict_badge(&row.verdict)}<crate::components::Explanation text=row.explanation.clone()/></td>
                     <td>{row.point.clone()}</td>
                     <td class="small">{row.definition.clone()}</td>
                     <td class="small">{evidence}</td>

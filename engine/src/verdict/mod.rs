@@ -19,6 +19,7 @@
 //!
 //! [`PassMark`]: crate::plan::PassMark
 
+pub mod brief;
 pub mod collect;
 pub mod comparability;
 pub mod cross_check;
