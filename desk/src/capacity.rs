@@ -281,7 +281,14 @@ fn named(
             as_of_ms,
         },
         None => RecommendationHeadline::NothingHolds {
-            reason: plan.warnings.last().cloned().unwrap_or_default(),
+            reason: match lang {
+                engine::locale::Lang::En => plan.warnings.last().cloned().unwrap_or_default(),
+                _ => engine::production::capacity_plan::nothing_holds_in(
+                    input,
+                    &plan.candidates,
+                    lang,
+                ),
+            },
             demand,
             as_of_ms,
         },

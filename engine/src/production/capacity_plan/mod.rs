@@ -68,7 +68,7 @@ use crate::verdict::{PlanOutcome, Tally};
 use serde::{Deserialize, Serialize};
 
 pub use candidate::{GATEWAY_BUDGET_MS, gateway_budget};
-pub use story::{LoadTestCommand, NextStep, PRODUCTION_URL};
+pub use story::{LoadTestCommand, NextStep, PRODUCTION_URL, nothing_holds_in};
 
 /// Requests one copy is simulated with unless asked otherwise.
 pub const DEFAULT_SIMULATED_REQUESTS: usize = 1500;

@@ -430,18 +430,34 @@ impl Sensitivity {
 
 /// Why nothing is recommended.
 pub(super) fn nothing_holds(input: &CapacityPlanInput, candidates: &[CandidateForecast]) -> String {
+    nothing_holds_in(input, candidates, Lang::En)
+}
+
+/// Why the plan recommends nothing (the plan's last warning when it recommends nothing), in
+/// `lang`.
+pub fn nothing_holds_in(
+    input: &CapacityPlanInput,
+    candidates: &[CandidateForecast],
+    lang: Lang,
+) -> String {
     let evaluated = candidates
         .iter()
         .filter(|c| c.status == super::CandidateStatus::Evaluated)
         .count();
-    format!(
-        "No configuration of up to {} cards holds every mark with one copy down ({} of {} \
-         candidates could be simulated): allow more cards, faster cards, or a cheaper precision \
-         once it passes the evaluation.",
-        input.max_cards,
-        evaluated,
-        candidates.len()
-    )
+    let (cards, all) = (input.max_cards, candidates.len());
+    match lang {
+        Lang::En => format!(
+            "No configuration of up to {cards} cards holds every mark with one copy down \
+             ({evaluated} of {all} candidates could be simulated): allow more cards, faster \
+             cards, or a cheaper precision once it passes the evaluation."
+        ),
+        Lang::De => format!(
+            "Keine Konfiguration mit bis zu {cards} Karten hält jeden Zielwert, wenn eine Kopie \
+             ausfällt ({evaluated} von {all} Kandidaten ließen sich simulieren): mehr Karten, \
+             schnellere Karten oder eine günstigere Präzision zulassen, sobald sie die \
+             Evaluation besteht."
+        ),
+    }
 }
 
 fn verdict_sentence(verdict: Option<&PilotVerdict>, lang: Lang) -> String {

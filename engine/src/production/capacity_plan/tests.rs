@@ -490,6 +490,18 @@ fn a_format_the_card_only_emulates_says_so_instead_of_guessing() {
         "{:?}",
         plan.candidates
     );
+    // Why nothing holds: the plan's last warning in English, the same figures in German.
+    let english = super::nothing_holds_in(&input, &plan.candidates, crate::locale::Lang::En);
+    assert_eq!(plan.warnings.last(), Some(&english));
+    let german = super::nothing_holds_in(&input, &plan.candidates, crate::locale::Lang::De);
+    assert!(
+        german.starts_with(&format!(
+            "Keine Konfiguration mit bis zu {} Karten hält jeden Zielwert",
+            input.max_cards
+        )),
+        "{german}"
+    );
+    assert!(german.contains(&format!("0 von {} Kandidaten", plan.candidates.len())));
 }
 
 /// The demo on one H100 PCIe with a TPOT p99 mark set inside the predicted range (with one
