@@ -453,7 +453,8 @@ pub async fn session_guard(
         }
     }
     request.extensions_mut().insert(viewer);
-    let mut response = next.run(request).await;
+    let lang = crate::ui_language::request_language(request.headers());
+    let mut response = crate::ui_language::with_language(lang, next.run(request)).await;
     if let Some(cookie) = refreshed_cookie
         && let Ok(value) = HeaderValue::from_str(&cookie)
     {

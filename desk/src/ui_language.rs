@@ -13,6 +13,23 @@
 use engine::locale::Lang;
 use http::{HeaderMap, header};
 
+tokio::task_local! {
+    /// The language of the request this task serves (set by the session guard).
+    static REQUEST_LANGUAGE: Lang;
+}
+
+/// Runs `serve` (a request's handling) knowing its language, so code that renders after an
+/// `.await` without its reactive context (a server function's fragment) still finds it with
+/// [`current_language`].
+pub async fn with_language<F: std::future::Future>(lang: Lang, serve: F) -> F::Output {
+    REQUEST_LANGUAGE.scope(lang, serve).await
+}
+
+/// The language of the request this task serves, when the session guard set one.
+pub fn current_language() -> Option<Lang> {
+    REQUEST_LANGUAGE.try_with(|lang| *lang).ok()
+}
+
 /// Name of the cookie that remembers the chosen language.
 pub const LANGUAGE_COOKIE: &str = "pilotdesk_lang";
 

@@ -27,6 +27,12 @@ pub fn lang() -> Lang {
     if let Some(parts) = use_context::<http::request::Parts>() {
         return desk::ui_language::request_language(&parts.headers);
     }
+    // Rendering after an `.await` can run without the reactive context (seen once in a full
+    // run: a staged check's fragment in English on a German page); the request's task knows.
+    #[cfg(feature = "ssr")]
+    if let Some(lang) = desk::ui_language::current_language() {
+        return lang;
+    }
     Lang::En
 }
 

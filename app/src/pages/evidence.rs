@@ -384,12 +384,11 @@ fn staged_check(
 
 #[cfg(feature = "ssr")]
 #[component]
-fn StagedCheck(staged: desk::evidence::staged::StagedUpload) -> impl IntoView {
+fn StagedCheck(staged: desk::evidence::staged::StagedUpload, lang: Lang) -> impl IntoView {
     let action = format!(
         "/pilots/{}/evidence/staged/{}",
         staged.pilot_id, staged.token
     );
-    let lang = crate::components::lang();
     let expires = lang.date_time(staged.expires_ms());
     let preview = staged.preview;
     let kind = kind_words(preview.kind, lang);
@@ -449,19 +448,21 @@ pub async fn staged_upload_page(pilot_id: i64, token: String) -> Result<Fragment
     use crate::server::auth::{Need, editable_pilot, require};
     crate::server::respond(
         async move {
+            // The language before any `.await`, while the request's context is surely here.
+            let lang = crate::components::lang();
             let user = require(Need::Editor)?;
             let services = crate::server::services()?;
             editable_pilot(&services.store, &user, pilot_id).await?;
             let found = desk::evidence::staged::find(&services, &user, pilot_id, &token).await;
             let view = match found {
-                Ok(staged) => view! { <StagedCheck staged/> }.into_any(),
+                Ok(staged) => view! { <StagedCheck staged lang/> }.into_any(),
                 Err(desk::ServiceError::Conflict(message)) => {
                     view! { <div class="notice notice-warn" role="status">{message}</div> }
                         .into_any()
                 }
                 Err(error) => return Err(error.into()),
             };
-            let title = crate::components::tr("Check before storing", "Vor dem Speichern prüfen");
+            let title = lang.pick("Check before storing", "Vor dem Speichern prüfen");
             Ok(Fragment::render(title, view))
         }
         .await,
