@@ -43,9 +43,7 @@ pub async fn choose_language(
     })?;
     let back = match form.back.as_deref() {
         Some(back) => desk::auth::safe_next(Some(back)),
-        None => desk::ui_language::return_path(
-            headers.get(header::REFERER).and_then(|v| v.to_str().ok()),
-        ),
+        None => desk::auth::return_path(headers.get(header::REFERER).and_then(|v| v.to_str().ok())),
     };
     let user = viewer.and_then(|Extension(viewer)| viewer.user.map(|user| user.id));
     let cookie = desk::ui_language::remember_choice(
