@@ -49,9 +49,9 @@ pub fn verdict_card(view: VerdictView) -> AnyView {
                     <td class="num">{row.measured.clone()}{row.samples.map(|n| view! { <span class="small muted verdict-samples">{format!("n = {}", engine::format::thousands(n))}</span> })}
                         {row.gradable_since_ms.map(|at| view! { <span class="small muted verdict-since" title=lang.pick("When the evidence first gave this mark a figure to grade, under this plan version", "Seit wann die Nachweise diesem Zielwert unter dieser Planversion eine Zahl zum Bewerten geben")>{format!("{} {}", lang.pick("graded since", "bewertet seit"), lang.date_time(at))}</span> })}</td>
                     <td>{verdict_badge(&row.verdict)}<crate::components::Explanation text=row.explanation.clone()/></td>
-                    <td>{row.point.clone()}</td>
-                    <td class="small">{row.definition.clone()}</td>
-                    <td class="small">{evidence}</td>
+                    <td data-label=lang.pick("Measured at", "Gemessen bei")>{row.point.clone()}</td>
+                    <td class="small" data-label="Definition">{row.definition.clone()}</td>
+                    <td class="small" data-label=lang.pick("Evidence", "Nachweis")>{evidence}</td>
                 </tr>
             }
         })
