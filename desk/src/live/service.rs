@@ -349,6 +349,42 @@ pub async fn ingest(
         )));
     }
     let now = crate::store::now_ms();
+    // Decoding and reading a batch (1.3 MB for 100 LiteLLM records) takes milliseconds: on the
+    // blocking pool, so the page views an async worker serves meanwhile do not wait for it.
+    let (body, encoding) = (body.to_vec(), content_encoding.map(str::to_string));
+    let (mut answer, rows, left_out) =
+        tokio::task::spawn_blocking(move || read_batch(&body, encoding.as_deref(), now))
+            .await
+            .map_err(internal)??;
+    if !rows.is_empty() {
+        let fresh = services
+            .store
+            .insert_live_records(pilot_id, Some(caller.token_id), &rows)
+            .await?;
+        for (new, left) in fresh.iter().zip(&left_out) {
+            if *new {
+                answer.accepted += 1;
+                answer.left_out += u64::from(*left);
+            } else {
+                answer.duplicates += 1;
+            }
+        }
+    }
+    if answer.accepted > 0 {
+        ROLL_WANTED.notify_one();
+    }
+    Ok(answer)
+}
+
+/// A batch's records read: the answer so far (its rejected records), the rows to keep and, per
+/// row, how many fields were left out.
+type ReadBatch = (IngestAnswer, Vec<LiveRecordRow>, Vec<bool>);
+
+fn read_batch(
+    body: &[u8],
+    content_encoding: Option<&str>,
+    now: i64,
+) -> Result<ReadBatch, ServiceError> {
     let body = decode_body(body, content_encoding)?;
     let records = split_batch(&body)?;
     let mut answer = IngestAnswer::default();
@@ -371,24 +407,7 @@ pub async fn ingest(
             Err(rejected) => answer.rejected.push(rejected),
         }
     }
-    if !rows.is_empty() {
-        let fresh = services
-            .store
-            .insert_live_records(pilot_id, Some(caller.token_id), &rows)
-            .await?;
-        for (new, left) in fresh.iter().zip(&left_out) {
-            if *new {
-                answer.accepted += 1;
-                answer.left_out += u64::from(*left);
-            } else {
-                answer.duplicates += 1;
-            }
-        }
-    }
-    if answer.accepted > 0 {
-        ROLL_WANTED.notify_one();
-    }
-    Ok(answer)
+    Ok((answer, rows, left_out))
 }
 
 // ---- rolling days into evidence ----------------------------------------------------------------
@@ -431,7 +450,7 @@ pub async fn roll_pending(services: &Services) -> Result<(usize, u64), ServiceEr
 /// after) with the pilot's combined demand profile, in one transaction; the file it replaces
 /// is released afterwards. Answers whether anything was written.
 async fn roll_day(services: &Services, day: &PendingDay) -> Result<bool, ServiceError> {
-    let Some(records) = services.store.live_day_records(day).await? else {
+    let Some(mut records) = services.store.live_day_records(day).await? else {
         return Ok(false);
     };
     if records.received <= records.rolled && records.evidence.is_some() {
@@ -447,20 +466,25 @@ async fn roll_day(services: &Services, day: &PendingDay) -> Result<bool, Service
             .ok_or_else(|| internal("no account to record a live day file as uploaded by"))?,
     };
     let file_name = day_file_name(&day.day, &day.stream);
-    let mut bytes = records.lines.join("\n").into_bytes();
-    bytes.push(b'\n');
-    let (bytes, summary) = {
+    // Joining, reading, hashing and serialising a day of records grows with the day (tens of
+    // milliseconds at 40,000 records): on the blocking pool, so the requests an async worker
+    // serves meanwhile do not wait for it.
+    let (bytes, summary, summary_json, sha) = {
         let name = file_name.clone();
-        tokio::task::spawn_blocking(move || {
-            let summary = traffic::read_gateway_source(&name, bytes.as_slice(), true, |_| {});
-            (bytes, summary)
+        let lines = std::mem::take(&mut records.lines);
+        tokio::task::spawn_blocking(move || -> Result<_, ServiceError> {
+            let mut bytes = lines.join("\n").into_bytes();
+            bytes.push(b'\n');
+            let summary: GatewayLogSummary =
+                traffic::read_gateway_source(&name, bytes.as_slice(), true, |_| {})
+                    .map_err(internal)?;
+            let summary_json = serde_json::to_string(&summary).map_err(internal)?;
+            let sha = crate::evidence::sha256_hex(&bytes);
+            Ok((bytes, summary, summary_json, sha))
         })
         .await
-        .map_err(internal)?
+        .map_err(internal)??
     };
-    let summary: GatewayLogSummary = summary.map_err(internal)?;
-    let summary_json = serde_json::to_string(&summary).map_err(internal)?;
-    let sha = crate::evidence::sha256_hex(&bytes);
     let uploads = services.data_dir.join("uploads");
     tokio::fs::create_dir_all(&uploads)
         .await
