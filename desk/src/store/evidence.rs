@@ -155,6 +155,66 @@ const REPLACE_DERIVED: &str = "INSERT INTO evidence_derived (evidence_id, name, 
      VALUES ($1, $2, $3, $4) ON CONFLICT (evidence_id, name) \
      DO UPDATE SET data = excluded.data, computed_ms = excluded.computed_ms";
 
+/// The columns of a pilot's revision stamp ([`Store::pilot_revision`]), in order.
+const STAMP_COLUMNS: [&str; 22] = [
+    "evidence_rows",
+    "last_evidence",
+    "evidence_events",
+    "last_event",
+    "derived_rows",
+    "derived_ms",
+    "profile_ms",
+    "live_rolled",
+    "plan_versions",
+    "plan_updated",
+    "plan_revisions",
+    "plan_approvals",
+    "set_versions",
+    "set_updated",
+    "set_revisions",
+    "set_approvals",
+    "gpus",
+    "gpus_ms",
+    "models",
+    "models_ms",
+    "settings",
+    "settings_ms",
+];
+
+/// The columns a roll of the live gateway feed into a day file already listed changes: the
+/// records rolled, the day file's derived rows and the pilot's demand profile.
+const LIVE_ROLL_COLUMNS: [&str; 4] = ["derived_rows", "derived_ms", "profile_ms", "live_rolled"];
+
+/// Whether revision stamp `new` differs from `old` only by a roll of the live feed into a day
+/// file already listed (more records rolled, nothing else changed: no file added or withdrawn,
+/// no plan, catalog or setting changed). The pilot page shows the overview of `old` meanwhile
+/// rather than wait for the new one (issue #36).
+pub fn live_roll_only(old: &str, new: &str) -> bool {
+    let parts = |stamp: &str| -> Option<Vec<i64>> {
+        let values: Vec<i64> = stamp
+            .strip_suffix(':')?
+            .split(':')
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .ok()?;
+        (values.len() == STAMP_COLUMNS.len()).then_some(values)
+    };
+    let (Some(old), Some(new)) = (parts(old), parts(new)) else {
+        return false;
+    };
+    let mut rolled = false;
+    for ((column, before), after) in STAMP_COLUMNS.iter().zip(&old).zip(&new) {
+        if before == after {
+            continue;
+        }
+        if !LIVE_ROLL_COLUMNS.contains(column) {
+            return false;
+        }
+        rolled |= *column == "live_rolled" && after > before;
+    }
+    rolled
+}
+
 impl Store {
     /// A stamp of everything a pilot's pages are computed from besides the pilot row: its
     /// evidence (rows, withdrawals and restorations, what was derived from each), its combined
@@ -192,30 +252,7 @@ impl Store {
             .fetch_one(&self.pool)
             .await?;
         let mut stamp = String::new();
-        for column in [
-            "evidence_rows",
-            "last_evidence",
-            "evidence_events",
-            "last_event",
-            "derived_rows",
-            "derived_ms",
-            "profile_ms",
-            "live_rolled",
-            "plan_versions",
-            "plan_updated",
-            "plan_revisions",
-            "plan_approvals",
-            "set_versions",
-            "set_updated",
-            "set_revisions",
-            "set_approvals",
-            "gpus",
-            "gpus_ms",
-            "models",
-            "models_ms",
-            "settings",
-            "settings_ms",
-        ] {
+        for column in STAMP_COLUMNS {
             let value: i64 = row.try_get(column)?;
             stamp.push_str(&value.to_string());
             stamp.push(':');
@@ -596,5 +633,54 @@ impl Store {
         }
         tx.commit().await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{STAMP_COLUMNS, live_roll_only};
+
+    /// A stamp with every column 10, then `changes` applied.
+    fn stamp(changes: &[(&str, i64)]) -> String {
+        STAMP_COLUMNS
+            .iter()
+            .map(|column| {
+                let value = changes
+                    .iter()
+                    .find(|(c, _)| c == column)
+                    .map_or(10, |(_, v)| *v);
+                format!("{value}:")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn more_records_rolled_into_a_listed_day_is_a_live_roll() {
+        let before = stamp(&[]);
+        let rolled = stamp(&[("live_rolled", 42), ("profile_ms", 99), ("derived_ms", 98)]);
+        assert!(live_roll_only(&before, &rolled));
+        // Nothing rolled, or fewer records (a day withdrawn): not a roll.
+        assert!(!live_roll_only(&before, &before));
+        assert!(!live_roll_only(&before, &stamp(&[("profile_ms", 99)])));
+        assert!(!live_roll_only(&before, &stamp(&[("live_rolled", 3)])));
+    }
+
+    #[test]
+    fn a_new_file_a_withdrawal_or_a_plan_change_is_not() {
+        let before = stamp(&[]);
+        for column in [
+            "evidence_rows",
+            "last_evidence",
+            "evidence_events",
+            "plan_revisions",
+            "gpus_ms",
+            "settings_ms",
+        ] {
+            let changed = stamp(&[("live_rolled", 42), (column, 11)]);
+            assert!(!live_roll_only(&before, &changed), "{column}");
+        }
+        // A stamp of another shape never passes.
+        assert!(!live_roll_only(&before, "1:2:3:"));
+        assert!(!live_roll_only("", ""));
     }
 }

@@ -244,6 +244,7 @@ async fn litellm_posts_fill_the_pilots_demand_once_however_often_they_are_sent()
     broken["id"] = json!("chatcmpl-broken");
     broken["prompt_tokens"] = json!(-5);
     let batch = serde_json::to_vec(&json!([later, broken, 7])).unwrap();
+    let stamp_before = app.store.pilot_revision(pilot).await.unwrap();
     let (status, answer) = post(&app, pilot, &token, batch, false).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["accepted"], 1, "{answer}");
@@ -256,6 +257,13 @@ async fn litellm_posts_fill_the_pilots_demand_once_however_often_they_are_sent()
     let live = rolled_to(&app, &api, pilot, Some(17)).await;
     assert_eq!(live["records"], 17, "{live}");
     assert_eq!(live["days"][0]["evidence_id"], day["evidence_id"]);
+    // Such a roll is one the pilot page may show a roll behind (it does not wait for the new
+    // overview): the pilot's revision stamp says so. An upload is not.
+    let stamp_rolled = app.store.pilot_revision(pilot).await.unwrap();
+    assert!(
+        desk::store::evidence::live_roll_only(&stamp_before, &stamp_rolled),
+        "{stamp_before} → {stamp_rolled}"
+    );
     let (_, demand) = get_json(&app, &api, &format!("/api/v1/pilots/{pilot}/demand")).await;
     assert_eq!(demand["requests"], 14, "{demand}");
     assert_eq!(demand["ok"], 5);
@@ -291,6 +299,23 @@ async fn litellm_posts_fill_the_pilots_demand_once_however_often_they_are_sent()
             "the pilot page names each moment: {since}"
         );
     }
+
+    let stamp_live = app.store.pilot_revision(pilot).await.unwrap();
+    let uploaded = app
+        .upload_evidence(
+            &api,
+            pilot,
+            "profile_export_aiperf.json",
+            fixture("aiperf-examples-run1/profile_export_aiperf.json"),
+            &[],
+        )
+        .await;
+    assert_eq!(uploaded.status(), StatusCode::CREATED);
+    let stamp_uploaded = app.store.pilot_revision(pilot).await.unwrap();
+    assert!(!desk::store::evidence::live_roll_only(
+        &stamp_live,
+        &stamp_uploaded
+    ));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
