@@ -243,6 +243,7 @@ pub async fn add_model(id: String, name: String, config_json: String) -> Result<
     use crate::server::auth::{Need, require};
     use crate::server::catalog::slug;
     use engine::sizing::ModelSpec;
+    let lang = crate::components::lang();
     crate::server::respond(
         async move {
             let user = require(Need::Editor)?;
@@ -251,7 +252,7 @@ pub async fn add_model(id: String, name: String, config_json: String) -> Result<
                 return Err(AppError::invalid("config_json: at most 256 KiB"));
             }
             let mut spec = ModelSpec::from_hf_config(&config_json)
-                .map_err(|e| AppError::invalid(format!("config_json: {e}")))?;
+                .map_err(|e| AppError::invalid(format!("config_json: {}", e.message_in(lang))))?;
             if !name.trim().is_empty() {
                 spec.name = name.trim().chars().take(100).collect();
             }
@@ -270,7 +271,7 @@ pub async fn add_model(id: String, name: String, config_json: String) -> Result<
             }
             spec.id = id.clone();
             spec.validate()
-                .map_err(|e| AppError::invalid(format!("config_json: {e}")))?;
+                .map_err(|e| AppError::invalid(format!("config_json: {}", e.message_in(lang))))?;
             let json = serde_json::to_string(&spec).map_err(|_| AppError::Internal)?;
             store
                 .create_catalog_model(&id, &json, &config_json, user.id)

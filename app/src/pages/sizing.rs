@@ -13,7 +13,7 @@
 use crate::api::catalog::{AddModel, load_sizing_catalog};
 use crate::components::{CurrentUser, ErrorNotice, PageHeader, lang};
 use crate::model::{CatalogOrigin, SizingCatalog};
-use engine::charts::{DecodeBar, decode_ceiling_chart, memory_bar_chart};
+use engine::charts::{DecodeBar, decode_ceiling_chart_in, memory_bar_chart_in};
 use engine::locale::Lang;
 use engine::sizing::{
     Candidate, Demand, GpuOffer, GpuSpec, KvDtype, MemoryModel, RecommendOptions, SizingInput,
@@ -343,10 +343,10 @@ fn question(
             .with_value(|c| c.gpu(&form.gpu.get()).map(|g| g.spec.clone()))
             .ok_or_else(|| not_in_catalog("GPU", &form.gpu.get(), lang))?,
     };
-    let weights = WeightPrecision::from_str(&form.weights.get()).map_err(|e| e.to_string())?;
-    let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.to_string())?;
+    let weights = WeightPrecision::from_str(&form.weights.get()).map_err(|e| e.message_in(lang))?;
+    let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.message_in(lang))?;
     let memory_model =
-        MemoryModel::from_str(&form.memory_model.get()).map_err(|e| e.to_string())?;
+        MemoryModel::from_str(&form.memory_model.get()).map_err(|e| e.message_in(lang))?;
     let topology = Topology::new(
         number("TP", &form.tp.get(), lang)?,
         number("PP", &form.pp.get(), lang)?,
@@ -396,7 +396,7 @@ fn sized(
     lang: Lang,
 ) -> Result<(SizingInput, SizingResult), String> {
     let input = question(form, catalog, gpu, lang)?;
-    let result = size_in(&input, lang).map_err(|e| e.to_string())?;
+    let result = size_in(&input, lang).map_err(|e| e.message_in(lang))?;
     Ok((input, result))
 }
 
@@ -421,70 +421,6 @@ fn decimals_in(value: f64, decimals: usize, lang: Lang) -> String {
         Lang::En => format!("{value:.decimals$}"),
         Lang::De => lang.number(value, decimals),
     }
-}
-
-/// A chart of the engine (drawn in English) in `lang`: its fixed words and its numbers'
-/// decimal commas in German; names (GPUs, the title passed in) as they are.
-fn chart_in(svg: String, lang: Lang) -> String {
-    if lang == Lang::En {
-        return svg;
-    }
-    let mut out = String::with_capacity(svg.len() + 64);
-    let mut rest = svg.as_str();
-    while let Some(end) = rest.find("</text>") {
-        let (head, tail) = rest.split_at(end);
-        let start = head.rfind('>').map_or(0, |i| i + 1);
-        out.push_str(&head[..start]);
-        out.push_str(&chart_text_de(&head[start..]));
-        out.push_str("</text>");
-        rest = &tail["</text>".len()..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// One text of a sizing chart in German: `Weights 67.7 GiB` → `Gewichte 67,7 GiB`.
-fn chart_text_de(text: &str) -> String {
-    let trimmed = text.trim();
-    let at = text.find(trimmed).unwrap_or(0);
-    let (before, after) = (&text[..at], &text[at + trimmed.len()..]);
-    format!("{before}{}{after}", chart_words_de(trimmed))
-}
-
-/// [`chart_text_de`] of a text without its surrounding white space.
-fn chart_words_de(text: &str) -> String {
-    const WORDS: [(&str, &str); 5] = [
-        ("Weights ", "Gewichte "),
-        ("KV cache ", "KV-Cache "),
-        ("Free ", "Frei "),
-        (
-            "Single-stream decode ceiling, tokens/s (upper bound)",
-            "Decode-Obergrenze eines Streams, Token/s (obere Schranke)",
-        ),
-        ("target ", "Ziel "),
-    ];
-    let text = WORDS
-        .iter()
-        .find_map(|(en, de)| text.strip_prefix(en).map(|rest| format!("{de}{rest}")))
-        .unwrap_or_else(|| text.to_string());
-    let words: Vec<&str> = text.split(' ').collect();
-    words
-        .iter()
-        .enumerate()
-        .map(|(i, word)| {
-            let numeric = word.parse::<f64>().is_ok() && word.contains('.');
-            let measured = words.len() == 1
-                || words
-                    .get(i + 1)
-                    .is_some_and(|unit| matches!(*unit, "GiB" | "tok/s"));
-            if numeric && measured {
-                word.replace('.', ",")
-            } else {
-                word.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// `443328` → `443,328`.
@@ -766,14 +702,14 @@ fn SizingSummary(input: SizingInput, result: SizingResult, form: WhatIf) -> impl
     let target = target_tokens_per_s(&form);
     let meets = target.map(|t| result.decode_tokens_per_s >= t);
     let memory_model = input.memory_model.label_in(lang);
-    let memory_svg = memory_bar_chart(
+    let memory_svg = memory_bar_chart_in(
         &result.per_card,
         &match lang {
             Lang::En => format!("One {} ({memory_model})", input.gpu.name),
             Lang::De => format!("Eine {} ({memory_model})", input.gpu.name),
         },
+        lang,
     )
-    .map(|svg| chart_in(svg, lang))
     .unwrap_or_default();
     let tpot_ms = if result.decode_tokens_per_s > 0.0 {
         1000.0 / result.decode_tokens_per_s
@@ -901,9 +837,7 @@ fn GpuComparison(form: WhatIf, catalog: Catalog) -> impl IntoView {
             })
             .collect();
         bars.sort_by(|a, b| b.tokens_per_s.total_cmp(&a.tokens_per_s));
-        decode_ceiling_chart(&bars, target_tokens_per_s(&form))
-            .map(|svg| chart_in(svg, lang))
-            .unwrap_or_default()
+        decode_ceiling_chart_in(&bars, target_tokens_per_s(&form), lang).unwrap_or_default()
     };
     view! {
         <section class="card">
@@ -960,8 +894,8 @@ fn recommendation(form: &WhatIf, catalog: Catalog, lang: Lang) -> Result<Vec<Can
         .with_value(|c| c.model(&form.model.get()).map(|m| m.spec.clone()))
         .ok_or_else(|| not_in_catalog("model", "", lang))?;
     let memory_model =
-        MemoryModel::from_str(&form.memory_model.get()).map_err(|e| e.to_string())?;
-    let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.to_string())?;
+        MemoryModel::from_str(&form.memory_model.get()).map_err(|e| e.message_in(lang))?;
+    let kv = KvDtype::from_str(&form.kv.get()).map_err(|e| e.message_in(lang))?;
     let sessions: u64 = number(
         lang.pick("peak sessions", "Spitzenzahl der Sitzungen"),
         &form.peak_sessions.get(),

@@ -5,6 +5,7 @@
 //! line are drawn red: that configuration fails on speed before any load.
 
 use super::{ChartError, chart_error, palette};
+use crate::locale::Lang;
 use plotters::prelude::*;
 use plotters::style::ShapeStyle;
 
@@ -28,6 +29,17 @@ pub fn decode_ceiling_chart(
     bars: &[DecodeBar],
     target_tokens_per_s: Option<f64>,
 ) -> Result<String, ChartError> {
+    decode_ceiling_chart_in(bars, target_tokens_per_s, Lang::En)
+}
+
+/// [`decode_ceiling_chart`] with its words and decimal points in `lang` (`22,6`, `Ziel …`);
+/// the bars' labels as given.
+pub fn decode_ceiling_chart_in(
+    bars: &[DecodeBar],
+    target_tokens_per_s: Option<f64>,
+    lang: Lang,
+) -> Result<String, ChartError> {
+    let one_decimal = |value: f64| lang.separators(&format!("{value:.1}"));
     let height = (TOP + ROW * bars.len().max(1) as i32 + 30) as u32;
     let max = bars
         .iter()
@@ -44,7 +56,10 @@ pub fn decode_ceiling_chart(
         root.fill(&WHITE).map_err(chart_error)?;
         let caption = TextStyle::from(("sans-serif", 13).into_font()).color(&palette::INK);
         root.draw(&Text::new(
-            "Single-stream decode ceiling, tokens/s (upper bound)",
+            lang.pick(
+                "Single-stream decode ceiling, tokens/s (upper bound)",
+                "Decode-Obergrenze eines Streams, Token/s (obere Schranke)",
+            ),
             (8, 8),
             caption,
         ))
@@ -83,7 +98,7 @@ pub fn decode_ceiling_chart(
                 .map_err(chart_error)?;
             }
             root.draw(&Text::new(
-                format!("{:.1}", bar.tokens_per_s),
+                one_decimal(bar.tokens_per_s),
                 (x_of(bar.tokens_per_s) + 5, y + 4),
                 value_style.clone(),
             ))
@@ -107,7 +122,12 @@ pub fn decode_ceiling_chart(
                 y += 9;
             }
             root.draw(&Text::new(
-                format!("target {target:.1} tok/s (TPOT {:.0} ms)", 1000.0 / target),
+                format!(
+                    "{} {} tok/s (TPOT {:.0} ms)",
+                    lang.pick("target", "Ziel"),
+                    one_decimal(target),
+                    1000.0 / target
+                ),
                 (x.min(WIDTH as i32 - 220), bottom + 8),
                 value_style,
             ))
@@ -148,6 +168,38 @@ mod tests {
             svg.matches("#B42318").count() + svg.matches("#b42318").count(),
             2,
             "two bars fail the target"
+        );
+    }
+
+    #[test]
+    fn the_german_chart_has_german_words_and_decimal_commas() {
+        let bars = [
+            bar("RTX PRO 6000 Server", 22.6, true),
+            bar("H200 NVL", 68.0, false),
+        ];
+        let svg = decode_ceiling_chart_in(&bars, Some(25.0), Lang::De).unwrap();
+        for text in [
+            "Decode-Obergrenze eines Streams, Token/s (obere Schranke)",
+            "22,6",
+            "68,0",
+            "Ziel 25,0 tok/s (TPOT 40 ms)",
+            "RTX PRO 6000 Server",
+        ] {
+            assert!(svg.contains(text), "{text} missing");
+        }
+        for english in [
+            "Single-stream",
+            "upper bound",
+            "target",
+            "22.6",
+            "68.0",
+            "25.0",
+        ] {
+            assert!(!svg.contains(english), "{english} left in German");
+        }
+        assert_eq!(
+            decode_ceiling_chart_in(&bars, Some(25.0), Lang::En).unwrap(),
+            decode_ceiling_chart(&bars, Some(25.0)).unwrap()
         );
     }
 

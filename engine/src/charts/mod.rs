@@ -10,9 +10,9 @@ pub mod load_curves;
 pub mod memory_bar;
 pub mod traffic;
 
-pub use decode_bars::{DecodeBar, decode_ceiling_chart};
+pub use decode_bars::{DecodeBar, decode_ceiling_chart, decode_ceiling_chart_in};
 pub use load_curves::{CurveChart, CurveSeries, Threshold, load_curve_chart};
-pub use memory_bar::memory_bar_chart;
+pub use memory_bar::{memory_bar_chart, memory_bar_chart_in};
 pub use traffic::{arrivals_chart, in_flight_chart, token_histogram_chart};
 
 use plotters::style::RGBColor;

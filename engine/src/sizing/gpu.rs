@@ -25,9 +25,9 @@
 //! The catalog is parsed once (`include_str!` + serde_json) and handed out as clones so the
 //! browser can hold and edit a copy.
 
-use super::SizingError;
 use super::availability::GpuAvailability;
 use super::precision::{KvDtype, WeightPrecision};
+use super::{SizingError, num_de};
 use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -340,9 +340,14 @@ impl GpuSpec {
             if value.is_finite() && value > 0.0 {
                 Ok(())
             } else {
-                Err(SizingError::input(
+                Err(SizingError::input_in(
                     field,
                     format!("must be a positive number, got {value} (GPU `{}`)", self.id),
+                    format!(
+                        "muss eine positive Zahl sein, erhalten: {} (GPU `{}`)",
+                        num_de(value),
+                        self.id
+                    ),
                 ))
             }
         };
@@ -361,9 +366,10 @@ impl GpuSpec {
         if let Some(max) = self.max_startup_utilization
             && !(max > 0.0 && max <= 1.0)
         {
-            return Err(SizingError::input(
+            return Err(SizingError::input_in(
                 "max_startup_utilization",
                 format!("must be in (0, 1], got {max}"),
+                format!("muss in (0; 1] liegen, erhalten: {}", num_de(max)),
             ));
         }
         Ok(())

@@ -18,6 +18,7 @@
 
 use super::SizingError;
 use super::model::{AttentionKind, ModelSpec, MoeSpec};
+use crate::locale::Lang;
 use serde_json::{Map, Value};
 
 struct Config {
@@ -38,17 +39,21 @@ impl Config {
         match self.get(key) {
             None => Ok(None),
             Some(v) => v.as_u64().map(Some).ok_or_else(|| {
-                SizingError::HfConfig(format!("field `{key}` must be a whole number, got {v}"))
+                let shown = if v.is_number() {
+                    Lang::De.separators(&v.to_string())
+                } else {
+                    v.to_string()
+                };
+                SizingError::HfConfig(
+                    format!("field `{key}` must be a whole number, got {v}"),
+                    format!("Feld `{key}` muss eine ganze Zahl sein, erhalten: {shown}"),
+                )
             }),
         }
     }
 
     fn u64_req(&self, key: &str) -> Result<u64, SizingError> {
-        self.u64_opt(key)?.ok_or_else(|| {
-            SizingError::HfConfig(format!(
-                "missing field `{key}` (looked in the top level and in text_config)"
-            ))
-        })
+        self.u64_opt(key)?.ok_or_else(|| missing(key))
     }
 
     fn first_u64(&self, keys: &[&str]) -> Result<Option<u64>, SizingError> {
@@ -69,9 +74,45 @@ impl Config {
     }
 }
 
+/// A required field found neither at the top level nor in `text_config`.
+fn missing(key: &str) -> SizingError {
+    SizingError::HfConfig(
+        format!("missing field `{key}` (looked in the top level and in text_config)"),
+        format!("Feld `{key}` fehlt (gesucht auf der obersten Ebene und in text_config)"),
+    )
+}
+
+/// A required field of a MoE model, with the other name it may have.
+fn missing_moe(key: &str, other: &str) -> SizingError {
+    SizingError::HfConfig(
+        format!("missing field `{key}` (or `{other}`) for a MoE model"),
+        format!("Feld `{key}` (oder `{other}`) fehlt für ein MoE-Modell"),
+    )
+}
+
 fn to_u32(key: &str, value: u64) -> Result<u32, SizingError> {
-    u32::try_from(value)
-        .map_err(|_| SizingError::HfConfig(format!("field `{key}` is too large ({value})")))
+    u32::try_from(value).map_err(|_| {
+        SizingError::HfConfig(
+            format!("field `{key}` is too large ({value})"),
+            format!("Feld `{key}` ist zu groß ({value})"),
+        )
+    })
+}
+
+/// Why a text is not JSON, in German: the kind of fault and where (serde_json words it in
+/// English only).
+fn json_fault_de(e: &serde_json::Error) -> String {
+    let kind = match e.classify() {
+        serde_json::error::Category::Eof => "unerwartetes Ende",
+        serde_json::error::Category::Syntax => "Syntaxfehler",
+        serde_json::error::Category::Data => "unpassender Wert",
+        serde_json::error::Category::Io => "Lesefehler",
+    };
+    format!(
+        "kein gültiges JSON: {kind} in Zeile {}, Spalte {}",
+        e.line(),
+        e.column()
+    )
 }
 
 impl ModelSpec {
@@ -79,10 +120,14 @@ impl ModelSpec {
     /// `custom` and its name from `_name_or_path` (or the model type); check it with
     /// [`ModelSpec::validate`] before sizing (done by `size`).
     pub fn from_hf_config(json: &str) -> Result<ModelSpec, SizingError> {
-        let value: Value = serde_json::from_str(json)
-            .map_err(|e| SizingError::HfConfig(format!("not valid JSON: {e}")))?;
+        let value: Value = serde_json::from_str(json).map_err(|e| {
+            SizingError::HfConfig(format!("not valid JSON: {e}"), json_fault_de(&e))
+        })?;
         let Value::Object(top) = value else {
-            return Err(SizingError::HfConfig("expected a JSON object".into()));
+            return Err(SizingError::HfConfig(
+                "expected a JSON object".into(),
+                "erwartet wird ein JSON-Objekt".into(),
+            ));
         };
         let text = top.get("text_config").and_then(Value::as_object).cloned();
         let config = Config { top, text };
@@ -140,20 +185,10 @@ impl ModelSpec {
             Some(experts) => {
                 let top_k = config
                     .first_u64(&["num_experts_per_tok", "experts_per_token", "moe_topk"])?
-                    .ok_or_else(|| {
-                        SizingError::HfConfig(
-                            "missing field `num_experts_per_tok` (or `experts_per_token`) for a MoE model"
-                                .into(),
-                        )
-                    })?;
+                    .ok_or_else(|| missing_moe("num_experts_per_tok", "experts_per_token"))?;
                 let expert_inter = config
                     .first_u64(&["moe_intermediate_size", "intermediate_size"])?
-                    .ok_or_else(|| {
-                        SizingError::HfConfig(
-                            "missing field `moe_intermediate_size` (or `intermediate_size`) for a MoE model"
-                                .into(),
-                        )
-                    })?;
+                    .ok_or_else(|| missing_moe("moe_intermediate_size", "intermediate_size"))?;
                 Some(MoeSpec {
                     experts: to_u32("num_experts", experts)?,
                     experts_per_token: to_u32("num_experts_per_tok", top_k)?,
@@ -175,12 +210,7 @@ impl ModelSpec {
         let intermediate = match (&moe, config.u64_opt("intermediate_size")?) {
             (_, Some(i)) => i,
             (Some(m), None) => m.expert_intermediate_size,
-            (None, None) => {
-                return Err(SizingError::HfConfig(
-                    "missing field `intermediate_size` (looked in the top level and in text_config)"
-                        .into(),
-                ));
-            }
+            (None, None) => return Err(missing("intermediate_size")),
         };
 
         let attention = match mla {

@@ -90,10 +90,16 @@ impl FromStr for MemoryModel {
         match s.trim().to_ascii_lowercase().as_str() {
             "planning" | "plan" | "guide" => Ok(MemoryModel::Planning),
             "vllm" => Ok(MemoryModel::Vllm),
-            _ => Err(SizingError::UnknownName(format!(
-                "unknown memory model `{}` (expected planning or vllm)",
-                s.trim()
-            ))),
+            _ => Err(SizingError::UnknownName(
+                format!(
+                    "unknown memory model `{}` (expected planning or vllm)",
+                    s.trim()
+                ),
+                format!(
+                    "unbekanntes Speichermodell `{}` (erwartet: planning oder vllm)",
+                    s.trim()
+                ),
+            )),
         }
     }
 }
@@ -132,10 +138,14 @@ impl VllmVersion {
             digits.parse::<u32>().ok()
         });
         let bad = || {
-            SizingError::input(
+            SizingError::input_in(
                 "vllm_version",
                 format!(
                     "`{}` is not a vLLM version (expected e.g. 0.10.1)",
+                    text.trim()
+                ),
+                format!(
+                    "`{}` ist keine vLLM-Version (erwartet z. B. 0.10.1)",
                     text.trim()
                 ),
             )
@@ -246,10 +256,13 @@ impl FromStr for VllmEngine {
         match s.trim().to_ascii_lowercase().as_str() {
             "v0" | "0" => Ok(VllmEngine::V0),
             "v1" | "1" => Ok(VllmEngine::V1),
-            _ => Err(SizingError::UnknownName(format!(
-                "unknown vLLM engine `{}` (expected v0 or v1)",
-                s.trim()
-            ))),
+            _ => Err(SizingError::UnknownName(
+                format!("unknown vLLM engine `{}` (expected v0 or v1)", s.trim()),
+                format!(
+                    "unbekannte vLLM-Engine `{}` (erwartet: v0 oder v1)",
+                    s.trim()
+                ),
+            )),
         }
     }
 }

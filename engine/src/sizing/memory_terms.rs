@@ -9,7 +9,7 @@ use super::memory_model::{MemoryModel, VllmVersion};
 use super::model::{ModelClass, ModelSpec};
 use super::precision::{KvDtype, WeightPrecision};
 use super::topology::Topology;
-use super::{SizingError, round2};
+use super::{SizingError, num_de, round2};
 use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 
@@ -128,43 +128,58 @@ impl SizingInput {
         self.gpu.validate()?;
         self.topology.validate(&self.model)?;
         if self.context_tokens == 0 {
-            return Err(SizingError::input(
+            return Err(SizingError::input_in(
                 "context_tokens",
                 "must be at least 1 token",
+                "muss mindestens 1 Token betragen",
             ));
         }
         if let Some(util) = self.gpu_memory_utilization
             && !(util > 0.0 && util <= 1.0)
         {
-            return Err(SizingError::input(
+            return Err(SizingError::input_in(
                 "gpu_memory_utilization",
                 format!("must be in (0, 1], got {util}"),
+                format!("muss in (0; 1] liegen, erhalten: {}", num_de(util)),
             ));
         }
         if let Some(gib) = self.weights_gib_override
             && !(gib.is_finite() && gib > 0.0)
         {
-            return Err(SizingError::input(
+            return Err(SizingError::input_in(
                 "weights_gib_override",
                 format!("must be a positive number of GiB, got {gib}"),
+                format!(
+                    "muss eine positive Anzahl GiB sein, erhalten: {}",
+                    num_de(gib)
+                ),
             ));
         }
         if let Some(gib) = self.planning_overhead_gib
             && !(gib.is_finite() && gib >= 0.0)
         {
-            return Err(SizingError::input(
+            return Err(SizingError::input_in(
                 "planning_overhead_gib",
                 format!("must be zero or more GiB, got {gib}"),
+                format!(
+                    "muss null oder mehr GiB betragen, erhalten: {}",
+                    num_de(gib)
+                ),
             ));
         }
         if self.max_num_batched_tokens == Some(0) {
-            return Err(SizingError::input(
+            return Err(SizingError::input_in(
                 "max_num_batched_tokens",
                 "must be at least 1",
+                "muss mindestens 1 sein",
             ));
         }
         if self.max_num_seqs == Some(0) {
-            return Err(SizingError::input("max_num_seqs", "must be at least 1"));
+            return Err(SizingError::input_in(
+                "max_num_seqs",
+                "must be at least 1",
+                "muss mindestens 1 sein",
+            ));
         }
         self.vllm_version
             .as_deref()

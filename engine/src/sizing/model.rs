@@ -262,32 +262,39 @@ impl ModelSpec {
             ("max_context_tokens", self.max_context_tokens),
         ] {
             if value == 0 {
-                return Err(SizingError::input(
+                return Err(SizingError::input_in(
                     field,
                     format!("must be at least 1 (model `{who}`)"),
+                    format!("muss mindestens 1 sein (Modell `{who}`)"),
                 ));
             }
         }
         if self.moe.is_none() && self.intermediate_size == 0 {
-            return Err(SizingError::input(
+            return Err(SizingError::input_in(
                 "intermediate_size",
                 format!("must be at least 1 for a dense model (model `{who}`)"),
+                format!("muss für ein dichtes Modell mindestens 1 sein (Modell `{who}`)"),
             ));
         }
         if !self.attention_heads.is_multiple_of(self.kv_heads) {
-            return Err(SizingError::input(
+            return Err(SizingError::input_in(
                 "kv_heads",
                 format!(
                     "{} attention heads cannot be grouped over {} KV heads (model `{who}`)",
+                    self.attention_heads, self.kv_heads
+                ),
+                format!(
+                    "{} Attention-Heads lassen sich nicht auf {} KV-Heads verteilen (Modell `{who}`)",
                     self.attention_heads, self.kv_heads
                 ),
             ));
         }
         match &self.attention {
             AttentionKind::Mla { kv_lora_rank, .. } if *kv_lora_rank == 0 => {
-                return Err(SizingError::input(
+                return Err(SizingError::input_in(
                     "kv_lora_rank",
                     format!("must be at least 1 (model `{who}`)"),
+                    format!("muss mindestens 1 sein (Modell `{who}`)"),
                 ));
             }
             AttentionKind::SlidingWindow {
@@ -295,9 +302,10 @@ impl ModelSpec {
                 full_attention_layers,
             } => {
                 if *window_tokens == 0 {
-                    return Err(SizingError::input(
+                    return Err(SizingError::input_in(
                         "window_tokens",
                         format!("must be at least 1 (model `{who}`)"),
+                        format!("muss mindestens 1 sein (Modell `{who}`)"),
                     ));
                 }
                 self.check_layer_indices(full_attention_layers)?;
@@ -309,26 +317,34 @@ impl ModelSpec {
         }
         if let Some(moe) = &self.moe {
             if moe.experts == 0 || moe.experts_per_token == 0 || moe.expert_intermediate_size == 0 {
-                return Err(SizingError::input(
+                return Err(SizingError::input_in(
                     "moe",
                     format!(
                         "experts, experts_per_token and expert_intermediate_size must be at least 1 (model `{who}`)"
                     ),
+                    format!(
+                        "experts, experts_per_token und expert_intermediate_size müssen mindestens 1 sein (Modell `{who}`)"
+                    ),
                 ));
             }
             if moe.experts_per_token > moe.experts {
-                return Err(SizingError::input(
+                return Err(SizingError::input_in(
                     "moe.experts_per_token",
                     format!(
                         "{} routed experts per token exceed the {} experts (model `{who}`)",
                         moe.experts_per_token, moe.experts
                     ),
+                    format!(
+                        "{} geroutete Experten je Token übersteigen die {} Experten (Modell `{who}`)",
+                        moe.experts_per_token, moe.experts
+                    ),
                 ));
             }
             if moe.dense_layers > self.layers {
-                return Err(SizingError::input(
+                return Err(SizingError::input_in(
                     "moe.dense_layers",
                     format!("exceeds the {} layers (model `{who}`)", self.layers),
+                    format!("übersteigt die {} Schichten (Modell `{who}`)", self.layers),
                 ));
             }
         }
@@ -337,10 +353,14 @@ impl ModelSpec {
 
     fn check_layer_indices(&self, layers: &[u32]) -> Result<(), SizingError> {
         if let Some(bad) = layers.iter().find(|&&i| i >= self.layers) {
-            return Err(SizingError::input(
+            return Err(SizingError::input_in(
                 "full_attention_layers",
                 format!(
                     "layer index {bad} is outside the {} layers (model `{}`)",
+                    self.layers, self.id
+                ),
+                format!(
+                    "Schichtindex {bad} liegt außerhalb der {} Schichten (Modell `{}`)",
                     self.layers, self.id
                 ),
             ));

@@ -107,10 +107,16 @@ impl FromStr for WeightPrecision {
             "mxfp4" => Ok(WeightPrecision::Mxfp4),
             "int4" | "awq" | "gptq" => Ok(WeightPrecision::Int4),
             "int8" => Ok(WeightPrecision::Int8),
-            _ => Err(SizingError::UnknownName(format!(
-                "unknown weight precision `{}` (expected bf16, fp16, fp8, nvfp4, mxfp4, int4 or int8)",
-                s.trim()
-            ))),
+            _ => Err(SizingError::UnknownName(
+                format!(
+                    "unknown weight precision `{}` (expected bf16, fp16, fp8, nvfp4, mxfp4, int4 or int8)",
+                    s.trim()
+                ),
+                format!(
+                    "unbekannte Gewichtspräzision `{}` (erwartet: bf16, fp16, fp8, nvfp4, mxfp4, int4 oder int8)",
+                    s.trim()
+                ),
+            )),
         }
     }
 }
@@ -178,10 +184,16 @@ impl FromStr for KvDtype {
                 Ok(KvDtype::Bits16)
             }
             "fp8" | "fp8_e4m3" | "fp8_e5m2" => Ok(KvDtype::Fp8),
-            _ => Err(SizingError::UnknownName(format!(
-                "unknown KV-cache dtype `{}` (expected 16bit, auto, bf16, fp16 or fp8)",
-                s.trim()
-            ))),
+            _ => Err(SizingError::UnknownName(
+                format!(
+                    "unknown KV-cache dtype `{}` (expected 16bit, auto, bf16, fp16 or fp8)",
+                    s.trim()
+                ),
+                format!(
+                    "unbekannter KV-Cache-Datentyp `{}` (erwartet: 16bit, auto, bf16, fp16 oder fp8)",
+                    s.trim()
+                ),
+            )),
         }
     }
 }

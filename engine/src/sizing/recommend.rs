@@ -249,7 +249,7 @@ fn candidates_for(
                 topology: one_copy,
                 cards: one_copy.cards(),
                 feasible: false,
-                reasons: vec![err.to_string()],
+                reasons: vec![err.message_in(lang)],
                 rank: None,
                 sessions: 0,
                 headroom: 0.0,
@@ -260,7 +260,7 @@ fn candidates_for(
                 cost: None,
                 steps: vec![Step::new(
                     lang.pick("Split", "Aufteilung"),
-                    err.to_string(),
+                    err.message_in(lang),
                     0.0,
                     "",
                 )],

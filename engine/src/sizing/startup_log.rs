@@ -39,6 +39,7 @@
 
 use super::estimate::{SizingResult, num};
 use super::{SizingError, round2};
+use crate::locale::Lang;
 use crate::plausible::{self, Quantity, Rule, Slack, across};
 use serde::{Deserialize, Serialize};
 
@@ -234,20 +235,32 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
         let before = log.clone();
         let line = strip_ansi(raw);
         let line = line.as_str();
-        let refuse = |field: &str, message: String| {
-            SizingError::StartupLog(format!("line {}: field \"{field}\": {message}", index + 1))
+        let refuse = |field: &str, message: String, message_de: String| {
+            SizingError::StartupLog(
+                format!("line {}: field \"{field}\": {message}", index + 1),
+                format!("Zeile {}: Feld „{field}“: {message_de}", index + 1),
+            )
         };
         // Every figure read is checked against what a GPU can have (crate::plausible).
         let check = |field: &str, quantity: Quantity, v: f64| -> Result<f64, SizingError> {
-            plausible::check(quantity, v).map_err(|e| refuse(field, e.message))
+            plausible::check(quantity, v)
+                .map_err(|e| refuse(field, e.message.clone(), implausible_de(&e)))
         };
         // Counts of blocks and tokens: whole, ≥ 0, at most 2⁵³ (never cast: -5 is not 0).
         let count = |field: &str, v: f64| -> Result<u64, SizingError> {
-            plausible::whole_count(v).map_err(|e| refuse(field, e.message))
+            plausible::whole_count(v)
+                .map_err(|e| refuse(field, e.message.clone(), implausible_de(&e)))
         };
         // Sizes (parallel ranks, context length, sequences, token budget): whole, ≥ 1.
         let size = |field: &str, noun: &str, v: f64| -> Result<u64, SizingError> {
-            across::at_least_one(field, noun, v).map_err(|b| refuse(field, b.message))
+            across::at_least_one(field, noun, v).map_err(|b| {
+                let de = format!(
+                    "{} ist als {} unmöglich (muss eine ganze Zahl ≥ 1 sein)",
+                    value_de(v),
+                    size_noun_de(field)
+                );
+                refuse(field, b.message, de)
+            })
         };
         let check_opt = |field: &str, quantity: Quantity, v: Option<f64>| {
             v.map(|v| check(field, quantity, v)).transpose()
@@ -496,6 +509,8 @@ pub fn parse(text: &str) -> Result<StartupLog, SizingError> {
         Err(SizingError::StartupLog(
             "none of the key lines was found (\"Model loading took\", \"Available KV cache memory\", \"GPU KV cache size\", \"Maximum concurrency for\", \"# GPU blocks\", \"total_gpu_memory\"); paste the engine's start-up output"
                 .into(),
+            "keine der Schlüsselzeilen gefunden („Model loading took“, „Available KV cache memory“, „GPU KV cache size“, „Maximum concurrency for“, „# GPU blocks“, „total_gpu_memory“); fügen Sie die Startausgabe der Engine ein"
+                .into(),
         ))
     }
 }
@@ -587,14 +602,25 @@ impl Lines {
 /// each: 0.6 % of the total plus 0.01 GiB), and `max_num_batched_tokens ≥ max_num_seqs` (vLLM
 /// refuses to start otherwise). The error names the line of the field at fault.
 fn check_across(log: &StartupLog, lines: &Lines) -> Result<(), SizingError> {
-    let fail = |b: plausible::Broken| {
+    // The rule broken, worded in German from the figures (crate::plausible words it in English).
+    let fail = |b: plausible::Broken, de: String| {
         let line = lines.of(&b.field);
-        SizingError::StartupLog(format!("line {line}: {b}"))
+        SizingError::StartupLog(
+            format!("line {line}: {b}"),
+            format!("Zeile {line}: Feld „{}“: {de}", b.field),
+        )
     };
     if let (Some(w), Some(t)) = (log.weights_gib, log.total_gpu_memory_gib) {
         let pair = [("weights_gib", w), ("total_gpu_memory_gib", t)];
+        let de = || {
+            format!(
+                "{} GiB liegt über total_gpu_memory_gib = {} GiB (die Gewichte eines Workers passen in seine GPU: Gewichte ≤ gesamter GPU-Speicher)",
+                value_de(w),
+                value_de(t)
+            )
+        };
         across::non_decreasing(Rule::WeightsWithinGpu, &pair, " GiB", Slack::MEASURED)
-            .map_err(fail)?;
+            .map_err(|b| fail(b, de()))?;
     }
     if let (Some(r), Some(t), Some(u)) = (
         log.requested_memory_gib,
@@ -602,6 +628,15 @@ fn check_across(log: &StartupLog, lines: &Lines) -> Result<(), SizingError> {
         log.gpu_memory_utilization,
     ) {
         let tolerance = 0.006 * t + 0.01;
+        let de = || {
+            format!(
+                "{} GiB weicht ab von total_gpu_memory_gib × gpu_memory_utilization = {} × {} = {} GiB (der von vLLM angeforderte Speicher ist total_gpu_memory × gpu_memory_utilization, auf die gedruckten Stellen genau)",
+                value_de(r),
+                value_de(t),
+                value_de(u),
+                value_de(t * u)
+            )
+        };
         across::product_matches(
             Rule::RequestedMemory,
             ("requested_memory_gib", r),
@@ -610,16 +645,87 @@ fn check_across(log: &StartupLog, lines: &Lines) -> Result<(), SizingError> {
             " GiB",
             tolerance,
         )
-        .map_err(fail)?;
+        .map_err(|b| fail(b, de()))?;
     }
     if let (Some(seqs), Some(batched)) = (log.max_num_seqs, log.max_num_batched_tokens) {
         let pair = [
             ("max_num_seqs", seqs as f64),
             ("max_num_batched_tokens", batched as f64),
         ];
-        across::non_decreasing(Rule::BatchHoldsSequences, &pair, "", Slack::EXACT).map_err(fail)?;
+        let de = || {
+            format!(
+                "{seqs} liegt über max_num_batched_tokens = {batched} (vLLM verweigert max_num_batched_tokens < max_num_seqs: Jede eingeplante Sequenz braucht ein Token)"
+            )
+        };
+        across::non_decreasing(Rule::BatchHoldsSequences, &pair, "", Slack::EXACT)
+            .map_err(|b| fail(b, de()))?;
     }
     Ok(())
+}
+
+/// A figure as [`plausible::fmt_value`] writes it, with a decimal comma: `-12,5`, `1e308`.
+fn value_de(v: f64) -> String {
+    Lang::De.separators(&plausible::fmt_value(v))
+}
+
+/// What a size setting of the log is called in German (the English noun is given with it).
+fn size_noun_de(field: &str) -> &'static str {
+    match field {
+        "tensor_parallel_size" => "Tensor-Parallel-Größe",
+        "pipeline_parallel_size" => "Pipeline-Parallel-Größe",
+        "max_num_batched_tokens" => "Token-Budget je Schritt",
+        "max_num_seqs" => "Zahl der Sequenzen",
+        _ => "Kontextlänge",
+    }
+}
+
+/// [`plausible::check`]'s and [`plausible::whole_count`]'s message in German, from the value and
+/// its quantity: `-12,5 GiB ist als Speicherangabe einer GPU unmöglich (muss endlich und ≥ 0 sein)`.
+fn implausible_de(e: &plausible::Implausible) -> String {
+    let (value, quantity) = (e.value, e.quantity);
+    let noun = match quantity {
+        Quantity::Latency => "Latenz",
+        Quantity::Duration => "Dauer",
+        Quantity::Count => "Anzahl",
+        Quantity::Fraction => "Anteil",
+        Quantity::StdError => "Standardfehler",
+        Quantity::Rate => "Rate",
+        Quantity::MemoryGib | Quantity::SignedMemoryGib => "Speicherangabe einer GPU",
+        Quantity::ClockSeconds => "Uhrzeit",
+    };
+    let lower = match quantity {
+        Quantity::Fraction => "muss zwischen 0 und 1 liegen",
+        Quantity::SignedMemoryGib => "muss endlich sein und zwischen −2048 und 2048 GiB liegen",
+        _ => "muss endlich und ≥ 0 sein",
+    };
+    let upper = match quantity {
+        Quantity::Latency => "darf höchstens 1e9 ms ≈ 11,6 Tage betragen",
+        Quantity::Duration => "darf höchstens 1e8 s ≈ 3,2 Jahre betragen",
+        Quantity::Count | Quantity::StdError | Quantity::Rate => {
+            "darf höchstens 2^53 = 9.007.199.254.740.992 betragen"
+        }
+        Quantity::Fraction => "muss zwischen 0 und 1 liegen",
+        Quantity::MemoryGib => "darf höchstens 2048 GiB = 2 TiB je Gerät betragen",
+        Quantity::SignedMemoryGib => "muss endlich sein und zwischen −2048 und 2048 GiB liegen",
+        Quantity::ClockSeconds => "muss vor dem 01.01.2100 liegen, als Unix-Sekunden (4,1e9 s)",
+    };
+    // The rule plausible::check applied, told from the value; a value within the bounds was
+    // refused by whole_count for its fraction.
+    let (low, high) = quantity.bounds();
+    let rule = if value == f64::INFINITY && quantity != Quantity::Fraction {
+        upper
+    } else if value.is_nan() || value.is_infinite() || value < low {
+        lower
+    } else if value > high {
+        upper
+    } else {
+        "muss eine ganze Zahl sein"
+    };
+    format!(
+        "{}{} ist als {noun} unmöglich ({rule})",
+        value_de(value),
+        quantity.unit()
+    )
 }
 
 fn version_in(line: &str) -> Option<String> {

@@ -89,33 +89,60 @@ impl Topology {
     /// Checks the topology is non-empty and the model can be split this way.
     pub fn validate(&self, model: &ModelSpec) -> Result<(), SizingError> {
         if self.tp == 0 || self.pp == 0 || self.copies == 0 {
-            return Err(SizingError::InvalidTopology(format!(
-                "tp, pp and copies must each be at least 1 (got tp={}, pp={}, copies={}, i.e. {} cards)",
-                self.tp,
-                self.pp,
-                self.copies,
-                self.cards()
-            )));
+            return Err(SizingError::InvalidTopology(
+                format!(
+                    "tp, pp and copies must each be at least 1 (got tp={}, pp={}, copies={}, i.e. {} cards)",
+                    self.tp,
+                    self.pp,
+                    self.copies,
+                    self.cards()
+                ),
+                format!(
+                    "TP, PP und Kopien müssen je mindestens 1 sein (erhalten: TP={}, PP={}, Kopien={}, also {} Karten)",
+                    self.tp,
+                    self.pp,
+                    self.copies,
+                    self.cards()
+                ),
+            ));
         }
         if !model.attention_heads.is_multiple_of(self.tp) {
-            return Err(SizingError::InvalidTopology(format!(
-                "TP={} does not divide the {} attention heads of `{}` (vLLM requires it)",
-                self.tp, model.attention_heads, model.id
-            )));
+            return Err(SizingError::InvalidTopology(
+                format!(
+                    "TP={} does not divide the {} attention heads of `{}` (vLLM requires it)",
+                    self.tp, model.attention_heads, model.id
+                ),
+                format!(
+                    "TP={} teilt die {} Attention-Heads von `{}` nicht (vLLM verlangt das)",
+                    self.tp, model.attention_heads, model.id
+                ),
+            ));
         }
         let gqa = !matches!(model.attention, AttentionKind::Mla { .. });
         if gqa && !model.kv_heads.is_multiple_of(self.tp) && !self.tp.is_multiple_of(model.kv_heads)
         {
-            return Err(SizingError::InvalidTopology(format!(
-                "TP={} neither divides nor is a multiple of the {} KV heads of `{}`",
-                self.tp, model.kv_heads, model.id
-            )));
+            return Err(SizingError::InvalidTopology(
+                format!(
+                    "TP={} neither divides nor is a multiple of the {} KV heads of `{}`",
+                    self.tp, model.kv_heads, model.id
+                ),
+                format!(
+                    "TP={} ist weder Teiler noch Vielfaches der {} KV-Heads von `{}`",
+                    self.tp, model.kv_heads, model.id
+                ),
+            ));
         }
         if self.pp > model.layers {
-            return Err(SizingError::InvalidTopology(format!(
-                "PP={} exceeds the {} layers of `{}`",
-                self.pp, model.layers, model.id
-            )));
+            return Err(SizingError::InvalidTopology(
+                format!(
+                    "PP={} exceeds the {} layers of `{}`",
+                    self.pp, model.layers, model.id
+                ),
+                format!(
+                    "PP={} übersteigt die {} Schichten von `{}`",
+                    self.pp, model.layers, model.id
+                ),
+            ));
         }
         Ok(())
     }
