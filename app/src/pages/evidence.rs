@@ -425,7 +425,9 @@ fn StagedCheck(staged: desk::evidence::staged::StagedUpload, lang: Lang) -> impl
             </div>
             {(!preview.warnings.is_empty()).then(|| view! {
                 <ul class="upload-warnings notice notice-warn" role="note">
-                    {preview.warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
+                    // The importer's warnings (in English) in the reader's language; the other
+                    // notes here are worded in it already and stay as they are.
+                    {preview.warnings.iter().map(|w| view! { <li>{engine::ingest::warning_in(w, lang)}</li> }).collect_view()}
                 </ul>
             })}
             <div class="form-actions staged-actions">

@@ -504,8 +504,9 @@ mod render {
                         "≈ Die Datei nennt eine Anfragerate, keine Parallelität: Die gleichzeitigen Anfragen sind der Mittelwert des Laufs nach Littles Gesetz (Anfragedurchsatz × mittlere E2E-Latenz, der Mittelwert als TTFT + TPOT × (Ausgabe-Token − 1) nachgebildet, wo die Datei keinen nennt). Kurven, Kapazität und Bewertung setzen einen solchen Punkt dorthin; die Bewertung nimmt den niedrigsten Punkt auf oder über der geplanten Spitze.",
                     )}</p>
                 })}
+                // The importer's warnings, stored in English: in the reader's language.
                 {(!run.warnings.is_empty()).then(|| view! {
-                    <ul class="warnings">{run.warnings.clone().into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
+                    <ul class="warnings">{run.warnings.iter().map(|w| view! { <li>{engine::ingest::warning_in(w, lang)}</li> }).collect_view()}</ul>
                 })}
             </section>
         }

@@ -262,11 +262,10 @@ pub(crate) fn apply_blocks(
                     Some(Some(f)) => f,
                     None => 1.0, // CSV headers without a unit; AIPerf/GenAI-Perf latencies are ms
                     Some(None) => {
-                        warnings.push(format!(
-                            "{}: {} has unit \"{}\", which is not a time unit; skipped",
-                            ctx.file,
-                            block.tag,
-                            block.unit.as_deref().unwrap_or_default()
+                        warnings.push(words::not_time_unit(
+                            &ctx.file,
+                            &block.tag,
+                            block.unit.as_deref().unwrap_or_default(),
                         ));
                         continue;
                     }
@@ -450,11 +449,9 @@ pub(crate) fn import_aiperf_json(value: &Value, ctx: &Ctx) -> Result<Import> {
         let latencies = point.metrics.keys().any(|k| k.is_latency());
         if point.failed.is_some_and(|f| f > 0) && !latencies {
             point.completed = Some(0);
-            import.warnings.push(format!(
-                "{}: no request succeeded ({} failed); there is no latency data",
-                ctx.file,
-                point.failed.unwrap_or(0)
-            ));
+            import
+                .warnings
+                .push(words::no_success(&ctx.file, point.failed.unwrap_or(0)));
         } else {
             return Err(ctx.missing("request_count"));
         }
@@ -498,10 +495,7 @@ fn read_aiperf_provenance(
         }
     }
     if root.bool("was_cancelled")? == Some(true) {
-        warnings.push(format!(
-            "{}: the run was cancelled before it finished (was_cancelled = true)",
-            ctx.file
-        ));
+        warnings.push(words::cancelled(&ctx.file));
     }
     if let Some(run) = root.obj("run_info")? {
         for (key, value) in run.map {
@@ -791,10 +785,7 @@ pub(crate) fn import_genai_perf_json(value: &Value, ctx: &Ctx) -> Result<Import>
         }
     }
     if point.completed.is_none() && !blocks.iter().any(|b| b.tag == "request_count") {
-        import.warnings.push(format!(
-            "{}: no request_count in the file; completed is unknown",
-            ctx.file
-        ));
+        import.warnings.push(words::no_request_count(&ctx.file));
     }
     if point
         .settings

@@ -513,27 +513,22 @@ impl Acc {
             }
         }
         import.requests = records;
-        import.warnings.push(format!(
-            "{file}: per-request export; statistics were computed from {} records (exact percentiles); the run configuration (model, concurrency, workload) is not in this file",
-            self.completed + self.failed
+        import.warnings.push(super::words::per_request_export(
+            file,
+            self.completed + self.failed,
         ));
         if self.non_finite_lines > 0 {
-            import.warnings.push(format!(
-                "{} ({} lines)",
-                super::json::non_finite_warning(file),
-                self.non_finite_lines
-            ));
+            import
+                .warnings
+                .push(super::words::non_finite_lines(file, self.non_finite_lines));
         }
         if self.warmup_skipped > 0 {
-            import.warnings.push(format!(
-                "{file}: {} warm-up records skipped",
-                self.warmup_skipped
-            ));
+            import
+                .warnings
+                .push(super::words::warmup_skipped(file, self.warmup_skipped));
         }
         if self.opts.keep_requests && !self.opts.exact_itl_percentiles {
-            import.warnings.push(format!(
-                "{file}: ITL percentiles not computed (exact_itl_percentiles is off); count, mean, std, min and max are exact"
-            ));
+            import.warnings.push(super::words::itl_not_computed(file));
         }
         import
     }

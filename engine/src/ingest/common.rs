@@ -287,18 +287,7 @@ pub(crate) fn flag_non_streaming(point: &mut OperatingPoint, warnings: &mut Vec<
             moved.push(format!("`{}`", stats.source));
         }
     }
-    let mut note = format!(
-        "{}: non-streaming run (streaming: false): TTFT is the whole request; it grades no TTFT mark",
-        point.source
-    );
-    if !moved.is_empty() {
-        note.push_str(&format!(
-            ". The file's {} are kept under settings non_streaming.*, not as TTFT, TTST, TPOT or ITL",
-            moved.join(", ")
-        ));
-    }
-    note.push_str("; the whole request is E2E");
-    warnings.push(note);
+    warnings.push(super::words::non_streaming(&point.source, &moved));
 }
 
 /// `avg 1500 ms, p50 1490 ms, p99 1900 ms`: the statistics as the file gives them (every digit).

@@ -127,11 +127,9 @@ fn read_blocks(text: &str, ctx: &Ctx, warnings: &mut Vec<String>) -> Result<Vec<
                 continue;
             }
             if cells[0].trim() != "Metric" {
-                warnings.push(format!(
-                    "{} line {}: section starting with \"{}\" is not a metric summary; skipped",
-                    ctx.file,
-                    i + 1,
-                    cells[0].trim()
+                warnings.push(super::words::csv_section_skipped(
+                    &super::words::at_line(&ctx.file, (i + 1) as u64),
+                    cells[0].trim(),
                 ));
                 skipping_unknown = true;
                 continue;
@@ -244,10 +242,7 @@ pub(crate) fn import_summary_csv(bytes: &[u8], format: Format, ctx: &Ctx) -> Res
     };
     check_point(&point, &fields, rules, ctx)?;
     finish_point(&mut point);
-    import.warnings.push(format!(
-        "{}: the CSV summary has no run configuration (model, concurrency, workload); import the JSON export for those",
-        ctx.file
-    ));
+    import.warnings.push(super::words::csv_no_config(&ctx.file));
     import.points.push(point);
     Ok(import)
 }

@@ -218,9 +218,9 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
         if let Some(t) = bench.str("type_")?
             && t != "generative_benchmark"
         {
-            import.warnings.push(format!(
-                "{} {path}: type \"{t}\" is not a generative benchmark; skipped",
-                ctx.file
+            import.warnings.push(super::words::not_generative(
+                &format!("{} {path}", ctx.file),
+                t,
             ));
             continue;
         }
@@ -466,16 +466,10 @@ pub(crate) fn import(value: &Value, ctx: &Ctx, opts: &ImportOptions) -> Result<I
             let total = point.completed.unwrap_or(0) + point.failed.unwrap_or(0);
             let kept = (import.requests.len() - first) as u64;
             if current && opts.keep_requests && kept < total {
-                let what = if kept == 0 {
-                    "the report keeps no per-request samples".to_string()
-                } else {
-                    format!(
-                        "the report keeps per-request samples of {kept} of its {total} requests"
-                    )
-                };
-                import.warnings.push(format!(
-                    "{} {path}: {what}; statistics are the tool's own, over all {total} requests",
-                    ctx.file
+                import.warnings.push(super::words::samples_kept(
+                    &format!("{} {path}", ctx.file),
+                    kept,
+                    total,
                 ));
             }
         }

@@ -245,7 +245,7 @@ pub(crate) fn replace_non_finite(bytes: &[u8]) -> Option<Vec<u8>> {
 
 /// The warning added when [`replace_non_finite`] was needed.
 pub(crate) fn non_finite_warning(file: &str) -> String {
-    format!("{file}: NaN/Infinity values (Python's non-standard JSON) were read as missing values")
+    super::words::non_finite(file)
 }
 
 #[cfg(test)]

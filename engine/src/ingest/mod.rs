@@ -66,7 +66,7 @@ pub use model::{
     Format, Import, ImportOptions, MetricKey, MetricStats, OperatingPoint, RequestRecord, StdKind,
     percentile_label,
 };
-pub use words::{layout_in, point_source_in};
+pub use words::{layout_in, point_source_in, warning_in};
 
 use error::Ctx;
 use serde_json::Value;
@@ -91,7 +91,7 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
 fn sniff(ctx: &Ctx, bytes: &[u8]) -> Result<Sniffed, IngestError> {
     let body = strip_bom(bytes);
     let Some(first) = body.iter().position(|b| !b.is_ascii_whitespace()) else {
-        return Err(ctx.err(ErrorKind::Empty, None, "the file is empty"));
+        return Err(ctx.err(ErrorKind::Empty, None, words::FILE_EMPTY.text()));
     };
     match body[first] {
         b'{' | b'[' => {
@@ -111,7 +111,7 @@ fn sniff(ctx: &Ctx, bytes: &[u8]) -> Result<Sniffed, IngestError> {
                     }
                 }
                 Some(Err(e)) => Err(ctx.syntax(&e)),
-                None => Err(ctx.err(ErrorKind::Empty, None, "the file is empty")),
+                None => Err(ctx.err(ErrorKind::Empty, None, words::FILE_EMPTY.text())),
             }
         }
         _ => {
@@ -139,22 +139,17 @@ fn sniff(ctx: &Ctx, bytes: &[u8]) -> Result<Sniffed, IngestError> {
                 }
             }
             let hint = if std::str::from_utf8(body).is_err() {
-                "it is not text (a binary file?)".to_string()
+                words::NOT_TEXT.text().to_string()
             } else if text.contains("# HELP") || text.contains("# TYPE") {
-                "it looks like a Prometheus /metrics scrape, not a load-test result".to_string()
+                words::PROMETHEUS.text().to_string()
             } else if first_line.starts_with("Run Info,") && first_line.contains("Benchmark,") {
                 // Three header rows and eleven percentiles a cell without their labels: the
                 // JSON of the same run states each one by name.
-                "it is guidellm's benchmarks.csv, whose percentiles carry no labels; import the \
-                 benchmarks.json (or .yaml) guidellm wrote with it"
-                    .to_string()
+                words::GUIDELLM_CSV.text().to_string()
             } else if first_line.starts_with("Metric,") {
-                format!(
-                    "the CSV header \"{}\" is neither an AIPerf nor a GenAI-Perf summary",
-                    first_line.trim()
-                )
+                words::csv_header_hint(first_line.trim())
             } else {
-                "it is not JSON, JSON Lines or a summary CSV".to_string()
+                words::NOT_JSON.text().to_string()
             };
             Err(unknown(ctx, &hint))
         }
@@ -162,13 +157,7 @@ fn sniff(ctx: &Ctx, bytes: &[u8]) -> Result<Sniffed, IngestError> {
 }
 
 fn unknown(ctx: &Ctx, hint: &str) -> IngestError {
-    ctx.err(
-        ErrorKind::UnknownFormat,
-        None,
-        format!(
-            "unrecognised format: {hint} (supported: vllm bench serve JSON / JSON Lines / sweep folders, AIPerf JSON / CSV / per-request JSONL, GenAI-Perf JSON / CSV, guidellm benchmarks.json / benchmarks.yaml)"
-        ),
-    )
+    ctx.err(ErrorKind::UnknownFormat, None, words::unrecognised(hint))
 }
 
 /// Which format a parsed JSON document is.
@@ -199,31 +188,28 @@ fn classify_json(value: &Value, ctx: &Ctx) -> Result<Format, IngestError> {
             }
             let has = |k: &str| map.contains_key(k);
             let hint = if has("lm_eval_version") || (has("results") && has("configs")) {
-                "it is an lm-evaluation-harness result (evaluation scores), not a load-test result"
+                &words::LM_EVAL
             } else if has("call_type") && (has("response_cost") || has("model_group")) {
-                "it is a LiteLLM request log entry, not a load-test result"
+                &words::LITELLM_LOG
             } else if aiperf_jsonl::is_aggregate(value) {
-                "it is an AIPerf aggregate over several runs (aggregate/ or sweep_aggregate/); import the per-run profile_export_aiperf.json files, or the whole sweep folder, instead"
+                &words::AIPERF_AGGREGATE
             } else if has("experiments") {
-                "it is a raw perf_analyzer profile export; import the *_genai_perf.json summary instead"
+                &words::PERF_ANALYZER
             } else {
-                "a JSON object without the keys of any supported tool"
+                &words::OTHER_OBJECT
             };
-            Err(unknown(ctx, hint))
+            Err(unknown(ctx, hint.text()))
         }
         Value::Array(items) => {
             if items.is_empty() {
-                Err(unknown(ctx, "an empty JSON list"))
+                Err(unknown(ctx, words::EMPTY_LIST.text()))
             } else if items.iter().all(vllm::looks_like_run) {
                 Ok(Format::VllmSweepSummary)
             } else {
-                Err(unknown(
-                    ctx,
-                    "a JSON list whose items are not vllm bench serve results",
-                ))
+                Err(unknown(ctx, words::OTHER_LIST.text()))
             }
         }
-        _ => Err(unknown(ctx, "a bare JSON value")),
+        _ => Err(unknown(ctx, words::BARE_VALUE.text())),
     }
 }
 
@@ -233,10 +219,7 @@ fn classify_lines(first: &Value, ctx: &Ctx) -> Result<Format, IngestError> {
     } else if vllm::looks_like_run(first) {
         Ok(Format::VllmBenchJsonLines)
     } else {
-        Err(unknown(
-            ctx,
-            "JSON Lines whose first record is neither an AIPerf per-request record nor a vllm bench serve result",
-        ))
+        Err(unknown(ctx, words::OTHER_LINES.text()))
     }
 }
 

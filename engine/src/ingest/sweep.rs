@@ -113,7 +113,7 @@ pub(crate) fn import_folder(files: &[(String, Vec<u8>)], opts: &ImportOptions) -
         match super::detect(path, bytes) {
             Ok(f) => detected[i] = Some(f),
             Err(e) if matches!(e.kind, ErrorKind::UnknownFormat | ErrorKind::Empty) => {
-                warnings.push(format!("{path}: skipped ({})", e.message));
+                warnings.push(super::words::skipped(path, &e.message));
             }
             Err(e) => return Err(e),
         }
@@ -146,9 +146,7 @@ pub(crate) fn import_folder(files: &[(String, Vec<u8>)], opts: &ImportOptions) -
             _ => false,
         };
         if duplicate {
-            warnings.push(format!(
-                "{path}: skipped; the same runs are read from the other files in its folder"
-            ));
+            warnings.push(super::words::skipped_same_runs(path));
             continue;
         }
         let mut part = super::import_with(path, bytes, opts)?;

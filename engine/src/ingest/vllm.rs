@@ -323,32 +323,13 @@ pub(crate) fn run_to_point(
             .map(|k| format!("`{k}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        let mut note = format!(
-            "{source}: the result has no {list} (an older or trimmed benchmark_serving.py result); the latency statistics are the file's own"
-        );
-        if from_arrays {
-            note.push_str(", `completed` was counted from the per-request arrays");
-        }
-        if !computed.is_empty() {
-            note.push_str(&format!(
-                ", {} computed from completed, duration and token totals",
-                computed.join(", ")
-            ));
-        }
-        note.push_str("; every other figure the missing keys carry is left absent");
-        warnings.push(note);
+        warnings.push(words::missing_keys(&source, &list, from_arrays, &computed));
     }
 
     // Placeholder zeros: no data is not zero latency.
     if completed == Some(0) {
         if !point.metrics.is_empty() {
-            let failed = point
-                .failed
-                .map(|f| format!("all {f} requests failed"))
-                .unwrap_or_else(|| "no request completed".to_string());
-            warnings.push(format!(
-                "{source}: {failed}; the latency statistics in the file are 0.0 placeholders and were dropped"
-            ));
+            warnings.push(words::placeholders_dropped(&source, point.failed));
         }
         point.metrics.clear();
     } else {
@@ -360,9 +341,7 @@ pub(crate) fn run_to_point(
             .collect();
         for key in zeros {
             point.metrics.remove(&key);
-            warnings.push(format!(
-                "{source}: every {key} statistic is 0.0, vLLM's value for an empty sample; dropped"
-            ));
+            warnings.push(words::zero_statistic(&source, key.as_str()));
         }
     }
 
