@@ -359,15 +359,23 @@ fn start_making(services: &Services, pilot: &Pilot, state: String) {
     let Some(cell) = services.overviews.new_live_making(pilot.id, &state) else {
         return;
     };
+    /// Ends the making however its task ends (a panic, a runtime shut down mid-way): a making
+    /// left registered would have views take the overview from before the roll for good.
+    struct Ending(Services, i64, Arc<tokio::sync::OnceCell<Arc<Basis>>>);
+    impl Drop for Ending {
+        fn drop(&mut self) {
+            self.0.overviews.made(self.1, &self.2);
+        }
+    }
     let (services, pilot) = (services.clone(), pilot.clone());
     tokio::spawn(async move {
+        let _ending = Ending(services.clone(), pilot.id, cell.clone());
         if let Err(error) = cell
             .get_or_try_init(|| make_basis(&services, &pilot, state))
             .await
         {
             tracing::warn!(%error, pilot = pilot.id, "making a pilot's overview after a roll failed");
         }
-        services.overviews.made(pilot.id, &cell);
     });
 }
 
