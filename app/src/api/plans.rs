@@ -13,7 +13,8 @@
 //! an approved version is refused (409) by the server function and, again, by the store, whose
 //! `UPDATE` only touches rows `WHERE status = 'draft'`. Edits go through the engine's plan forms
 //! ([`PlanForm`](engine::plan::PlanForm) → [`PlanContent::parse`]), so an error names the mark or
-//! scenario by number and the field: `pass mark 2, threshold: must be greater than zero`.
+//! scenario by number and the field: `pass mark 2, threshold: must be greater than zero`, or for
+//! a German reader (the page's language) `Zielwert 2, Grenze: muss größer als null sein`.
 
 use crate::error::AppError;
 
@@ -42,16 +43,10 @@ mod editing {
         Ok((user, store, pilot))
     }
 
-    /// Every error of a plan, each naming its item and field.
+    /// Every error of a plan, each naming its item and field, in the language of the person
+    /// asking (English exactly as the engine's `Display` writes it).
     pub fn plan_errors(errors: &PlanErrors) -> AppError {
-        AppError::Invalid(
-            errors
-                .errors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("; "),
-        )
+        AppError::Invalid(errors.joined_in(crate::components::lang()))
     }
 
     /// A life-cycle refusal with the status it deserves.
@@ -284,11 +279,13 @@ pub async fn approve_plan(pilot_id: i64, version: u32, revision: i64) -> Result<
 #[server(endpoint = "submit_plan")]
 pub async fn submit_plan(pilot_id: i64, version: u32, revision: i64) -> Result<(), AppError> {
     use crate::server::auth::{Need, require};
+    let lang = crate::components::lang();
     crate::server::respond(
         async move {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
-            desk::plans::service::submit(&services, &user, pilot_id, version, revision).await?;
+            desk::plans::service::submit(&services, &user, pilot_id, version, revision, lang)
+                .await?;
             leptos_axum::redirect(&format!("/pilots/{pilot_id}/plan"));
             Ok(())
         }

@@ -769,7 +769,7 @@ fn MarkForm(
             Err(e) => view! {
                 <p class="mark-preview muted">{match lang {
                     Lang::En => format!("Not a valid mark yet — {}: {}", e.field, e.message),
-                    Lang::De => format!("Noch kein gültiger Zielwert — {}: {}", e.field, e.message),
+                    Lang::De => format!("Noch kein gültiger Zielwert — {}", e.text_in(lang)),
                 }}</p>
             }
             .into_any(),

@@ -48,13 +48,15 @@ pub async fn plan_editor(
 
 /// Submits draft `version` of pilot `pilot_id`'s plan at `revision` for approval. Staff who
 /// may edit plans only; the draft must hold at least one pass mark and read as a valid plan,
-/// since approval would refuse it otherwise.
+/// since approval would refuse it otherwise. The plan's errors are worded in `lang` (the page's
+/// language; English for a script).
 pub async fn submit(
     services: &Services,
     user: &SessionUser,
     pilot_id: i64,
     version: u32,
     revision: i64,
+    lang: engine::locale::Lang,
 ) -> Result<(), ServiceError> {
     plan_editor(&services.store, user, pilot_id).await?;
     let versions = services.store.plan_versions(pilot_id).await?;
@@ -79,8 +81,7 @@ pub async fn submit(
         ));
     }
     if let Err(errors) = record.content.validate() {
-        let named: Vec<String> = errors.errors.iter().map(ToString::to_string).collect();
-        return Err(ServiceError::invalid(named.join("; ")));
+        return Err(ServiceError::invalid(errors.joined_in(lang)));
     }
     let at = crate::store::now_ms();
     match services

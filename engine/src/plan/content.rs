@@ -13,10 +13,11 @@
 
 use super::error::{PlanErrors, PlanFieldError, PlanSection, PlanWarning};
 use super::metric::{Metric, MetricFamily};
-use super::pass_mark::{MAX_CUSTOM_NAME_CHARS, PassMark, check_text};
+use super::pass_mark::{MAX_CUSTOM_NAME_CHARS, PassMark, check_text, count_de};
 use super::point::MeasurementPoint;
 use super::scope::Scope;
 use super::statistic::Statistic;
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -152,8 +153,14 @@ pub struct PlanContent {
     pub serving: PilotServing,
 }
 
-fn scenario_error(index: usize, field: &'static str, message: impl Into<String>) -> PlanFieldError {
-    PlanFieldError::new(PlanSection::Scenario, Some(index), field, message)
+/// An error of scenario `index`'s `field`, worded in English (`en`) and German (`de`).
+fn scenario_error(
+    index: usize,
+    field: &'static str,
+    en: impl Into<String>,
+    de: impl Into<String>,
+) -> PlanFieldError {
+    PlanFieldError::new_in(PlanSection::Scenario, Some(index), field, en, de)
 }
 
 fn validate_range(
@@ -163,13 +170,19 @@ fn validate_range(
     high_field: &'static str,
 ) -> Result<(), PlanFieldError> {
     if range.low_tokens == 0 {
-        return Err(scenario_error(index, low_field, "must be at least 1 token"));
+        return Err(scenario_error(
+            index,
+            low_field,
+            "must be at least 1 token",
+            "muss mindestens 1 Token betragen",
+        ));
     }
     if range.high_tokens > MAX_TOKENS {
         return Err(scenario_error(
             index,
             high_field,
             format!("must be at most {MAX_TOKENS} tokens"),
+            format!("darf höchstens {} Token betragen", count_de(MAX_TOKENS)),
         ));
     }
     if range.high_tokens < range.low_tokens {
@@ -177,6 +190,7 @@ fn validate_range(
             index,
             high_field,
             "must be at least the low end of the range",
+            "darf nicht unter dem unteren Ende des Bereichs liegen",
         ));
     }
     Ok(())
@@ -185,10 +199,15 @@ fn validate_range(
 impl Scenario {
     pub(crate) fn validate(&self, index: usize) -> Result<(), PlanFieldError> {
         if self.name.trim().is_empty() {
-            return Err(scenario_error(index, "name", "a scenario needs a name"));
+            return Err(scenario_error(
+                index,
+                "name",
+                "a scenario needs a name",
+                "ein Szenario braucht einen Namen",
+            ));
         }
         check_text("name", &self.name, MAX_CUSTOM_NAME_CHARS)
-            .map_err(|e| scenario_error(index, e.field, e.message))?;
+            .map_err(|e| e.placed(PlanSection::Scenario, Some(index)))?;
         validate_range(
             index,
             self.input_tokens,
@@ -206,24 +225,27 @@ impl Scenario {
 
 impl DemandAssumptions {
     pub(crate) fn validate(&self, errors: &mut Vec<PlanFieldError>) {
-        let mut fail = |field: &'static str, message: &str| {
-            errors.push(PlanFieldError::new(
+        let mut fail = |field: &'static str, en: &str, de: &str| {
+            errors.push(PlanFieldError::new_in(
                 PlanSection::Demand,
                 None,
                 field,
-                message,
+                en,
+                de,
             ));
         };
         if self.pilot_users == Some(0) {
             fail(
                 "pilot_users",
                 "must be at least 1 (leave empty if not known)",
+                "muss mindestens 1 sein (leer lassen, wenn unbekannt)",
             );
         }
         if self.production_users == Some(0) {
             fail(
                 "production_users",
                 "must be at least 1 (leave empty if not known)",
+                "muss mindestens 1 sein (leer lassen, wenn unbekannt)",
             );
         }
         if let Some(rate) = self.peak_arrival_rate_req_s
@@ -232,15 +254,21 @@ impl DemandAssumptions {
             fail(
                 "peak_arrival_rate_req_s",
                 "must be a number of requests per second above zero",
+                "muss eine Zahl von Anfragen je Sekunde über null sein",
             );
         }
         if self.context_tokens_per_request == Some(0) {
-            fail("context_tokens_per_request", "must be at least 1 token");
+            fail(
+                "context_tokens_per_request",
+                "must be at least 1 token",
+                "muss mindestens 1 Token betragen",
+            );
         }
         if self.planned_peak_concurrency == Some(0) {
             fail(
                 "planned_peak_concurrency",
                 "must be at least 1 request in flight (leave empty if not known)",
+                "muss mindestens 1 gleichzeitige Anfrage sein (leer lassen, wenn unbekannt)",
             );
         }
         if self
@@ -250,6 +278,7 @@ impl DemandAssumptions {
             fail(
                 "context_tokens_per_request",
                 "is larger than any context window",
+                "ist größer als jedes Kontextfenster",
             );
         }
     }
@@ -258,21 +287,23 @@ impl DemandAssumptions {
 impl QualitySet {
     pub(crate) fn validate(&self, errors: &mut Vec<PlanFieldError>) {
         if self.questions == Some(0) {
-            errors.push(PlanFieldError::new(
+            errors.push(PlanFieldError::new_in(
                 PlanSection::Quality,
                 None,
                 "questions",
                 "must be at least 1 (leave empty if not known)",
+                "muss mindestens 1 sein (leer lassen, wenn unbekannt)",
             ));
         }
         if let Some(k) = self.hit_k
             && !(1..=MAX_HIT_K).contains(&k)
         {
-            errors.push(PlanFieldError::new(
+            errors.push(PlanFieldError::new_in(
                 PlanSection::Quality,
                 None,
                 "hit_k",
                 format!("must be between 1 and {MAX_HIT_K}"),
+                format!("muss zwischen 1 und {} liegen", count_de(MAX_HIT_K)),
             ));
         }
     }
@@ -289,30 +320,30 @@ impl PilotServing {
         ];
         for (field, value) in texts {
             if let Err(e) = check_text(field, value, MAX_SERVING_TEXT_CHARS) {
-                errors.push(PlanFieldError::new(
-                    PlanSection::Serving,
-                    None,
-                    e.field,
-                    e.message,
-                ));
+                errors.push(e.placed(PlanSection::Serving, None));
             }
         }
         if let Some(tp) = self.tensor_parallel
             && !(1..=MAX_TENSOR_PARALLEL).contains(&tp)
         {
-            errors.push(PlanFieldError::new(
+            errors.push(PlanFieldError::new_in(
                 PlanSection::Serving,
                 None,
                 "tensor_parallel",
                 format!("must be between 1 and {MAX_TENSOR_PARALLEL}"),
+                format!(
+                    "muss zwischen 1 und {} liegen",
+                    count_de(MAX_TENSOR_PARALLEL)
+                ),
             ));
         }
         if self.max_num_batched_tokens == Some(0) {
-            errors.push(PlanFieldError::new(
+            errors.push(PlanFieldError::new_in(
                 PlanSection::Serving,
                 None,
                 "max_num_batched_tokens",
                 "must be at least 1 token",
+                "muss mindestens 1 Token betragen",
             ));
         }
     }
@@ -352,12 +383,7 @@ impl PlanContent {
         let mut errors = Vec::new();
         for (index, mark) in self.pass_marks.iter().enumerate() {
             if let Err(e) = mark.validate() {
-                errors.push(PlanFieldError::new(
-                    PlanSection::PassMark,
-                    Some(index),
-                    e.field,
-                    e.message,
-                ));
+                errors.push(e.placed(PlanSection::PassMark, Some(index)));
                 continue;
             }
             let key = mark.key();
@@ -365,7 +391,7 @@ impl PlanContent {
                 .iter()
                 .position(|earlier| earlier.key().same_as(&key))
             {
-                errors.push(PlanFieldError::new(
+                errors.push(PlanFieldError::new_in(
                     PlanSection::PassMark,
                     Some(index),
                     "metric",
@@ -374,16 +400,22 @@ impl PlanContent {
                         first + 1,
                         key.label()
                     ),
+                    format!(
+                        "Zielwert {} setzt bereits eine Grenze für {}; ein Zielwert je Kennzahl",
+                        first + 1,
+                        key.label_in(Lang::De)
+                    ),
                 ));
             }
             if let Scope::Scenario(name) = &mark.scope
                 && !self.has_scenario(name)
             {
-                errors.push(PlanFieldError::new(
+                errors.push(PlanFieldError::new_in(
                     PlanSection::PassMark,
                     Some(index),
                     "scope",
                     format!("the plan has no scenario named “{}”", name.trim()),
+                    format!("der Plan hat kein Szenario namens „{}“", name.trim()),
                 ));
             }
         }
@@ -400,6 +432,7 @@ impl PlanContent {
                     index,
                     "name",
                     format!("scenario {} already has this name", first + 1),
+                    format!("Szenario {} trägt diesen Namen bereits", first + 1),
                 ));
             }
         }

@@ -13,25 +13,27 @@ use super::comparator::Comparator;
 use super::content::{
     DemandAssumptions, PilotServing, PlanContent, QualitySet, Scenario, TokenRange,
 };
-use super::error::{PlanErrors, PlanFieldError, PlanSection};
+use super::error::{FormFieldError, PlanErrors, PlanSection};
 use super::metric::Metric;
 use super::pass_mark::PassMark;
 use super::point::MeasurementPoint;
 use super::scope::Scope;
 use super::statistic::Statistic;
 use super::unit::Unit;
-use crate::pilot::FieldError;
 use serde::{Deserialize, Serialize};
 
-fn error(field: &'static str, message: impl Into<String>) -> FieldError {
-    FieldError {
-        field,
-        message: message.into(),
-    }
+/// An error of `field`, worded in English (`en`) and German (`de`).
+fn error(field: &'static str, en: impl Into<String>, de: impl Into<String>) -> FormFieldError {
+    FormFieldError::new_in(field, en, de)
+}
+
+/// A field left empty that must be filled.
+fn required(field: &'static str) -> FormFieldError {
+    error(field, "required", "Pflichtfeld")
 }
 
 /// Parses a decimal number; empty is `None`.
-fn optional_decimal(field: &'static str, text: &str) -> Result<Option<f64>, FieldError> {
+fn optional_decimal(field: &'static str, text: &str) -> Result<Option<f64>, FormFieldError> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
@@ -40,36 +42,52 @@ fn optional_decimal(field: &'static str, text: &str) -> Result<Option<f64>, Fiel
         return Err(error(
             field,
             format!("`{text}`: write decimals with a point and no thousands separator"),
+            format!(
+                "`{text}`: Dezimalzahlen mit Punkt statt Komma schreiben, ohne \
+                 Tausendertrennzeichen (z. B. 2.5)"
+            ),
         ));
     }
     match text.parse::<f64>() {
         Ok(value) if value.is_finite() => Ok(Some(value)),
-        _ => Err(error(field, format!("`{text}` is not a number"))),
+        _ => Err(error(
+            field,
+            format!("`{text}` is not a number"),
+            format!("`{text}` ist keine Zahl"),
+        )),
     }
 }
 
 /// Parses a whole number; empty is `None`.
-fn optional_count(field: &'static str, text: &str) -> Result<Option<u32>, FieldError> {
+fn optional_count(field: &'static str, text: &str) -> Result<Option<u32>, FormFieldError> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
     }
-    text.parse::<u32>()
-        .map(Some)
-        .map_err(|_| error(field, format!("`{text}` is not a whole number")))
+    text.parse::<u32>().map(Some).map_err(|_| {
+        error(
+            field,
+            format!("`{text}` is not a whole number"),
+            format!("`{text}` ist keine ganze Zahl"),
+        )
+    })
 }
 
-fn required_count(field: &'static str, text: &str) -> Result<u32, FieldError> {
-    optional_count(field, text)?.ok_or_else(|| error(field, "required"))
+fn required_count(field: &'static str, text: &str) -> Result<u32, FormFieldError> {
+    optional_count(field, text)?.ok_or_else(|| required(field))
 }
 
 /// Parses a yes/no select; empty is "not stated".
-fn optional_switch(field: &'static str, text: &str) -> Result<Option<bool>, FieldError> {
+fn optional_switch(field: &'static str, text: &str) -> Result<Option<bool>, FormFieldError> {
     match text.trim().to_ascii_lowercase().as_str() {
         "" => Ok(None),
         "on" | "true" | "yes" | "1" => Ok(Some(true)),
         "off" | "false" | "no" | "0" => Ok(Some(false)),
-        other => Err(error(field, format!("`{other}`: expected on or off"))),
+        other => Err(error(
+            field,
+            format!("`{other}`: expected on or off"),
+            format!("`{other}`: erwartet wird an (on) oder aus (off)"),
+        )),
     }
 }
 
@@ -107,28 +125,36 @@ pub struct PassMarkForm {
 }
 
 impl PassMark {
-    /// Parses and validates a pass mark form; the error names the form field.
-    pub fn parse(form: &PassMarkForm) -> Result<PassMark, FieldError> {
+    /// Parses and validates a pass mark form; the error names the form field and words its
+    /// message in English and German ([`FormFieldError::text_in`]).
+    pub fn parse(form: &PassMarkForm) -> Result<PassMark, FormFieldError> {
         let metric_text = form.metric.trim();
         let is_custom = metric_text.eq_ignore_ascii_case("custom");
         let built_in = if metric_text.is_empty() {
-            return Err(error("metric", "choose a metric"));
+            return Err(error("metric", "choose a metric", "wählen Sie eine Metrik"));
         } else if is_custom {
             None
         } else {
-            Some(
-                Metric::parse_built_in(metric_text)
-                    .ok_or_else(|| error("metric", format!("unknown metric `{metric_text}`")))?,
-            )
+            Some(Metric::parse_built_in(metric_text).ok_or_else(|| {
+                error(
+                    "metric",
+                    format!("unknown metric `{metric_text}`"),
+                    format!("unbekannte Metrik `{metric_text}`"),
+                )
+            })?)
         };
         let unit = match form.unit.trim() {
             "" => match built_in.as_ref().map(Metric::allowed_units).as_deref() {
                 Some([only]) => *only,
-                _ => return Err(error("unit", "choose a unit")),
+                _ => return Err(error("unit", "choose a unit", "wählen Sie eine Einheit")),
             },
-            text => {
-                Unit::parse(text).ok_or_else(|| error("unit", format!("unknown unit `{text}`")))?
-            }
+            text => Unit::parse(text).ok_or_else(|| {
+                error(
+                    "unit",
+                    format!("unknown unit `{text}`"),
+                    format!("unbekannte Einheit `{text}`"),
+                )
+            })?,
         };
         let metric = match built_in {
             Some(metric) => metric,
@@ -140,28 +166,66 @@ impl PassMark {
         let statistic = match form.statistic.trim() {
             "" => match metric.allowed_statistics() {
                 [only] => *only,
-                _ => return Err(error("statistic", "choose a statistic")),
+                _ => {
+                    return Err(error(
+                        "statistic",
+                        "choose a statistic",
+                        "wählen Sie eine Statistik",
+                    ));
+                }
             },
-            text => Statistic::parse(text)
-                .ok_or_else(|| error("statistic", format!("unknown statistic `{text}`")))?,
+            text => Statistic::parse(text).ok_or_else(|| {
+                error(
+                    "statistic",
+                    format!("unknown statistic `{text}`"),
+                    format!("unbekannte Statistik `{text}`"),
+                )
+            })?,
         };
         let comparator = match form.comparator.trim() {
-            "" => return Err(error("comparator", "choose ≤, <, ≥ or >")),
-            text => Comparator::parse(text)
-                .ok_or_else(|| error("comparator", format!("unknown comparator `{text}`")))?,
+            "" => {
+                return Err(error(
+                    "comparator",
+                    "choose ≤, <, ≥ or >",
+                    "wählen Sie ≤, <, ≥ oder >",
+                ));
+            }
+            text => Comparator::parse(text).ok_or_else(|| {
+                error(
+                    "comparator",
+                    format!("unknown comparator `{text}`"),
+                    format!("unbekannter Vergleich `{text}`"),
+                )
+            })?,
         };
-        let threshold = optional_decimal("threshold", &form.threshold)?
-            .ok_or_else(|| error("threshold", "required"))?;
+        let threshold =
+            optional_decimal("threshold", &form.threshold)?.ok_or_else(|| required("threshold"))?;
         let point = match form.point.trim() {
-            "" => return Err(error("point", "say where the figure is measured")),
-            text => MeasurementPoint::parse(text)
-                .ok_or_else(|| error("point", format!("unknown measurement point `{text}`")))?,
+            "" => {
+                return Err(error(
+                    "point",
+                    "say where the figure is measured",
+                    "geben Sie an, wo die Zahl gemessen wird",
+                ));
+            }
+            text => MeasurementPoint::parse(text).ok_or_else(|| {
+                error(
+                    "point",
+                    format!("unknown measurement point `{text}`"),
+                    format!("unbekannter Messpunkt `{text}`"),
+                )
+            })?,
         };
         let scope = Scope::parse(&form.scope).ok_or_else(|| {
             error(
                 "scope",
                 format!(
                     "`{}`: expected all traffic, the planned peak or a scenario",
+                    form.scope.trim()
+                ),
+                format!(
+                    "`{}`: erwartet werden alle Anfragen, die geplante Spitzen-Parallelität oder \
+                     ein Szenario",
                     form.scope.trim()
                 ),
             )
@@ -328,7 +392,7 @@ impl From<&PlanContent> for PlanForm {
     }
 }
 
-fn parse_scenario(form: &ScenarioForm) -> Result<Scenario, FieldError> {
+fn parse_scenario(form: &ScenarioForm) -> Result<Scenario, FormFieldError> {
     Ok(Scenario {
         name: form.name.trim().to_string(),
         input_tokens: TokenRange {
@@ -342,7 +406,7 @@ fn parse_scenario(form: &ScenarioForm) -> Result<Scenario, FieldError> {
     })
 }
 
-fn parse_demand(form: &DemandForm) -> Result<DemandAssumptions, FieldError> {
+fn parse_demand(form: &DemandForm) -> Result<DemandAssumptions, FormFieldError> {
     Ok(DemandAssumptions {
         pilot_users: optional_count("pilot_users", &form.pilot_users)?,
         production_users: optional_count("production_users", &form.production_users)?,
@@ -361,14 +425,14 @@ fn parse_demand(form: &DemandForm) -> Result<DemandAssumptions, FieldError> {
     })
 }
 
-fn parse_quality(form: &QualityForm) -> Result<QualitySet, FieldError> {
+fn parse_quality(form: &QualityForm) -> Result<QualitySet, FormFieldError> {
     Ok(QualitySet {
         questions: optional_count("questions", &form.questions)?,
         hit_k: optional_count("hit_k", &form.hit_k)?,
     })
 }
 
-fn parse_serving(form: &ServingForm) -> Result<PilotServing, FieldError> {
+fn parse_serving(form: &ServingForm) -> Result<PilotServing, FormFieldError> {
     Ok(PilotServing {
         engine: form.engine.trim().to_string(),
         engine_version: form.engine_version.trim().to_string(),
@@ -395,28 +459,18 @@ impl PlanContent {
         for (index, mark) in form.pass_marks.iter().enumerate() {
             match PassMark::parse(mark) {
                 Ok(mark) => pass_marks.push(mark),
-                Err(e) => errors.push(PlanFieldError::new(
-                    PlanSection::PassMark,
-                    Some(index),
-                    e.field,
-                    e.message,
-                )),
+                Err(e) => errors.push(e.placed(PlanSection::PassMark, Some(index))),
             }
         }
         let mut scenarios = Vec::new();
         for (index, scenario) in form.scenarios.iter().enumerate() {
             match parse_scenario(scenario) {
                 Ok(scenario) => scenarios.push(scenario),
-                Err(e) => errors.push(PlanFieldError::new(
-                    PlanSection::Scenario,
-                    Some(index),
-                    e.field,
-                    e.message,
-                )),
+                Err(e) => errors.push(e.placed(PlanSection::Scenario, Some(index))),
             }
         }
-        let mut section = |section: PlanSection, e: FieldError| {
-            errors.push(PlanFieldError::new(section, None, e.field, e.message));
+        let mut section = |section: PlanSection, e: FormFieldError| {
+            errors.push(e.placed(section, None));
         };
         let demand = parse_demand(&form.demand)
             .map_err(|e| section(PlanSection::Demand, e))

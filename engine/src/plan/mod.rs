@@ -43,7 +43,7 @@ pub use content::{DemandAssumptions, PilotServing, PlanContent, QualitySet, Scen
 pub use diff::{
     Change, ChangeKind, LateChange, changed_after, changed_after_in, diff, marks_changed_after,
 };
-pub use error::{PlanErrors, PlanFieldError, PlanSection, PlanWarning};
+pub use error::{FormFieldError, PlanErrors, PlanFieldError, PlanSection, PlanWarning};
 pub use form::{DemandForm, PassMarkForm, PlanForm, QualityForm, ScenarioForm, ServingForm};
 pub use metric::{Direction, Metric, MetricFamily};
 pub use pass_mark::{MarkKey, PassMark, same_definition};

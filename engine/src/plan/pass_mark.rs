@@ -11,12 +11,13 @@
 //! stable identity for diffs without ids.
 
 use super::comparator::Comparator;
+use super::error::FormFieldError;
 use super::metric::{Direction, Metric, MetricFamily};
 use super::point::MeasurementPoint;
 use super::scope::Scope;
 use super::statistic::Statistic;
-use super::unit::{Unit, format_quantity};
-use crate::pilot::FieldError;
+use super::unit::{Quantity, Unit, format_quantity};
+use crate::locale::Lang;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -116,32 +117,64 @@ impl fmt::Display for MarkKey {
     }
 }
 
-fn error(field: &'static str, message: impl Into<String>) -> FieldError {
-    FieldError {
-        field,
-        message: message.into(),
-    }
+/// An error of `field`, worded in English (`en`) and German (`de`).
+fn error(field: &'static str, en: impl Into<String>, de: impl Into<String>) -> FormFieldError {
+    FormFieldError::new_in(field, en, de)
 }
 
 fn or_list<T: fmt::Display>(items: &[T]) -> String {
     let names: Vec<String> = items.iter().map(ToString::to_string).collect();
-    match names.as_slice() {
+    list_with(&names, "or")
+}
+
+/// `a, b oder c`: the German [`or_list`] of names already worded for the reader.
+pub(crate) fn or_list_de(names: &[String]) -> String {
+    list_with(names, "oder")
+}
+
+fn list_with(names: &[String], or: &str) -> String {
+    match names {
         [] => String::new(),
         [only] => only.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        [init @ .., last] => format!("{} {or} {last}", init.join(", ")),
     }
 }
 
+/// A unit as German writes it after a number or in a list: `ms`, `Token/s`, `%`.
+fn unit_de(unit: Unit) -> &'static str {
+    match unit {
+        Unit::TokensPerS => "Token/s",
+        unit => unit.symbol(),
+    }
+}
+
+/// A whole number with German thousands separators: `1.000`.
+pub(crate) fn count_de(value: impl Into<f64>) -> String {
+    Lang::De.number(value.into(), 0)
+}
+
 /// Checks free text: length and no control characters other than line breaks and tabs.
-pub(crate) fn check_text(field: &'static str, value: &str, max: usize) -> Result<(), FieldError> {
+pub(crate) fn check_text(
+    field: &'static str,
+    value: &str,
+    max: usize,
+) -> Result<(), FormFieldError> {
     if value.chars().count() > max {
-        return Err(error(field, format!("must be at most {max} characters")));
+        return Err(error(
+            field,
+            format!("must be at most {max} characters"),
+            format!("darf höchstens {} Zeichen lang sein", count_de(max as f64)),
+        ));
     }
     if value
         .chars()
         .any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t')
     {
-        return Err(error(field, "must not contain control characters"));
+        return Err(error(
+            field,
+            "must not contain control characters",
+            "darf keine Steuerzeichen enthalten",
+        ));
     }
     Ok(())
 }
@@ -218,11 +251,16 @@ impl PassMark {
 
     /// Checks the mark on its own (the plan adds checks across marks and scenarios). The error
     /// names the form field: `custom_name`, `statistic`, `unit`, `comparator`, `point`,
-    /// `threshold`, `definition`, `scope` or `rationale`.
-    pub fn validate(&self) -> Result<(), FieldError> {
+    /// `threshold`, `definition`, `scope` or `rationale`, and words its message in English and
+    /// German ([`FormFieldError::text_in`]).
+    pub fn validate(&self) -> Result<(), FormFieldError> {
         if let Metric::Custom { name, .. } = &self.metric {
             if name.trim().is_empty() {
-                return Err(error("custom_name", "a custom metric needs a name"));
+                return Err(error(
+                    "custom_name",
+                    "a custom metric needs a name",
+                    "eine eigene Metrik braucht einen Namen",
+                ));
             }
             check_text("custom_name", name, MAX_CUSTOM_NAME_CHARS)?;
         }
@@ -236,57 +274,93 @@ impl PassMark {
             return Err(error(
                 "definition",
                 "a custom metric needs its definition: how the figure is computed",
+                "eine eigene Metrik braucht ihre Definition: wie die Zahl berechnet wird",
             ));
         }
         if let Scope::Scenario(name) = &self.scope
             && name.trim().is_empty()
         {
-            return Err(error("scope", "name the scenario this mark applies to"));
+            return Err(error(
+                "scope",
+                "name the scenario this mark applies to",
+                "nennen Sie das Szenario, für das dieser Zielwert gilt",
+            ));
         }
         check_text("rationale", &self.rationale, MAX_RATIONALE_CHARS)
     }
 
-    fn check_statistic(&self) -> Result<(), FieldError> {
+    fn check_statistic(&self) -> Result<(), FormFieldError> {
         let label = self.metric.short_label();
+        let label_de = self.metric.short_label_in(Lang::De);
         let allowed = self.metric.allowed_statistics();
         if allowed.contains(&self.statistic) {
             return Ok(());
         }
-        let message = match (self.metric.family(), self.statistic) {
-            (MetricFamily::PerStreamSpeed, statistic) if statistic.is_percentile() => format!(
-                "a {statistic} of per-user speed describes the fastest requests, not the slow \
-                 tail; write a tail limit as a TPOT percentile instead (X tokens/s = 1000 ÷ X ms), \
-                 or use {}",
-                or_list(allowed)
+        // The statistics keep the names the form lists them by (`p95`, `mean`, `rate`).
+        let allowed_de = or_list_de(&allowed.iter().map(ToString::to_string).collect::<Vec<_>>());
+        let (en, de) = match (self.metric.family(), self.statistic) {
+            (MetricFamily::PerStreamSpeed, statistic) if statistic.is_percentile() => (
+                format!(
+                    "a {statistic} of per-user speed describes the fastest requests, not the slow \
+                     tail; write a tail limit as a TPOT percentile instead (X tokens/s = 1000 ÷ X \
+                     ms), or use {}",
+                    or_list(allowed)
+                ),
+                format!(
+                    "ein {statistic} der Geschwindigkeit je Nutzer beschreibt die schnellsten \
+                     Anfragen statt der langsamen; schreiben Sie eine Grenze für die langsamen \
+                     Anfragen stattdessen als TPOT-Perzentil (X Token/s = 1000 ÷ X ms) oder \
+                     verwenden Sie {allowed_de}"
+                ),
             ),
-            (_, Statistic::Rate) => {
+            (_, Statistic::Rate) => (
                 format!(
                     "`rate` is for shares of requests; {label} takes {}",
                     or_list(allowed)
-                )
-            }
-            (_, statistic) if statistic.is_percentile() => format!(
-                "percentiles are for latency (TTFT, TPOT, ITL, E2E); {label} takes {}",
-                or_list(allowed)
+                ),
+                format!("`rate` gilt für Anteile von Anfragen; {label_de} erlaubt {allowed_de}"),
             ),
-            (_, statistic) => format!("{label} cannot be graded on its {statistic}; use {}", {
-                or_list(allowed)
-            }),
+            (_, statistic) if statistic.is_percentile() => (
+                format!(
+                    "percentiles are for latency (TTFT, TPOT, ITL, E2E); {label} takes {}",
+                    or_list(allowed)
+                ),
+                format!(
+                    "Perzentile gelten für Latenzen (TTFT, TPOT, ITL, E2E); {label_de} erlaubt \
+                     {allowed_de}"
+                ),
+            ),
+            (_, statistic) => (
+                format!("{label} cannot be graded on its {statistic}; use {}", {
+                    or_list(allowed)
+                }),
+                format!(
+                    "{label_de} lässt sich nicht nach {statistic} bewerten; verwenden Sie \
+                     {allowed_de}"
+                ),
+            ),
         };
-        Err(error("statistic", message))
+        Err(error("statistic", en, de))
     }
 
-    fn check_unit(&self) -> Result<(), FieldError> {
+    fn check_unit(&self) -> Result<(), FormFieldError> {
         let label = self.metric.short_label();
+        let label_de = self.metric.short_label_in(Lang::De);
         let allowed = self.metric.allowed_units();
         if !allowed.contains(&self.unit) {
             let symbols: Vec<&str> = allowed.iter().map(|u| u.symbol()).collect();
+            let symbols_de: Vec<String> = allowed.iter().map(|u| unit_de(*u).into()).collect();
             return Err(error(
                 "unit",
                 format!(
                     "{label} is measured in {}, not {}",
                     or_list(&symbols),
                     self.unit.symbol()
+                ),
+                format!(
+                    "{label_de} wird in {} gemessen, nicht in {}",
+                    or_list_de(&symbols_de),
+                    unit_de(self.unit)
                 ),
             ));
         }
@@ -295,59 +369,98 @@ impl PassMark {
             (Statistic::Rate, unit) => Err(error(
                 "unit",
                 format!("a rate is a share of requests, written in %, not {unit}"),
+                format!(
+                    "eine Rate ist ein Anteil der Anfragen und wird in % angegeben, nicht in {}",
+                    unit_de(unit)
+                ),
             )),
             (statistic, Unit::Percent) => Err(error(
                 "statistic",
                 format!("{label} in % is a share of requests: use `rate`, not {statistic}"),
+                format!(
+                    "{label_de} in % ist ein Anteil der Anfragen: verwenden Sie `rate` statt \
+                     {statistic}"
+                ),
             )),
             _ => Ok(()),
         }
     }
 
-    fn check_comparator(&self) -> Result<(), FieldError> {
+    fn check_comparator(&self) -> Result<(), FormFieldError> {
         let label = self.metric.short_label();
+        let label_de = self.metric.short_label_in(Lang::De);
         match (self.metric.direction(), self.comparator.is_upper_limit()) {
             (Direction::LowerIsBetter, false) => Err(error(
                 "comparator",
                 format!("less {label} is better, so its mark is an upper limit (≤ or <)"),
+                format!(
+                    "bei {label_de} ist weniger besser, der Zielwert ist daher eine Obergrenze \
+                     (≤ oder <)"
+                ),
             )),
             (Direction::HigherIsBetter, true) => Err(error(
                 "comparator",
                 format!("more {label} is better, so its mark is a floor (≥ or >)"),
+                format!(
+                    "bei {label_de} ist mehr besser, der Zielwert ist daher eine Untergrenze \
+                     (≥ oder >)"
+                ),
             )),
             _ => Ok(()),
         }
     }
 
-    fn check_point(&self) -> Result<(), FieldError> {
+    fn check_point(&self) -> Result<(), FormFieldError> {
         let allowed = self.metric.allowed_points();
         if allowed.contains(&self.point) {
             return Ok(());
         }
-        let message = if self.point == MeasurementPoint::EvaluationSet {
-            format!(
-                "{} is measured on live traffic or a load test: at the {}",
-                self.metric.short_label(),
-                or_list(allowed)
+        let label_de = self.metric.short_label_in(Lang::De);
+        let (en, de) = if self.point == MeasurementPoint::EvaluationSet {
+            let places: Vec<String> = allowed.iter().map(|p| p.german_at().into()).collect();
+            (
+                format!(
+                    "{} is measured on live traffic or a load test: at the {}",
+                    self.metric.short_label(),
+                    or_list(allowed)
+                ),
+                format!(
+                    "{label_de} wird im laufenden Verkehr oder in einem Lasttest gemessen: {}",
+                    or_list_de(&places)
+                ),
             )
         } else {
-            format!(
-                "{} is scored on the evaluation set, not at the {}",
-                self.metric.short_label(),
-                self.point
+            (
+                format!(
+                    "{} is scored on the evaluation set, not at the {}",
+                    self.metric.short_label(),
+                    self.point
+                ),
+                format!(
+                    "{label_de} wird auf dem Evaluationsdatensatz bewertet, nicht {}",
+                    self.point.german_at()
+                ),
             )
         };
-        Err(error("point", message))
+        Err(error("point", en, de))
     }
 
-    fn check_threshold(&self) -> Result<(), FieldError> {
+    fn check_threshold(&self) -> Result<(), FormFieldError> {
         let value = self.threshold;
         if !value.is_finite() {
-            return Err(error("threshold", "must be a number"));
+            return Err(error(
+                "threshold",
+                "must be a number",
+                "muss eine Zahl sein",
+            ));
         }
         if self.unit == Unit::Percent {
             if !(0.0..=100.0).contains(&value) {
-                return Err(error("threshold", "a share must lie between 0 and 100 %"));
+                return Err(error(
+                    "threshold",
+                    "a share must lie between 0 and 100 %",
+                    "ein Anteil muss zwischen 0 und 100 % liegen",
+                ));
             }
             let never_fails = matches!(
                 (self.comparator, value),
@@ -357,6 +470,15 @@ impl PassMark {
                 (self.comparator, value),
                 (Comparator::Lt, v) if v <= 0.0
             ) || matches!((self.comparator, value), (Comparator::Gt, v) if v >= 100.0);
+            let limit_de = format!(
+                "{} {}",
+                self.comparator.symbol(),
+                Quantity {
+                    value,
+                    unit: self.unit
+                }
+                .text_in(Lang::De)
+            );
             if never_fails {
                 return Err(error(
                     "threshold",
@@ -365,6 +487,7 @@ impl PassMark {
                         self.comparator.symbol(),
                         self.threshold_text()
                     ),
+                    format!("{limit_de} wird immer erreicht; wählen Sie eine strengere Grenze"),
                 ));
             }
             if never_passes {
@@ -375,12 +498,17 @@ impl PassMark {
                         self.comparator.symbol(),
                         self.threshold_text()
                     ),
+                    format!("{limit_de} wird nie erreicht; wählen Sie eine erreichbare Grenze"),
                 ));
             }
             return Ok(());
         }
         if value <= 0.0 {
-            return Err(error("threshold", "must be greater than zero"));
+            return Err(error(
+                "threshold",
+                "must be greater than zero",
+                "muss größer als null sein",
+            ));
         }
         Ok(())
     }

@@ -448,6 +448,18 @@ async fn marks_are_added_edited_reordered_and_removed_in_a_draft_with_errors_nam
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
         assert!(body.contains(expected), "{expected} ← {body}");
     }
+    // A German reader gets the same refusal in German (#37); the English above is unchanged.
+    w.app.choose_language(&w.assessor, "de").await;
+    let response = w
+        .save_mark(&w.assessor, &v, &r, "", &[("threshold", "-5")])
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = response.text().await.unwrap();
+    assert!(
+        body.contains("Zielwert 3, Grenze: muss größer als null sein"),
+        "{body}"
+    );
+    w.app.choose_language(&w.assessor, "en").await;
     let (v2, r2) = w.draft().await;
     assert_eq!(
         (v2.as_str(), r2.as_str()),
