@@ -720,7 +720,10 @@ fn hours() -> &'static KeptHours {
 }
 
 /// The pilot's model in the catalog (its id, or a name that matches one).
-fn catalog_model(catalog: &SizingCatalog, pilot: &Pilot) -> Option<engine::sizing::ModelSpec> {
+pub(crate) fn catalog_model(
+    catalog: &SizingCatalog,
+    pilot: &Pilot,
+) -> Option<engine::sizing::ModelSpec> {
     let wanted = crate::catalog::guess_model_id(&pilot.model);
     catalog
         .models

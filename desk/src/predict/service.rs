@@ -294,10 +294,59 @@ pub struct PilotFit {
 
 impl PilotFit {
     /// The twin's answer to `question` (kept answers are reused; a new one is simulated
-    /// off the async runtime: it simulates thousands of requests).
-    pub async fn ask(&self, question: Question) -> Result<Prediction, ServiceError> {
+    /// off the async runtime: it simulates thousands of requests). A request longer than one
+    /// request can be ([`longest_request`]) is refused (422): vLLM would refuse it, and
+    /// simulating a million-token answer step by step took a minute (the contract test's
+    /// fuzzer found it).
+    pub async fn ask(
+        &self,
+        question: Question,
+        longest: Option<LongestRequest>,
+    ) -> Result<Prediction, ServiceError> {
+        let asked = u64::from(question.prompt_tokens.unwrap_or(0))
+            + u64::from(question.output_tokens.unwrap_or(0));
+        let kv = self.twin.model.limits.kv_cache_tokens;
+        let limit = match (kv, longest) {
+            (Some(tokens), _) => {
+                Some((tokens, "the measured configuration's KV cache".to_string()))
+            }
+            (None, Some(l)) => Some((l.tokens, l.why)),
+            (None, None) => None,
+        };
+        if let Some((tokens, why)) = limit
+            && asked > tokens
+        {
+            return Err(ServiceError::invalid(format!(
+                "prompt_tokens + output_tokens: {} tokens in one request is more than {why} \
+                 holds ({} tokens); vLLM refuses such a request",
+                engine::format::thousands(asked),
+                engine::format::thousands(tokens)
+            )));
+        }
         self.cached.ask(self.twin.clone(), question).await
     }
+}
+
+/// The most tokens (prompt and answer) one request may have, and why.
+#[derive(Clone, Debug)]
+pub struct LongestRequest {
+    pub tokens: u64,
+    pub why: String,
+}
+
+/// [`LongestRequest`] of `pilot`: its model's context window, when the catalog knows the
+/// model (the measured KV cache, when known, bounds it more tightly in [`PilotFit::ask`]).
+pub async fn longest_request(
+    services: &Services,
+    pilot: &crate::model::Pilot,
+) -> Result<Option<LongestRequest>, ServiceError> {
+    let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
+    Ok(
+        crate::capacity::catalog_model(&catalog, pilot).map(|model| LongestRequest {
+            tokens: model.max_context_tokens,
+            why: format!("the context window of {}", model.name),
+        }),
+    )
 }
 
 /// The twin of `rows` (fitted and back-tested) from the twin cache, or fitted now off the
@@ -551,7 +600,8 @@ pub async fn twin_view(
     match fit_rows_or_refusal(services, &rows, configuration).await {
         Ok(fit) => {
             view.configuration = Some(fit.label.clone());
-            view.prediction = Some(fit.ask(question).await?);
+            let longest = longest_request(services, &view.pilot).await?;
+            view.prediction = Some(fit.ask(question, longest).await?);
         }
         Err(crate::twin_cache::FitFailure::Refused(why)) => {
             view.problem = Some(format!("No prediction: {}", why.text_in(Lang::En)));

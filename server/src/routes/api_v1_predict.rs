@@ -98,7 +98,9 @@ fn parameters(
             body = ErrorBody),
         (status = 401, description = "No valid token or session.", body = ErrorBody),
         (status = 404, description = "No such pilot, or the caller may not see it.", body = ErrorBody),
-        (status = 422, description = "The pilot has no load test to fit the twin on.", body = ErrorBody),
+        (status = 422, description = "The pilot has no load test to fit the twin on, or one \
+            request of `prompt_tokens` + `output_tokens` is longer than the measured KV cache (or \
+            else the model's context window) holds.", body = ErrorBody),
     )
 )]
 pub async fn predict(
@@ -109,7 +111,7 @@ pub async fn predict(
 ) -> Result<Json<Prediction>, ApiError> {
     let id: i64 = id.parse().map_err(|_| ServiceError::NotFound)?;
     let services = &state.services;
-    visible_pilot(&services.store, &user, id).await?;
+    let pilot = visible_pilot(&services.store, &user, id).await?;
     let p = parameters(query)?;
     let question = twin::question(
         p.rate.as_deref(),
@@ -122,5 +124,6 @@ pub async fn predict(
         .map(|c| c.trim().to_string())
         .filter(|c| !c.is_empty());
     let fitted = twin::pilot_twin(services, id, configuration).await?;
-    Ok(Json(fitted.ask(question).await?))
+    let longest = twin::longest_request(services, &pilot).await?;
+    Ok(Json(fitted.ask(question, longest).await?))
 }

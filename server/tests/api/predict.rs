@@ -180,6 +180,32 @@ async fn bad_missing_or_doubled_parameters_are_400_naming_the_parameter() {
             .starts_with("configuration:"),
         "{body}"
     );
+    // One request longer than the model's context window (Qwen2.5-7B: 32,768 tokens) is
+    // refused at once: vLLM would refuse it, and simulating a million-token answer step by step
+    // took a minute (the contract test's fuzzer found it). Up to the window it is answered.
+    let (status, body) = get(
+        &app,
+        Some(&token),
+        &format!(
+            "/api/v1/pilots/{demo}/predict?rate=1&prompt_tokens=1000000&output_tokens=1000000"
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("prompt_tokens + output_tokens: 2,000,000 tokens")
+            && error.contains("context window")
+            && error.contains("32,768 tokens"),
+        "{error}"
+    );
+    let (status, body) = get(
+        &app,
+        Some(&token),
+        &format!("/api/v1/pilots/{demo}/predict?rate=1&prompt_tokens=30000&output_tokens=2768"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
