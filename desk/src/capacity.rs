@@ -596,7 +596,7 @@ async fn plan_input(
     let Some(plan) = &evidence.plan else {
         return Ok(Err(NoRecommendation::PlanNotApproved));
     };
-    let Some(model) = catalog_model(catalog, pilot) else {
+    let Some(model) = crate::catalog::pilot_model(catalog, pilot) else {
         return Ok(Err(NoRecommendation::ModelNotInCatalog(
             pilot.model.clone(),
         )));
@@ -717,19 +717,6 @@ type KeptHours = Mutex<VecDeque<(String, Arc<BusiestHour>)>>;
 fn hours() -> &'static KeptHours {
     static HOURS: OnceLock<KeptHours> = OnceLock::new();
     HOURS.get_or_init(|| Mutex::new(VecDeque::new()))
-}
-
-/// The pilot's model in the catalog (its id, or a name that matches one).
-pub(crate) fn catalog_model(
-    catalog: &SizingCatalog,
-    pilot: &Pilot,
-) -> Option<engine::sizing::ModelSpec> {
-    let wanted = crate::catalog::guess_model_id(&pilot.model);
-    catalog
-        .models
-        .iter()
-        .find(|m| Some(&m.spec.id) == wanted.as_ref() || m.spec.id == pilot.model.trim())
-        .map(|m| m.spec.clone())
 }
 
 /// The pairs that passed the evaluation together; without a decision, the serving precision

@@ -81,6 +81,19 @@ pub fn parse_currency(text: &str) -> Result<Option<String>, ServiceError> {
     Ok(Some(code))
 }
 
+/// The pilot's model in the catalog (its id, or a name that matches one).
+pub fn pilot_model(
+    catalog: &SizingCatalog,
+    pilot: &crate::model::Pilot,
+) -> Option<engine::sizing::ModelSpec> {
+    let wanted = guess_model_id(&pilot.model);
+    catalog
+        .models
+        .iter()
+        .find(|m| Some(&m.spec.id) == wanted.as_ref() || m.spec.id == pilot.model.trim())
+        .map(|m| m.spec.clone())
+}
+
 /// A catalog model id for free text such as `RedHatAI/Qwen2.5-7B-Instruct`, if one matches.
 pub fn guess_model_id(text: &str) -> Option<String> {
     let wanted = normalise(text.rsplit('/').next().unwrap_or(text));

@@ -342,7 +342,7 @@ pub async fn longest_request(
 ) -> Result<Option<LongestRequest>, ServiceError> {
     let catalog = crate::catalog::service::effective_catalog(&services.store).await?;
     Ok(
-        crate::capacity::catalog_model(&catalog, pilot).map(|model| LongestRequest {
+        crate::catalog::pilot_model(&catalog, pilot).map(|model| LongestRequest {
             tokens: model.max_context_tokens,
             why: format!("the context window of {}", model.name),
         }),
