@@ -82,6 +82,7 @@ pub fn parse_currency(text: &str) -> Result<Option<String>, ServiceError> {
 }
 
 /// The pilot's model in the catalog (its id, or a name that matches one).
+#[cfg(feature = "server")]
 pub fn pilot_model(
     catalog: &SizingCatalog,
     pilot: &crate::model::Pilot,
