@@ -168,13 +168,13 @@ impl KeptOverviews {
     }
 
     /// The making of `pilot_id`'s overview in `state`: the one under way, or a new one (which
-    /// replaces a making of an older state).
+    /// replaces a making of an older state); `true` with a new one.
     fn making(
         &self,
         pilot_id: i64,
         state: &str,
         live: bool,
-    ) -> Arc<tokio::sync::OnceCell<Arc<Basis>>> {
+    ) -> (Arc<tokio::sync::OnceCell<Arc<Basis>>>, bool) {
         let mut making = self
             .3
             .lock()
@@ -183,7 +183,7 @@ impl KeptOverviews {
             .iter()
             .find(|m| m.pilot_id == pilot_id && m.state == state)
         {
-            return m.cell.clone();
+            return (m.cell.clone(), false);
         }
         making.retain(|m| m.pilot_id != pilot_id);
         let cell = Arc::new(tokio::sync::OnceCell::new());
@@ -193,7 +193,7 @@ impl KeptOverviews {
             cell: cell.clone(),
             live,
         });
-        cell
+        (cell, true)
     }
 
     /// The overview kept for `pilot_id` from before a live roll, while the listener makes
@@ -222,21 +222,6 @@ impl KeptOverviews {
         let (new_stamp, new_row) = split_state(state)?;
         (old_row == new_row && crate::store::evidence::live_roll_only(old_stamp, new_stamp))
             .then(|| latest.clone())
-    }
-
-    /// A new live making of `pilot_id`'s overview in `state`, or `None` when one is under way.
-    fn new_live_making(
-        &self,
-        pilot_id: i64,
-        state: &str,
-    ) -> Option<Arc<tokio::sync::OnceCell<Arc<Basis>>>> {
-        let under_way = self
-            .3
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .iter()
-            .any(|m| m.pilot_id == pilot_id && m.state == state);
-        (!under_way).then(|| self.making(pilot_id, state, true))
     }
 
     /// Ends `cell`'s making (the basis is kept by then, or the making failed).
@@ -340,7 +325,7 @@ async fn basis_for(
             return Ok(before);
         }
     }
-    let cell = services.overviews.making(pilot.id, &state, live);
+    let (cell, _) = services.overviews.making(pilot.id, &state, live);
     let made = cell
         .get_or_try_init(|| make_basis(services, pilot, state))
         .await
@@ -356,9 +341,10 @@ async fn basis_for(
 /// the new one itself (tens of milliseconds on a live pilot: the page's p99 under ingest was
 /// 3–4× its idle one).
 fn start_making(services: &Services, pilot: &Pilot, state: String) {
-    let Some(cell) = services.overviews.new_live_making(pilot.id, &state) else {
+    let (cell, new) = services.overviews.making(pilot.id, &state, true);
+    if !new {
         return;
-    };
+    }
     /// Ends the making however its task ends (a panic, a runtime shut down mid-way): a making
     /// left registered would have views take the overview from before the roll for good.
     struct Ending(Services, i64, Arc<tokio::sync::OnceCell<Arc<Basis>>>);
