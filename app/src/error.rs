@@ -12,7 +12,7 @@
 //! field named, never 500.
 
 use desk::ServiceError;
-use desk::error::WireError;
+use desk::error::{InGerman, WireError};
 use leptos::server_fn::{
     codec::JsonEncoding,
     error::{FromServerFnError, ServerFnErrorErr},
@@ -39,6 +39,8 @@ pub enum AppError {
     NoSuch(String),
     Internal,
     Unavailable(String),
+    /// A refusal worded in German too ([`ServiceError::InGerman`]).
+    InGerman(Box<InGerman>),
     ServerFn(ServerFnErrorErr),
 }
 
@@ -62,6 +64,7 @@ impl From<ServiceError> for AppError {
             ServiceError::NoSuch(m) => AppError::NoSuch(m),
             ServiceError::Internal => AppError::Internal,
             ServiceError::Unavailable(m) => AppError::Unavailable(m),
+            ServiceError::InGerman(worded) => AppError::InGerman(worded),
         }
     }
 }
@@ -91,6 +94,7 @@ impl AppError {
             AppError::NoSuch(m) => ServiceError::NoSuch(m.clone()),
             AppError::Internal => ServiceError::Internal,
             AppError::Unavailable(m) => ServiceError::Unavailable(m.clone()),
+            AppError::InGerman(worded) => ServiceError::InGerman(worded.clone()),
             AppError::ServerFn(_) => return None,
         })
     }
@@ -109,6 +113,16 @@ impl AppError {
         AppError::Invalid(message.into())
     }
 
+    /// [`AppError::Invalid`] said in English (`en`) and German (`de`).
+    pub fn invalid_in(en: impl Into<String>, de: impl Into<String>) -> Self {
+        ServiceError::invalid_in(en, de).into()
+    }
+
+    /// [`AppError::Conflict`] said in English (`en`) and German (`de`).
+    pub fn conflict_in(en: impl Into<String>, de: impl Into<String>) -> Self {
+        ServiceError::conflict_in(en, de).into()
+    }
+
     /// The stable name of the kind of error, as `kind` on the wire.
     pub fn kind(&self) -> &'static str {
         self.service().map_or("server_fn", |e| e.kind())
@@ -117,7 +131,8 @@ impl AppError {
 
 /// The message in the language of what is being rendered ([`crate::components::lang`]): pages
 /// and notices write errors with `to_string()`, so each reads in the page's language. The wire
-/// carries the service's English message (see the `Serialize` impl).
+/// carries the service's English message as `error`, and its German as `error_de` where the
+/// service wrote one (see the `Serialize` impl), so the browser shows a German reader the German.
 impl std::fmt::Display for AppError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self, self.service()) {
@@ -133,12 +148,13 @@ impl std::error::Error for AppError {}
 impl Serialize for AppError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.service() {
-            Some(error) => error.to_wire(),
+            Some(error) => error.to_wire_with_german(),
             None => WireError {
                 error: self.to_string(),
                 kind: self.kind().to_string(),
                 retry_after_s: None,
                 limit_mib: None,
+                error_de: None,
             },
         }
         .serialize(serializer)
@@ -239,5 +255,33 @@ mod tests {
             "pilot_id: missing (this server function needs it)"
         );
         assert!(argument_message("invalid digit found in string").starts_with("arguments: "));
+    }
+
+    #[test]
+    fn a_refusal_in_german_travels_with_its_german_and_keeps_the_english_error() {
+        use engine::locale::Lang;
+        let error = AppError::conflict_in(
+            "version 2 is already approved",
+            "Version 2 ist bereits freigegeben",
+        );
+        let json = serde_json::to_value(&error).unwrap();
+        assert_eq!(json["error"], "version 2 is already approved");
+        assert_eq!(json["kind"], "conflict");
+        assert_eq!(json["error_de"], "Version 2 ist bereits freigegeben");
+        let back: AppError = serde_json::from_value(json).unwrap();
+        assert_eq!(back, error);
+        let service = back.service().unwrap();
+        assert_eq!(
+            service.message_in(Lang::De),
+            "Version 2 ist bereits freigegeben"
+        );
+        assert_eq!(
+            service.message_in(Lang::En),
+            "version 2 is already approved"
+        );
+        assert_eq!(back.status_code(), 409);
+        // An answer from before German existed still reads (in English).
+        let old: AppError = serde_json::from_str(r#"{"error":"taken","kind":"conflict"}"#).unwrap();
+        assert_eq!(old, AppError::Conflict("taken".into()));
     }
 }

@@ -12,20 +12,53 @@ pub const STAFF_ORGANISATION: &str = "Pilot Desk staff";
 /// Longest organisation name accepted.
 pub const MAX_ORGANISATION_CHARS: usize = 120;
 
+/// A refused e-mail address (`email: …`), in English and German.
+pub fn email_refused(error: &engine::account::EmailError) -> ServiceError {
+    use engine::account::EmailError;
+    let de = match error {
+        EmailError::Empty => "E-Mail-Adresse ist leer".to_string(),
+        EmailError::Malformed(text) => {
+            format!("`{text}` ist keine E-Mail-Adresse (erwartet name@domain)")
+        }
+    };
+    ServiceError::invalid_in(format!("email: {error}"), format!("email: {de}"))
+}
+
+/// A refused new password (`password: …`, the policy's English message), in English and
+/// German.
+pub fn password_refused(message: &str) -> ServiceError {
+    let de = if message.contains("at least") {
+        format!(
+            "das Passwort muss mindestens {} Zeichen lang sein",
+            engine::account::MIN_PASSWORD_CHARS
+        )
+    } else if message.contains("e-mail address") {
+        "das Passwort darf nicht die E-Mail-Adresse sein".to_string()
+    } else {
+        message.to_string()
+    };
+    ServiceError::invalid_in(format!("password: {message}"), format!("password: {de}"))
+}
+
 /// Validates an organisation name: trimmed, not empty, at most [`MAX_ORGANISATION_CHARS`].
 pub fn organisation_name(input: &str) -> Result<String, ServiceError> {
     let name = input.trim();
     if name.is_empty() {
-        return Err(ServiceError::invalid("name: an organisation needs a name"));
+        return Err(ServiceError::invalid_in(
+            "name: an organisation needs a name",
+            "name: Eine Organisation braucht einen Namen",
+        ));
     }
     if name.chars().count() > MAX_ORGANISATION_CHARS {
-        return Err(ServiceError::invalid(format!(
-            "name: must be at most {MAX_ORGANISATION_CHARS} characters"
-        )));
+        return Err(ServiceError::invalid_in(
+            format!("name: must be at most {MAX_ORGANISATION_CHARS} characters"),
+            format!("name: darf höchstens {MAX_ORGANISATION_CHARS} Zeichen lang sein"),
+        ));
     }
     if name.chars().any(char::is_control) {
-        return Err(ServiceError::invalid(
+        return Err(ServiceError::invalid_in(
             "name: must not contain control characters",
+            "name: darf keine Steuerzeichen enthalten",
         ));
     }
     Ok(name.to_string())
@@ -54,27 +87,39 @@ pub async fn create_account(
     organisation_id: i64,
     password: Option<String>,
 ) -> Result<IssuedPassword, ServiceError> {
-    let email = normalise_email(email).map_err(|e| ServiceError::invalid(format!("email: {e}")))?;
+    let email = normalise_email(email).map_err(|e| email_refused(&e))?;
     let name = name.trim().to_string();
     if name.chars().count() > 120 || name.chars().any(char::is_control) {
-        return Err(ServiceError::invalid(
+        return Err(ServiceError::invalid_in(
             "name: at most 120 characters, no control characters",
+            "name: höchstens 120 Zeichen, keine Steuerzeichen",
         ));
     }
     let kind = store
         .organisation_kind(organisation_id)
         .await?
-        .ok_or_else(|| ServiceError::invalid("organisation: no such organisation"))?;
+        .ok_or_else(|| {
+            ServiceError::invalid_in(
+                "organisation: no such organisation",
+                "organisation: Diese Organisation gibt es nicht",
+            )
+        })?;
     if kind != role.organisation_kind() {
-        return Err(ServiceError::invalid(match role {
-            Role::Customer => "role: a customer account must belong to a customer organisation",
-            _ => "role: staff roles (admin, assessor, sales) belong to the staff organisation",
-        }));
+        return Err(match role {
+            Role::Customer => ServiceError::invalid_in(
+                "role: a customer account must belong to a customer organisation",
+                "role: Ein Kundenkonto muss zu einer Kundenorganisation gehören",
+            ),
+            _ => ServiceError::invalid_in(
+                "role: staff roles (admin, assessor, sales) belong to the staff organisation",
+                "role: Mitarbeiterrollen (admin, assessor, sales) gehören zur Organisation der \
+                 Mitarbeiter",
+            ),
+        });
     }
     let (password, generated) = match password.filter(|p| !p.is_empty()) {
         Some(password) => {
-            check_new_password(&password, &email)
-                .map_err(|e| ServiceError::invalid(format!("password: {e}")))?;
+            check_new_password(&password, &email).map_err(|e| password_refused(&e))?;
             (password, None)
         }
         None => {

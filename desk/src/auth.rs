@@ -126,9 +126,10 @@ pub fn token_days(text: &str) -> Result<u32, ServiceError> {
             .ok()
             .filter(|days| (1..=API_TOKEN_MAX_DAYS).contains(days))
             .ok_or_else(|| {
-                ServiceError::invalid(format!(
-                    "days: a whole number of days from 1 to {API_TOKEN_MAX_DAYS}"
-                ))
+                ServiceError::invalid_in(
+                    format!("days: a whole number of days from 1 to {API_TOKEN_MAX_DAYS}"),
+                    format!("days: eine ganze Zahl von Tagen von 1 bis {API_TOKEN_MAX_DAYS}"),
+                )
             }),
     }
 }
@@ -143,14 +144,16 @@ pub async fn issue_api_token(
 ) -> Result<crate::model::IssuedToken, ServiceError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
-        return Err(ServiceError::invalid(
+        return Err(ServiceError::invalid_in(
             "name: give the token a name of 1–80 characters (e.g. “CI pipeline”)",
+            "name: Geben Sie dem Token einen Namen mit 1–80 Zeichen (z. B. „CI-Pipeline“)",
         ));
     }
     if !(1..=API_TOKEN_MAX_DAYS).contains(&days) {
-        return Err(ServiceError::invalid(format!(
-            "days: a whole number of days from 1 to {API_TOKEN_MAX_DAYS}"
-        )));
+        return Err(ServiceError::invalid_in(
+            format!("days: a whole number of days from 1 to {API_TOKEN_MAX_DAYS}"),
+            format!("days: eine ganze Zahl von Tagen von 1 bis {API_TOKEN_MAX_DAYS}"),
+        ));
     }
     let secret = new_api_token();
     let token = store

@@ -40,13 +40,17 @@ pub fn optional_number(field: &str, text: &str) -> Result<Option<f64>, ServiceEr
     if text.is_empty() {
         return Ok(None);
     }
-    let value: f64 = text
-        .parse()
-        .map_err(|_| ServiceError::invalid(format!("{field}: `{text}` is not a number")))?;
+    let value: f64 = text.parse().map_err(|_| {
+        ServiceError::invalid_in(
+            format!("{field}: `{text}` is not a number"),
+            format!("{field}: `{text}` ist keine Zahl"),
+        )
+    })?;
     if !(value.is_finite() && value >= 0.0) {
-        return Err(ServiceError::invalid(format!(
-            "{field}: must be zero or more"
-        )));
+        return Err(ServiceError::invalid_in(
+            format!("{field}: must be zero or more"),
+            format!("{field}: muss null oder mehr sein"),
+        ));
     }
     Ok(Some(value))
 }
@@ -73,10 +77,16 @@ pub fn parse_currency(text: &str) -> Result<Option<String>, ServiceError> {
         return Ok(None);
     }
     if code.len() != 3 || !code.chars().all(|c| c.is_ascii_uppercase()) {
-        return Err(ServiceError::invalid(format!(
-            "currency: `{}` is not a three-letter currency code such as EUR or USD",
-            text.trim()
-        )));
+        return Err(ServiceError::invalid_in(
+            format!(
+                "currency: `{}` is not a three-letter currency code such as EUR or USD",
+                text.trim()
+            ),
+            format!(
+                "currency: `{}` ist kein dreibuchstabiger Währungscode wie EUR oder USD",
+                text.trim()
+            ),
+        ));
     }
     Ok(Some(code))
 }

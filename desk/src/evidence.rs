@@ -115,11 +115,20 @@ pub(crate) async fn temp_file(
 
 /// The refusal of a file already stored on this pilot.
 pub fn duplicate(file_name: &str, existing: &EvidenceFile) -> ServiceError {
-    ServiceError::Duplicate(format!(
-        "{file_name}: the same file is already evidence #{} of this pilot (“{}”, uploaded {})",
-        existing.id,
-        existing.file_name,
-        engine::clock::utc_minute(existing.uploaded_ms)
+    ServiceError::duplicate_said(crate::error::Said::new(
+        format!(
+            "{file_name}: the same file is already evidence #{} of this pilot (“{}”, uploaded {})",
+            existing.id,
+            existing.file_name,
+            engine::clock::utc_minute(existing.uploaded_ms)
+        ),
+        format!(
+            "{file_name}: dieselbe Datei ist bereits Nachweis #{} dieses Piloten („{}“, \
+             hochgeladen {})",
+            existing.id,
+            existing.file_name,
+            engine::clock::utc_minute(existing.uploaded_ms)
+        ),
     ))
 }
 
@@ -146,48 +155,72 @@ pub fn calibration_settings(
         .or_else(|| log.model.as_deref().and_then(guess_model_id))
         .or_else(|| guess_model_id(&pilot.model))
         .ok_or_else(|| {
-            ServiceError::invalid("model: the log names no catalog model; choose one")
+            ServiceError::invalid_in(
+                "model: the log names no catalog model; choose one",
+                "model: Das Log nennt kein Modell des Katalogs; wählen Sie eines",
+            )
         })?;
     if model_by_id(&model_id).is_none() {
-        return Err(ServiceError::invalid(format!(
-            "model: no catalog model `{model_id}`"
-        )));
+        return Err(ServiceError::invalid_in(
+            format!("model: no catalog model `{model_id}`"),
+            format!("model: kein Modell `{model_id}` im Katalog"),
+        ));
     }
     let gpu_id = pick(&form.gpu)
         .or_else(|| guess_gpu_id(&pilot.gpu_type))
         .ok_or_else(|| {
-            ServiceError::invalid("gpu: the pilot's GPU is not in the catalog; choose one")
+            ServiceError::invalid_in(
+                "gpu: the pilot's GPU is not in the catalog; choose one",
+                "gpu: Die GPU des Piloten steht nicht im Katalog; wählen Sie eine",
+            )
         })?;
     if gpu_by_id(&gpu_id).is_none() {
-        return Err(ServiceError::invalid(format!(
-            "gpu: no catalog GPU `{gpu_id}`"
-        )));
+        return Err(ServiceError::invalid_in(
+            format!("gpu: no catalog GPU `{gpu_id}`"),
+            format!("gpu: keine GPU `{gpu_id}` im Katalog"),
+        ));
     }
     let weights = pick(&form.weights).unwrap_or_else(|| "bf16".into());
-    WeightPrecision::from_str(&weights)
-        .map_err(|e| ServiceError::invalid(format!("weights: {e}")))?;
+    WeightPrecision::from_str(&weights).map_err(|e| {
+        ServiceError::invalid_in(
+            format!("weights: {e}"),
+            format!("weights: {}", e.message_in(engine::locale::Lang::De)),
+        )
+    })?;
     let kv_dtype = pick(&form.kv_dtype)
         .or_else(|| log.kv_cache_dtype.clone())
         .unwrap_or_else(|| "16bit".into());
-    KvDtype::from_str(&kv_dtype).map_err(|e| ServiceError::invalid(format!("kv_dtype: {e}")))?;
+    KvDtype::from_str(&kv_dtype).map_err(|e| {
+        ServiceError::invalid_in(
+            format!("kv_dtype: {e}"),
+            format!("kv_dtype: {}", e.message_in(engine::locale::Lang::De)),
+        )
+    })?;
     let tp = match pick(&form.tp) {
-        Some(text) => text
-            .parse()
-            .map_err(|_| ServiceError::invalid(format!("tp: `{text}` is not a whole number")))?,
+        Some(text) => text.parse().map_err(|_| {
+            ServiceError::invalid_in(
+                format!("tp: `{text}` is not a whole number"),
+                format!("tp: `{text}` ist keine ganze Zahl"),
+            )
+        })?,
         None => log
             .tensor_parallel_size
             .unwrap_or_else(|| u32::try_from(pilot.gpu_count.max(1)).unwrap_or(1)),
     };
     let context_tokens = match pick(&form.context) {
         Some(text) => text.parse().map_err(|_| {
-            ServiceError::invalid(format!("context: `{text}` is not a whole number"))
+            ServiceError::invalid_in(
+                format!("context: `{text}` is not a whole number"),
+                format!("context: `{text}` ist keine ganze Zahl"),
+            )
         })?,
         None => log
             .max_model_len
             .or(log.max_concurrency_context_tokens)
             .ok_or_else(|| {
-                ServiceError::invalid(
+                ServiceError::invalid_in(
                     "context: the log does not say max_model_len; give the context",
+                    "context: Das Log nennt max_model_len nicht; geben Sie den Kontext an",
                 )
             })?,
     };
@@ -206,8 +239,12 @@ pub fn calibration_settings(
 
 /// Reads a pasted or uploaded start-up log; the error says which lines were expected.
 pub fn read_startup_log(file_name: &str, text: &str) -> Result<StartupLog, ServiceError> {
-    engine::sizing::startup_log::parse(text)
-        .map_err(|e| ServiceError::invalid(format!("{file_name}: {e}")))
+    engine::sizing::startup_log::parse(text).map_err(|e| {
+        ServiceError::invalid_in(
+            format!("{file_name}: {e}"),
+            format!("{file_name}: {}", e.message_in(engine::locale::Lang::De)),
+        )
+    })
 }
 
 /// The question the vLLM memory model answers for a stored log.

@@ -117,14 +117,19 @@ pub const REASON_MAX_CHARS: usize = 500;
 pub fn checked_reason(reason: &str) -> Result<String, crate::ServiceError> {
     let reason = reason.trim();
     if reason.is_empty() {
-        return Err(crate::ServiceError::invalid(
+        return Err(crate::ServiceError::invalid_in(
             "reason: say why (it is kept in the file's history and shown in the report)",
+            "reason: Nennen Sie den Grund (er bleibt im Verlauf der Datei und steht im Bericht)",
         ));
     }
     if reason.chars().count() > REASON_MAX_CHARS {
-        return Err(crate::ServiceError::invalid(format!(
-            "reason: at most {REASON_MAX_CHARS} characters"
-        )));
+        return Err(crate::ServiceError::invalid_in(
+            format!("reason: at most {REASON_MAX_CHARS} characters"),
+            format!(
+                "reason: höchstens {} Zeichen",
+                engine::locale::Lang::De.number(REASON_MAX_CHARS as f64, 0)
+            ),
+        ));
     }
     Ok(reason.to_string())
 }

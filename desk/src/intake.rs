@@ -105,7 +105,7 @@ pub async fn prepare(
         Some(
             quality::service::set_for_runs(services, pilot_id)
                 .await?
-                .ok_or_else(|| ServiceError::invalid(quality::service::NO_SET))?,
+                .ok_or_else(|| ServiceError::invalid_said(quality::service::no_set()))?,
         )
     } else {
         None
@@ -123,15 +123,22 @@ pub async fn prepare(
         tokio::task::spawn_blocking(move || recognise_with(&name, &path, kind, &settings))
             .await
             .map_err(|_| ServiceError::Internal)?
-            .map_err(|e| ServiceError::invalid(e.0))?;
+            .map_err(|e| ServiceError::invalid_said(e.said()))?;
     let kind = recognised.kind();
     let records = recognised.records();
     if records > services.intake.records_per_file {
-        return Err(ServiceError::invalid(format!(
-            "{}: {records} records, more than the {} one file may hold (MAX_RECORDS_PER_FILE); \
-             split the file and upload the parts",
-            file.file_name, services.intake.records_per_file
-        )));
+        return Err(ServiceError::invalid_in(
+            format!(
+                "{}: {records} records, more than the {} one file may hold \
+                 (MAX_RECORDS_PER_FILE); split the file and upload the parts",
+                file.file_name, services.intake.records_per_file
+            ),
+            format!(
+                "{}: {records} Datensätze, mehr als eine Datei enthalten darf ({}, \
+                 MAX_RECORDS_PER_FILE); teilen Sie die Datei und laden Sie die Teile hoch",
+                file.file_name, services.intake.records_per_file
+            ),
+        ));
     }
     // What is derived from the file is computed now and written in the same transaction as its
     // row: a failure (or a crash) before the commit leaves the database as it was.

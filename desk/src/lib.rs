@@ -107,8 +107,8 @@ pub struct Services {
 impl From<store::StoreError> for ServiceError {
     fn from(error: store::StoreError) -> Self {
         match error {
-            store::StoreError::Conflict(message) => ServiceError::Invalid(message),
-            store::StoreError::Duplicate(message) => ServiceError::Duplicate(message),
+            store::StoreError::Conflict(said) => ServiceError::invalid_said(said),
+            store::StoreError::Duplicate(said) => ServiceError::duplicate_said(said),
             other => {
                 tracing::error!(error = %other, "store failure");
                 ServiceError::Internal

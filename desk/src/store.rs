@@ -52,10 +52,10 @@ impl Backend {
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("{0}")]
-    Conflict(String),
+    Conflict(crate::error::Said),
     /// The same evidence file is already stored on the pilot.
     #[error("{0}")]
-    Duplicate(String),
+    Duplicate(crate::error::Said),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("migration failed: {0}")]
@@ -67,7 +67,7 @@ pub enum StoreError {
 pub type StoreResult<T> = Result<T, StoreError>;
 
 /// Maps a unique-constraint violation to a user-facing conflict message.
-fn conflict(error: sqlx::Error, message: impl FnOnce() -> String) -> StoreError {
+fn conflict(error: sqlx::Error, message: impl FnOnce() -> crate::error::Said) -> StoreError {
     let unique = error
         .as_database_error()
         .map(|db| db.is_unique_violation())
@@ -279,7 +279,10 @@ impl Store {
         .await
         .map_err(|e| {
             conflict(e, || {
-                format!("an organisation named “{name}” already exists")
+                crate::error::Said::new(
+                    format!("an organisation named “{name}” already exists"),
+                    format!("eine Organisation namens „{name}“ gibt es bereits"),
+                )
             })
         })?;
         Ok(row.try_get("id")?)
@@ -368,7 +371,14 @@ impl Store {
         .bind(now)
         .fetch_one(&self.pool)
         .await
-        .map_err(|e| conflict(e, || format!("a user with the e-mail address {email} already exists")))?;
+        .map_err(|e| {
+            conflict(e, || {
+                crate::error::Said::new(
+                    format!("a user with the e-mail address {email} already exists"),
+                    format!("ein Konto mit der E-Mail-Adresse {email} gibt es bereits"),
+                )
+            })
+        })?;
         let id: i64 = row.try_get("id")?;
         self.user(id)
             .await?

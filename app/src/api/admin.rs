@@ -67,7 +67,14 @@ pub async fn create_user(
             require(Need::Admin)?;
             let role: engine::account::Role =
                 role.parse().map_err(|e: engine::account::UnknownRole| {
-                    AppError::invalid(format!("role: {e}"))
+                    AppError::invalid_in(
+                        format!("role: {e}"),
+                        format!(
+                            "role: unbekannte Rolle `{}` (erwartet admin, assessor, sales oder \
+                             customer)",
+                            e.0
+                        ),
+                    )
                 })?;
             let store = crate::server::services()?.store;
             Ok(
@@ -90,15 +97,19 @@ pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppEr
             let store = crate::server::services()?.store;
             let target = store.user(user_id).await?.ok_or(AppError::NotFound)?;
             if disabled && target.id == admin.id {
-                return Err(AppError::invalid("You cannot disable your own account."));
+                return Err(AppError::invalid_in(
+                    "You cannot disable your own account.",
+                    "Sie können Ihr eigenes Konto nicht deaktivieren.",
+                ));
             }
             if disabled
                 && target.role == engine::account::Role::Admin
                 && !target.disabled
                 && store.count_active_admins().await? <= 1
             {
-                return Err(AppError::invalid(
+                return Err(AppError::invalid_in(
                     "The last enabled administrator cannot be disabled.",
+                    "Der letzte aktive Administrator kann nicht deaktiviert werden.",
                 ));
             }
             store.set_disabled(user_id, disabled).await?;

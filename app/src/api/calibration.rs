@@ -59,11 +59,15 @@ pub async fn add_startup_log(
             let services = crate::server::services()?;
             let pilot = editable_pilot(&services.store, &user, pilot_id).await?;
             if log_text.trim().is_empty() {
-                return Err(AppError::invalid("log_text: paste the vLLM start-up log"));
+                return Err(AppError::invalid_in(
+                    "log_text: paste the vLLM start-up log",
+                    "log_text: Fügen Sie das Start-up-Log von vLLM ein",
+                ));
             }
             if log_text.len() > MAX_STARTUP_LOG_BYTES {
-                return Err(AppError::invalid(
+                return Err(AppError::invalid_in(
                     "log_text: at most 4 MiB; paste the start-up part of the log",
+                    "log_text: höchstens 4 MiB; fügen Sie den Start-up-Teil des Logs ein",
                 ));
             }
             let log = read_startup_log("pasted log", &log_text)?;

@@ -92,7 +92,10 @@ pub async fn save_gpu(
             let store = crate::server::services()?.store;
             let name = name.trim().to_string();
             if name.is_empty() || name.chars().count() > 100 {
-                return Err(AppError::invalid("name: 1–100 characters"));
+                return Err(AppError::invalid_in(
+                    "name: 1–100 characters",
+                    "name: 1–100 Zeichen",
+                ));
             }
             let id = if id.trim().is_empty() {
                 slug(&name)
@@ -100,17 +103,26 @@ pub async fn save_gpu(
                 slug(&id)
             };
             if id.is_empty() || id == "custom" {
-                return Err(AppError::invalid(
+                return Err(AppError::invalid_in(
                     "id: give the GPU an id of letters and digits",
+                    "id: Geben Sie der GPU eine ID aus Buchstaben und Ziffern",
                 ));
             }
             let driver =
                 optional_number("memory_driver_gib", &memory_driver_gib)?.ok_or_else(|| {
-                    AppError::invalid("memory_driver_gib: the memory the driver reports, GiB")
+                    AppError::invalid_in(
+                        "memory_driver_gib: the memory the driver reports, GiB",
+                        "memory_driver_gib: der Speicher, den der Treiber meldet, in GiB",
+                    )
                 })?;
             let cuda = optional_number("memory_cuda_gib", &memory_cuda_gib)?;
-            let bandwidth = optional_number("bandwidth_gb_s", &bandwidth_gb_s)?
-                .ok_or_else(|| AppError::invalid("bandwidth_gb_s: the memory bandwidth, GB/s"))?;
+            let bandwidth =
+                optional_number("bandwidth_gb_s", &bandwidth_gb_s)?.ok_or_else(|| {
+                    AppError::invalid_in(
+                        "bandwidth_gb_s: the memory bandwidth, GB/s",
+                        "bandwidth_gb_s: die Speicherbandbreite in GB/s",
+                    )
+                })?;
             let tflops = optional_number("bf16_dense_tflops", &bf16_dense_tflops)?;
             let unit_price = optional_number("unit_price", &unit_price)?;
             let catalog = crate::server::catalog::effective_catalog(&store).await?;
@@ -122,22 +134,33 @@ pub async fn save_gpu(
                 "" | "native" => FormatSupport::Native,
                 "weight_only" => FormatSupport::WeightOnly,
                 "unsupported" => FormatSupport::Unsupported,
-                other => return Err(AppError::invalid(format!("fp8: unknown support `{other}`"))),
+                other => {
+                    return Err(AppError::invalid_in(
+                        format!("fp8: unknown support `{other}`"),
+                        format!("fp8: unbekannte Unterstützung `{other}`"),
+                    ));
+                }
             };
             let (nvfp4, mxfp4) = match fp4.trim() {
                 "" | "none" => (FormatSupport::WeightOnly, FormatSupport::WeightOnly),
                 "nvfp4" => (FormatSupport::Native, FormatSupport::WeightOnly),
                 "mxfp4" => (FormatSupport::WeightOnly, FormatSupport::Native),
                 "both" => (FormatSupport::Native, FormatSupport::Native),
-                other => return Err(AppError::invalid(format!("fp4: unknown support `{other}`"))),
+                other => {
+                    return Err(AppError::invalid_in(
+                        format!("fp4: unknown support `{other}`"),
+                        format!("fp4: unbekannte Unterstützung `{other}`"),
+                    ));
+                }
             };
             spec.nvfp4 = nvfp4;
             spec.mxfp4 = mxfp4;
             if spec.fp8 == FormatSupport::Native && spec.fp8_dense_tflops.is_none() {
                 spec.fp8_dense_tflops = tflops.map(|t| 2.0 * t);
             }
-            spec.validate()
-                .map_err(|e| AppError::invalid(e.to_string()))?;
+            spec.validate().map_err(|e| {
+                AppError::invalid_in(e.to_string(), e.message_in(engine::locale::Lang::De))
+            })?;
             let json = serde_json::to_string(&spec).map_err(|_| AppError::Internal)?;
             store
                 .upsert_catalog_gpu(
@@ -242,17 +265,26 @@ pub async fn reset_gpu(id: String) -> Result<(), AppError> {
 pub async fn add_model(id: String, name: String, config_json: String) -> Result<String, AppError> {
     use crate::server::auth::{Need, require};
     use crate::server::catalog::slug;
+    use engine::locale::Lang;
     use engine::sizing::ModelSpec;
-    let lang = crate::components::lang();
     crate::server::respond(
         async move {
             let user = require(Need::Editor)?;
             let store = crate::server::services()?.store;
             if config_json.len() > 256 * 1024 {
-                return Err(AppError::invalid("config_json: at most 256 KiB"));
+                return Err(AppError::invalid_in(
+                    "config_json: at most 256 KiB",
+                    "config_json: höchstens 256 KiB",
+                ));
             }
-            let mut spec = ModelSpec::from_hf_config(&config_json)
-                .map_err(|e| AppError::invalid(format!("config_json: {}", e.message_in(lang))))?;
+            // English on the wire, German for a German reader.
+            let refused = |e: engine::sizing::SizingError| {
+                AppError::invalid_in(
+                    format!("config_json: {}", e.message_in(Lang::En)),
+                    format!("config_json: {}", e.message_in(Lang::De)),
+                )
+            };
+            let mut spec = ModelSpec::from_hf_config(&config_json).map_err(refused)?;
             if !name.trim().is_empty() {
                 spec.name = name.trim().chars().take(100).collect();
             }
@@ -262,16 +294,19 @@ pub async fn add_model(id: String, name: String, config_json: String) -> Result<
                 slug(&id)
             };
             if id.is_empty() || id == "custom" {
-                return Err(AppError::invalid("id: give the model an id"));
+                return Err(AppError::invalid_in(
+                    "id: give the model an id",
+                    "id: Geben Sie dem Modell eine ID",
+                ));
             }
             if engine::sizing::model_by_id(&id).is_some() {
-                return Err(AppError::invalid(format!(
-                    "id: `{id}` is a reviewed catalog model already"
-                )));
+                return Err(AppError::invalid_in(
+                    format!("id: `{id}` is a reviewed catalog model already"),
+                    format!("id: `{id}` ist bereits ein geprüftes Modell des Katalogs"),
+                ));
             }
             spec.id = id.clone();
-            spec.validate()
-                .map_err(|e| AppError::invalid(format!("config_json: {}", e.message_in(lang))))?;
+            spec.validate().map_err(refused)?;
             let json = serde_json::to_string(&spec).map_err(|_| AppError::Internal)?;
             store
                 .create_catalog_model(&id, &json, &config_json, user.id)

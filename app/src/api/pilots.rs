@@ -71,8 +71,9 @@ pub async fn create_pilot(
             match services.store.organisation_kind(organisation_id).await? {
                 Some(engine::account::OrganisationKind::Customer) => {}
                 _ => {
-                    return Err(AppError::invalid(
+                    return Err(AppError::invalid_in(
                         "organisation_id: choose the customer organisation that owns the pilot",
+                        "organisation_id: Wählen Sie die Kundenorganisation, der der Pilot gehört",
                     ));
                 }
             }

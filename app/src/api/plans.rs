@@ -31,7 +31,17 @@ mod editing {
     use crate::model::SessionUser;
     use crate::server::store::Store;
     use crate::server::store::plans::DraftWrite;
+    use engine::locale::Lang;
     use engine::plan::{LifecycleError, PlanErrors, PlanForm};
+
+    /// `pass mark` / `scenario` as the plan editor names them in German.
+    fn item_de(what: &str) -> &str {
+        match what {
+            "pass mark" => "Zielwert",
+            "scenario" => "Szenario",
+            other => other,
+        }
+    }
 
     /// The signed-in user and the pilot, if the user may edit its plan: customers get 404 (as
     /// for anything they may not change), sales engineers 403.
@@ -43,30 +53,35 @@ mod editing {
         Ok((user, store, pilot))
     }
 
-    /// Every error of a plan, each naming its item and field, in the language of the person
-    /// asking (English exactly as the engine's `Display` writes it).
+    /// Every error of a plan, each naming its item and field: English as the engine's
+    /// `Display` writes it (the wire's `error`), German as the plan editor labels them.
     pub fn plan_errors(errors: &PlanErrors) -> AppError {
-        AppError::Invalid(errors.joined_in(crate::components::lang()))
+        AppError::invalid_in(errors.joined_in(Lang::En), errors.joined_in(Lang::De))
     }
 
-    /// A life-cycle refusal with the status it deserves.
+    /// A life-cycle refusal with the status it deserves, in English and German
+    /// ([`LifecycleError::message_in`]).
     pub fn lifecycle(error: LifecycleError) -> AppError {
+        let (en, de) = (error.message_in(Lang::En), error.message_in(Lang::De));
         match error {
             LifecycleError::Invalid(errors) => plan_errors(&errors),
             LifecycleError::NotAllowedToApprove { .. } => AppError::Forbidden,
-            LifecycleError::MissingReason | LifecycleError::BadReason(_) => {
-                AppError::Invalid(format!("reason: {error}"))
+            LifecycleError::MissingReason | LifecycleError::BadReason(..) => {
+                AppError::invalid_in(format!("reason: {en}"), format!("Grund: {de}"))
             }
-            LifecycleError::NoPassMarks => AppError::Invalid(format!("pass marks: {error}")),
-            other => AppError::Conflict(other.to_string()),
+            LifecycleError::NoPassMarks => {
+                AppError::invalid_in(format!("pass marks: {en}"), format!("Zielwerte: {de}"))
+            }
+            _ => AppError::conflict_in(en, de),
         }
     }
 
     pub fn stale() -> AppError {
-        AppError::Conflict(
+        AppError::conflict_in(
             "The draft was saved by someone else since this page was loaded; reload the page \
-             and make the change again."
-                .into(),
+             and make the change again.",
+            "Der Entwurf wurde seit dem Laden dieser Seite von jemand anderem gespeichert; laden \
+             Sie die Seite neu und nehmen Sie die Änderung noch einmal vor.",
         )
     }
 
@@ -124,9 +139,13 @@ mod editing {
             "" | "new" => Ok(None),
             text => match text.parse::<usize>() {
                 Ok(i) if i < len => Ok(Some(i)),
-                _ => Err(AppError::Invalid(format!(
-                    "index: there is no {what} {text}; reload the page"
-                ))),
+                _ => Err(AppError::invalid_in(
+                    format!("index: there is no {what} {text}; reload the page"),
+                    format!(
+                        "index: {} {text} gibt es nicht; laden Sie die Seite neu",
+                        item_de(what)
+                    ),
+                )),
             },
         }
     }
@@ -135,10 +154,14 @@ mod editing {
         if index < len {
             Ok(index)
         } else {
-            Err(AppError::Invalid(format!(
-                "index: there is no {what} {}; reload the page",
-                index + 1
-            )))
+            Err(AppError::invalid_in(
+                format!("index: there is no {what} {}; reload the page", index + 1),
+                format!(
+                    "index: {} {} gibt es nicht; laden Sie die Seite neu",
+                    item_de(what),
+                    index + 1
+                ),
+            ))
         }
     }
 
@@ -147,7 +170,12 @@ mod editing {
     pub fn template(id: &str) -> Result<engine::plan::templates::Template, AppError> {
         engine::plan::templates::by_id(id)
             .map(|template| template.in_lang(crate::components::lang()))
-            .ok_or_else(|| AppError::Invalid(format!("template: no template `{}`", id.trim())))
+            .ok_or_else(|| {
+                AppError::invalid_in(
+                    format!("template: no template `{}`", id.trim()),
+                    format!("template: keine Vorlage `{}`", id.trim()),
+                )
+            })
     }
 }
 
@@ -186,8 +214,10 @@ pub async fn create_plan(pilot_id: i64, template: String) -> Result<u32, AppErro
         async move {
             let (user, store, pilot) = editing::plan_editor(pilot_id).await?;
             if !store.plan_versions(pilot_id).await?.is_empty() {
-                return Err(AppError::Conflict(
-                    "This pilot already has a plan: edit its draft or amend it.".into(),
+                return Err(AppError::conflict_in(
+                    "This pilot already has a plan: edit its draft or amend it.",
+                    "Dieser Pilot hat bereits einen Plan: Bearbeiten Sie seinen Entwurf oder \
+                     legen Sie eine Änderung an.",
                 ));
             }
             let mut content = match template.trim() {
@@ -279,13 +309,11 @@ pub async fn approve_plan(pilot_id: i64, version: u32, revision: i64) -> Result<
 #[server(endpoint = "submit_plan")]
 pub async fn submit_plan(pilot_id: i64, version: u32, revision: i64) -> Result<(), AppError> {
     use crate::server::auth::{Need, require};
-    let lang = crate::components::lang();
     crate::server::respond(
         async move {
             let user = require(Need::SignedIn)?;
             let services = crate::server::services()?;
-            desk::plans::service::submit(&services, &user, pilot_id, version, revision, lang)
-                .await?;
+            desk::plans::service::submit(&services, &user, pilot_id, version, revision).await?;
             leptos_axum::redirect(&format!("/pilots/{pilot_id}/plan"));
             Ok(())
         }
@@ -399,9 +427,10 @@ pub async fn move_pass_mark(
                 "up" => from.checked_sub(1),
                 "down" => Some(from + 1).filter(|&to| to < len),
                 other => {
-                    return Err(AppError::Invalid(format!(
-                        "direction: expected up or down, not `{other}`"
-                    )));
+                    return Err(AppError::invalid_in(
+                        format!("direction: expected up or down, not `{other}`"),
+                        format!("direction: erwartet up oder down, nicht `{other}`"),
+                    ));
                 }
             };
             if let Some(to) = to {

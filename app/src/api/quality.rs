@@ -99,7 +99,10 @@ pub async fn get_eval_set(pilot_id: i64, version: String) -> Result<EvalSetPage,
             let asked = match version.trim() {
                 "" => None,
                 text => Some(text.parse::<u32>().map_err(|_| {
-                    AppError::invalid(format!("version: `{text}` is not a version number"))
+                    AppError::invalid_in(
+                        format!("version: `{text}` is not a version number"),
+                        format!("version: `{text}` ist keine Versionsnummer"),
+                    )
                 })?),
             };
             let shown = match asked {
@@ -136,10 +139,17 @@ pub async fn new_eval_set_version(pilot_id: i64) -> Result<u32, AppError> {
             ssr::set_editor(&services, &user, pilot_id).await?;
             let versions = services.store.eval_set_versions(pilot_id).await?;
             if let Some(draft) = versions.iter().find(|v| !v.approved) {
-                return Err(AppError::Conflict(format!(
-                    "Version {} is already an open draft: edit it, or approve it first.",
-                    draft.number
-                )));
+                return Err(AppError::conflict_in(
+                    format!(
+                        "Version {} is already an open draft: edit it, or approve it first.",
+                        draft.number
+                    ),
+                    format!(
+                        "Version {} ist bereits ein offener Entwurf: Bearbeiten Sie ihn oder \
+                         geben Sie ihn zuerst frei.",
+                        draft.number
+                    ),
+                ));
             }
             let latest = versions.last();
             let number = latest.map_or(1, |v| v.number + 1);
@@ -195,7 +205,8 @@ pub async fn save_eval_item(
                     accepted_answer,
                     accepted_passages,
                 };
-                set.with_item(index, &form).map_err(ServiceError::Invalid)
+                set.with_item(index, &form)
+                    .map_err(desk::quality::service::row_refused)
             })
             .await?)
         }
@@ -217,8 +228,12 @@ pub async fn remove_eval_item(
             let services = crate::server::services()?;
             let draft = (pilot_id, version, revision);
             Ok(ssr::edit_set_draft(&services, &user, draft, |set| {
-                let index = ssr::row_index(&index, set.items.len(), false)?
-                    .ok_or_else(|| ServiceError::invalid("index: name the row to remove"))?;
+                let index = ssr::row_index(&index, set.items.len(), false)?.ok_or_else(|| {
+                    ServiceError::invalid_in(
+                        "index: name the row to remove",
+                        "index: Nennen Sie die Zeile, die entfernt werden soll",
+                    )
+                })?;
                 let mut set = set.clone();
                 set.items.remove(index);
                 Ok(set)
@@ -247,8 +262,9 @@ pub async fn approve_eval_set(pilot_id: i64, version: u32, revision: i64) -> Res
                 return Err(ssr::frozen(version).into());
             }
             if record.set.items.is_empty() {
-                return Err(AppError::invalid(
+                return Err(AppError::invalid_in(
                     "items: an evaluation set needs at least one question before approval",
+                    "items: Ein Evaluationsdatensatz braucht vor der Freigabe mindestens eine Frage",
                 ));
             }
             ssr::draft_write(

@@ -56,12 +56,16 @@ pub async fn create_share_link(
             visible_pilot(&services.store, &user, pilot_id).await?;
             let contact = contact.trim();
             if contact.is_empty() {
-                return Err(AppError::invalid(
+                return Err(AppError::invalid_in(
                     "contact: say who the link is for (name or e-mail address)",
+                    "contact: Geben Sie an, für wen der Link ist (Name oder E-Mail-Adresse)",
                 ));
             }
             if contact.chars().count() > 200 {
-                return Err(AppError::invalid("contact: at most 200 characters"));
+                return Err(AppError::invalid_in(
+                    "contact: at most 200 characters",
+                    "contact: höchstens 200 Zeichen",
+                ));
             }
             let days = match days.trim() {
                 "" => share::DEFAULT_DAYS,
@@ -70,13 +74,17 @@ pub async fn create_share_link(
                     .ok()
                     .filter(|d| (1..=share::MAX_DAYS).contains(d))
                     .ok_or_else(|| {
-                        AppError::invalid(format!(
-                            "days: a whole number of days from 1 to {}",
-                            share::MAX_DAYS
-                        ))
+                        AppError::invalid_in(
+                            format!("days: a whole number of days from 1 to {}", share::MAX_DAYS),
+                            format!(
+                                "days: eine ganze Zahl von Tagen von 1 bis {}",
+                                share::MAX_DAYS
+                            ),
+                        )
                     })?,
             };
-            let lang = Lang::parse(&lang).ok_or_else(|| AppError::invalid("lang: en or de"))?;
+            let lang = Lang::parse(&lang)
+                .ok_or_else(|| AppError::invalid_in("lang: en or de", "lang: en oder de"))?;
             let (token, hash) = share::new_token();
             let now = crate::server::store::now_ms();
             let expires = now + i64::from(days) * 86_400_000;

@@ -45,8 +45,10 @@ pub async fn login(email: String, password: String, next: Option<String>) -> Res
             };
             attempt.succeeded(store, &email).await?;
             if credentials.user.disabled {
-                return Err(AppError::invalid(
+                return Err(AppError::invalid_in(
                     "This account is disabled. Ask an administrator to enable it.",
+                    "Dieses Konto ist deaktiviert. Bitten Sie die Administration, es zu \
+                     aktivieren.",
                 ));
             }
             let (cookie, _) = start_session(&services, credentials.user.id).await?;
@@ -95,17 +97,27 @@ pub async fn change_password(
             let services = crate::server::services()?;
             let stored = services.store.password_hash(user.id).await?;
             if !services.auth.passwords.verify(current_password, stored).await? {
-                return Err(AppError::invalid(
+                return Err(AppError::invalid_in(
                     "current_password: the current password is wrong",
+                    "current_password: Das aktuelle Passwort ist falsch",
                 ));
             }
             if new_password != confirm_password {
-                return Err(AppError::invalid(
+                return Err(AppError::invalid_in(
                     "confirm_password: the two new passwords differ",
+                    "confirm_password: Die beiden neuen Passwörter unterscheiden sich",
                 ));
             }
             engine::account::check_new_password(&new_password, &user.email)
-                .map_err(|e| AppError::invalid(format!("new_password: {e}")))?;
+                .map_err(|e| {
+                    // The policy's sentence in both languages, named by this form's field.
+                    let said = desk::accounts::password_refused(&e).said();
+                    AppError::invalid_in(
+                        said.en.replacen("password: ", "new_password: ", 1),
+                        said.in_lang(engine::locale::Lang::De)
+                            .replacen("password: ", "new_password: ", 1),
+                    )
+                })?;
             let hash = services.auth.passwords.hash(new_password).await?;
             services.store.set_password_hash(user.id, &hash).await?;
             let (cookie, _) = start_session(&services, user.id).await?;

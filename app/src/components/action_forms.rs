@@ -78,7 +78,10 @@ pub fn returned_errors(refresh: RwSignal<u32>, errors: Vec<Option<String>>) -> O
     (!errors.is_empty()).then(|| {
         view! {
             <div class="notice notice-error" role="alert" id="returned-error">
-                <strong>"The change was not saved"</strong>
+                <strong>{crate::components::i18n::tr(
+                    "The change was not saved",
+                    "Die Änderung wurde nicht gespeichert",
+                )}</strong>
                 {errors.into_iter().map(|e| view! { <p>{e}</p> }).collect_view()}
             </div>
         }

@@ -458,7 +458,8 @@ pub async fn staged_upload_page(pilot_id: i64, token: String) -> Result<Fragment
             let found = desk::evidence::staged::find(&services, &user, pilot_id, &token).await;
             let view = match found {
                 Ok(staged) => view! { <StagedCheck staged lang/> }.into_any(),
-                Err(desk::ServiceError::Conflict(message)) => {
+                Err(error) if matches!(error.plain(), desk::ServiceError::Conflict(_)) => {
+                    let message = error.message_in(lang);
                     view! { <div class="notice notice-warn" role="status">{message}</div> }
                         .into_any()
                 }

@@ -278,19 +278,19 @@ fn draft_editor(view: &PlanView, draft: PlanVersionRecord, refresh: RwSignal<u32
             view! { <MarkItem ctx index count mark scenarios=names/> }
         })
         .collect_view();
+    let lang = lang();
     let mark_warnings = warnings
         .iter()
         .filter(|w| w.section == PlanSection::PassMark)
-        .map(ToString::to_string)
+        .map(|w| w.text_in(lang))
         .collect::<Vec<_>>();
     let other_warnings = warnings
         .iter()
         .filter(|w| w.section != PlanSection::PassMark)
-        .map(ToString::to_string)
+        .map(|w| w.text_in(lang))
         .collect::<Vec<_>>();
     let empty = content.pass_marks.is_empty();
     let reason = draft.amendment_reason.clone();
-    let lang = lang();
     let stage = draft.approval_stage_in(lang);
     let heading = match lang {
         Lang::En => format!("Draft version {}", draft.number),

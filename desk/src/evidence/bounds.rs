@@ -64,7 +64,10 @@ pub fn check_summary_text(file_name: &str, summary_json: &str) -> Result<(), Ser
         return Err(too_big(file_name, summary_json.len()));
     }
     let value: Value = serde_json::from_str(summary_json).map_err(|error| {
-        ServiceError::invalid(format!("{file_name}: what was read does not keep: {error}"))
+        ServiceError::invalid_in(
+            format!("{file_name}: what was read does not keep: {error}"),
+            format!("{file_name}: Das Gelesene lässt sich nicht speichern: {error}"),
+        )
     })?;
     check(file_name, &value, "", 0)
 }
@@ -79,19 +82,28 @@ pub fn check_summary(file_name: &str, summary: &Value) -> Result<(), ServiceErro
 }
 
 fn too_big(file_name: &str, size: usize) -> ServiceError {
-    ServiceError::invalid(format!(
-        "{file_name}: what was read from it takes {} MiB, more than the {} MiB one file may keep \
-         (split the file)",
-        size / (1024 * 1024),
-        MAX_SUMMARY_BYTES / (1024 * 1024)
-    ))
+    ServiceError::invalid_in(
+        format!(
+            "{file_name}: what was read from it takes {} MiB, more than the {} MiB one file may \
+             keep (split the file)",
+            size / (1024 * 1024),
+            MAX_SUMMARY_BYTES / (1024 * 1024)
+        ),
+        format!(
+            "{file_name}: Das daraus Gelesene belegt {} MiB, mehr als die {} MiB, die eine Datei \
+             speichern darf (teilen Sie die Datei)",
+            size / (1024 * 1024),
+            MAX_SUMMARY_BYTES / (1024 * 1024)
+        ),
+    )
 }
 
 fn check(file_name: &str, value: &Value, path: &str, depth: usize) -> Result<(), ServiceError> {
     if depth > MAX_DEPTH {
-        return Err(ServiceError::invalid(format!(
-            "{file_name}: field \"{path}\": nested deeper than {MAX_DEPTH} levels"
-        )));
+        return Err(ServiceError::invalid_in(
+            format!("{file_name}: field \"{path}\": nested deeper than {MAX_DEPTH} levels"),
+            format!("{file_name}: Feld \"{path}\": tiefer verschachtelt als {MAX_DEPTH} Ebenen"),
+        ));
     }
     match value {
         Value::String(text) => check_text(file_name, path, text),
@@ -107,11 +119,18 @@ fn check(file_name: &str, value: &Value, path: &str, depth: usize) -> Result<(),
             };
             if key.chars().count() > MAX_IDENTIFIER_CHARS {
                 let short: String = key.chars().take(40).collect();
-                return Err(ServiceError::invalid(format!(
-                    "{file_name}: a field name of {} characters (“{short}…”) is longer than \
-                     {MAX_IDENTIFIER_CHARS}",
-                    key.chars().count()
-                )));
+                return Err(ServiceError::invalid_in(
+                    format!(
+                        "{file_name}: a field name of {} characters (“{short}…”) is longer than \
+                         {MAX_IDENTIFIER_CHARS}",
+                        key.chars().count()
+                    ),
+                    format!(
+                        "{file_name}: ein Feldname mit {} Zeichen („{short}…“) ist länger als \
+                         {MAX_IDENTIFIER_CHARS}",
+                        key.chars().count()
+                    ),
+                ));
             }
             check(file_name, item, &at, depth + 1)
         }),
@@ -132,15 +151,20 @@ fn check_text(file_name: &str, path: &str, text: &str) -> Result<(), ServiceErro
     if !over {
         return Ok(());
     }
-    let what = if identifier {
-        "a name or label"
+    let (what, what_de) = if identifier {
+        ("a name or label", "ein Name oder eine Bezeichnung")
     } else {
-        "a text"
+        ("a text", "ein Text")
     };
-    Err(ServiceError::invalid(format!(
-        "{file_name}: field \"{path}\": {} characters, more than {what} may have ({limit})",
-        text.chars().count()
-    )))
+    let count = text.chars().count();
+    Err(ServiceError::invalid_in(
+        format!(
+            "{file_name}: field \"{path}\": {count} characters, more than {what} may have ({limit})"
+        ),
+        format!(
+            "{file_name}: Feld \"{path}\": {count} Zeichen, mehr als {what_de} haben darf ({limit})"
+        ),
+    ))
 }
 
 #[cfg(test)]

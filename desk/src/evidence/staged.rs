@@ -81,10 +81,16 @@ pub struct NewStaged<'a> {
 
 /// The answer for a token that is not (or no longer) the caller's to use.
 fn gone() -> ServiceError {
-    ServiceError::Conflict(format!(
-        "This upload is no longer waiting: it was stored or discarded, or its \
-         {STAGED_FOR_MINUTES} minutes passed. Choose the file again."
-    ))
+    ServiceError::conflict_in(
+        format!(
+            "This upload is no longer waiting: it was stored or discarded, or its \
+             {STAGED_FOR_MINUTES} minutes passed. Choose the file again."
+        ),
+        format!(
+            "Dieser Upload wartet nicht mehr: Er wurde gespeichert oder verworfen, oder seine \
+             {STAGED_FOR_MINUTES} Minuten sind abgelaufen. Wählen Sie die Datei erneut."
+        ),
+    )
 }
 
 fn internal(error: impl std::fmt::Display) -> ServiceError {

@@ -114,22 +114,43 @@ pub async fn change(
         .await?
         .ok_or(ServiceError::NotFound)?;
     if file.kind == crate::model::EvidenceKind::EvalSet {
-        return Err(ServiceError::Conflict(format!(
-            "evidence #{evidence_id} is an evaluation set: sets are versioned; start a new version of the set instead"
-        )));
+        return Err(ServiceError::conflict_in(
+            format!(
+                "evidence #{evidence_id} is an evaluation set: sets are versioned; start a new \
+                 version of the set instead"
+            ),
+            format!(
+                "Nachweis #{evidence_id} ist ein Evaluationsdatensatz: Datensätze sind \
+                 versioniert; beginnen Sie stattdessen eine neue Version des Datensatzes"
+            ),
+        ));
     }
     match (withdraw, file.withdrawn_ms.is_some()) {
         (true, true) => {
-            return Err(ServiceError::Conflict(format!(
-                "evidence #{evidence_id} ({}) is already withdrawn",
-                file.file_name
-            )));
+            return Err(ServiceError::conflict_in(
+                format!(
+                    "evidence #{evidence_id} ({}) is already withdrawn",
+                    file.file_name
+                ),
+                format!(
+                    "Nachweis #{evidence_id} ({}) ist bereits zurückgezogen",
+                    file.file_name
+                ),
+            ));
         }
         (false, false) => {
-            return Err(ServiceError::Conflict(format!(
-                "evidence #{evidence_id} ({}) is in force: only a withdrawn file can be restored",
-                file.file_name
-            )));
+            return Err(ServiceError::conflict_in(
+                format!(
+                    "evidence #{evidence_id} ({}) is in force: only a withdrawn file can be \
+                     restored",
+                    file.file_name
+                ),
+                format!(
+                    "Nachweis #{evidence_id} ({}) gilt: Nur eine zurückgezogene Datei kann \
+                     wiederhergestellt werden",
+                    file.file_name
+                ),
+            ));
         }
         _ => {}
     }
@@ -150,7 +171,7 @@ pub async fn change(
         .change_evidence_status(status, profile)
         .await
         .map_err(|e| match e {
-            StoreError::Conflict(message) => ServiceError::Conflict(message),
+            StoreError::Conflict(said) => ServiceError::conflict_said(said),
             other => other.into(),
         })?;
     tracing::info!(pilot = pilot.id, evidence_id, withdraw, by = %actor.label, "evidence status changed");
@@ -189,11 +210,19 @@ async fn profile_afterwards(
 /// An archived pilot is read-only.
 pub fn refuse_archived(pilot: &Pilot) -> Result<(), ServiceError> {
     match pilot.archived_ms {
-        Some(at) => Err(ServiceError::Conflict(format!(
-            "pilot {} is archived (since {}) and read-only; an admin can make it active again",
-            pilot.id,
-            engine::clock::utc_minute(at)
-        ))),
+        Some(at) => Err(ServiceError::conflict_in(
+            format!(
+                "pilot {} is archived (since {}) and read-only; an admin can make it active again",
+                pilot.id,
+                engine::clock::utc_minute(at)
+            ),
+            format!(
+                "Pilot {} ist archiviert (seit {}) und schreibgeschützt; die Administration kann \
+                 ihn wieder aktivieren",
+                pilot.id,
+                engine::clock::utc_minute(at)
+            ),
+        )),
         None => Ok(()),
     }
 }

@@ -14,6 +14,7 @@
 //! upload names the kind: a CSV is never guessed to be one, since load tests and gateway logs
 //! come first. A run is read against [`ReadSettings::eval_set`].
 
+use crate::error::Said;
 use crate::evidence::MAX_STARTUP_LOG_BYTES;
 use crate::model::EvidenceKind;
 use crate::quality::service as quality;
@@ -86,10 +87,73 @@ impl Recognised {
     }
 }
 
-/// Why a file was not taken, fit for the person who sent it.
+/// Why a file was not taken, fit for the person who sent it: English, and German where it is
+/// worded.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct NotRecognised(pub String);
+pub struct NotRecognised(pub String, pub Option<String>);
+
+impl NotRecognised {
+    fn new(en: impl Into<String>, de: impl Into<String>) -> NotRecognised {
+        NotRecognised::from(Said::new(en, de))
+    }
+
+    /// A load-test importer's refusal ([`ingest_error_said`]).
+    fn import(error: &engine::ingest::IngestError) -> NotRecognised {
+        NotRecognised::from(ingest_error_said(error))
+    }
+
+    /// The refusal in English and, where worded, German.
+    pub fn said(self) -> Said {
+        Said {
+            en: self.0,
+            de: self.1,
+        }
+    }
+}
+
+impl From<Said> for NotRecognised {
+    fn from(said: Said) -> NotRecognised {
+        NotRecognised(said.en, said.de)
+    }
+}
+
+/// What kind of problem stopped an import, in German.
+fn ingest_kind_de(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::Empty => "die Datei ist leer",
+        ErrorKind::UnknownFormat => "keines der unterstützten Formate",
+        ErrorKind::Syntax => "kein wohlgeformtes JSON oder CSV",
+        ErrorKind::WrongType => "ein Wert hat den falschen Typ",
+        ErrorKind::MissingField => "ein Pflichtfeld fehlt",
+        ErrorKind::InvalidValue => "ein unmöglicher Wert",
+        ErrorKind::Read => "die Datei ließ sich nicht lesen",
+    }
+}
+
+/// An importer's error in English (its `Display`) and German: the file, line and field as the
+/// importer named them, what kind of problem it is in German, and the importer's own detail
+/// (English: it quotes the file's keys and values) after it.
+pub fn ingest_error_said(error: &engine::ingest::IngestError) -> Said {
+    let line = error
+        .line
+        .map(|l| format!(" Zeile {l}"))
+        .unwrap_or_default();
+    let field = error
+        .field
+        .as_ref()
+        .map(|f| format!("Feld \"{f}\": "))
+        .unwrap_or_default();
+    Said::new(
+        error.to_string(),
+        format!(
+            "{}{line}: {field}{} ({})",
+            error.file,
+            ingest_kind_de(error.kind),
+            error.message
+        ),
+    )
+}
 
 fn read_load_test(file_name: &str, path: &Path) -> Result<Import, engine::ingest::IngestError> {
     let file = std::fs::File::open(path).map_err(|e| engine::ingest::IngestError {
@@ -110,20 +174,38 @@ fn read_load_test(file_name: &str, path: &Path) -> Result<Import, engine::ingest
 fn read_startup_log(file_name: &str, path: &Path) -> Result<StartupLog, NotRecognised> {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(u64::MAX);
     if size > MAX_STARTUP_LOG_BYTES as u64 {
-        return Err(NotRecognised(format!(
-            "{file_name}: not a load-test result this server reads, and too large for a vLLM start-up log (at most 4 MiB)"
-        )));
+        return Err(NotRecognised::new(
+            format!(
+                "{file_name}: not a load-test result this server reads, and too large for a vLLM start-up log (at most 4 MiB)"
+            ),
+            format!(
+                "{file_name}: kein Lasttest-Ergebnis, das dieser Server liest, und zu groß für ein Start-up-Log von vLLM (höchstens 4 MiB)"
+            ),
+        ));
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| NotRecognised(format!("{file_name}: could not read: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        NotRecognised(format!(
-            "{file_name}: not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    engine::sizing::startup_log::parse(&text)
-        .map_err(|e| NotRecognised(format!("{file_name}: {e}")))
+    let bytes = std::fs::read(path).map_err(|e| could_not_read(file_name, &e))?;
+    let text = String::from_utf8(bytes).map_err(|e| not_utf8(file_name, &e))?;
+    engine::sizing::startup_log::parse(&text).map_err(|e| {
+        NotRecognised::new(
+            format!("{file_name}: {e}"),
+            format!("{file_name}: {}", e.message_in(engine::locale::Lang::De)),
+        )
+    })
+}
+
+fn could_not_read(file_name: &str, error: &std::io::Error) -> NotRecognised {
+    NotRecognised::new(
+        format!("{file_name}: could not read: {error}"),
+        format!("{file_name}: ließ sich nicht lesen: {error}"),
+    )
+}
+
+fn not_utf8(file_name: &str, error: &std::string::FromUtf8Error) -> NotRecognised {
+    let offset = error.utf8_error().valid_up_to();
+    NotRecognised::new(
+        format!("{file_name}: not UTF-8 text (invalid byte at offset {offset})"),
+        format!("{file_name}: kein UTF-8-Text (ungültiges Byte an Position {offset})"),
+    )
 }
 
 fn read_gateway_log(
@@ -133,7 +215,7 @@ fn read_gateway_log(
 ) -> Result<Recognised, NotRecognised> {
     traffic::read_gateway_file(file_name, path, settings.skip_bad_lines, |_| {})
         .map(|summary| Recognised::GatewayLog(Box::new(summary)))
-        .map_err(NotRecognised)
+        .map_err(|message| NotRecognised(message, None))
 }
 
 fn read_scrape(
@@ -144,7 +226,7 @@ fn read_scrape(
     match traffic::read_scrape_file(file_name, path, settings.scraped_at_ms) {
         Ok(Some(summary)) => Some(Ok(Recognised::MetricsScrape(Box::new(summary)))),
         Ok(None) => None,
-        Err(message) => Some(Err(NotRecognised(message))),
+        Err(message) => Some(Err(NotRecognised(message, None))),
     }
 }
 
@@ -152,19 +234,20 @@ fn read_scrape(
 fn read_text(file_name: &str, path: &Path, limit: u64) -> Result<String, NotRecognised> {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(u64::MAX);
     if size > limit {
-        return Err(NotRecognised(format!(
-            "{file_name}: too large ({size} bytes; at most {} MiB)",
-            limit / (1024 * 1024)
-        )));
+        return Err(NotRecognised::new(
+            format!(
+                "{file_name}: too large ({size} bytes; at most {} MiB)",
+                limit / (1024 * 1024)
+            ),
+            format!(
+                "{file_name}: zu groß ({} Bytes; höchstens {} MiB)",
+                engine::locale::Lang::De.number(size as f64, 0),
+                limit / (1024 * 1024)
+            ),
+        ));
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| NotRecognised(format!("{file_name}: could not read: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        NotRecognised(format!(
-            "{file_name}: not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    let bytes = std::fs::read(path).map_err(|e| could_not_read(file_name, &e))?;
+    String::from_utf8(bytes).map_err(|e| not_utf8(file_name, &e))
 }
 
 fn read_quality(
@@ -174,7 +257,7 @@ fn read_quality(
     settings: &ReadSettings,
 ) -> Result<Recognised, NotRecognised> {
     let text = read_text(file_name, path, MAX_QUALITY_BYTES)?;
-    let refused = |e: crate::ServiceError| NotRecognised(e.to_string());
+    let refused = |e: crate::ServiceError| NotRecognised::from(e.said());
     match kind {
         EvidenceKind::EvalSet => quality::parse_set(file_name, &text)
             .map(Recognised::EvalSet)
@@ -183,7 +266,7 @@ fn read_quality(
             let set = settings
                 .eval_set
                 .as_ref()
-                .ok_or_else(|| NotRecognised(quality::NO_SET.into()))?;
+                .ok_or_else(|| NotRecognised::from(quality::no_set()))?;
             quality::parse_run(file_name, &text, set)
                 .map(Recognised::EvalRun)
                 .map_err(refused)
@@ -243,14 +326,15 @@ pub fn recognise_with(
         Some(EvidenceKind::GatewayLog) => read_gateway_log(file_name, path, settings),
         Some(EvidenceKind::MetricsScrape) => {
             read_scrape(file_name, path, settings).unwrap_or_else(|| {
-                Err(NotRecognised(format!(
-                    "{file_name}: not a vLLM /metrics scrape (no vllm: metrics)"
-                )))
+                Err(NotRecognised::new(
+                    format!("{file_name}: not a vLLM /metrics scrape (no vllm: metrics)"),
+                    format!("{file_name}: kein /metrics-Abzug von vLLM (keine vllm:-Metriken)"),
+                ))
             })
         }
         Some(EvidenceKind::LoadTest) => read_load_test(file_name, path)
             .map(Recognised::LoadTest)
-            .map_err(|e| NotRecognised(e.to_string())),
+            .map_err(|e| NotRecognised::import(&e)),
         Some(EvidenceKind::VllmStartupLog) => {
             read_startup_log(file_name, path).map(|log| Recognised::StartupLog(Box::new(log)))
         }
@@ -279,17 +363,23 @@ pub fn recognise_with(
                 }
                 match read_startup_log(file_name, path) {
                     Ok(log) => Ok(Recognised::StartupLog(Box::new(log))),
-                    Err(_) if error.kind == ErrorKind::Syntax => {
-                        Err(NotRecognised(error.to_string()))
-                    }
-                    Err(_) => Err(NotRecognised(format!(
-                        "{file_name}: not a file this server reads. Load-test results: vllm bench serve JSON/JSON Lines, \
-                         AIPerf JSON/CSV/JSONL, GenAI-Perf JSON/CSV, guidellm JSON; gateway logs: generic JSONL/CSV, \
-                         LiteLLM SpendLogs CSV/JSON, StandardLoggingPayload JSONL; a vLLM /metrics scrape; or a vLLM start-up log. ({error})"
-                    ))),
+                    Err(_) if error.kind == ErrorKind::Syntax => Err(NotRecognised::import(&error)),
+                    Err(_) => Err(NotRecognised::new(
+                        format!(
+                            "{file_name}: not a file this server reads. Load-test results: vllm bench serve JSON/JSON Lines, \
+                             AIPerf JSON/CSV/JSONL, GenAI-Perf JSON/CSV, guidellm JSON; gateway logs: generic JSONL/CSV, \
+                             LiteLLM SpendLogs CSV/JSON, StandardLoggingPayload JSONL; a vLLM /metrics scrape; or a vLLM start-up log. ({error})"
+                        ),
+                        format!(
+                            "{file_name}: keine Datei, die dieser Server liest. Lasttest-Ergebnisse: vllm bench serve JSON/JSON Lines, \
+                             AIPerf JSON/CSV/JSONL, GenAI-Perf JSON/CSV, guidellm JSON; Gateway-Logs: generisches JSONL/CSV, \
+                             LiteLLM SpendLogs CSV/JSON, StandardLoggingPayload JSONL; ein /metrics-Abzug von vLLM; oder ein Start-up-Log von vLLM. ({})",
+                            ingest_error_said(&error).in_lang(engine::locale::Lang::De)
+                        ),
+                    )),
                 }
             }
-            Err(error) => Err(NotRecognised(error.to_string())),
+            Err(error) => Err(NotRecognised::import(&error)),
         },
     }
 }

@@ -73,7 +73,10 @@ pub fn recorded_run_context(
         value
             .map(|v| {
                 v.parse::<T>().map_err(|_| {
-                    ServiceError::invalid(format!("{name}: `{v}` is not a whole number"))
+                    ServiceError::invalid_in(
+                        format!("{name}: `{v}` is not a whole number"),
+                        format!("{name}: `{v}` ist keine ganze Zahl"),
+                    )
                 })
             })
             .transpose()
@@ -83,9 +86,10 @@ pub fn recorded_run_context(
             .map(|v| match v.to_ascii_lowercase().as_str() {
                 "on" | "true" | "yes" | "1" => Ok(true),
                 "off" | "false" | "no" | "0" => Ok(false),
-                _ => Err(ServiceError::invalid(format!(
-                    "{name}: `{v}` is not on or off"
-                ))),
+                _ => Err(ServiceError::invalid_in(
+                    format!("{name}: `{v}` is not on or off"),
+                    format!("{name}: `{v}` ist weder on noch off"),
+                )),
             })
             .transpose()
     }
@@ -820,21 +824,27 @@ fn pick(all: &[LoadTestRun], token: &str) -> Result<LoadTestRun, ServiceError> {
         Some((id, p)) => (id, Some(p)),
         None => (token, None),
     };
-    let id: i64 = id
-        .parse()
-        .map_err(|_| ServiceError::invalid(format!("runs: `{token}` is not an evidence number")))?;
-    let run = all
-        .iter()
-        .find(|r| r.evidence.id == id)
-        .ok_or_else(|| ServiceError::invalid(format!("runs: no load test #{id} on this pilot")))?;
+    let id: i64 = id.parse().map_err(|_| {
+        ServiceError::invalid_in(
+            format!("runs: `{token}` is not an evidence number"),
+            format!("runs: `{token}` ist keine Nachweisnummer"),
+        )
+    })?;
+    let run = all.iter().find(|r| r.evidence.id == id).ok_or_else(|| {
+        ServiceError::invalid_in(
+            format!("runs: no load test #{id} on this pilot"),
+            format!("runs: kein Lasttest #{id} auf diesem Piloten"),
+        )
+    })?;
     let mut run = run.clone();
     if let Some(p) = point {
         let key = format!("{id}:{p}");
         run.points.retain(|row| row.key == key);
         if run.points.is_empty() {
-            return Err(ServiceError::invalid(format!(
-                "runs: no operating point {key}"
-            )));
+            return Err(ServiceError::invalid_in(
+                format!("runs: no operating point {key}"),
+                format!("runs: kein Betriebspunkt {key}"),
+            ));
         }
     }
     Ok(run)
@@ -912,13 +922,21 @@ pub fn compare(
     percentile: Statistic,
 ) -> Result<Comparison, ServiceError> {
     if baseline.trim().is_empty() {
-        return Err(ServiceError::invalid(
+        return Err(ServiceError::invalid_in(
             "baseline: choose the run to compare against",
+            "baseline: Wählen Sie den Lauf, mit dem verglichen wird",
         ));
     }
-    let base = pick(all, baseline).map_err(|e| match e {
-        ServiceError::Invalid(m) => ServiceError::Invalid(m.replacen("runs:", "baseline:", 1)),
-        other => other,
+    let base = pick(all, baseline).map_err(|e| match e.plain() {
+        ServiceError::Invalid(_) => {
+            let said = e.said();
+            let en = said.en.replacen("runs:", "baseline:", 1);
+            match said.de {
+                Some(de) => ServiceError::invalid_in(en, de.replacen("runs:", "baseline:", 1)),
+                None => ServiceError::Invalid(en),
+            }
+        }
+        _ => e,
     })?;
     let picked: Vec<LoadTestRun> = runs
         .split(',')
@@ -926,8 +944,9 @@ pub fn compare(
         .map(|t| pick(all, t))
         .collect::<Result<_, _>>()?;
     if picked.is_empty() {
-        return Err(ServiceError::invalid(
+        return Err(ServiceError::invalid_in(
             "runs: choose at least one run to compare",
+            "runs: Wählen Sie mindestens einen Lauf zum Vergleich",
         ));
     }
     let blocks = picked

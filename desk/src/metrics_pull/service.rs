@@ -136,18 +136,23 @@ pub async fn set_source(
 ) -> Result<MetricsSourceView, ServiceError> {
     let pilot = crate::auth::editable_pilot(&services.store, user, pilot_id).await?;
     if pilot.archived_ms.is_some() {
-        return Err(ServiceError::Conflict(format!(
-            "pilot #{pilot_id} is archived: it takes no new evidence"
-        )));
+        return Err(ServiceError::conflict_in(
+            format!("pilot #{pilot_id} is archived: it takes no new evidence"),
+            format!("Pilot #{pilot_id} ist archiviert: Er nimmt keine neuen Nachweise an"),
+        ));
     }
     let interval = input.interval_s.unwrap_or(DEFAULT_INTERVAL_S);
     if !(MIN_INTERVAL_S..=MAX_INTERVAL_S).contains(&interval) {
-        return Err(ServiceError::invalid(format!(
-            "interval_s: {interval} s; from {MIN_INTERVAL_S} to {MAX_INTERVAL_S}"
-        )));
+        return Err(ServiceError::invalid_in(
+            format!("interval_s: {interval} s; from {MIN_INTERVAL_S} to {MAX_INTERVAL_S}"),
+            format!("interval_s: {interval} s; erlaubt sind {MIN_INTERVAL_S} bis {MAX_INTERVAL_S}"),
+        ));
     }
     if input.url.len() > 2_000 {
-        return Err(ServiceError::invalid("url: longer than 2,000 characters"));
+        return Err(ServiceError::invalid_in(
+            "url: longer than 2,000 characters",
+            "url: länger als 2.000 Zeichen",
+        ));
     }
     let selector = input
         .selector
@@ -155,8 +160,9 @@ pub async fn set_source(
         .map(str::trim)
         .filter(|s| !s.is_empty());
     if selector.is_some_and(|s| s.len() > 1_000) {
-        return Err(ServiceError::invalid(
+        return Err(ServiceError::invalid_in(
             "selector: longer than 1,000 characters",
+            "selector: länger als 1.000 Zeichen",
         ));
     }
     let token = input
@@ -165,8 +171,9 @@ pub async fn set_source(
         .map(str::trim)
         .filter(|t| !t.is_empty());
     if token.is_some_and(|t| t.len() > 4_096 || t.chars().any(|c| c.is_control())) {
-        return Err(ServiceError::invalid(
+        return Err(ServiceError::invalid_in(
             "bearer_token: at most 4,096 characters, none of them control characters",
+            "bearer_token: höchstens 4.096 Zeichen, keine Steuerzeichen",
         ));
     }
     let url = scrape_url(&input.url, selector).map_err(ServiceError::Invalid)?;
@@ -213,9 +220,10 @@ pub async fn set_from_form(
     let interval_s = match form.interval_s.trim() {
         "" => None,
         text => Some(text.parse::<i64>().map_err(|_| {
-            ServiceError::invalid(format!(
-                "interval_s: `{text}` is not a whole number of seconds"
-            ))
+            ServiceError::invalid_in(
+                format!("interval_s: `{text}` is not a whole number of seconds"),
+                format!("interval_s: `{text}` ist keine ganze Zahl von Sekunden"),
+            )
         })?),
     };
     let typed = form.bearer_token.trim();
@@ -366,8 +374,8 @@ async fn scrape_and_keep(
         uploaded_by,
     )
     .await;
-    match kept {
-        Ok((id, _)) => Ok(Some(id)),
+    match kept.as_ref().map_err(ServiceError::plain) {
+        Ok((id, _)) => Ok(Some(*id)),
         // Counters that did not move and no timestamps: the same bytes as a kept scrape.
         Err(ServiceError::Duplicate(_)) => Ok(None),
         Err(ServiceError::Invalid(why)) => Err(format!("{url}: {why}")),

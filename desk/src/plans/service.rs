@@ -48,15 +48,14 @@ pub async fn plan_editor(
 
 /// Submits draft `version` of pilot `pilot_id`'s plan at `revision` for approval. Staff who
 /// may edit plans only; the draft must hold at least one pass mark and read as a valid plan,
-/// since approval would refuse it otherwise. The plan's errors are worded in `lang` (the page's
-/// language; English for a script).
+/// since approval would refuse it otherwise. Refusals are worded in English and German
+/// ([`ServiceError::message_in`]); the wire carries the English.
 pub async fn submit(
     services: &Services,
     user: &SessionUser,
     pilot_id: i64,
     version: u32,
     revision: i64,
-    lang: engine::locale::Lang,
 ) -> Result<(), ServiceError> {
     plan_editor(&services.store, user, pilot_id).await?;
     let versions = services.store.plan_versions(pilot_id).await?;
@@ -65,23 +64,38 @@ pub async fn submit(
         .find(|v| v.number == version)
         .ok_or(ServiceError::NotFound)?;
     if !record.is_draft() {
-        return Err(ServiceError::Conflict(format!(
-            "Version {version} is approved already: amend the plan to change it."
-        )));
+        return Err(ServiceError::conflict_in(
+            format!("Version {version} is approved already: amend the plan to change it."),
+            format!(
+                "Version {version} ist bereits freigegeben: Legen Sie eine Änderung an, um den \
+                 Plan zu ändern."
+            ),
+        ));
     }
     if let (Some(by), Some(at)) = (&record.submitted_by_name, record.submitted_ms) {
-        return Err(ServiceError::Conflict(format!(
-            "Version {version} was submitted for approval by {by} on {} already.",
-            engine::clock::utc_minute(at)
-        )));
+        return Err(ServiceError::conflict_in(
+            format!(
+                "Version {version} was submitted for approval by {by} on {} already.",
+                engine::clock::utc_minute(at)
+            ),
+            format!(
+                "Version {version} wurde bereits am {} von {by} zur Freigabe eingereicht.",
+                engine::clock::utc_minute(at)
+            ),
+        ));
     }
     if record.content.pass_marks.is_empty() {
-        return Err(ServiceError::invalid(
+        return Err(ServiceError::invalid_in(
             "pass marks: a plan needs at least one pass mark before it is submitted for approval",
+            "Zielwerte: Ein Plan braucht mindestens einen Zielwert, bevor er zur Freigabe \
+             eingereicht wird",
         ));
     }
     if let Err(errors) = record.content.validate() {
-        return Err(ServiceError::invalid(errors.joined_in(lang)));
+        return Err(ServiceError::invalid_in(
+            errors.joined_in(engine::locale::Lang::En),
+            errors.joined_in(engine::locale::Lang::De),
+        ));
     }
     let at = crate::store::now_ms();
     match services
@@ -90,14 +104,16 @@ pub async fn submit(
         .await?
     {
         DraftWrite::Done(_) => Ok(()),
-        DraftWrite::Stale => Err(ServiceError::Conflict(
+        DraftWrite::Stale => Err(ServiceError::conflict_in(
             "The draft was saved by someone else since this page was loaded; reload the page \
-             and submit it again."
-                .into(),
+             and submit it again.",
+            "Der Entwurf wurde seit dem Laden dieser Seite von jemand anderem gespeichert; laden \
+             Sie die Seite neu und reichen Sie ihn erneut ein.",
         )),
-        DraftWrite::Frozen => Err(ServiceError::Conflict(format!(
-            "Version {version} is approved already."
-        ))),
+        DraftWrite::Frozen => Err(ServiceError::conflict_in(
+            format!("Version {version} is approved already."),
+            format!("Version {version} ist bereits freigegeben."),
+        )),
         DraftWrite::Missing => Err(ServiceError::NotFound),
     }
 }

@@ -48,7 +48,7 @@ impl From<crate::twin_cache::FitFailure> for ServiceError {
     fn from(failure: crate::twin_cache::FitFailure) -> Self {
         match failure {
             crate::twin_cache::FitFailure::Refused(why) => {
-                ServiceError::Invalid(why.text_in(Lang::En))
+                ServiceError::invalid_in(why.text_in(Lang::En), why.text_in(Lang::De))
             }
             crate::twin_cache::FitFailure::Service(e) => e,
         }
@@ -307,13 +307,16 @@ impl PilotFit {
             + u64::from(question.output_tokens.unwrap_or(0));
         let kv = self.twin.model.limits.kv_cache_tokens;
         let limit = match (kv, longest) {
-            (Some(tokens), _) => {
-                Some((tokens, "the measured configuration's KV cache".to_string()))
-            }
-            (None, Some(l)) => Some((l.tokens, l.why)),
+            (Some(tokens), _) => Some((
+                tokens,
+                "the measured configuration's KV cache".to_string(),
+                "der gemessene KV-Cache der Konfiguration".to_string(),
+            )),
+            // The longest request's reason is the engine's English words.
+            (None, Some(l)) => Some((l.tokens, l.why.clone(), l.why)),
             (None, None) => None,
         };
-        if let Some((tokens, why)) = limit
+        if let Some((tokens, why, why_de)) = limit
             && asked > tokens
         {
             return Err(ServiceError::invalid(format!(
@@ -321,6 +324,13 @@ impl PilotFit {
                  holds ({} tokens); vLLM refuses such a request",
                 engine::format::thousands(asked),
                 engine::format::thousands(tokens)
+            ))
+            .with_german(format!(
+                "prompt_tokens + output_tokens: {} Token in einer Anfrage sind mehr, als {} \
+                 fasst ({} Token); vLLM lehnt eine solche Anfrage ab",
+                Lang::De.number(asked as f64, 0),
+                why_de,
+                Lang::De.number(tokens as f64, 0)
             )));
         }
         self.cached.ask(self.twin.clone(), question).await

@@ -15,8 +15,33 @@ fn internal(error: impl std::fmt::Display) -> ServiceError {
     ServiceError::Internal
 }
 
+/// A quality file's refusal in English (its `Display`) and German: the file, line and field as
+/// the reader named them, the kind of problem in German, and the reader's own detail (English:
+/// it quotes the file's columns and values) after it.
 fn invalid(error: QualityError) -> ServiceError {
-    ServiceError::invalid(error.to_string())
+    use engine::quality::QualityErrorKind as Kind;
+    let kind = match error.kind {
+        Kind::Empty => "die Datei hat keine Zeilen",
+        Kind::Syntax => "kein wohlgeformtes CSV oder JSON",
+        Kind::MissingField => "eine Pflichtspalte fehlt oder ist leer",
+        Kind::WrongType => "ein Wert hat den falschen Typ",
+        Kind::InvalidValue => "ein unmöglicher Wert",
+        Kind::DuplicateId => "dieselbe ID steht in zwei Zeilen",
+        Kind::UnknownId => "eine ID, die der Evaluationsdatensatz nicht hat",
+    };
+    let line = error
+        .line
+        .map(|l| format!(" Zeile {l}"))
+        .unwrap_or_default();
+    let field = error
+        .field
+        .as_ref()
+        .map(|f| format!("Feld \"{f}\": "))
+        .unwrap_or_default();
+    ServiceError::invalid_in(
+        error.to_string(),
+        format!("{}{line}: {field}{kind} ({})", error.file, error.message),
+    )
 }
 
 /// Whether a file is JSON Lines rather than CSV: by its extension, else by its first
@@ -86,13 +111,17 @@ pub fn run_config(
     };
     run.weights_precision = pick("weights_precision", "");
     if run.weights_precision.is_empty() {
-        return Err(ServiceError::invalid(
+        return Err(ServiceError::invalid_in(
             "weights_precision: say which precision the run served in (BF16, FP16, FP8, AWQ-INT4, …)",
+            "weights_precision: Geben Sie an, in welcher Präzision der Lauf lief (BF16, FP16, FP8, AWQ-INT4, …)",
         ));
     }
     run.model = pick("model", &pilot.model);
     if run.model.is_empty() {
-        return Err(ServiceError::invalid("model: name the model the run used"));
+        return Err(ServiceError::invalid_in(
+            "model: name the model the run used",
+            "model: Nennen Sie das Modell, das der Lauf verwendet hat",
+        ));
     }
     run.kv_precision = pick("kv_precision", "auto");
     run.engine = pick("engine", &pilot.engine);
@@ -270,8 +299,9 @@ pub async fn record_set_upload(
         {
             DraftWrite::Done(_) => return Ok(draft.number),
             _ => {
-                return Err(ServiceError::Conflict(
-                    "the evaluation set changed meanwhile; upload again".into(),
+                return Err(ServiceError::conflict_in(
+                    "the evaluation set changed meanwhile; upload again",
+                    "der Evaluationsdatensatz hat sich inzwischen geändert; laden Sie erneut hoch",
                 ));
             }
         }
@@ -303,9 +333,14 @@ pub async fn set_editor(
 }
 
 pub fn frozen(version: u32) -> ServiceError {
-    ServiceError::Conflict(format!(
-        "Version {version} of the evaluation set is approved and frozen: start a new version to change it."
-    ))
+    ServiceError::conflict_in(
+        format!(
+            "Version {version} of the evaluation set is approved and frozen: start a new version to change it."
+        ),
+        format!(
+            "Version {version} des Evaluationsdatensatzes ist freigegeben und eingefroren: Beginnen Sie eine neue Version, um ihn zu ändern."
+        ),
+    )
 }
 
 pub fn draft_write(
@@ -316,11 +351,35 @@ pub fn draft_write(
     match result {
         DraftWrite::Done(_) => Ok(()),
         DraftWrite::Frozen => Err(frozen(version)),
-        DraftWrite::Stale => Err(ServiceError::Conflict(
-            "The draft was saved by someone else since this page was loaded; reload the page and make the change again.".into(),
+        DraftWrite::Stale => Err(ServiceError::conflict_in(
+            "The draft was saved by someone else since this page was loaded; reload the page and make the change again.",
+            "Der Entwurf wurde seit dem Laden dieser Seite von jemand anderem gespeichert; laden Sie die Seite neu und nehmen Sie die Änderung noch einmal vor.",
         )),
         DraftWrite::Missing => Err(ServiceError::NotFound),
     }
+}
+
+/// A refused row of the evaluation-set editor ([`EvalSet::with_item`]'s English, `row 3, id: …`)
+/// in English and German.
+pub fn row_refused(message: String) -> ServiceError {
+    let de = message
+        .replacen("row ", "Zeile ", 1)
+        .replace(
+            ": there is no such row; reload the page",
+            ": Diese Zeile gibt es nicht; laden Sie die Seite neu",
+        )
+        .replace(", accepted answer: ", ", akzeptierte Antwort: ")
+        .replace(", question: ", ", Frage: ")
+        .replace(": the value is blank", ": Der Wert ist leer")
+        .replace(
+            ": at most 100 characters, without | or control characters",
+            ": höchstens 100 Zeichen, ohne | oder Steuerzeichen",
+        )
+        .replace(
+            "\" is already the id of row ",
+            "\" ist bereits die ID von Zeile ",
+        );
+    ServiceError::invalid_in(message, de)
 }
 
 /// `""` → `None` (append, when `allow_new`); a number → that 0-based row, if it exists.
@@ -329,9 +388,10 @@ pub fn row_index(text: &str, len: usize, allow_new: bool) -> Result<Option<usize
         "" | "new" if allow_new => Ok(None),
         text => match text.parse::<usize>() {
             Ok(i) if i < len => Ok(Some(i)),
-            _ => Err(ServiceError::invalid(format!(
-                "index: there is no row {text}; reload the page"
-            ))),
+            _ => Err(ServiceError::invalid_in(
+                format!("index: there is no row {text}; reload the page"),
+                format!("index: Zeile {text} gibt es nicht; laden Sie die Seite neu"),
+            )),
         },
     }
 }
@@ -386,9 +446,12 @@ pub fn parse_run_choice(field: &str, text: &str) -> Result<Option<i64>, ServiceE
     if text.is_empty() {
         return Ok(None);
     }
-    text.parse()
-        .map(Some)
-        .map_err(|_| ServiceError::invalid(format!("{field}: `{text}` is not an evidence number")))
+    text.parse().map(Some).map_err(|_| {
+        ServiceError::invalid_in(
+            format!("{field}: `{text}` is not an evidence number"),
+            format!("{field}: `{text}` ist keine Nachweisnummer"),
+        )
+    })
 }
 
 /// The pilot's quality evidence, scored.
@@ -476,7 +539,10 @@ pub async fn overview(
             .iter()
             .position(|(file, _)| file.id == id)
             .ok_or_else(|| {
-                ServiceError::invalid(format!("{field}: no evaluation run #{id} on this pilot"))
+                ServiceError::invalid_in(
+                    format!("{field}: no evaluation run #{id} on this pilot"),
+                    format!("{field}: kein Evaluationslauf #{id} auf diesem Piloten"),
+                )
             })
     };
     let chosen = match (a, b) {
@@ -667,7 +733,7 @@ pub async fn store_run(
 ) -> Result<i64, ServiceError> {
     let run_set = set_for_runs(services, pilot_id)
         .await?
-        .ok_or_else(|| ServiceError::invalid(NO_SET))?;
+        .ok_or_else(|| ServiceError::invalid_said(no_set()))?;
     let parsed = parse_run(file_name, text, &run_set.set)?;
     let stored = stored_run(
         Some(&run_set),
@@ -707,6 +773,15 @@ pub async fn store_run(
 
 /// The refusal of a run on a pilot without an evaluation set.
 pub const NO_SET: &str = "eval_run: this pilot has no evaluation set yet; upload it first (kind=eval_set), then its runs";
+
+/// [`NO_SET`] in English and German.
+pub fn no_set() -> crate::error::Said {
+    crate::error::Said::new(
+        NO_SET,
+        "eval_run: Dieser Pilot hat noch keinen Evaluationsdatensatz; laden Sie zuerst ihn hoch \
+         (kind=eval_set), dann seine Läufe",
+    )
+}
 
 const DEMO_SET: &str = include_str!("quality_demo/set.csv");
 const DEMO_FP16: &str = include_str!("quality_demo/run-fp16.csv");

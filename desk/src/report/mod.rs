@@ -252,8 +252,9 @@ pub async fn printed(
 ) -> Result<Rendered, crate::ServiceError> {
     use crate::ServiceError;
     let Some(chromium) = services.chromium.clone() else {
-        return Err(ServiceError::Unavailable(
-            "PDF export is off on this server: install Chromium (Debian: apt-get install chromium) or set CHROMIUM_PATH, then restart. The HTML report prints to PDF from any browser meanwhile.".into(),
+        return Err(ServiceError::unavailable_in(
+            "PDF export is off on this server: install Chromium (Debian: apt-get install chromium) or set CHROMIUM_PATH, then restart. The HTML report prints to PDF from any browser meanwhile.",
+            "Der PDF-Export ist auf diesem Server aus: Installieren Sie Chromium (Debian: apt-get install chromium) oder setzen Sie CHROMIUM_PATH, dann starten Sie neu. Der HTML-Bericht lässt sich bis dahin aus jedem Browser als PDF drucken.",
         ));
     };
     let folder = services.data_dir.join("exports");
@@ -274,7 +275,10 @@ pub async fn printed(
             pdf::PdfError::Busy => ServiceError::Busy(pdf::PRINT_QUEUE_WAIT.as_secs() / 2),
             e => {
                 tracing::error!(error = %e, "printing the report failed");
-                ServiceError::Unavailable(format!("The PDF could not be printed: {e}"))
+                ServiceError::unavailable_in(
+                    format!("The PDF could not be printed: {e}"),
+                    format!("Das PDF ließ sich nicht drucken: {e}"),
+                )
             }
         })?;
     keep_pdf(&folder, &path, &bytes).await;

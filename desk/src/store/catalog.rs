@@ -108,7 +108,14 @@ impl Store {
         .bind(now_ms())
         .execute(&self.pool)
         .await
-        .map_err(|e| conflict(e, || format!("id: a model with the id `{id}` already exists")))?;
+        .map_err(|e| {
+            conflict(e, || {
+                crate::error::Said::new(
+                    format!("id: a model with the id `{id}` already exists"),
+                    format!("id: ein Modell mit der ID `{id}` gibt es bereits"),
+                )
+            })
+        })?;
         Ok(())
     }
 

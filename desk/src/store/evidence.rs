@@ -110,9 +110,10 @@ pub(crate) async fn insert_evidence_in(
     .bind(now_ms())
     .fetch_one(&mut **tx)
     .await
-    .map_err(|e| match conflict(e, String::new) {
-        super::StoreError::Conflict(_) => super::StoreError::Duplicate(format!(
-            "{file_name}: this exact file is already evidence of this pilot"
+    .map_err(|e| match conflict(e, Default::default) {
+        super::StoreError::Conflict(_) => super::StoreError::Duplicate(crate::error::Said::new(
+            format!("{file_name}: this exact file is already evidence of this pilot"),
+            format!("{file_name}: genau diese Datei ist bereits ein Nachweis dieses Piloten"),
         )),
         other => other,
     })?;
@@ -602,9 +603,16 @@ impl Store {
             .await?
             .rows_affected();
         if changed != 1 {
-            return Err(super::StoreError::Conflict(format!(
-                "evidence #{} changed meanwhile; reload and try again",
-                change.evidence_id
+            return Err(super::StoreError::Conflict(crate::error::Said::new(
+                format!(
+                    "evidence #{} changed meanwhile; reload and try again",
+                    change.evidence_id
+                ),
+                format!(
+                    "Nachweis #{} hat sich inzwischen geändert; laden Sie neu und versuchen Sie \
+                     es noch einmal",
+                    change.evidence_id
+                ),
             )));
         }
         sqlx::query(

@@ -416,9 +416,15 @@ pub(crate) async fn write_live_day_in(
             .await
             .map_err(|e| {
                 super::conflict(e, || {
-                    format!(
-                        "{}: the same bytes are already evidence of this pilot",
-                        new.file_name
+                    crate::error::Said::new(
+                        format!(
+                            "{}: the same bytes are already evidence of this pilot",
+                            new.file_name
+                        ),
+                        format!(
+                            "{}: dieselben Bytes sind bereits ein Nachweis dieses Piloten",
+                            new.file_name
+                        ),
                     )
                 })
             })?;

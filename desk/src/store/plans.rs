@@ -114,8 +114,12 @@ fn content_json(content: &PlanContent) -> StoreResult<String> {
 /// Maps a unique-constraint violation of a new version to a message for the user.
 fn version_conflict(error: sqlx::Error) -> StoreError {
     super::conflict(error, || {
-        "the plan changed meanwhile (someone else created or amended a version); reload the page"
-            .to_string()
+        crate::error::Said::new(
+            "the plan changed meanwhile (someone else created or amended a version); reload the \
+             page",
+            "der Plan hat sich inzwischen geändert (jemand anderes hat eine Version angelegt \
+             oder geändert); laden Sie die Seite neu",
+        )
     })
 }
 

@@ -116,8 +116,12 @@ impl Store {
         .await
         .map_err(|e| {
             super::conflict(e, || {
-                "the evaluation set changed meanwhile (someone else started a version); reload the page"
-                    .to_string()
+                crate::error::Said::new(
+                    "the evaluation set changed meanwhile (someone else started a version); \
+                     reload the page",
+                    "der Evaluationsdatensatz hat sich inzwischen geändert (jemand anderes hat \
+                     eine Version begonnen); laden Sie die Seite neu",
+                )
             })
         })?;
         Ok(())

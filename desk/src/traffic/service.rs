@@ -116,8 +116,12 @@ pub fn parse_scraped_at(text: &str) -> Result<Option<i64>, ServiceError> {
         return Ok(None);
     }
     let ms = if let Ok(seconds) = text.parse::<f64>() {
-        engine::traffic::timestamp::unix_number_to_ms(seconds)
-            .ok_or_else(|| ServiceError::invalid("scraped_at: not a Unix time in seconds"))?
+        engine::traffic::timestamp::unix_number_to_ms(seconds).ok_or_else(|| {
+            ServiceError::invalid_in(
+                "scraped_at: not a Unix time in seconds",
+                "scraped_at: keine Unix-Zeit in Sekunden",
+            )
+        })?
     } else {
         engine::traffic::timestamp::parse_rfc3339(
             text,
@@ -135,9 +139,10 @@ pub fn parse_skip_bad_lines(text: Option<&str>) -> Result<bool, ServiceError> {
     match text.map(|t| t.trim().to_ascii_lowercase()).as_deref() {
         None | Some("") | Some("false") | Some("0") | Some("no") | Some("off") => Ok(false),
         Some("true") | Some("1") | Some("yes") | Some("on") => Ok(true),
-        Some(other) => Err(ServiceError::invalid(format!(
-            "skip_bad_lines: `{other}` is not true or false"
-        ))),
+        Some(other) => Err(ServiceError::invalid_in(
+            format!("skip_bad_lines: `{other}` is not true or false"),
+            format!("skip_bad_lines: `{other}` ist weder true noch false"),
+        )),
     }
 }
 
@@ -542,9 +547,12 @@ fn parse_id(name: &str, text: &str) -> Result<Option<i64>, ServiceError> {
     if text.is_empty() {
         return Ok(None);
     }
-    text.parse()
-        .map(Some)
-        .map_err(|_| ServiceError::invalid(format!("{name}: `{text}` is not an evidence id")))
+    text.parse().map(Some).map_err(|_| {
+        ServiceError::invalid_in(
+            format!("{name}: `{text}` is not an evidence id"),
+            format!("{name}: `{text}` ist keine Nachweisnummer"),
+        )
+    })
 }
 
 /// The window between two of the pilot's scrapes (see [`super::metrics_window`]).
@@ -564,9 +572,10 @@ pub async fn window(
                 .ok()
                 .filter(|s| s.is_finite() && *s > 0.0)
                 .ok_or_else(|| {
-                    ServiceError::invalid(format!(
-                        "elapsed_s: `{text}` is not a positive number of seconds"
-                    ))
+                    ServiceError::invalid_in(
+                        format!("elapsed_s: `{text}` is not a positive number of seconds"),
+                        format!("elapsed_s: `{text}` ist keine positive Zahl von Sekunden"),
+                    )
                 })?,
         ),
     };
@@ -579,7 +588,12 @@ pub async fn window(
             .iter()
             .find(|(f, _)| f.id == id)
             .cloned()
-            .ok_or_else(|| ServiceError::invalid(format!("{name}: no scrape #{id} on this pilot")))
+            .ok_or_else(|| {
+                ServiceError::invalid_in(
+                    format!("{name}: no scrape #{id} on this pilot"),
+                    format!("{name}: kein Abzug #{id} auf diesem Piloten"),
+                )
+            })
     };
     let (first, second) = match (before_id, after_id) {
         (Some(b), Some(a)) => (find(b, "before")?, find(a, "after")?),
@@ -588,10 +602,18 @@ pub async fn window(
             scrapes[scrapes.len() - 1].clone(),
         ),
         (None, None) => return Ok(None),
-        _ => return Err(ServiceError::invalid("before, after: choose both scrapes")),
+        _ => {
+            return Err(ServiceError::invalid_in(
+                "before, after: choose both scrapes",
+                "before, after: Wählen Sie beide Abzüge",
+            ));
+        }
     };
     if first.0.id == second.0.id {
-        return Err(ServiceError::invalid("after: choose two different scrapes"));
+        return Err(ServiceError::invalid_in(
+            "after: choose two different scrapes",
+            "after: Wählen Sie zwei verschiedene Abzüge",
+        ));
     }
     let times = |summary: &str| -> Result<Option<i64>, ServiceError> {
         let s: MetricsScrapeSummary = serde_json::from_str(summary).map_err(internal)?;

@@ -456,88 +456,115 @@ impl PlanContent {
         let mut warnings = Vec::new();
         let marks = &self.pass_marks;
         if marks.is_empty() {
-            warnings.push(PlanWarning::new(
+            warnings.push(PlanWarning::new_in(
                 PlanSection::PassMark,
                 None,
                 "metric",
                 "the plan has no pass marks yet; it cannot be approved without at least one",
+                "der Plan hat noch keine Zielwerte; ohne mindestens einen kann er nicht \
+                 freigegeben werden",
             ));
         }
         for (index, mark) in marks.iter().enumerate() {
             let latency = mark.metric.family() == MetricFamily::Latency;
             if latency && mark.statistic == Statistic::Mean {
-                warnings.push(PlanWarning::new(
+                warnings.push(PlanWarning::new_in(
                     PlanSection::PassMark,
                     Some(index),
                     "statistic",
                     "percentiles, not means, summarise latency: a mean hides the slow tail",
+                    "Latenz fassen Perzentile zusammen, keine Mittelwerte: Ein Mittelwert \
+                     verdeckt die langsamen Ausreißer",
                 ));
             }
             if matches!(mark.metric, Metric::Ttft | Metric::E2e)
                 && mark.point == MeasurementPoint::Engine
             {
-                warnings.push(PlanWarning::new(
+                warnings.push(PlanWarning::new_in(
                     PlanSection::PassMark,
                     Some(index),
                     "point",
                     "the engine's clock leaves out the network and the gateway: users see \
                      about 100 ms more when traffic goes through a gateway",
+                    "die Uhr der Engine lässt Netzwerk und Gateway aus: Nutzer sehen etwa \
+                     100 ms mehr, wenn der Verkehr über ein Gateway läuft",
                 ));
             }
         }
         let has = |metric: &Metric| marks.iter().any(|m| &m.metric == metric);
         if has(&Metric::RetrievalHitRate) && self.quality.hit_k.is_none() {
-            warnings.push(PlanWarning::new(
+            warnings.push(PlanWarning::new_in(
                 PlanSection::Quality,
                 None,
                 "hit_k",
                 "a retrieval hit-rate mark needs k: how many passages count as retrieved",
+                "ein Zielwert zur Trefferquote der Suche braucht k: wie viele Passagen als \
+                 gefunden zählen",
             ));
         }
         let quality_marks = marks
             .iter()
             .any(|m| m.point == MeasurementPoint::EvaluationSet);
         match self.quality.questions {
-            None if quality_marks => warnings.push(PlanWarning::new(
+            None if quality_marks => warnings.push(PlanWarning::new_in(
                 PlanSection::Quality,
                 None,
                 "questions",
                 "quality marks need an evaluation set: state how many real questions it has \
                  (50–100 recommended)",
+                "Qualitäts-Zielwerte brauchen einen Evaluationsdatensatz: Geben Sie an, wie \
+                 viele echte Fragen er enthält (50–100 empfohlen)",
             )),
             Some(n) if n > 0 && !RECOMMENDED_QUESTIONS.contains(&n) => {
-                let advice = if n < *RECOMMENDED_QUESTIONS.start() {
-                    "too few to tell a good model from a lucky one"
+                let (advice, advice_de) = if n < *RECOMMENDED_QUESTIONS.start() {
+                    (
+                        "too few to tell a good model from a lucky one",
+                        "zu wenige, um ein gutes Modell von einem glücklichen zu unterscheiden",
+                    )
                 } else {
-                    "more than needed; each question needs an accepted answer someone checked"
+                    (
+                        "more than needed; each question needs an accepted answer someone checked",
+                        "mehr als nötig; jede Frage braucht eine geprüfte, akzeptierte Antwort",
+                    )
                 };
-                warnings.push(PlanWarning::new(
+                warnings.push(PlanWarning::new_in(
                     PlanSection::Quality,
                     None,
                     "questions",
                     format!("{n} questions: 50–100 real questions are recommended ({advice})"),
+                    format!(
+                        "{} Fragen: 50–100 echte Fragen werden empfohlen ({advice_de})",
+                        count_de(n)
+                    ),
                 ));
             }
             _ => {}
         }
         if quality_marks && self.serving.precision.trim().is_empty() {
-            warnings.push(PlanWarning::new(
+            warnings.push(PlanWarning::new_in(
                 PlanSection::Serving,
                 None,
                 "precision",
                 "answer quality carries over only at the same precision: state the precision \
                  the evaluation set runs in",
+                "Antwortqualität überträgt sich nur bei gleicher Präzision: Geben Sie die \
+                 Präzision an, in der der Evaluationsdatensatz läuft",
             ));
         }
         if let (Some(pilot), Some(production)) =
             (self.demand.pilot_users, self.demand.production_users)
             && production < pilot
         {
-            warnings.push(PlanWarning::new(
+            warnings.push(PlanWarning::new_in(
                 PlanSection::Demand,
                 None,
                 "production_users",
                 format!("fewer production users ({production}) than pilot users ({pilot})"),
+                format!(
+                    "weniger Nutzer in Produktion ({}) als Pilotnutzer ({})",
+                    count_de(production),
+                    count_de(pilot)
+                ),
             ));
         }
         if let Some(context) = self.demand.context_tokens_per_request
@@ -548,7 +575,7 @@ impl PlanContent {
             let needed = u64::from(widest.input_tokens.high_tokens)
                 + u64::from(widest.output_tokens.high_tokens);
             if needed > u64::from(context) {
-                warnings.push(PlanWarning::new(
+                warnings.push(PlanWarning::new_in(
                     PlanSection::Demand,
                     None,
                     "context_tokens_per_request",
@@ -557,26 +584,38 @@ impl PlanContent {
                          answer), more than the {context} assumed per request",
                         widest.name.trim()
                     ),
+                    format!(
+                        "Szenario „{}“ braucht bis zu {} Token Kontext (Prompt plus Antwort), \
+                         mehr als die {} je Anfrage angenommenen",
+                        widest.name.trim(),
+                        count_de(needed as f64),
+                        count_de(context)
+                    ),
                 ));
             }
         }
         if marks.iter().any(|m| m.metric.depends_on_serving()) {
-            for (field, value, why) in [
-                ("gpu", &self.serving.gpu, "the GPU"),
+            for (field, value, why, why_de) in [
+                ("gpu", &self.serving.gpu, "the GPU", "der GPU"),
                 (
                     "engine_version",
                     &self.serving.engine_version,
                     "the engine version",
+                    "der Engine-Version",
                 ),
             ] {
                 if value.trim().is_empty() {
-                    warnings.push(PlanWarning::new(
+                    warnings.push(PlanWarning::new_in(
                         PlanSection::Serving,
                         None,
                         field,
                         format!(
                             "latency and throughput belong to {why} they are measured with: \
                              state it"
+                        ),
+                        format!(
+                            "Latenz und Durchsatz gehören zu {why_de}, mit der sie gemessen \
+                             werden: Geben Sie sie an"
                         ),
                     ));
                 }
@@ -791,6 +830,96 @@ pub(crate) mod tests {
             PlanContent::default().warnings()[0]
                 .message
                 .contains("no pass marks")
+        );
+    }
+
+    /// Every warning a plan can give, each at least once.
+    fn every_warning() -> Vec<PlanWarning> {
+        let mut warnings = PlanContent::default().warnings();
+        let mut plan = plan();
+        plan.pass_marks[0].statistic = Statistic::Mean;
+        plan.pass_marks[0].point = MeasurementPoint::Engine;
+        plan.pass_marks.push(PassMark {
+            metric: Metric::RetrievalHitRate,
+            comparator: Comparator::Ge,
+            threshold: 80.0,
+            point: MeasurementPoint::EvaluationSet,
+            ..error_rate_mark()
+        });
+        plan.quality.hit_k = None;
+        plan.serving.gpu.clear();
+        plan.serving.engine_version.clear();
+        plan.serving.precision.clear();
+        plan.demand.production_users = Some(10);
+        plan.demand.context_tokens_per_request = Some(4_096);
+        for questions in [None, Some(49), Some(1_000)] {
+            plan.quality.questions = questions;
+            warnings.extend(plan.warnings());
+        }
+        warnings
+    }
+
+    #[test]
+    fn every_warning_reads_in_german_and_english_is_the_display_text() {
+        use crate::locale::Lang;
+        const ENGLISH: [&str; 12] = [
+            " the ",
+            " must ",
+            " is ",
+            " not ",
+            " and ",
+            " of ",
+            " be ",
+            " or ",
+            " needs ",
+            "pass mark",
+            "state ",
+            "recommended",
+        ];
+        let warnings = every_warning();
+        let mut fields: Vec<&str> = warnings.iter().map(|w| w.field.as_str()).collect();
+        fields.sort_unstable();
+        fields.dedup();
+        assert_eq!(
+            fields,
+            vec![
+                "context_tokens_per_request",
+                "engine_version",
+                "gpu",
+                "hit_k",
+                "metric",
+                "point",
+                "precision",
+                "production_users",
+                "questions",
+                "statistic",
+            ],
+            "a warning is missing from the cases"
+        );
+        for warning in &warnings {
+            let en = warning.to_string();
+            let de = warning.text_in(Lang::De);
+            assert_eq!(warning.text_in(Lang::En), en);
+            assert!(!warning.message_de.is_empty(), "no German: {en}");
+            assert_ne!(warning.message_in(Lang::De), warning.message, "{en}");
+            for word in ENGLISH {
+                assert!(
+                    !de.contains(word),
+                    "{word:?} in German: {de} (English: {en})"
+                );
+            }
+        }
+        let questions: Vec<String> = warnings
+            .iter()
+            .filter(|w| w.field == "questions")
+            .map(|w| w.text_in(Lang::De))
+            .collect();
+        assert!(
+            questions.iter().any(|q| q
+                == "Qualitätsdatensatz, Evaluationsfragen: 1.000 Fragen: 50–100 echte Fragen \
+                    werden empfohlen (mehr als nötig; jede Frage braucht eine geprüfte, \
+                    akzeptierte Antwort)"),
+            "{questions:?}"
         );
     }
 

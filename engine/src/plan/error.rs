@@ -293,28 +293,55 @@ impl PlanErrors {
     }
 }
 
-/// Something worth a second look that does not block saving or approval.
+/// Something worth a second look that does not block saving or approval. `Display` is the
+/// English line; [`PlanWarning::text_in`] words it for a reader of either language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanWarning {
     pub section: PlanSection,
     pub index: Option<usize>,
     pub field: String,
     pub message: String,
+    /// `message` in German; empty in warnings serialised before it existed.
+    #[serde(default)]
+    pub message_de: String,
 }
 
 impl PlanWarning {
-    pub(crate) fn new(
+    /// A warning on `field` of the item at `index` in `section`, with its message in English
+    /// (`en`) and German (`de`).
+    pub(crate) fn new_in(
         section: PlanSection,
         index: Option<usize>,
         field: &str,
-        message: impl Into<String>,
+        en: impl Into<String>,
+        de: impl Into<String>,
     ) -> Self {
         PlanWarning {
             section,
             index,
             field: field.to_string(),
-            message: message.into(),
+            message: en.into(),
+            message_de: de.into(),
         }
+    }
+
+    /// The message in `lang` (English: `message` exactly).
+    pub fn message_in(&self, lang: Lang) -> &str {
+        pick(lang, &self.message, &self.message_de)
+    }
+
+    /// The whole line in `lang`, named as the plan editor labels the item and the field:
+    /// `Zielwert 1, Statistik: …`. English is the `Display` text exactly.
+    pub fn text_in(&self, lang: Lang) -> String {
+        if lang == Lang::En {
+            return self.to_string();
+        }
+        format!(
+            "{}, {}: {}",
+            location_in(self.section, self.index, lang),
+            field_label_in(&self.field, lang),
+            self.message_in(lang)
+        )
     }
 }
 

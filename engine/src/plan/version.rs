@@ -114,8 +114,9 @@ pub enum LifecycleError {
     NoVersions,
     #[error("an amendment needs a reason")]
     MissingReason,
+    /// The reason's problem: the English message, then the same in German.
     #[error("the amendment reason {0}")]
-    BadReason(String),
+    BadReason(String, String),
     #[error("a plan needs at least one pass mark before it can be approved")]
     NoPassMarks,
     #[error(
@@ -124,6 +125,57 @@ pub enum LifecycleError {
     OwnDraft,
     #[error("the plan has errors: {0}")]
     Invalid(#[from] super::error::PlanErrors),
+}
+
+impl LifecycleError {
+    /// The refusal for a reader of `lang`: English is the `Display` text exactly; German is
+    /// written whole, in the plan editor's words (`Zielwert`, `Entwurf`, `freigeben`).
+    pub fn message_in(&self, lang: crate::locale::Lang) -> String {
+        use crate::locale::Lang;
+        if lang == Lang::En {
+            return self.to_string();
+        }
+        match self {
+            LifecycleError::NotAllowedToApprove { role } => format!(
+                "nur das Bewertungsteam und die Administration geben Pläne frei (die Rolle \
+                 „{}“ darf das nicht)",
+                role.label_in(lang)
+            ),
+            LifecycleError::Frozen { version } => format!(
+                "Version {version} ist freigegeben und eingefroren; legen Sie eine Änderung an, \
+                 um den Plan zu ändern"
+            ),
+            LifecycleError::AlreadyApproved { version } => {
+                format!("Version {version} ist bereits freigegeben")
+            }
+            LifecycleError::NotApproved { version } => format!(
+                "Version {version} ist noch ein Entwurf; bearbeiten Sie ihn, statt ihn zu ändern"
+            ),
+            LifecycleError::NotLatest { version, latest } => format!(
+                "Version {version} ist nicht die neueste; nur Version {latest} kann geändert \
+                 werden"
+            ),
+            LifecycleError::NoVersions => "der Plan hat noch keine Versionen".into(),
+            LifecycleError::MissingReason => "eine Änderung braucht einen Grund".into(),
+            LifecycleError::BadReason(en, de) => {
+                format!(
+                    "der Grund der Änderung {}",
+                    if de.is_empty() { en } else { de }
+                )
+            }
+            LifecycleError::NoPassMarks => {
+                "ein Plan braucht mindestens einen Zielwert, bevor er freigegeben werden kann"
+                    .into()
+            }
+            LifecycleError::OwnDraft => "Sie haben diesen Entwurf geschrieben, daher gibt ihn \
+                                         jemand anderes aus dem Bewertungsteam oder die \
+                                         Administration frei (Vier-Augen-Prinzip)"
+                .into(),
+            LifecycleError::Invalid(errors) => {
+                format!("der Plan hat Fehler: {}", errors.text_in(lang))
+            }
+        }
+    }
 }
 
 impl PlanVersion {
@@ -223,7 +275,7 @@ impl PlanVersion {
             return Err(LifecycleError::MissingReason);
         }
         check_text("reason", reason, MAX_REASON_CHARS)
-            .map_err(|e| LifecycleError::BadReason(e.message))?;
+            .map_err(|e| LifecycleError::BadReason(e.message, e.message_de))?;
         Ok(PlanVersion {
             number: self.number + 1,
             content: self.content.clone(),
@@ -468,6 +520,112 @@ pub(crate) mod tests {
         assert_eq!(
             serde_json::to_string(&PlanStatus::Approved).unwrap(),
             "\"approved\""
+        );
+    }
+
+    /// Words that give an English sentence away.
+    const ENGLISH: [&str; 13] = [
+        " the ",
+        " is ",
+        " not ",
+        " and ",
+        " or ",
+        " a ",
+        " an ",
+        " it ",
+        "approve",
+        "draft",
+        "amend",
+        "pass mark",
+        "plan has",
+    ];
+
+    /// One of each refusal, so a new variant without German fails here.
+    pub(crate) fn every_lifecycle_error() -> Vec<LifecycleError> {
+        use crate::plan::error::{PlanErrors, PlanFieldError, PlanSection};
+        let too_long = PlanVersion::first_draft(plan(), 1)
+            .amend("x", 2)
+            .err()
+            .into_iter()
+            .chain(
+                approved_v1(2)
+                    .amend(&"x".repeat(MAX_REASON_CHARS + 1), 3)
+                    .err(),
+            )
+            .find(|e| matches!(e, LifecycleError::BadReason(..)))
+            .expect("a reason too long");
+        let errors = PlanErrors {
+            errors: vec![PlanFieldError::new_in(
+                PlanSection::PassMark,
+                Some(0),
+                "threshold",
+                "must be greater than zero",
+                "muss größer als null sein",
+            )],
+        };
+        let all = vec![
+            LifecycleError::NotAllowedToApprove {
+                role: Role::Customer,
+            },
+            LifecycleError::Frozen { version: 2 },
+            LifecycleError::AlreadyApproved { version: 2 },
+            LifecycleError::NotApproved { version: 3 },
+            LifecycleError::NotLatest {
+                version: 1,
+                latest: 2,
+            },
+            LifecycleError::NoVersions,
+            LifecycleError::MissingReason,
+            too_long,
+            LifecycleError::NoPassMarks,
+            LifecycleError::OwnDraft,
+            LifecycleError::Invalid(errors),
+        ];
+        // Exhaustive on purpose: a new variant must be added above (and worded in German).
+        for error in &all {
+            match error {
+                LifecycleError::NotAllowedToApprove { .. }
+                | LifecycleError::Frozen { .. }
+                | LifecycleError::AlreadyApproved { .. }
+                | LifecycleError::NotApproved { .. }
+                | LifecycleError::NotLatest { .. }
+                | LifecycleError::NoVersions
+                | LifecycleError::MissingReason
+                | LifecycleError::BadReason(..)
+                | LifecycleError::NoPassMarks
+                | LifecycleError::OwnDraft
+                | LifecycleError::Invalid(_) => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_refusal_reads_in_german_and_english_is_the_display_text() {
+        for error in every_lifecycle_error() {
+            let en = error.to_string();
+            let de = error.message_in(crate::locale::Lang::De);
+            assert_eq!(error.message_in(crate::locale::Lang::En), en);
+            assert_ne!(de, en, "not translated: {en}");
+            for word in ENGLISH {
+                assert!(
+                    !de.to_lowercase().contains(word),
+                    "{word:?} in German: {de} (English: {en})"
+                );
+            }
+        }
+        assert_eq!(
+            LifecycleError::OwnDraft.message_in(crate::locale::Lang::De),
+            "Sie haben diesen Entwurf geschrieben, daher gibt ihn jemand anderes aus dem \
+             Bewertungsteam oder die Administration frei (Vier-Augen-Prinzip)"
+        );
+        let too_long = every_lifecycle_error()
+            .into_iter()
+            .find(|e| matches!(e, LifecycleError::BadReason(..)))
+            .unwrap();
+        assert_eq!(
+            too_long.message_in(crate::locale::Lang::De),
+            "der Grund der Änderung darf höchstens 2.000 Zeichen lang sein"
         );
     }
 }
