@@ -81,8 +81,10 @@ export function init_dropzone(formId, url, fieldsJson, textsJson, onDone) {
     xhr.onerror = () => onLoad(0, { error: t().unreached });
     xhr.send(body);
   };
-  const refusal = (code, answer) => code === 409 ? t().duplicate + (answer.error || t().alreadyStored)
-    : code === 0 ? t().network + answer.error : fill(t().refused, { code }) + (answer.error || "");
+  // The API's `error` is English; `error_de` is the same refusal in German where it has one.
+  const said = (answer) => (document.documentElement.lang === "de" && answer.error_de) || answer.error;
+  const refusal = (code, answer) => code === 409 ? t().duplicate + (said(answer) || t().alreadyStored)
+    : code === 0 ? t().network + answer.error : fill(t().refused, { code }) + (said(answer) || "");
   const finish = (item, ok, text) => {
     item.classList.remove("upload-ready");
     item.classList.add(ok ? "upload-ok" : "upload-error");

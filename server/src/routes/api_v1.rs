@@ -36,6 +36,10 @@ pub struct ErrorBody {
     /// (413), `method_not_allowed` (405), `unsupported_media_type` (415), `too_many_attempts`
     /// (429), `unavailable` (503), `internal` (500).
     pub kind: String,
+    /// The same refusal in German, where the service worded it in German too (the interface's
+    /// pages show it to German readers). Scripts read `error`, which is always English.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_de: Option<String>,
 }
 
 impl ErrorBody {
@@ -43,6 +47,7 @@ impl ErrorBody {
         ErrorBody {
             error: message,
             kind: "not_found".into(),
+            error_de: None,
         }
     }
 }
@@ -65,6 +70,7 @@ impl IntoResponse for ApiError {
             Json(ErrorBody {
                 error: self.0.to_string(),
                 kind: self.0.kind().into(),
+                error_de: self.0.german().map(str::to_string),
             }),
         )
             .into_response();

@@ -30,6 +30,7 @@ use desk::auth::{Need, authorise, editable_pilot};
 use desk::evidence::staged::{self, NewStaged, StagedPreview};
 use desk::evidence_history::service::{self as history, Actor, StatusStep};
 use desk::model::{Pilot, SessionUser};
+use engine::locale::Lang;
 
 /// Percent-encodes a query value.
 pub fn encode_query_value(value: &str) -> String {
@@ -58,6 +59,7 @@ async fn back_to_evidence(
     state: &AppState,
     user: &SessionUser,
     pilot_id: i64,
+    lang: Lang,
     outcome: Result<Outcome, ApiError>,
 ) -> Redirect {
     use desk::notices::{NoticeKind, post};
@@ -73,7 +75,7 @@ async fn back_to_evidence(
     let query = match outcome {
         Ok(Outcome::Query(query)) => query,
         Ok(Outcome::Notice(message)) => notice(NoticeKind::Done, message).await,
-        Err(error) => notice(NoticeKind::Error, error.0.to_string()).await,
+        Err(error) => notice(NoticeKind::Error, error.0.message_in(lang)).await,
     };
     Redirect::to(&format!("/pilots/{pilot_id}/evidence?{query}"))
 }
@@ -117,7 +119,7 @@ pub async fn upload_evidence_form(
         }
     }
     .await;
-    back_to_evidence(&state, &user, pilot_id, outcome).await
+    back_to_evidence(&state, &user, pilot_id, lang, outcome).await
 }
 
 /// Keeps a read upload for confirmation; answers its token.
@@ -153,7 +155,9 @@ pub async fn store_staged_form(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path((pilot_id, token)): Path<(i64, String)>,
+    headers: HeaderMap,
 ) -> Redirect {
+    let lang = desk::ui_language::request_language(&headers);
     let outcome = async {
         let (user, pilot) = editor_of(&state, &user, pilot_id).await?;
         let taken = staged::take(&state.services, &user, pilot_id, &token).await?;
@@ -164,7 +168,7 @@ pub async fn store_staged_form(
         Ok(Outcome::Query(format!("stored={}", stored?)))
     }
     .await;
-    back_to_evidence(&state, &user, pilot_id, outcome).await
+    back_to_evidence(&state, &user, pilot_id, lang, outcome).await
 }
 
 async fn store_taken(
@@ -189,11 +193,19 @@ async fn store_taken(
     // Read again in the words of the check, so a language switched meanwhile is no change.
     let read = read_received(state, pilot, upload, staged.preview.lang).await?;
     if read.recorded != staged.preview.recorded {
-        return Err(ServiceError::Conflict(format!(
-            "{}: what it would record changed since it was checked (the pilot or the plan \
-             changed); nothing was stored. Choose the file again to check it.",
-            staged.file_name
-        ))
+        return Err(ServiceError::conflict_in(
+            format!(
+                "{}: what it would record changed since it was checked (the pilot or the plan \
+                 changed); nothing was stored. Choose the file again to check it.",
+                staged.file_name
+            ),
+            format!(
+                "{}: Was gespeichert würde, hat sich seit der Prüfung geändert (der Pilot oder \
+                 der Plan wurde geändert); nichts wurde gespeichert. Wählen Sie die Datei erneut, \
+                 um sie zu prüfen.",
+                staged.file_name
+            ),
+        )
         .into());
     }
     Ok(store_read(state, user, pilot.id, read).await?.id)
@@ -204,17 +216,22 @@ pub async fn discard_staged_form(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
     Path((pilot_id, token)): Path<(i64, String)>,
+    headers: HeaderMap,
 ) -> Redirect {
+    let lang = desk::ui_language::request_language(&headers);
     let outcome = async {
         let (user, _) = editor_of(&state, &user, pilot_id).await?;
         let dropped = staged::discard(&state.services, &user, pilot_id, &token).await?;
-        Ok(Outcome::Notice(format!(
-            "{} was discarded: nothing was stored.",
-            dropped.file_name
-        )))
+        Ok(Outcome::Notice(match lang {
+            Lang::En => format!("{} was discarded: nothing was stored.", dropped.file_name),
+            Lang::De => format!(
+                "{} wurde verworfen: nichts wurde gespeichert.",
+                dropped.file_name
+            ),
+        }))
     }
     .await;
-    back_to_evidence(&state, &user, pilot_id, outcome).await
+    back_to_evidence(&state, &user, pilot_id, lang, outcome).await
 }
 
 /// The withdraw and restore forms' one field.
@@ -229,11 +246,13 @@ pub async fn withdraw_form(
     state: State<AppState>,
     caller: ApiCaller,
     Path((pilot_id, evidence_id)): Path<(i64, i64)>,
+    headers: HeaderMap,
     Form(form): Form<ReasonForm>,
 ) -> Redirect {
     change_form(
         state,
         caller,
+        desk::ui_language::request_language(&headers),
         pilot_id,
         evidence_id,
         form,
@@ -247,11 +266,13 @@ pub async fn restore_form(
     state: State<AppState>,
     caller: ApiCaller,
     Path((pilot_id, evidence_id)): Path<(i64, i64)>,
+    headers: HeaderMap,
     Form(form): Form<ReasonForm>,
 ) -> Redirect {
     change_form(
         state,
         caller,
+        desk::ui_language::request_language(&headers),
         pilot_id,
         evidence_id,
         form,
@@ -263,6 +284,7 @@ pub async fn restore_form(
 async fn change_form(
     State(state): State<AppState>,
     ApiCaller(user): ApiCaller,
+    lang: Lang,
     pilot_id: i64,
     evidence_id: i64,
     form: ReasonForm,
@@ -282,7 +304,7 @@ async fn change_form(
         Ok(entry) => Ok(Outcome::Query(format!("restored={}", entry.id))),
         Err(error) => Err(error.into()),
     };
-    back_to_evidence(&state, &user, pilot_id, outcome).await
+    back_to_evidence(&state, &user, pilot_id, lang, outcome).await
 }
 
 /// The pilot page's archive form: `archived` = `true` or `false`.

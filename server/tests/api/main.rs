@@ -21,6 +21,7 @@ mod languages_evidence;
 mod languages_load_tests;
 mod languages_plan_edit;
 mod languages_quality;
+mod languages_refusals;
 mod languages_sizing;
 mod languages_traffic;
 mod live;

@@ -236,3 +236,54 @@ async fn a_german_check_reads_in_german_and_survives_a_language_switch() {
     assert!(done.contains("stored="), "{done}");
     assert_eq!(stored(&app, pilot).await, 1);
 }
+
+/// Posts the form's plain "Upload" (no check) as `who`; answers `Location`.
+async fn upload(app: &TestApp, who: &Client, pilot: i64, name: &'static str) -> String {
+    let form = Form::new()
+        .text("tp", "2")
+        .part("file", Part::bytes(fixture(BENCH)).file_name(name));
+    let response = who
+        .post(app.url(&format!("/pilots/{pilot}/evidence")))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    location(&response)
+}
+
+/// A German uploader is told in German why a file was refused (here: the same file again) and
+/// that a discarded check stored nothing; an English one as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_upload_and_a_discard_are_said_in_the_readers_language() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let acme = app.organisation(&admin, "Acme Corp").await;
+    let pilot = app.pilot(&admin, acme, "Acme chat").await;
+
+    app.choose_language(&admin, "de").await;
+    let token = token_of(pilot, &check(&app, &admin, pilot, "bench.json").await);
+    let gone = answer(&app, &admin, pilot, &token, "/discard").await;
+    let page = html(&app, &admin, &gone).await;
+    assert!(page.contains("bench.json wurde verworfen: nichts wurde gespeichert."));
+    assert!(!page.contains("was discarded"));
+
+    let first = upload(&app, &admin, pilot, "bench.json").await;
+    assert!(first.contains("stored="), "{first}");
+    let again = upload(&app, &admin, pilot, "bench.json").await;
+    let page = html(&app, &admin, &again).await;
+    assert!(
+        page.contains("bench.json: dieselbe Datei ist bereits Nachweis #"),
+        "{again}"
+    );
+    assert!(!page.contains("the same file is already evidence"));
+
+    app.choose_language(&admin, "en").await;
+    let again = upload(&app, &admin, pilot, "bench.json").await;
+    let page = html(&app, &admin, &again).await;
+    assert!(
+        page.contains("bench.json: the same file is already evidence #"),
+        "{again}"
+    );
+    assert_eq!(stored(&app, pilot).await, 1);
+}
