@@ -55,13 +55,22 @@ pub async fn metrics_window(
     elapsed_s: String,
 ) -> Result<Option<MetricsWindowView>, AppError> {
     use crate::server::auth::{Need, require, visible_pilot};
-    crate::server::respond(
-        async move {
-            let user = require(Need::SignedIn)?;
-            let services = crate::server::services()?;
-            visible_pilot(&services.store, &user, pilot_id).await?;
-            Ok(ssr::window(&services, pilot_id, &before, &after, &elapsed_s).await?)
-        }
-        .await,
-    )
+    // With nothing chosen, the window is the latest two scrapes: when those form none (a
+    // counter reset between them, no time between them), that is a fact about the stored
+    // scrapes, which the page shows as a notice, not an error of the request: the page still
+    // answers 200.
+    let automatic = [&before, &after, &elapsed_s]
+        .iter()
+        .all(|field| field.trim().is_empty());
+    let result: Result<Option<MetricsWindowView>, AppError> = async move {
+        let user = require(Need::SignedIn)?;
+        let services = crate::server::services()?;
+        visible_pilot(&services.store, &user, pilot_id).await?;
+        Ok(ssr::window(&services, pilot_id, &before, &after, &elapsed_s).await?)
+    }
+    .await;
+    match result {
+        Err(ref error) if automatic && error.status_code() == 422 => result,
+        _ => crate::server::respond(result),
+    }
 }

@@ -779,3 +779,42 @@ async fn the_traffic_page_lists_the_latest_day_of_scrapes() {
     );
     assert!(page.contains(&format!("/pilots/{pilot}/evidence")));
 }
+
+/// The latest two scrapes forming no window (here the later one has lower counters: a restart
+/// between them) is a fact about the stored files: the traffic page says so and answers 200,
+/// not 422 as a bad request would.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn latest_scrapes_that_form_no_window_leave_the_traffic_page_whole() {
+    let app = spawn_app().await;
+    let token = token(&app).await;
+    let pilot = new_pilot(&app, "Restart").await;
+    for (name, at) in [
+        ("metrics_vllm_0_25_1_loaded.txt", "2026-03-02T09:00:00Z"),
+        ("metrics_vllm_0_25_1_idle.txt", "2026-03-02T09:01:00Z"),
+    ] {
+        let (status, body) = upload(
+            &app,
+            &token,
+            pilot,
+            name,
+            scrape(name),
+            &[("scraped_at", at)],
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let admin = app.admin().await;
+    let page = app.page(&admin, &format!("/pilots/{pilot}/traffic")).await;
+    assert!(
+        page.contains("notice-error"),
+        "the window's refusal is shown"
+    );
+    assert!(page.contains("metrics_vllm_0_25_1_loaded.txt → metrics_vllm_0_25_1_idle.txt"));
+    // A window the reader chose that cannot be formed is still the request's error.
+    let response = admin
+        .get(app.url(&format!("/pilots/{pilot}/traffic?before=999999&after=1")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+}
