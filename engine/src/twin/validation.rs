@@ -443,6 +443,34 @@ impl LoadKind {
     }
 }
 
+/// What the back-test's data leaves of a metric's error ([`ValidationReport::ratio_bounds`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatioBound {
+    pub metric: ValidatedMetric,
+    pub points: usize,
+    /// The transfer's own median error over the same points, %.
+    pub model_median_error_pct: f64,
+    /// Median error with one measured factor per GPU pair and direction, %.
+    pub per_pair_median_error_pct: f64,
+    /// Median error with one measured factor per configuration and direction, %.
+    pub per_configuration_median_error_pct: f64,
+}
+
+/// A run's figure measured on the fitted GPU and on the target.
+type SourceAndTarget = (f64, f64);
+
+/// The median error over `groups` of (measured on the fitted GPU, measured on the target) when
+/// each group's target is its source times the group's median measured ratio.
+fn known_ratio_error<'a>(groups: impl Iterator<Item = &'a Vec<SourceAndTarget>>) -> f64 {
+    let mut errors = Vec::new();
+    for group in groups {
+        let mut ratios: Vec<f64> = group.iter().map(|(s, m)| m / s).collect();
+        let ratio = median(&mut ratios);
+        errors.extend(group.iter().map(|(s, m)| (s * ratio - m).abs() / m * 100.0));
+    }
+    median(&mut errors)
+}
+
 /// One measured figure against the prediction for it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointFigure {
@@ -457,6 +485,10 @@ pub struct PointFigure {
     pub held_out: Ranged,
     /// The physical floor the ranges are held at, ms.
     pub floor: f64,
+    /// The same run's figure as measured on the GPU the twin was fitted on (for
+    /// [`ValidationReport::ratio_bounds`]; `None` where that run lacks it).
+    #[serde(default)]
+    pub on_source: Option<f64>,
 }
 
 impl PointFigure {
@@ -948,7 +980,12 @@ fn back_test_configuration(
             .push(fitted_on[0].fitted_engine(&twin, fitted_on.len()));
         for to in targets {
             for case in by_gpu[to].iter().filter(|c| paired(from, &c.run.pair_key)) {
-                match predict_point(&twin, fitted_on[0], case) {
+                let source = fitted_on
+                    .iter()
+                    .find(|c| c.run.pair_key == case.run.pair_key)
+                    .map(|c| c.measured())
+                    .unwrap_or_default();
+                match predict_point(&twin, fitted_on[0], case, &source) {
                     Ok(point) => report.points.push(point),
                     Err(why) => skipped.push((why, format!("{} on {}", case.model.id, to))),
                 }
@@ -970,7 +1007,13 @@ fn fit(cases: &[&Case<'_>]) -> Result<Twin, String> {
 }
 
 /// `to`'s run predicted from the twin fitted on `from`'s GPU.
-fn predict_point(twin: &Twin, from: &Case<'_>, to: &Case<'_>) -> Result<PointResult, String> {
+/// `source`: the same run's figures as measured on `from`'s GPU.
+fn predict_point(
+    twin: &Twin,
+    from: &Case<'_>,
+    to: &Case<'_>,
+    source: &[(ValidatedMetric, f64)],
+) -> Result<PointResult, String> {
     let mut moved = transfer(
         twin,
         &from.model,
@@ -994,7 +1037,7 @@ fn predict_point(twin: &Twin, from: &Case<'_>, to: &Case<'_>) -> Result<PointRes
         load: question_load(&question),
         kind: LoadKind::of(&question.arrivals),
         tpot_from_decode_speed: to.run.tpot_ms.is_none(),
-        figures: compare(&to.measured(), &prediction),
+        figures: compare(&to.measured(), &prediction, source),
     })
 }
 
@@ -1007,7 +1050,11 @@ fn question_load(question: &Question) -> String {
 
 /// Each measured figure against the uncalibrated prediction ([`ValidationReport::calibrate`]
 /// widens the ranges once every point is in).
-fn compare(measured: &[(ValidatedMetric, f64)], p: &TransferredPrediction) -> Vec<PointFigure> {
+fn compare(
+    measured: &[(ValidatedMetric, f64)],
+    p: &TransferredPrediction,
+    source: &[(ValidatedMetric, f64)],
+) -> Vec<PointFigure> {
     measured
         .iter()
         .map(|&(metric, value)| {
@@ -1024,6 +1071,7 @@ fn compare(measured: &[(ValidatedMetric, f64)], p: &TransferredPrediction) -> Ve
                 spread: ranged,
                 held_out: ranged,
                 floor,
+                on_source: source.iter().find(|s| s.0 == metric).map(|s| s.1),
             }
         })
         .collect()
@@ -1146,6 +1194,51 @@ impl ValidationReport {
     /// Every metric over every point.
     pub fn overall(&self) -> Vec<MetricValidation> {
         aggregate_all(&self.points.iter().collect::<Vec<_>>())
+    }
+
+    /// How far a transfer that moves every figure of a configuration by one factor could get on
+    /// these runs: the median error if that factor were the measured one (the median of
+    /// measured ÷ measured-on-the-fitted-GPU over the group's workloads), once per GPU pair and
+    /// direction, once per configuration and direction. Not predictions (they read the target's
+    /// measurements); they say how much of the model's error the data itself leaves.
+    pub fn ratio_bounds(&self) -> Vec<RatioBound> {
+        ValidatedMetric::ALL
+            .iter()
+            .filter_map(|&metric| {
+                let mut model = Vec::new();
+                let mut by_pair: BTreeMap<(&str, &str), Vec<SourceAndTarget>> = BTreeMap::new();
+                let mut by_configuration: BTreeMap<(&str, &str, &str), Vec<SourceAndTarget>> =
+                    BTreeMap::new();
+                for p in &self.points {
+                    let Some(f) = p.figure(metric) else { continue };
+                    let Some(source) = f.on_source.filter(|s| *s > 0.0) else {
+                        continue;
+                    };
+                    if f.measured <= 0.0 {
+                        continue;
+                    }
+                    model.push(f.error_pct());
+                    let pair = (p.from_gpu.as_str(), p.to_gpu.as_str());
+                    by_pair.entry(pair).or_default().push((source, f.measured));
+                    by_configuration
+                        .entry((p.configuration.as_str(), pair.0, pair.1))
+                        .or_default()
+                        .push((source, f.measured));
+                }
+                if model.is_empty() {
+                    return None;
+                }
+                Some(RatioBound {
+                    metric,
+                    points: model.len(),
+                    model_median_error_pct: median(&mut model),
+                    per_pair_median_error_pct: known_ratio_error(by_pair.values()),
+                    per_configuration_median_error_pct: known_ratio_error(
+                        by_configuration.values(),
+                    ),
+                })
+            })
+            .collect()
     }
 
     /// The points grouped by `key`, in key order.
@@ -1336,9 +1429,20 @@ mod tests {
             spread: predicted,
             held_out: predicted,
             floor: 0.0,
+            on_source: None,
         };
         assert!((figure.error_pct() - 25.0).abs() < 1e-9);
         assert!(figure.contained());
         assert_eq!(median(&mut [3.0, 1.0, 2.0, 10.0]), 2.5);
+    }
+
+    #[test]
+    fn a_known_ratio_leaves_the_spread_of_the_group() {
+        // Ratios 2.0, 2.2 and 1.8: the median 2.0 misses the others by 1/11 and 1/9.
+        let group = vec![(10.0, 20.0), (10.0, 22.0), (10.0, 18.0)];
+        let error = known_ratio_error([&group].into_iter());
+        assert!((error - 100.0 / 11.0).abs() < 1e-9, "{error}");
+        // One run alone has no error by construction.
+        assert_eq!(known_ratio_error([&vec![(3.0, 7.0)]].into_iter()), 0.0);
     }
 }

@@ -13,6 +13,7 @@ impl ValidationReport {
         let mut out = String::new();
         out.push_str(HEADER);
         self.write_overall(&mut out);
+        self.write_ratio_bounds(&mut out);
         self.write_directions(&mut out);
         self.write_loads(&mut out);
         self.write_configurations(&mut out);
@@ -21,6 +22,34 @@ impl ValidationReport {
         out.push_str(CAVEATS);
         self.write_points(&mut out);
         out
+    }
+
+    fn write_ratio_bounds(&self, out: &mut String) {
+        out.push_str(
+            "## What the data itself leaves\n\nA transfer moves every figure of a configuration \
+             from one GPU to another by the physics of the two. Had it the *measured* factor \
+             instead (the median of measured on the target ÷ measured on the fitted GPU over the \
+             group's workloads), its median error would be as below: one factor per GPU pair and \
+             direction, or one per configuration and direction (a configuration with one run \
+             has no error there by construction). These read the target's \
+             measurements, so they are no prediction; they say how much of the error is the \
+             spread of the runs themselves (other workloads moving differently between the same \
+             two cards) and how much is the model's choice of factor.\n\n| metric | points | \
+             this model | measured factor per GPU pair | measured factor per configuration |\n\
+             |---|---:|---:|---:|---:|\n",
+        );
+        for b in self.ratio_bounds() {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.0} % | {:.0} % | {:.0} % |",
+                b.metric.label(),
+                b.points,
+                b.model_median_error_pct,
+                b.per_pair_median_error_pct,
+                b.per_configuration_median_error_pct
+            );
+        }
+        out.push('\n');
     }
 
     fn write_overall(&self, out: &mut String) {
