@@ -22,6 +22,10 @@
 #      page on 4 connections. Prints the rate reached, the post latency p50/p99, the pilot page's
 #      p99 idle and under ingest, and how long after the last post the day file held every
 #      record. BENCH_ONLY=ingest runs this part alone.
+#   5. First load: the pilot page opened in Chromium with an empty cache (bench/first_load.cjs),
+#      unthrottled and as a laptop on a 9 Mbit/s link with a 4x slower CPU: bytes on the wire by
+#      kind (wasm, script, HTML, stylesheet) and the time to interactive (the wasm module has
+#      hydrated the page), the median of 5 loads. BENCH_ONLY=firstload runs this part alone.
 #
 # Installs what it needs when missing: Debian's wrk and time (as root), and pandas into
 # .tools/bench-venv from PyPI.
@@ -61,8 +65,8 @@ if ! "$venv/bin/python" -c "import pandas" 2>/dev/null; then
   python3 -m venv "$venv" && "$venv/bin/pip" install -q pandas
 fi
 
-only="${BENCH_ONLY:-all}" # `pages`, `demand`, `recommendation` or `ingest` runs that part alone
-if [ "$only" = "all" ] || [ "$only" = "pages" ]; then
+only="${BENCH_ONLY:-all}" # `pages`, `demand`, `recommendation`, `ingest` or `firstload` alone
+if [ "$only" = "all" ] || [ "$only" = "pages" ] || [ "$only" = "firstload" ]; then
   ensure_wasm_target
   ensure_wasm_bindgen
   ensure_npm_packages
@@ -211,4 +215,23 @@ print(f"{'post latency p50 / p99 / max (ms)':44} {r['post_ms_p50']} / {r['post_m
 print(f"{'pilot page p99 idle / under ingest':44} {sys.argv[2]} / {sys.argv[3]}")
 print(f"{'all records in the day file after (s)':44} {sys.argv[4]}")
 PY
+fi
+
+# ---- 5. first load of the pilot page in Chromium --------------------------------------------
+if [ "$only" = "all" ] || [ "$only" = "firstload" ]; then
+  ensure_chromium
+  port="${BENCH_PORT:-3199}"
+  base="http://127.0.0.1:$port"
+  data="$work/firstload"
+  start_demo_server "$ROOT/target/release/server" "$data" "$port" RUST_LOG=warn
+  password="$(demo_admin_password "$data")"
+  curl -fsS -c "$work/cookies" -o /dev/null -H "Origin: $base" \
+    --data-urlencode "email=admin@pilotdesk.local" --data-urlencode "password=$password" "$base/api/login"
+  cookie="$(awk '$6 == "pilotdesk_session" { print $7 }' "$work/cookies")"
+  # The first view makes the pilot's overview; the loads measured are views, not gradings.
+  curl -fsS -o /dev/null -H "Cookie: pilotdesk_session=$cookie" "$base/pilots/1"
+  echo
+  PLAYWRIGHT_MODULE="$ROOT/end2end/node_modules/@playwright/test" CHROMIUM_PATH="$(chromium_path)" \
+    node bench/first_load.cjs "$base" "$cookie" 5
+  stop_demo_server
 fi
