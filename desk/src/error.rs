@@ -133,6 +133,15 @@ pub struct InGerman {
     pub de: String,
 }
 
+/// Where in a file a reader's problem is, in German, as the importers name it in English:
+/// `results.csv Zeile 3: Feld "score": ` (line and field where known).
+#[cfg(feature = "server")]
+pub(crate) fn file_place_de(file: &str, line: Option<u64>, field: Option<&str>) -> String {
+    let line = line.map(|l| format!(" Zeile {l}")).unwrap_or_default();
+    let field = field.map(|f| format!("Feld \"{f}\": ")).unwrap_or_default();
+    format!("{file}{line}: {field}")
+}
+
 /// "12 seconds", "1 minute", "3 minutes".
 fn wait_text(seconds: u64) -> String {
     match seconds {

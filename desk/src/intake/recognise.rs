@@ -135,20 +135,11 @@ fn ingest_kind_de(kind: ErrorKind) -> &'static str {
 /// importer named them, what kind of problem it is in German, and the importer's own detail
 /// (English: it quotes the file's keys and values) after it.
 pub fn ingest_error_said(error: &engine::ingest::IngestError) -> Said {
-    let line = error
-        .line
-        .map(|l| format!(" Zeile {l}"))
-        .unwrap_or_default();
-    let field = error
-        .field
-        .as_ref()
-        .map(|f| format!("Feld \"{f}\": "))
-        .unwrap_or_default();
     Said::new(
         error.to_string(),
         format!(
-            "{}{line}: {field}{} ({})",
-            error.file,
+            "{}{} ({})",
+            crate::error::file_place_de(&error.file, error.line, error.field.as_deref()),
             ingest_kind_de(error.kind),
             error.message
         ),
@@ -381,5 +372,36 @@ pub fn recognise_with(
             }
             Err(error) => Err(NotRecognised::import(&error)),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_importers_refusal_names_file_line_and_field_in_german_too() {
+        let error = engine::ingest::IngestError {
+            file: "results.jsonl".into(),
+            line: Some(3),
+            field: Some("mean_ttft_ms".into()),
+            kind: engine::ingest::ErrorKind::WrongType,
+            message: "expected a number, found \"abc\"".into(),
+        };
+        let said = ingest_error_said(&error);
+        assert_eq!(said.en, error.to_string());
+        let de = said.de.expect("German");
+        assert!(
+            de.starts_with("results.jsonl Zeile 3: Feld \"mean_ttft_ms\": "),
+            "{de}"
+        );
+        assert!(de.ends_with("(expected a number, found \"abc\")"), "{de}");
+        let whole_file = engine::ingest::IngestError {
+            line: None,
+            field: None,
+            ..error
+        };
+        let de = ingest_error_said(&whole_file).de.unwrap();
+        assert!(de.starts_with("results.jsonl: "), "{de}");
     }
 }

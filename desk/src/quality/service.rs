@@ -29,18 +29,13 @@ fn invalid(error: QualityError) -> ServiceError {
         Kind::DuplicateId => "dieselbe ID steht in zwei Zeilen",
         Kind::UnknownId => "eine ID, die der Evaluationsdatensatz nicht hat",
     };
-    let line = error
-        .line
-        .map(|l| format!(" Zeile {l}"))
-        .unwrap_or_default();
-    let field = error
-        .field
-        .as_ref()
-        .map(|f| format!("Feld \"{f}\": "))
-        .unwrap_or_default();
     ServiceError::invalid_in(
         error.to_string(),
-        format!("{}{line}: {field}{kind} ({})", error.file, error.message),
+        format!(
+            "{}{kind} ({})",
+            crate::error::file_place_de(&error.file, error.line, error.field.as_deref()),
+            error.message
+        ),
     )
 }
 
