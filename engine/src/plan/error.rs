@@ -180,6 +180,21 @@ impl From<FormFieldError> for crate::pilot::FieldError {
 
 /// `en` for English; `de` for German unless it is empty (an error stored before German
 /// existed), then `en`.
+/// `Zielwert 2, Grenze: <message>`: an item and field as the plan editor labels them in `lang`.
+fn line_in(
+    section: PlanSection,
+    index: Option<usize>,
+    field: &str,
+    message: &str,
+    lang: Lang,
+) -> String {
+    format!(
+        "{}, {}: {message}",
+        location_in(section, index, lang),
+        field_label_in(field, lang)
+    )
+}
+
 fn pick<'a>(lang: Lang, en: &'a str, de: &'a str) -> &'a str {
     match lang {
         Lang::De if !de.is_empty() => de,
@@ -232,11 +247,12 @@ impl PlanFieldError {
         if lang == Lang::En {
             return self.to_string();
         }
-        format!(
-            "{}, {}: {}",
-            location_in(self.section, self.index, lang),
-            field_label_in(&self.field, lang),
-            self.message_in(lang)
+        line_in(
+            self.section,
+            self.index,
+            &self.field,
+            self.message_in(lang),
+            lang,
         )
     }
 
@@ -336,11 +352,12 @@ impl PlanWarning {
         if lang == Lang::En {
             return self.to_string();
         }
-        format!(
-            "{}, {}: {}",
-            location_in(self.section, self.index, lang),
-            field_label_in(&self.field, lang),
-            self.message_in(lang)
+        line_in(
+            self.section,
+            self.index,
+            &self.field,
+            self.message_in(lang),
+            lang,
         )
     }
 }
