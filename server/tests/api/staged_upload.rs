@@ -11,8 +11,23 @@ const BENCH: &str = "er0080-vllm-benchmarking/bench_serve_v0.25.1.json";
 
 /// Posts the form as its button does (`step=check`, the run context typed); answers `Location`.
 async fn check(app: &TestApp, who: &Client, pilot: i64, name: &'static str) -> String {
-    let form = Form::new()
-        .text("step", "check")
+    post_form(app, who, pilot, name, Form::new().text("step", "check")).await
+}
+
+/// Posts the form's plain "Upload" (no check) as `who`; answers `Location`.
+async fn upload(app: &TestApp, who: &Client, pilot: i64, name: &'static str) -> String {
+    post_form(app, who, pilot, name, Form::new()).await
+}
+
+/// Posts `form` plus the run context typed and the file as `name`; answers `Location`.
+async fn post_form(
+    app: &TestApp,
+    who: &Client,
+    pilot: i64,
+    name: &'static str,
+    form: Form,
+) -> String {
+    let form = form
         .text("tp", "2")
         .text("gpu", "")
         .part("file", Part::bytes(fixture(BENCH)).file_name(name));
@@ -235,21 +250,6 @@ async fn a_german_check_reads_in_german_and_survives_a_language_switch() {
     let done = answer(&app, &admin, pilot, &token, "").await;
     assert!(done.contains("stored="), "{done}");
     assert_eq!(stored(&app, pilot).await, 1);
-}
-
-/// Posts the form's plain "Upload" (no check) as `who`; answers `Location`.
-async fn upload(app: &TestApp, who: &Client, pilot: i64, name: &'static str) -> String {
-    let form = Form::new()
-        .text("tp", "2")
-        .part("file", Part::bytes(fixture(BENCH)).file_name(name));
-    let response = who
-        .post(app.url(&format!("/pilots/{pilot}/evidence")))
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::SEE_OTHER);
-    location(&response)
 }
 
 /// A German uploader is told in German why a file was refused (here: the same file again) and
