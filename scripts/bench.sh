@@ -46,6 +46,18 @@ median_run() {
   done | sort -n | awk '{ row[NR] = $0 } END { print row[int((NR + 1) / 2)] }'
 }
 
+# Starts the release server on a fresh demo data folder $1 at $base and signs in as its admin:
+# sets `cookie` (the session) for the requests that follow.
+start_signed_in() {
+  start_demo_server "$ROOT/target/release/server" "$1" "$port" RUST_LOG=warn
+  local password
+  password="$(demo_admin_password "$1")"
+  curl -fsS -c "$work/cookies" -o /dev/null -H "Origin: $base" \
+    --data-urlencode "email=admin@pilotdesk.local" --data-urlencode "password=$password" "$base/api/login"
+  cookie="$(awk '$6 == "pilotdesk_session" { print $7 }' "$work/cookies")"
+  [ -n "$cookie" ] || die "could not sign in"
+}
+
 need_debian() {
   local missing=()
   for pkg in "$@"; do
@@ -82,12 +94,7 @@ fi
 if [ "$only" = "all" ] || [ "$only" = "pages" ]; then
 port="${BENCH_PORT:-3199}"
 base="http://127.0.0.1:$port"
-start_demo_server "$ROOT/target/release/server" "$work/data" "$port" RUST_LOG=warn
-password="$(demo_admin_password "$work/data")"
-curl -fsS -c "$work/cookies" -o /dev/null -H "Origin: $base" \
-  --data-urlencode "email=admin@pilotdesk.local" --data-urlencode "password=$password" "$base/api/login"
-cookie="$(awk '$6 == "pilotdesk_session" { print $7 }' "$work/cookies")"
-[ -n "$cookie" ] || die "could not sign in"
+start_signed_in "$work/data"
 token="$(DATA_DIR="$work/data" "$ROOT/target/release/server" token create --email admin@pilotdesk.local --name bench | tail -n 1)"
 say "Uploading a 30,000-record AIPerf per-request file"
 "$venv/bin/python" bench/aiperf_jsonl.py 30000 >"$work/profile_export.jsonl"
@@ -177,11 +184,7 @@ if [ "$only" = "all" ] || [ "$only" = "ingest" ]; then
   port="${BENCH_PORT:-3199}"
   base="http://127.0.0.1:$port"
   rate="${BENCH_INGEST_RATE:-2000}"
-  start_demo_server "$ROOT/target/release/server" "$data" "$port" RUST_LOG=warn
-  password="$(demo_admin_password "$data")"
-  curl -fsS -c "$work/cookies" -o /dev/null -H "Origin: $base" \
-    --data-urlencode "email=admin@pilotdesk.local" --data-urlencode "password=$password" "$base/api/login"
-  cookie="$(awk '$6 == "pilotdesk_session" { print $7 }' "$work/cookies")"
+  start_signed_in "$data"
   ingest="$(DATA_DIR="$data" "$ROOT/target/release/server" ingest-token create --pilot 1 --name bench | tail -n 1)"
   api="$(DATA_DIR="$data" "$ROOT/target/release/server" token create --email admin@pilotdesk.local --name bench | tail -n 1)"
   page_p99() { # seconds -> the pilot page's p99 on 4 connections
@@ -223,11 +226,7 @@ if [ "$only" = "all" ] || [ "$only" = "firstload" ]; then
   port="${BENCH_PORT:-3199}"
   base="http://127.0.0.1:$port"
   data="$work/firstload"
-  start_demo_server "$ROOT/target/release/server" "$data" "$port" RUST_LOG=warn
-  password="$(demo_admin_password "$data")"
-  curl -fsS -c "$work/cookies" -o /dev/null -H "Origin: $base" \
-    --data-urlencode "email=admin@pilotdesk.local" --data-urlencode "password=$password" "$base/api/login"
-  cookie="$(awk '$6 == "pilotdesk_session" { print $7 }' "$work/cookies")"
+  start_signed_in "$data"
   # The first view makes the pilot's overview; the loads measured are views, not gradings.
   curl -fsS -o /dev/null -H "Cookie: pilotdesk_session=$cookie" "$base/pilots/1"
   echo
